@@ -1,0 +1,17 @@
+import middy from '@middy/core';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { scoreChunkRecord } from '../../shared/jobs/score-chunk-record.js';
+import { logger } from '../../shared/observability/logger.js';
+import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
+
+const processor = new BatchProcessor(EventType.SQS);
+
+/** SQS-triggered worker: scores chunks, reports failures item by item (ReportBatchItemFailures). */
+async function scoreChunks(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  const runtime = await serviceRuntime();
+  return processPartialResponse(event, (record: SQSRecord) => scoreChunkRecord(record, runtime), processor, { context });
+}
+
+export const handler = middy(scoreChunks).use(injectLambdaContext(logger));

@@ -1,0 +1,89 @@
+/**
+ * `tsx scripts/emulators/measure-adapters.ts`: timings of the local emulators and the AWS adapters on them,
+ * so the numbers in docs and test timeouts come from a run, not a guess.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { randomUUID } from 'node:crypto';
+import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
+import { DynamoDbJobStore } from '../../shared/adapters/dynamodb/dynamodb-job-store.js';
+import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
+import { SqsChunkQueue } from '../../shared/adapters/sqs/sqs-chunk-queue.js';
+import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
+import type { JobSpec } from '../../shared/jobs/job-model.js';
+import { localAwsConfig } from './local-aws-config.js';
+import { startDynamoDbLocal } from './start-dynamodb-local.js';
+import { startMotoServer } from './start-moto-server.js';
+
+const ms = (start: number): number => Math.round(performance.now() - start);
+const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;
+
+let t = performance.now();
+const dynamo = await startDynamoDbLocal();
+console.log(`DynamoDB Local start: ${ms(t)} ms`);
+t = performance.now();
+const moto = await startMotoServer();
+console.log(`moto start: ${ms(t)} ms`);
+
+try {
+  const ddb = new DynamoDBClient(localAwsConfig(dynamo.endpoint));
+  await createJobsTable(ddb, 'measure-jobs');
+  const store = new DynamoDbJobStore('measure-jobs', ddb);
+  const spec = (chunkCount: number): JobSpec => ({
+    id: randomUUID(), dialect: 'openai', ownerKeyId: 'k', model: 'm', documentCount: chunkCount * 64, chunkCount,
+    topN: undefined, threshold: undefined, returnDocuments: false, activation: 'sigmoid', expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  });
+  const scores = Array.from({ length: 64 }, () => Math.random());
+  const now = Math.floor(Date.now() / 1000);
+
+  const sequential = spec(200);
+  await store.create(sequential, undefined, now);
+  const times: number[] = [];
+  for (let i = 0; i < 200; i += 1) {
+    const s = performance.now();
+    await store.putChunkScores(sequential.id, { chunkIndex: i, offset: i * 64, scores, tokens: 1 }, now);
+    times.push(performance.now() - s);
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / times.length;
+  console.log(`putChunkScores sequential (200 x 64 scores): mean ${mean.toFixed(1)} ms, p50 ${pct(times, 0.5).toFixed(1)}, p95 ${pct(times, 0.95).toFixed(1)}`);
+
+  const concurrent = spec(200);
+  await store.create(concurrent, undefined, now);
+  t = performance.now();
+  for (let wave = 0; wave < 10; wave += 1) {
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.putChunkScores(concurrent.id, { chunkIndex: wave * 20 + i, offset: 0, scores, tokens: 1 }, now)));
+  }
+  const total = ms(t);
+  console.log(`putChunkScores 20-way concurrent: 200 in ${total} ms (${(total / 200).toFixed(1)} ms/chunk), chunksDone=${(await store.get(concurrent.id))?.chunksDone}`);
+  ddb.destroy();
+
+  const sqs = new SQSClient(localAwsConfig(moto.endpoint));
+  for (const concurrency of [1, 2]) {
+    const queues = await createChunkQueues(sqs, `measure-${concurrency}`);
+    const tasks = Array.from({ length: 100 }, (_, i) => ({
+      jobId: 'j', chunkIndex: i, offset: i * 32, model: 'm', query: 'q', documents: Array.from({ length: 32 }, () => 'd'.repeat(1000)),
+    }));
+    t = performance.now();
+    await new SqsChunkQueue(sqs, queues.queueUrl).send(tasks);
+    const sent = ms(t);
+    const seen = new Set<number>();
+    let resolveDone: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (resolveDone = resolve));
+    const poller = startSqsPoller({
+      client: sqs, queueUrl: queues.queueUrl, waitTimeSeconds: 1, concurrency,
+      handler: async (event) => {
+        for (const r of event.Records) seen.add((JSON.parse(r.body) as { chunkIndex: number }).chunkIndex);
+        if (seen.size >= 100) resolveDone();
+        return { batchItemFailures: [] };
+      },
+    });
+    await done;
+    const drained = ms(t);
+    await poller.stop();
+    console.log(`moto: 100 chunk messages (~33 KB each), poller concurrency ${concurrency}: send ${sent} ms, send+drain ${drained} ms`);
+  }
+  sqs.destroy();
+} finally {
+  await Promise.all([dynamo.stop(), moto.stop()]);
+}

@@ -1,0 +1,278 @@
+import {
+  ConditionalCheckFailedException,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  TransactWriteItemsCommand,
+  TransactionCanceledException,
+  UpdateItemCommand,
+  type AttributeValue,
+} from '@aws-sdk/client-dynamodb';
+import type { RerankDocument } from '../../core/rerank-request.js';
+import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
+import type { JobStore } from '../../jobs/job-store.js';
+import { DEFAULT_PAGE_BYTES, joinPages, splitIntoPages } from './byte-pages.js';
+import { decodeFloat64s, encodeFloat64s } from './float64-codec.js';
+import { fromMetaItem, toMetaItem, type MetaBookkeeping } from './job-meta-item.js';
+import { decodeDocuments, decodeRanked, encodeDocuments, encodeRanked } from './job-payload-codec.js';
+import {
+  CHUNK_SK_PREFIX,
+  DOCS_SK_PREFIX,
+  JOB_TABLE_PARTITION_KEY as PK,
+  JOB_TABLE_SORT_KEY as SK,
+  JOB_TABLE_TTL_ATTRIBUTE as TTL,
+  META_SK,
+  RESULT_SK_PREFIX,
+  chunkSk,
+  docsSk,
+  jobPk,
+  resultSk,
+} from './job-table-keys.js';
+import { sendTransactionWithRetry } from './transact-with-retry.js';
+
+type Item = Record<string, AttributeValue>;
+
+export interface DynamoDbJobStoreOptions {
+  /** Epoch seconds; `get` hides jobs whose expiresAt is before it. Injected so tests control time. */
+  readonly clock?: () => number;
+  /** Bytes of payload per DOCS/RESULT item; the rest of the 400 KB item limit is left for keys and names. */
+  readonly pageBytes?: number;
+  /** Parallel PutItems when writing pages. */
+  readonly writeConcurrency?: number;
+}
+
+/** Status and expiry names are DynamoDB reserved words, so every expression goes through these aliases. */
+const NAMES = { '#status': 'status', '#ttl': TTL } as const;
+
+/**
+ * JobStore on one DynamoDB table (see job-table-keys.ts). `now` arguments and the clock are epoch seconds.
+ * Exactly-once counting comes from one transaction per chunk: the CHUNK item is put only if absent and META's
+ * counter is bumped only if the job runs, so a redelivered or concurrently processed chunk can never count twice.
+ */
+export class DynamoDbJobStore implements JobStore {
+  private readonly clock: () => number;
+  private readonly pageBytes: number;
+  private readonly writeConcurrency: number;
+
+  constructor(
+    private readonly tableName: string,
+    private readonly client: DynamoDBClient = new DynamoDBClient({}),
+    options: DynamoDbJobStoreOptions = {},
+  ) {
+    this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+    this.pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
+    this.writeConcurrency = options.writeConcurrency ?? 4;
+  }
+
+  async create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void> {
+    // Pages first, META last: a job that `get` can see always has its documents.
+    if (documents !== undefined) {
+      const pages = splitIntoPages(encodeDocuments(documents), this.pageBytes);
+      await this.putPages(spec.id, pages, docsSk, spec.expiresAt);
+    }
+    try {
+      await this.client.send(
+        new PutItemCommand({ TableName: this.tableName, Item: toMetaItem(spec, now), ConditionExpression: `attribute_not_exists(${PK})` }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new Error(`job ${spec.id} already exists`, { cause: error });
+      throw error;
+    }
+  }
+
+  async get(jobId: string): Promise<JobRecord | undefined> {
+    return (await this.readMeta(jobId))?.record;
+  }
+
+  async putChunkScores(jobId: string, scores: ChunkScores, now: number): Promise<ChunkRecordOutcome> {
+    // Read first: cheap exit for jobs that are gone or finished, and the expiry the CHUNK item's TTL must share.
+    const before = await this.readMeta(jobId);
+    if (before === undefined) return { recorded: false, chunksDone: 0, chunkCount: 0, status: 'failed' };
+    if (before.record.status !== 'running') return outcomeOf(before.record, false);
+
+    const recorded = await this.recordChunk(jobId, scores, now, before.record.expiresAt);
+    const after = await this.readMeta(jobId);
+    // The job expired between the two reads; report what we did against the state we last saw.
+    return outcomeOf(after?.record ?? before.record, recorded);
+  }
+
+  async listChunkScores(jobId: string): Promise<ChunkScores[]> {
+    const items = await this.queryPrefix(jobId, CHUNK_SK_PREFIX);
+    return items
+      .map(
+        (item): ChunkScores => ({
+          chunkIndex: Number(item['chunkIndex']?.N),
+          offset: Number(item['offset']?.N),
+          tokens: Number(item['tokens']?.N),
+          scores: decodeFloat64s(item['scores']?.B ?? new Uint8Array()),
+        }),
+      )
+      .sort((a, b) => a.chunkIndex - b.chunkIndex);
+  }
+
+  async getDocuments(jobId: string): Promise<RerankDocument[]> {
+    return decodeDocuments(await this.readPages(jobId, DOCS_SK_PREFIX));
+  }
+
+  async complete(jobId: string, result: StoredResult, now: number): Promise<boolean> {
+    const before = await this.readMeta(jobId);
+    if (before === undefined || before.record.status !== 'running') return false;
+    // Pages are written unconditionally before the flip; a losing concurrent merge rewrites identical bytes
+    // (the merge is deterministic), and readers only look at pages once META says succeeded.
+    const pages = splitIntoPages(encodeRanked(result.ranked), this.pageBytes);
+    await this.putPages(jobId, pages, resultSk, before.record.expiresAt);
+    return this.updateIfRunning(jobId, now, 'SET #status = :succeeded, updatedAt = :now, resultPages = :pages, totalTokens = :tokens', {
+      ':succeeded': { S: 'succeeded' },
+      ':pages': { N: String(pages.length) },
+      ':tokens': { N: String(result.totalTokens) },
+    });
+  }
+
+  async fail(jobId: string, reason: string, now: number): Promise<boolean> {
+    return this.updateIfRunning(jobId, now, 'SET #status = :failed, updatedAt = :now, #error = :reason', {
+      ':failed': { S: 'failed' },
+      ':reason': { S: reason },
+    });
+  }
+
+  async getResult(jobId: string): Promise<StoredResult | undefined> {
+    const meta = await this.readMeta(jobId);
+    if (meta === undefined || meta.record.status !== 'succeeded') return undefined;
+    const pages = await this.queryPrefix(jobId, RESULT_SK_PREFIX);
+    const expected = meta.bookkeeping.resultPages ?? 0;
+    if (pages.length !== expected) throw new Error(`job ${jobId}: expected ${expected} result pages, found ${pages.length}`);
+    return { ranked: decodeRanked(joinPages(pages.map(pageBytes))), totalTokens: meta.bookkeeping.totalTokens ?? 0 };
+  }
+
+  /** The transaction, with its cancellation reasons turned into "duplicate" (false) or "not running" (false). */
+  private async recordChunk(jobId: string, scores: ChunkScores, now: number, expiresAt: number): Promise<boolean> {
+    const command = new TransactWriteItemsCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: {
+              [PK]: { S: jobPk(jobId) },
+              [SK]: { S: chunkSk(scores.chunkIndex) },
+              chunkIndex: { N: String(scores.chunkIndex) },
+              offset: { N: String(scores.offset) },
+              tokens: { N: String(scores.tokens) },
+              scores: { B: encodeFloat64s(scores.scores) },
+              [TTL]: { N: String(expiresAt) },
+            },
+            ConditionExpression: `attribute_not_exists(${PK})`,
+          },
+        },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } },
+            UpdateExpression: 'SET chunksDone = chunksDone + :one, updatedAt = :now',
+            ConditionExpression: '#status = :running',
+            ExpressionAttributeNames: { '#status': NAMES['#status'] },
+            ExpressionAttributeValues: { ':one': { N: '1' }, ':now': { N: String(now) }, ':running': { S: 'running' } },
+          },
+        },
+      ],
+    });
+    try {
+      await sendTransactionWithRetry(this.client, command);
+      return true;
+    } catch (error) {
+      if (!(error instanceof TransactionCanceledException)) throw error;
+      const [chunk, meta] = error.CancellationReasons ?? [];
+      // Either condition failing means "not counted": the chunk already exists, or the job no longer runs.
+      if (chunk?.Code === 'ConditionalCheckFailed' || meta?.Code === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
+  private async updateIfRunning(jobId: string, now: number, update: string, values: Item): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } },
+          UpdateExpression: update,
+          // Expired counts as absent, as in readMeta, even before TTL has deleted the item.
+          ConditionExpression: '#status = :running AND #ttl >= :clock',
+          ExpressionAttributeNames: { ...NAMES, ...(update.includes('#error') ? { '#error': 'error' } : {}) },
+          ExpressionAttributeValues: {
+            ...values,
+            ':now': { N: String(now) },
+            ':running': { S: 'running' },
+            ':clock': { N: String(this.clock()) },
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** META with expiry applied: DynamoDB TTL deletes lazily (up to days in AWS), so expired means absent here. */
+  private async readMeta(jobId: string): Promise<{ record: JobRecord; bookkeeping: MetaBookkeeping } | undefined> {
+    const { Item } = await this.client.send(
+      new GetItemCommand({ TableName: this.tableName, Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } }, ConsistentRead: true }),
+    );
+    if (Item === undefined) return undefined;
+    const meta = fromMetaItem(Item);
+    return meta.record.expiresAt < this.clock() ? undefined : meta;
+  }
+
+  private async readPages(jobId: string, prefix: string): Promise<Uint8Array> {
+    return joinPages((await this.queryPrefix(jobId, prefix)).map(pageBytes));
+  }
+
+  /** Every item of the job under a sort-key prefix, in sort-key order, across Query pages (1 MB each). */
+  private async queryPrefix(jobId: string, prefix: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Item | undefined;
+    do {
+      const page = await this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: `${PK} = :pk AND begins_with(${SK}, :prefix)`,
+          ExpressionAttributeValues: { ':pk': { S: jobPk(jobId) }, ':prefix': { S: prefix } },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey !== undefined);
+    return items;
+  }
+
+  private async putPages(jobId: string, pages: readonly Uint8Array[], skOf: (page: number) => string, expiresAt: number): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let page = next++; page < pages.length; page = next++) {
+        await this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: {
+              [PK]: { S: jobPk(jobId) },
+              [SK]: { S: skOf(page) },
+              data: { B: pages[page] as Uint8Array },
+              [TTL]: { N: String(expiresAt) },
+            },
+          }),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.writeConcurrency, pages.length) }, worker));
+  }
+}
+
+const pageBytes = (item: Item): Uint8Array => item['data']?.B ?? new Uint8Array();
+
+const outcomeOf = (record: JobRecord, recorded: boolean): ChunkRecordOutcome => ({
+  recorded,
+  chunksDone: record.chunksDone,
+  chunkCount: record.chunkCount,
+  status: record.status,
+});

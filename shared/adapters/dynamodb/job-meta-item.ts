@@ -1,0 +1,84 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { JobRecord, JobSpec, JobStatus } from '../../jobs/job-model.js';
+import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, META_SK, jobPk } from './job-table-keys.js';
+
+type Item = Record<string, AttributeValue>;
+
+/** What META holds beyond the JobRecord: bookkeeping the adapter needs and callers never see. */
+export interface MetaBookkeeping {
+  readonly ttl: number;
+  readonly resultPages: number | undefined;
+  readonly totalTokens: number | undefined;
+}
+
+const n = (value: number): AttributeValue => ({ N: String(value) });
+
+export function toMetaItem(spec: JobSpec, now: number): Item {
+  const item: Item = {
+    [JOB_TABLE_PARTITION_KEY]: { S: jobPk(spec.id) },
+    [JOB_TABLE_SORT_KEY]: { S: META_SK },
+    id: { S: spec.id },
+    dialect: { S: spec.dialect },
+    ownerKeyId: { S: spec.ownerKeyId },
+    model: { S: spec.model },
+    documentCount: n(spec.documentCount),
+    chunkCount: n(spec.chunkCount),
+    returnDocuments: { BOOL: spec.returnDocuments },
+    activation: { S: spec.activation },
+    expiresAt: n(spec.expiresAt),
+    status: { S: 'running' satisfies JobStatus },
+    chunksDone: n(0),
+    createdAt: n(now),
+    updatedAt: n(now),
+    [JOB_TABLE_TTL_ATTRIBUTE]: n(spec.expiresAt),
+  };
+  // Absent attributes stand for `undefined`; DynamoDB has no undefined and NULL would read back as a value.
+  if (spec.topN !== undefined) item['topN'] = n(spec.topN);
+  if (spec.threshold !== undefined) item['threshold'] = n(spec.threshold);
+  return item;
+}
+
+const str = (item: Item, name: string): string => {
+  const value = item[name]?.S;
+  if (value === undefined) throw new TypeError(`job META item lacks string attribute ${name}`);
+  return value;
+};
+const optNum = (item: Item, name: string): number | undefined => {
+  const value = item[name]?.N;
+  return value === undefined ? undefined : Number(value);
+};
+const num = (item: Item, name: string): number => {
+  const value = optNum(item, name);
+  if (value === undefined) throw new TypeError(`job META item lacks number attribute ${name}`);
+  return value;
+};
+
+export function fromMetaItem(item: Item): { record: JobRecord; bookkeeping: MetaBookkeeping } {
+  const error = item['error']?.S;
+  const record: JobRecord = {
+    id: str(item, 'id'),
+    dialect: str(item, 'dialect') as JobRecord['dialect'],
+    ownerKeyId: str(item, 'ownerKeyId'),
+    model: str(item, 'model'),
+    documentCount: num(item, 'documentCount'),
+    chunkCount: num(item, 'chunkCount'),
+    topN: optNum(item, 'topN'),
+    threshold: optNum(item, 'threshold'),
+    returnDocuments: item['returnDocuments']?.BOOL === true,
+    activation: str(item, 'activation') as JobRecord['activation'],
+    expiresAt: num(item, 'expiresAt'),
+    status: str(item, 'status') as JobStatus,
+    chunksDone: num(item, 'chunksDone'),
+    createdAt: num(item, 'createdAt'),
+    updatedAt: num(item, 'updatedAt'),
+    ...(error === undefined ? {} : { error }),
+  };
+  return {
+    record,
+    bookkeeping: {
+      ttl: num(item, JOB_TABLE_TTL_ATTRIBUTE),
+      resultPages: optNum(item, 'resultPages'),
+      totalTokens: optNum(item, 'totalTokens'),
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { encodeChunkTask, type ChunkQueue } from '../../jobs/chunk-queue.js';
+import type { ChunkTask } from '../../jobs/job-model.js';
+
+/** A Lambda SQS handler: what the event source mapping calls, in production and here. */
+export type SqsBatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+
+export interface InProcessQueueOptions {
+  /** Concurrent "worker invocations", like the event source mapping's maximum concurrency. */
+  readonly concurrency: number;
+  /** Records per invocation. */
+  readonly batchSize: number;
+  /** Deliveries before a message goes to the dead-letter handler, like the queue's redrive policy. */
+  readonly maxReceiveCount: number;
+  /** Stand-in for the visibility timeout: how long a failed message waits before redelivery. */
+  readonly retryDelayMs: number;
+}
+
+interface Message {
+  readonly messageId: string;
+  readonly body: string;
+  receiveCount: number;
+}
+
+const QUEUE_ARN = 'arn:aws:sqs:local:000000000000:rerank-chunks-in-process';
+
+const toRecord = (m: Message): SQSRecord => ({
+  messageId: m.messageId,
+  receiptHandle: `${m.messageId}:${m.receiveCount}`,
+  body: m.body,
+  attributes: {
+    ApproximateReceiveCount: String(m.receiveCount),
+    SentTimestamp: String(Date.now()),
+    SenderId: 'in-process',
+    ApproximateFirstReceiveTimestamp: String(Date.now()),
+  },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: QUEUE_ARN,
+  awsRegion: 'local',
+});
+
+/**
+ * The embedded queue for `npm start`: same delivery contract as SQS + Lambda (batches, at-least-once,
+ * partial batch failures, redelivery, dead-letter after max receives) without any AWS.
+ */
+export class InProcessChunkQueue implements ChunkQueue {
+  readonly #options: InProcessQueueOptions;
+  readonly #ready: Message[] = [];
+  #inFlight = 0;
+  #delayed = 0;
+  #worker: SqsBatchHandler | undefined;
+  #deadLetter: SqsBatchHandler | undefined;
+  #idleWaiters: (() => void)[] = [];
+
+  constructor(options: InProcessQueueOptions) {
+    this.#options = options;
+  }
+
+  /** Wires the consumers (the same handlers Lambda runs). Messages sent before this wait. */
+  attach(worker: SqsBatchHandler, deadLetter: SqsBatchHandler): void {
+    this.#worker = worker;
+    this.#deadLetter = deadLetter;
+    this.#pump();
+  }
+
+  async send(tasks: readonly ChunkTask[]): Promise<void> {
+    for (const task of tasks) this.#ready.push({ messageId: randomUUID(), body: encodeChunkTask(task), receiveCount: 0 });
+    this.#pump();
+  }
+
+  /** Resolves once nothing is queued, delayed or in flight (tests and graceful shutdown). */
+  idle(): Promise<void> {
+    if (this.#isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  #isIdle(): boolean {
+    return this.#ready.length === 0 && this.#inFlight === 0 && this.#delayed === 0;
+  }
+
+  #pump(): void {
+    if (!this.#worker) return;
+    while (this.#inFlight < this.#options.concurrency && this.#ready.length > 0) {
+      const batch = this.#ready.splice(0, this.#options.batchSize);
+      this.#inFlight++;
+      // setImmediate: deliveries never run inside the sender's call stack, as with a real queue.
+      setImmediate(() => void this.#deliver(batch));
+    }
+    if (this.#isIdle()) for (const resolve of this.#idleWaiters.splice(0)) resolve();
+  }
+
+  async #deliver(batch: Message[]): Promise<void> {
+    for (const m of batch) m.receiveCount++;
+    let failedIds: Set<string>;
+    try {
+      const response = await (this.#worker as SqsBatchHandler)({ Records: batch.map(toRecord) });
+      failedIds = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+    } catch {
+      failedIds = new Set(batch.map((m) => m.messageId)); // a crashed invocation fails the whole batch
+    }
+    const failed = batch.filter((m) => failedIds.has(m.messageId));
+    const dead = failed.filter((m) => m.receiveCount >= this.#options.maxReceiveCount);
+    const retry = failed.filter((m) => m.receiveCount < this.#options.maxReceiveCount);
+    if (dead.length > 0) await this.#toDeadLetter(dead);
+    if (retry.length > 0) {
+      this.#delayed++;
+      setTimeout(() => {
+        this.#delayed--;
+        this.#ready.push(...retry);
+        this.#pump();
+      }, this.#options.retryDelayMs);
+    }
+    this.#inFlight--;
+    this.#pump();
+  }
+
+  async #toDeadLetter(messages: Message[]): Promise<void> {
+    try {
+      await this.#deadLetter?.({ Records: messages.map(toRecord) });
+    } catch {
+      // The dead-letter handler only marks jobs failed; if it fails the job still expires by TTL.
+    }
+  }
+}

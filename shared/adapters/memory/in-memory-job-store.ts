@@ -1,0 +1,95 @@
+import type { RerankDocument } from '../../core/rerank-request.js';
+import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
+import type { JobStore } from '../../jobs/job-store.js';
+
+interface JobEntry {
+  record: JobRecord;
+  /** JSON text, like the DynamoDB pages: callers can neither alias nor see fields JSON would drop. */
+  documents: string | undefined;
+  chunks: Map<number, ChunkScores>;
+  result: StoredResult | undefined;
+}
+
+export interface InMemoryJobStoreOptions {
+  /** Epoch seconds; jobs whose expiresAt is before it are treated as absent. */
+  readonly clock?: () => number;
+}
+
+/**
+ * JobStore for `npm start` on a bare machine, with the DynamoDB adapter's semantics (same contract suite).
+ * Every method mutates synchronously before its first await, so concurrent calls in one process are atomic,
+ * which is what DynamoDB's conditions give the other adapter. Nothing is evicted: a dev server is short-lived.
+ */
+export class InMemoryJobStore implements JobStore {
+  private readonly jobs = new Map<string, JobEntry>();
+  private readonly clock: () => number;
+
+  constructor(options: InMemoryJobStoreOptions = {}) {
+    this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  async create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void> {
+    if (this.jobs.has(spec.id)) throw new Error(`job ${spec.id} already exists`);
+    const record: JobRecord = { ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now };
+    this.jobs.set(spec.id, {
+      record,
+      documents: documents === undefined ? undefined : JSON.stringify(documents),
+      chunks: new Map(),
+      result: undefined,
+    });
+  }
+
+  async get(jobId: string): Promise<JobRecord | undefined> {
+    return this.live(jobId)?.record;
+  }
+
+  async putChunkScores(jobId: string, scores: ChunkScores, now: number): Promise<ChunkRecordOutcome> {
+    const entry = this.live(jobId);
+    // Same answer as the DynamoDB adapter for a job that is gone: nothing recorded, nothing to merge.
+    if (entry === undefined) return { recorded: false, chunksDone: 0, chunkCount: 0, status: 'failed' };
+    const recorded = entry.record.status === 'running' && !entry.chunks.has(scores.chunkIndex);
+    if (recorded) {
+      entry.chunks.set(scores.chunkIndex, { ...scores, scores: [...scores.scores] });
+      entry.record = { ...entry.record, chunksDone: entry.record.chunksDone + 1, updatedAt: now };
+    }
+    const { chunksDone, chunkCount, status } = entry.record;
+    return { recorded, chunksDone, chunkCount, status };
+  }
+
+  async listChunkScores(jobId: string): Promise<ChunkScores[]> {
+    const chunks = this.jobs.get(jobId)?.chunks ?? new Map<number, ChunkScores>();
+    return [...chunks.values()].sort((a, b) => a.chunkIndex - b.chunkIndex).map((c) => ({ ...c, scores: [...c.scores] }));
+  }
+
+  async getDocuments(jobId: string): Promise<RerankDocument[]> {
+    const text = this.jobs.get(jobId)?.documents;
+    return text === undefined ? [] : (JSON.parse(text) as RerankDocument[]);
+  }
+
+  async complete(jobId: string, result: StoredResult, now: number): Promise<boolean> {
+    const entry = this.live(jobId);
+    if (entry?.record.status !== 'running') return false;
+    entry.result = { ranked: result.ranked.map(([i, s]) => [i, s] as const), totalTokens: result.totalTokens };
+    entry.record = { ...entry.record, status: 'succeeded', updatedAt: now };
+    return true;
+  }
+
+  async fail(jobId: string, reason: string, now: number): Promise<boolean> {
+    const entry = this.live(jobId);
+    if (entry?.record.status !== 'running') return false;
+    entry.record = { ...entry.record, status: 'failed', updatedAt: now, error: reason };
+    return true;
+  }
+
+  async getResult(jobId: string): Promise<StoredResult | undefined> {
+    const entry = this.live(jobId);
+    if (entry?.record.status !== 'succeeded' || entry.result === undefined) return undefined;
+    return { ranked: entry.result.ranked.map(([i, s]) => [i, s] as const), totalTokens: entry.result.totalTokens };
+  }
+
+  /** The job unless it is absent or past expiresAt (DynamoDB TTL may not have deleted it yet; we hide it the same way). */
+  private live(jobId: string): JobEntry | undefined {
+    const entry = this.jobs.get(jobId);
+    return entry === undefined || entry.record.expiresAt < this.clock() ? undefined : entry;
+  }
+}

@@ -1,0 +1,118 @@
+import { availableParallelism } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+
+export interface ModelConfig {
+  readonly id: string;
+  /** A folder in the Hugging Face ONNX layout. */
+  readonly folder: string;
+}
+
+export interface ServiceConfig {
+  readonly models: readonly ModelConfig[];
+  /** Plain Bearer keys accepted; empty = auth off (local development only). */
+  readonly apiKeys: readonly string[];
+  /** Bodies larger than this get 413 (Lambda's synchronous payload cap is 6 MB). */
+  readonly maxBodyBytes: number;
+  readonly maxDocuments: number;
+  readonly maxBatchSize: number;
+  /** ONNX intra-op threads; on Lambda the vCPUs follow memory (1,769 MB = 1 vCPU). */
+  readonly threads: number;
+  readonly jobs: JobsConfig;
+}
+
+export interface JobsConfig {
+  /** `memory`: in-process queue, store and workers (npm start). `aws`: DynamoDB + SQS. */
+  readonly backend: 'memory' | 'aws';
+  readonly tableName: string | undefined;
+  readonly queueUrl: string | undefined;
+  /** Requests with more documents than this (or more text than syncMaxChars) become queued jobs. */
+  readonly syncMaxDocuments: number;
+  readonly syncMaxChars: number;
+  /** Chunk size when the request names none. */
+  readonly defaultBatchSize: number;
+  /** How long a dialect endpoint waits for a fanned-out job before answering 202 (below the API timeout). */
+  readonly waitMs: number;
+  readonly ttlSeconds: number;
+  /** The chunk queue's MaximumMessageSize (SQS allows up to 1 MiB; the stack sets it explicitly). */
+  readonly maxMessageBytes: number;
+  /** In-process backend only: concurrent workers, deliveries before dead-letter, redelivery delay. */
+  readonly workers: number;
+  readonly maxReceiveCount: number;
+  readonly retryDelayMs: number;
+}
+
+export const DEFAULT_MODEL_ID = 'tinybert-l2-fixture';
+const DEFAULT_MODEL_FOLDER = 'models/tinybert-l2-fixture';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got '${raw}'`);
+  return value;
+}
+
+/** `RERANK_MODELS=id=folder,id2=folder2`; folders resolve against the code root (Lambda task root or cwd). */
+function parseModels(raw: string | undefined, root: string): ModelConfig[] {
+  const entries = raw === undefined || raw.trim() === '' ? `${DEFAULT_MODEL_ID}=${DEFAULT_MODEL_FOLDER}` : raw;
+  const models = entries
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const eq = entry.indexOf('=');
+      if (eq <= 0 || eq === entry.length - 1) throw new ConfigError(`RERANK_MODELS entry '${entry}' must be id=folder`);
+      const folder = entry.slice(eq + 1).trim();
+      return { id: entry.slice(0, eq).trim(), folder: isAbsolute(folder) ? folder : resolve(root, folder) };
+    });
+  const ids = new Set(models.map((m) => m.id));
+  if (ids.size !== models.length) throw new ConfigError('RERANK_MODELS has duplicate ids');
+  return models;
+}
+
+/** Read and validate once per process; the first model listed is the default. */
+export function loadServiceConfig(env: Env = process.env): ServiceConfig {
+  const root = env['RERANK_CODE_ROOT'] ?? env['LAMBDA_TASK_ROOT'] ?? process.cwd();
+  return {
+    models: parseModels(env['RERANK_MODELS'], root),
+    apiKeys: (env['RERANK_API_KEYS'] ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    maxBodyBytes: positiveInt(env, 'RERANK_MAX_BODY_BYTES', 6 * 1024 * 1024),
+    maxDocuments: positiveInt(env, 'RERANK_MAX_DOCUMENTS', 10_000),
+    maxBatchSize: positiveInt(env, 'RERANK_MAX_BATCH_SIZE', 1_000),
+    threads: positiveInt(env, 'RERANK_THREADS', availableParallelism()),
+    jobs: loadJobsConfig(env),
+  };
+}
+
+function loadJobsConfig(env: Env): JobsConfig {
+  const backend = env['RERANK_JOBS_BACKEND'] ?? 'memory';
+  if (backend !== 'memory' && backend !== 'aws') throw new ConfigError(`RERANK_JOBS_BACKEND must be memory or aws, got '${backend}'`);
+  const tableName = env['RERANK_JOBS_TABLE'];
+  const queueUrl = env['RERANK_CHUNK_QUEUE_URL'];
+  if (backend === 'aws' && (!tableName || !queueUrl)) {
+    throw new ConfigError('RERANK_JOBS_BACKEND=aws needs RERANK_JOBS_TABLE and RERANK_CHUNK_QUEUE_URL');
+  }
+  return {
+    backend,
+    tableName,
+    queueUrl,
+    syncMaxDocuments: positiveInt(env, 'RERANK_SYNC_MAX_DOCUMENTS', 256),
+    syncMaxChars: positiveInt(env, 'RERANK_SYNC_MAX_CHARS', 2_000_000),
+    defaultBatchSize: positiveInt(env, 'RERANK_DEFAULT_BATCH_SIZE', 64),
+    waitMs: positiveInt(env, 'RERANK_JOB_WAIT_MS', 20_000),
+    ttlSeconds: positiveInt(env, 'RERANK_JOB_TTL_SECONDS', 86_400),
+    maxMessageBytes: positiveInt(env, 'RERANK_MAX_MESSAGE_BYTES', 1_048_576),
+    workers: positiveInt(env, 'RERANK_LOCAL_WORKERS', 2),
+    maxReceiveCount: positiveInt(env, 'RERANK_MAX_RECEIVE_COUNT', 3),
+    retryDelayMs: positiveInt(env, 'RERANK_RETRY_DELAY_MS', 1_000),
+  };
+}

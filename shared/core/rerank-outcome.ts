@@ -1,0 +1,28 @@
+import type { RerankDocument } from './rerank-request.js';
+
+export interface RankedResult {
+  /** Position of the document in the request's list. */
+  readonly index: number;
+  readonly score: number;
+  /** Present only when the request asked for documents. */
+  readonly document?: RerankDocument;
+}
+
+export interface RerankUsage {
+  /** Tokens the model consumed, query included once per pair (as hosted APIs count). */
+  readonly totalTokens: number;
+}
+
+export interface RerankTimings {
+  readonly scoringMs: number;
+  readonly totalMs: number;
+}
+
+/** The one outcome every dialect formats back into its own wire shape. */
+export interface RerankOutcome {
+  readonly id: string;
+  readonly model: string;
+  readonly results: readonly RankedResult[];
+  readonly usage: RerankUsage;
+  readonly timings: RerankTimings;
+}

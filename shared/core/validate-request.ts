@@ -1,0 +1,34 @@
+import { invalidRequest } from './rerank-error.js';
+import type { RerankRequest } from './rerank-request.js';
+
+/** Parameter names as the dialect spells them, so a 400 names the field the client actually sent. */
+export interface RequestParamNames {
+  readonly query: string;
+  readonly documents: string;
+  readonly topN: string;
+  readonly batchSize: string;
+}
+
+export interface RequestLimits {
+  readonly maxDocuments: number;
+  readonly maxBatchSize: number;
+}
+
+/**
+ * Rules every dialect shares, checked after the dialect has read its wire fields.
+ * Types were already enforced by the dialect's reader; this checks meaning.
+ */
+export function validateRerankRequest(request: RerankRequest, names: RequestParamNames, limits: RequestLimits): RerankRequest {
+  if (request.query.trim() === '') throw invalidRequest(`${names.query} must be a non-empty string`, names.query);
+  if (request.documents.length === 0) throw invalidRequest(`${names.documents} must contain at least one document`, names.documents);
+  if (request.documents.length > limits.maxDocuments) {
+    throw invalidRequest(
+      `${names.documents} has ${request.documents.length} documents; at most ${limits.maxDocuments} are accepted`,
+      names.documents,
+    );
+  }
+  if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
+    throw invalidRequest(`${names.batchSize} must be between 1 and ${limits.maxBatchSize}`, names.batchSize);
+  }
+  return request;
+}

@@ -1,0 +1,82 @@
+import { invalidRequest } from '../../core/rerank-error.js';
+import type { RerankOutcome } from '../../core/rerank-outcome.js';
+import type { RerankRequest } from '../../core/rerank-request.js';
+import type { Dialect, DialectContext, DialectResponse } from '../dialect.js';
+import { formatOpenAiError } from '../openai/openai-error-envelope.js';
+import {
+  expectObject,
+  parseJsonText,
+  readDocuments,
+  readOptionalBoolean,
+  readOptionalInteger,
+  readOptionalNumber,
+  readOptionalString,
+  type JsonObject,
+} from '../wire-fields.js';
+import { readUserContent } from './chat-message.js';
+
+const notARerankRequest = (param: string): string =>
+  `${param} must be a JSON object string with "query" (string) and "candidates" (array), ` +
+  'e.g. {"query": "...", "candidates": ["...", "..."], "top_k": 3}';
+
+/**
+ * Chat-based rerank (seed 001): `POST /v1/chat/completions` whose user message content is the JSON
+ * string `{query, candidates, top_k, prompt, batch_size}`; the reply is a chat completion whose
+ * `choices[0].message.content` is the JSON string `{"results":[{"index","score"(,"document")}]}`.
+ */
+export const chatDialect: Dialect = {
+  name: 'chat',
+  paramNames: { query: 'query', documents: 'candidates', topN: 'top_k', batchSize: 'batch_size' },
+
+  parse(body: unknown): RerankRequest {
+    const obj = expectObject(body, 'body');
+    if (readOptionalBoolean(obj, 'stream', 'stream') === true) {
+      throw invalidRequest('stream=true is not supported: rerank replies are a single chat completion', 'stream');
+    }
+    const { content, param } = readUserContent(obj['messages']);
+    const parsed = parseJsonText(content, param);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw invalidRequest(notARerankRequest(param), param);
+    }
+    const data = parsed as JsonObject;
+    if (typeof data['query'] !== 'string' || !Array.isArray(data['candidates'])) {
+      throw invalidRequest(notARerankRequest(param), param);
+    }
+    const rawScores = readOptionalBoolean(data, 'raw_scores', 'raw_scores');
+    const includeDocs = readOptionalBoolean(data, 'include_docs', 'include_docs');
+    return {
+      model: readOptionalString(obj, 'model', 'model'),
+      query: data['query'],
+      documents: readDocuments(data['candidates'], 'candidates'),
+      topN: readOptionalInteger(data, 'top_k', 'top_k', 0),
+      returnDocuments: includeDocs ?? readOptionalBoolean(data, 'return_documents', 'return_documents') ?? false,
+      threshold: readOptionalNumber(data, 'rerank_threshold', 'rerank_threshold'),
+      batchSize: readOptionalInteger(data, 'batch_size', 'batch_size', 1),
+      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      prompt: readOptionalString(data, 'prompt', 'prompt'),
+    };
+  },
+
+  formatOutcome(outcome: RerankOutcome, context: DialectContext): DialectResponse {
+    const content = JSON.stringify({
+      results: outcome.results.map((r) => ({
+        index: r.index,
+        score: r.score,
+        ...(r.document ? { document: r.document.text } : {}),
+      })),
+    });
+    return {
+      status: 200,
+      body: {
+        id: `chatcmpl-${outcome.id}`,
+        object: 'chat.completion',
+        created: context.now,
+        model: outcome.model,
+        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: outcome.usage.totalTokens, completion_tokens: 0, total_tokens: outcome.usage.totalTokens },
+      },
+    };
+  },
+
+  formatError: formatOpenAiError,
+};

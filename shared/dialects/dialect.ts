@@ -1,0 +1,30 @@
+import type { RerankError } from '../core/rerank-error.js';
+import type { RerankOutcome } from '../core/rerank-outcome.js';
+import type { RerankRequest } from '../core/rerank-request.js';
+import type { RequestParamNames } from '../core/validate-request.js';
+
+export type DialectName = 'openai' | 'dashscope' | 'chat';
+
+export interface DialectContext {
+  readonly requestId: string;
+  /** Unix seconds, for the fields clients expect (`created`). */
+  readonly now: number;
+}
+
+export interface DialectResponse {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/**
+ * A wire format: it knows HTTP body shapes and nothing about models, queues or storage.
+ * `parse` receives the JSON-decoded body and throws RerankError on anything it cannot accept.
+ */
+export interface Dialect {
+  readonly name: DialectName;
+  /** How this dialect spells the fields the shared validation rules name in their messages. */
+  readonly paramNames: RequestParamNames;
+  parse(body: unknown): RerankRequest;
+  formatOutcome(outcome: RerankOutcome, context: DialectContext): DialectResponse;
+  formatError(error: RerankError, context: DialectContext): DialectResponse;
+}

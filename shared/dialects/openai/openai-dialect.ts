@@ -1,0 +1,59 @@
+import type { RerankOutcome } from '../../core/rerank-outcome.js';
+import type { RerankRequest } from '../../core/rerank-request.js';
+import type { Dialect, DialectResponse } from '../dialect.js';
+import { documentObject } from '../document-object.js';
+import {
+  expectObject,
+  readDocuments,
+  readOptionalBoolean,
+  readOptionalInteger,
+  readOptionalNumber,
+  readOptionalString,
+  readString,
+} from '../wire-fields.js';
+import { formatOpenAiError } from './openai-error-envelope.js';
+
+/**
+ * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
+ * `{model, query, documents, top_n, return_documents}` -> `{id, model, results[{index, relevance_score, document?}], usage}`.
+ * Extras other servers accept: `raw_scores` (TEI), `rerank_threshold` (seed 004), `batch_size` (queue fan-out).
+ */
+export const openAiDialect: Dialect = {
+  name: 'openai',
+  paramNames: { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' },
+
+  parse(body: unknown): RerankRequest {
+    const obj = expectObject(body, 'body');
+    const rawScores = readOptionalBoolean(obj, 'raw_scores', 'raw_scores');
+    return {
+      model: readOptionalString(obj, 'model', 'model'),
+      query: readString(obj, 'query', 'query'),
+      documents: readDocuments(obj['documents'], 'documents'),
+      topN: readOptionalInteger(obj, 'top_n', 'top_n', 0),
+      returnDocuments: readOptionalBoolean(obj, 'return_documents', 'return_documents') ?? false,
+      threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
+      batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
+      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      prompt: undefined,
+    };
+  },
+
+  formatOutcome(outcome: RerankOutcome): DialectResponse {
+    return {
+      status: 200,
+      body: {
+        id: outcome.id,
+        object: 'rerank',
+        model: outcome.model,
+        results: outcome.results.map((r) => ({
+          index: r.index,
+          relevance_score: r.score,
+          ...(r.document ? { document: documentObject(r.document) } : {}),
+        })),
+        usage: { prompt_tokens: outcome.usage.totalTokens, total_tokens: outcome.usage.totalTokens },
+      },
+    };
+  },
+
+  formatError: formatOpenAiError,
+};

@@ -1,0 +1,23 @@
+import type { RerankError, RerankErrorKind } from '../../core/rerank-error.js';
+import type { DialectResponse } from '../dialect.js';
+
+/** OpenAI's `error.type` / `error.code` vocabulary, which OpenAI-, Jina- and Cohere-style clients print as-is. */
+const OPENAI_ERROR: Readonly<Record<RerankErrorKind, { type: string; code: string }>> = {
+  invalid_request: { type: 'invalid_request_error', code: 'invalid_value' },
+  unauthorized: { type: 'invalid_request_error', code: 'invalid_api_key' },
+  not_found: { type: 'invalid_request_error', code: 'not_found' },
+  method_not_allowed: { type: 'invalid_request_error', code: 'method_not_allowed' },
+  payload_too_large: { type: 'invalid_request_error', code: 'payload_too_large' },
+  rate_limited: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
+  upstream: { type: 'api_error', code: 'upstream_error' },
+  internal: { type: 'server_error', code: 'internal_error' },
+};
+
+/** `{"error":{"message","type","param","code"}}`, shared by the OpenAI-compatible and chat dialects. */
+export function formatOpenAiError(error: RerankError): DialectResponse {
+  const { type, code } = OPENAI_ERROR[error.kind];
+  return {
+    status: error.status,
+    body: { error: { message: error.publicMessage, type, param: error.param ?? null, code } },
+  };
+}

@@ -1,0 +1,83 @@
+import { invalidRequest } from '../core/rerank-error.js';
+import type { RerankDocument } from '../core/rerank-request.js';
+
+/**
+ * Readers for untrusted JSON. Each one either returns a value of the promised type or throws an
+ * invalid_request error naming the field as the client spelled it (`param`).
+ */
+export type JsonObject = Record<string, unknown>;
+
+const describe = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+
+export function parseJsonText(text: string, param: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidRequest(`${param} is not valid JSON`, param);
+  }
+}
+
+export function expectObject(value: unknown, param: string): JsonObject {
+  if (value === undefined) throw invalidRequest(`${param} is required`, param);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidRequest(`${param} must be a JSON object, got ${describe(value)}`, param);
+  }
+  return value as JsonObject;
+}
+
+export function readString(obj: JsonObject, key: string, param: string): string {
+  const value = obj[key];
+  if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
+  if (typeof value !== 'string') throw invalidRequest(`${param} must be a string, got ${describe(value)}`, param);
+  return value;
+}
+
+export function readOptionalString(obj: JsonObject, key: string, param: string): string | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalidRequest(`${param} must be a string, got ${describe(value)}`, param);
+  return value;
+}
+
+export function readOptionalBoolean(obj: JsonObject, key: string, param: string): boolean | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw invalidRequest(`${param} must be a boolean, got ${describe(value)}`, param);
+  return value;
+}
+
+export function readOptionalNumber(obj: JsonObject, key: string, param: string): number | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw invalidRequest(`${param} must be a finite number, got ${describe(value)}`, param);
+  }
+  return value;
+}
+
+/** Integers at or above `min`; `null` is treated as absent, as Python clients send `None` for "unset". */
+export function readOptionalInteger(obj: JsonObject, key: string, param: string, min: number): number | undefined {
+  const value = readOptionalNumber(obj, key, param);
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < min) throw invalidRequest(`${param} must be an integer >= ${min}`, param);
+  return value;
+}
+
+/**
+ * Documents as strings, or as objects carrying `text` (Cohere / Jina style). Objects without
+ * `text` are rejected rather than guessed at.
+ */
+export function readDocuments(value: unknown, param: string): RerankDocument[] {
+  if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
+  if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array, got ${describe(value)}`, param);
+  return value.map((item: unknown, i): RerankDocument => {
+    if (typeof item === 'string') return { text: item };
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      const text = (item as JsonObject)['text'];
+      if (typeof text === 'string') return { text, source: item as JsonObject };
+      throw invalidRequest(`${param}[${i}] must be a string or an object with a string "text" field`, `${param}[${i}]`);
+    }
+    throw invalidRequest(`${param}[${i}] must be a string, got ${describe(item)}`, `${param}[${i}]`);
+  });
+}

@@ -1,0 +1,200 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { needsQueuedJob, type SyncLimits } from '../core/plan-request.js';
+import { RerankError, invalidRequest, toRerankError } from '../core/rerank-error.js';
+import type { RerankRequest } from '../core/rerank-request.js';
+import { defaultActivation, type RerankService } from '../core/rerank-service.js';
+import { validateRerankRequest, type RequestLimits } from '../core/validate-request.js';
+import type { Dialect, DialectContext } from '../dialects/dialect.js';
+import { DIALECTS } from '../dialects/dialects.js';
+import { parseJsonText } from '../dialects/wire-fields.js';
+import type { JobCoordinator } from '../jobs/job-coordinator.js';
+import type { JobRecord } from '../jobs/job-model.js';
+import { logger } from '../observability/logger.js';
+import { matchRoute, type RouteMatch } from './api-routes.js';
+import type { BearerAuth, Caller } from './bearer-auth.js';
+import { jobPollPath, jobView } from './job-view.js';
+
+export interface ApiAppDeps {
+  readonly service: RerankService;
+  readonly jobs: JobCoordinator;
+  readonly auth: BearerAuth;
+  readonly limits: RequestLimits & SyncLimits & { readonly maxBodyBytes: number };
+  readonly jobOptions: { readonly defaultBatchSize: number; readonly waitMs: number; readonly pollMs?: number };
+  readonly modelIds: readonly string[];
+}
+
+type Result = APIGatewayProxyStructuredResultV2;
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}): Result => ({
+  statusCode: status,
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
+});
+
+const header = (event: APIGatewayProxyEventV2, name: string): string | undefined => {
+  const headers = event.headers ?? {};
+  return headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function bodyText(event: APIGatewayProxyEventV2, maxBytes: number): string {
+  const raw = event.body ?? '';
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  if (bytes.length > maxBytes) {
+    throw new RerankError('payload_too_large', `request body is ${bytes.length} bytes; the limit is ${maxBytes} bytes`);
+  }
+  if (bytes.length === 0) throw invalidRequest('request body is empty; a JSON object is expected', 'body');
+  return bytes.toString('utf8');
+}
+
+/**
+ * The API Lambda's whole behaviour over API Gateway (HTTP API, payload v2) events. The local dev
+ * server feeds it the same events, so there is one code path.
+ */
+export class ApiApp {
+  readonly #deps: ApiAppDeps;
+
+  constructor(deps: ApiAppDeps) {
+    this.#deps = deps;
+  }
+
+  async handle(event: APIGatewayProxyEventV2): Promise<Result> {
+    const method = event.requestContext.http.method;
+    const path = event.rawPath;
+    const context: DialectContext = {
+      requestId: event.requestContext.requestId,
+      now: Math.floor((event.requestContext.timeEpoch ?? Date.now()) / 1000),
+    };
+    const match = matchRoute(method, path);
+    const dialect = match.found === 'route' ? match.route.errorDialect : match.errorDialect;
+    const started = performance.now();
+    let response: Result;
+    try {
+      response = await this.#dispatch(event, match, context);
+    } catch (error) {
+      response = this.#error(dialect, toRerankError(error), context);
+    }
+    logger.info('request', {
+      method,
+      path,
+      status: response.statusCode,
+      requestId: context.requestId,
+      durationMs: Math.round(performance.now() - started),
+    });
+    return { ...response, headers: { ...response.headers, 'x-request-id': context.requestId } };
+  }
+
+  async #dispatch(event: APIGatewayProxyEventV2, match: RouteMatch, context: DialectContext): Promise<Result> {
+    if (match.found === 'none') throw new RerankError('not_found', `no route for ${event.requestContext.http.method} ${event.rawPath}`);
+    if (match.found === 'wrong-method') {
+      const error = new RerankError(
+        'method_not_allowed',
+        `${event.requestContext.http.method} is not allowed on ${event.rawPath}; use ${match.allowed.join(', ')}`,
+      );
+      const r = this.#error(match.errorDialect, error, context);
+      return { ...r, headers: { ...r.headers, allow: match.allowed.join(', ') } };
+    }
+    const { route, params } = match;
+    const caller: Caller = route.public ? { keyId: 'anonymous' } : this.#deps.auth.authenticate(header(event, 'authorization'));
+    switch (route.action.kind) {
+      case 'health':
+        return json(200, { status: 'ok' });
+      case 'models':
+        return json(200, {
+          object: 'list',
+          data: this.#deps.modelIds.map((id) => ({ id, object: 'model', created: 0, owned_by: 'rerank-service' })),
+        });
+      case 'rerank':
+        return this.#rerank(event, route.action.dialect, caller, context);
+      case 'submit-job': {
+        const { dialect, request } = this.#parse(event, route.action.dialect);
+        return this.#accepted(await this.#submit(request, dialect, caller), context);
+      }
+      case 'get-job':
+        return this.#getJob(params['id'] ?? '', caller, context);
+    }
+  }
+
+  #parse(event: APIGatewayProxyEventV2, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
+    const body = parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
+    return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits) };
+  }
+
+  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: DialectContext): Promise<Result> {
+    const { dialect, request } = this.#parse(event, endpointDialect);
+    const respondAsync = /\brespond-async\b/i.test(header(event, 'prefer') ?? '');
+    if (respondAsync || needsQueuedJob(request, this.#deps.limits)) {
+      const submitted = await this.#submit(request, dialect, caller);
+      if (respondAsync) return this.#accepted(submitted, context);
+      const job = await this.#waitForJob(submitted, caller);
+      if (job.status === 'running') return this.#accepted(job, context);
+      return this.#formatJob(job, dialect, context);
+    }
+    const outcome = await this.#deps.service.rerank(request);
+    const formatted = dialect.formatOutcome(outcome, context);
+    logger.info('rerank', {
+      dialect: dialect.name,
+      model: outcome.model,
+      documents: request.documents.length,
+      returned: outcome.results.length,
+      tokens: outcome.usage.totalTokens,
+      scoringMs: Math.round(outcome.timings.scoringMs),
+    });
+    return json(formatted.status, formatted.body, {
+      'server-timing': `scoring;dur=${outcome.timings.scoringMs.toFixed(1)}, total;dur=${outcome.timings.totalMs.toFixed(1)}`,
+    });
+  }
+
+  #submit(request: RerankRequest, dialect: Dialect, caller: Caller): Promise<JobRecord> {
+    const scorer = this.#deps.service.resolveScorer(request.model);
+    return this.#deps.jobs.submit({
+      request,
+      dialect: dialect.name,
+      ownerKeyId: caller.keyId,
+      model: scorer.id,
+      activation: request.activation ?? defaultActivation(scorer),
+      batchSize: request.batchSize ?? this.#deps.jobOptions.defaultBatchSize,
+    });
+  }
+
+  /** Waits below the API timeout for a fanned-out job; the caller answers 202 if it is still running. */
+  async #waitForJob(job: JobRecord, caller: Caller): Promise<JobRecord> {
+    const deadline = performance.now() + this.#deps.jobOptions.waitMs;
+    let current = job;
+    while (current.status === 'running' && performance.now() < deadline) {
+      await sleep(Math.min(this.#deps.jobOptions.pollMs ?? 100, Math.max(0, deadline - performance.now())));
+      current = (await this.#deps.jobs.find(job.id, caller.keyId)) ?? current;
+    }
+    return current;
+  }
+
+  #accepted(job: JobRecord, context: DialectContext): Result {
+    return json(202, jobView(job), { location: jobPollPath(job.id), 'x-request-id': context.requestId });
+  }
+
+  /** A finished job answered on a dialect endpoint: the dialect's normal body, or its error envelope. */
+  async #formatJob(job: JobRecord, dialect: Dialect, context: DialectContext): Promise<Result> {
+    const outcome = await this.#deps.jobs.outcome(job);
+    if (!outcome) throw new RerankError('upstream', `rerank job ${job.id} failed: ${job.error ?? 'unknown reason'}`);
+    const formatted = dialect.formatOutcome(outcome, context);
+    return json(formatted.status, formatted.body, { 'x-rerank-job-id': job.id });
+  }
+
+  async #getJob(jobId: string, caller: Caller, context: DialectContext): Promise<Result> {
+    const job = await this.#deps.jobs.find(jobId, caller.keyId);
+    if (!job) throw new RerankError('not_found', `no job '${jobId}' (jobs expire, and are visible only to the key that submitted them)`);
+    const outcome = await this.#deps.jobs.outcome(job);
+    const dialect = DIALECTS[job.dialect];
+    const result = outcome ? dialect.formatOutcome(outcome, context).body : undefined;
+    return json(200, jobView(job, result));
+  }
+
+  #error(dialect: Dialect, error: RerankError, context: DialectContext): Result {
+    if (error.status >= 500) {
+      logger.error('request failed', { requestId: context.requestId, kind: error.kind, error: error.cause instanceof Error ? error.cause : error });
+    }
+    const formatted = dialect.formatError(error, context);
+    return json(formatted.status, formatted.body);
+  }
+}

@@ -1,0 +1,79 @@
+import { chatDialect } from '../dialects/chat/chat-dialect.js';
+import { dashScopeDialect } from '../dialects/dashscope/dashscope-dialect.js';
+import type { Dialect } from '../dialects/dialect.js';
+import { openAiDialect } from '../dialects/openai/openai-dialect.js';
+
+export type RouteAction =
+  | { kind: 'rerank'; dialect: Dialect }
+  | { kind: 'submit-job'; dialect: Dialect }
+  | { kind: 'get-job' }
+  | { kind: 'models' }
+  | { kind: 'health' };
+
+export interface Route {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly action: RouteAction;
+  /** Errors on this path (405, 401, 404) use this dialect's envelope. */
+  readonly errorDialect: Dialect;
+  readonly public?: boolean;
+}
+
+export const DASHSCOPE_RERANK_PATH = '/api/v1/services/rerank/text-rerank/text-rerank';
+
+/** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
+export const API_ROUTES: readonly Route[] = [
+  { method: 'POST', path: '/v1/rerank', action: { kind: 'rerank', dialect: openAiDialect }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/rerank', action: { kind: 'rerank', dialect: openAiDialect }, errorDialect: openAiDialect },
+  { method: 'POST', path: DASHSCOPE_RERANK_PATH, action: { kind: 'rerank', dialect: dashScopeDialect }, errorDialect: dashScopeDialect },
+  { method: 'POST', path: '/v1/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
+  { method: 'POST', path: '/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
+  { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },
+];
+
+export type RouteMatch =
+  | { found: 'route'; route: Route; params: Readonly<Record<string, string>> }
+  | { found: 'wrong-method'; allowed: string[]; errorDialect: Dialect }
+  | { found: 'none'; errorDialect: Dialect };
+
+const normalizePath = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+
+/** The envelope for an unknown path: DashScope's under its own prefix, OpenAI's elsewhere. */
+const dialectForUnknownPath = (path: string): Dialect => (path.startsWith('/api/v1/services/') ? dashScopeDialect : openAiDialect);
+
+/** Matches `/a/{id}` templates segment by segment; a `{name}` segment takes one non-empty segment. */
+function matchPath(template: string, path: string): Record<string, string> | undefined {
+  const want = template.split('/');
+  const got = path.split('/');
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] as string;
+    const g = got[i] as string;
+    if (w.startsWith('{') && w.endsWith('}')) {
+      if (g === '') return undefined;
+      try {
+        params[w.slice(1, -1)] = decodeURIComponent(g);
+      } catch {
+        return undefined;
+      }
+    } else if (w !== g) return undefined;
+  }
+  return params;
+}
+
+export function matchRoute(method: string, rawPath: string): RouteMatch {
+  const path = normalizePath(rawPath);
+  const onPath = API_ROUTES.map((route) => ({ route, params: matchPath(route.path, path) })).filter(
+    (m): m is { route: Route; params: Record<string, string> } => m.params !== undefined,
+  );
+  const hit = onPath.find((m) => m.route.method === method.toUpperCase());
+  if (hit) return { found: 'route', route: hit.route, params: hit.params };
+  const first = onPath[0];
+  if (first) return { found: 'wrong-method', allowed: onPath.map((m) => m.route.method), errorDialect: first.route.errorDialect };
+  return { found: 'none', errorDialect: dialectForUnknownPath(path) };
+}

@@ -1,0 +1,21 @@
+import type { JobRecord } from '../jobs/job-model.js';
+
+export const jobPollPath = (jobId: string): string => `/v1/rerank/jobs/${encodeURIComponent(jobId)}`;
+
+/** The poll body: status and progress always; the dialect-formatted result once succeeded; the reason once failed. */
+export function jobView(job: JobRecord, result?: unknown): Record<string, unknown> {
+  return {
+    id: job.id,
+    object: 'rerank.job',
+    status: job.status,
+    dialect: job.dialect,
+    model: job.model,
+    progress: { chunks_done: job.chunksDone, chunks_total: job.chunkCount },
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+    expires_at: job.expiresAt,
+    poll_url: jobPollPath(job.id),
+    ...(result !== undefined ? { result } : {}),
+    ...(job.status === 'failed' ? { error: { message: job.error ?? 'the job failed' } } : {}),
+  };
+}

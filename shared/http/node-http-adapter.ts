@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+
+/** API Gateway's own payload cap; beyond it API Gateway answers 413 before any Lambda runs. */
+export const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+const TEXT_TYPES = /json|text|xml|urlencoded|javascript/i;
+
+/** Builds the HTTP API (payload v2.0) event API Gateway would send for this request. */
+export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const contentType = headers['content-type'] ?? 'application/json';
+  const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+  const now = Date.now();
+  const method = (req.method ?? 'GET').toUpperCase();
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers['host'] ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: new Date(now).toUTCString(),
+      timeEpoch: now,
+    },
+    body: isText ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: !isText,
+  };
+}
+
+/** A Lambda context good enough for handlers and Powertools (no deadline locally). */
+export function localLambdaContext(functionName = 'rerank-api-local'): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '2048',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 30_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** Writes a handler's structured result back to the socket as API Gateway would. */
+export function writeApiGatewayResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const headers: Record<string, string | number> = { 'content-length': body.length };
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = typeof value === 'boolean' ? String(value) : value;
+  res.writeHead(result.statusCode ?? 200, headers);
+  res.end(body);
+}
+
+/** Reads the body up to API Gateway's cap; `undefined` means it was larger. */
+export async function readBodyCapped(req: IncomingMessage, maxBytes = API_GATEWAY_MAX_BODY_BYTES): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

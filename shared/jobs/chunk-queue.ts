@@ -1,0 +1,29 @@
+import type { ChunkTask } from './job-model.js';
+
+/**
+ * How chunks reach workers. Adapters: SQS (production, moto in tests) and in-process (npm start).
+ * Delivery is at least once; consumers must tolerate duplicates.
+ */
+export interface ChunkQueue {
+  send(tasks: readonly ChunkTask[]): Promise<void>;
+}
+
+/** The wire form of a ChunkTask in a queue message body. */
+export const encodeChunkTask = (task: ChunkTask): string => JSON.stringify(task);
+
+/** Parses a message body back into a ChunkTask; anything malformed is a poison message and throws. */
+export function decodeChunkTask(body: string): ChunkTask {
+  const value = JSON.parse(body) as Partial<ChunkTask> | null;
+  const ok =
+    typeof value === 'object' &&
+    value !== null &&
+    typeof value.jobId === 'string' &&
+    Number.isSafeInteger(value.chunkIndex) &&
+    Number.isSafeInteger(value.offset) &&
+    typeof value.model === 'string' &&
+    typeof value.query === 'string' &&
+    Array.isArray(value.documents) &&
+    value.documents.every((d) => typeof d === 'string');
+  if (!ok) throw new TypeError('malformed chunk task message');
+  return value as ChunkTask;
+}

@@ -1,0 +1,20 @@
+import type { SQSRecord } from 'aws-lambda';
+
+/**
+ * A dead-lettered chunk names its job if its body is readable at all; the job then fails with this
+ * reason instead of waiting for a chunk that will never come.
+ */
+export function deadLetterFailure(record: SQSRecord): { jobId: string; reason: string } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(record.body);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const { jobId, chunkIndex } = parsed as { jobId?: unknown; chunkIndex?: unknown };
+  if (typeof jobId !== 'string') return undefined;
+  const attempts = record.attributes.ApproximateReceiveCount;
+  const chunk = typeof chunkIndex === 'number' ? `chunk ${chunkIndex}` : 'a chunk';
+  return { jobId, reason: `${chunk} could not be scored after ${attempts} attempts` };
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
+import type { RerankRequest, ScoreActivation } from '../core/rerank-request.js';
+import type { DialectName } from '../dialects/dialect.js';
+import { logger } from '../observability/logger.js';
+import type { ScoreBatch } from '../scoring/scorer.js';
+import type { ChunkQueue } from './chunk-queue.js';
+import type { ChunkTask, JobRecord, JobSpec } from './job-model.js';
+import type { JobStore } from './job-store.js';
+import { IncompleteJobError, mergeChunkScores } from './merge-chunk-scores.js';
+import { planChunks } from './plan-chunks.js';
+
+export interface JobCoordinatorDeps {
+  readonly store: JobStore;
+  readonly queue: ChunkQueue;
+  readonly jobTtlSeconds: number;
+  readonly maxMessageBytes: number;
+  readonly nowMs?: () => number;
+  readonly newId?: () => string;
+}
+
+export interface JobSubmission {
+  readonly request: RerankRequest;
+  readonly dialect: DialectName;
+  readonly ownerKeyId: string;
+  /** Resolved by the caller from the catalog, so workers and merge never guess. */
+  readonly model: string;
+  readonly activation: ScoreActivation;
+  readonly batchSize: number;
+}
+
+/**
+ * The async job lifecycle: submit (store + enqueue), record each chunk exactly once, merge when the
+ * last chunk lands, fail with a reason. Knows ports only, never DynamoDB or SQS.
+ */
+export class JobCoordinator {
+  readonly #deps: JobCoordinatorDeps;
+  readonly #nowMs: () => number;
+
+  constructor(deps: JobCoordinatorDeps) {
+    this.#deps = deps;
+    this.#nowMs = deps.nowMs ?? Date.now;
+  }
+
+  #now(): number {
+    return Math.floor(this.#nowMs() / 1000);
+  }
+
+  async submit(submission: JobSubmission): Promise<JobRecord> {
+    const { request, model, batchSize } = submission;
+    const id = (this.#deps.newId ?? randomUUID)();
+    const tasks = planChunks({
+      jobId: id,
+      model,
+      query: request.query,
+      documents: request.documents.map((d) => d.text),
+      batchSize,
+      maxMessageBytes: this.#deps.maxMessageBytes,
+    });
+    const now = this.#now();
+    const spec: JobSpec = {
+      id,
+      dialect: submission.dialect,
+      ownerKeyId: submission.ownerKeyId,
+      model,
+      documentCount: request.documents.length,
+      chunkCount: tasks.length,
+      topN: request.topN,
+      threshold: request.threshold,
+      returnDocuments: request.returnDocuments,
+      activation: submission.activation,
+      expiresAt: now + this.#deps.jobTtlSeconds,
+    };
+    await this.#deps.store.create(spec, request.returnDocuments ? request.documents : undefined, now);
+    try {
+      await this.#deps.queue.send(tasks);
+    } catch (error) {
+      // Accepted work is never left running forever: a job whose chunks could not be queued fails now.
+      logger.error('enqueue failed', { jobId: id, error: error as Error });
+      await this.#deps.store.fail(id, 'the job could not be queued; submit it again', this.#now());
+    }
+    logger.info('job submitted', { jobId: id, documents: spec.documentCount, chunks: spec.chunkCount, model });
+    return (await this.#deps.store.get(id)) as JobRecord;
+  }
+
+  /** Called by a worker once it has scored a chunk; safe under duplicate delivery and concurrent workers. */
+  async recordChunk(task: ChunkTask, batch: ScoreBatch): Promise<void> {
+    if (batch.scores.length !== task.documents.length) {
+      throw new Error(`chunk ${task.chunkIndex} of job ${task.jobId}: ${batch.scores.length} scores for ${task.documents.length} documents`);
+    }
+    const outcome = await this.#deps.store.putChunkScores(
+      task.jobId,
+      { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens },
+      this.#now(),
+    );
+    if (outcome.status === 'running' && outcome.chunksDone >= outcome.chunkCount) await this.merge(task.jobId);
+  }
+
+  /** Idempotent: two workers finishing together may both merge; only the first `complete` wins. */
+  async merge(jobId: string): Promise<void> {
+    const job = await this.#deps.store.get(jobId);
+    if (!job || job.status !== 'running') return;
+    try {
+      const result = mergeChunkScores(job, await this.#deps.store.listChunkScores(jobId));
+      if (await this.#deps.store.complete(jobId, result, this.#now())) {
+        logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: this.#now() - job.createdAt });
+      }
+    } catch (error) {
+      if (!(error instanceof IncompleteJobError)) throw error;
+      await this.fail(jobId, error.message);
+    }
+  }
+
+  async fail(jobId: string, reason: string): Promise<void> {
+    if (await this.#deps.store.fail(jobId, reason, this.#now())) logger.warn('job failed', { jobId, reason });
+  }
+
+  /** The job as its owner sees it; another key's job or an expired one is indistinguishable from none. */
+  async find(jobId: string, ownerKeyId: string): Promise<JobRecord | undefined> {
+    const job = await this.#deps.store.get(jobId);
+    return job && job.ownerKeyId === ownerKeyId ? job : undefined;
+  }
+
+  /** Rebuilds the outcome the synchronous path would have returned, for the dialect to format. */
+  async outcome(job: JobRecord): Promise<RerankOutcome | undefined> {
+    if (job.status !== 'succeeded') return undefined;
+    const stored = await this.#deps.store.getResult(job.id);
+    if (!stored) return undefined;
+    const documents = job.returnDocuments ? await this.#deps.store.getDocuments(job.id) : undefined;
+    const results: RankedResult[] = stored.ranked.map(([index, score]) => {
+      const document = documents?.[index];
+      return document ? { index, score, document } : { index, score };
+    });
+    return {
+      id: job.id,
+      model: job.model,
+      results,
+      usage: { totalTokens: stored.totalTokens },
+      timings: { scoringMs: 0, totalMs: (job.updatedAt - job.createdAt) * 1000 },
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import type { ScoreActivation } from '../core/rerank-request.js';
+import type { DialectName } from '../dialects/dialect.js';
+
+export type JobStatus = 'running' | 'succeeded' | 'failed';
+
+/** Everything the merge and the poll need to rebuild the outcome exactly as the synchronous path would. */
+export interface JobSpec {
+  readonly id: string;
+  readonly dialect: DialectName;
+  /** Non-secret id of the API key that submitted the job; only it may read the job. */
+  readonly ownerKeyId: string;
+  readonly model: string;
+  readonly documentCount: number;
+  readonly chunkCount: number;
+  readonly topN: number | undefined;
+  readonly threshold: number | undefined;
+  readonly returnDocuments: boolean;
+  /** Resolved at submission so the merge never depends on later configuration. */
+  readonly activation: ScoreActivation;
+  /** Epoch seconds; the store's TTL removes the job after this. */
+  readonly expiresAt: number;
+}
+
+export interface JobRecord extends JobSpec {
+  readonly status: JobStatus;
+  readonly chunksDone: number;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  /** Why a failed job failed, in words a client can act on. */
+  readonly error?: string;
+}
+
+/** One SQS message: a slice of the candidate set, carried inline. */
+export interface ChunkTask {
+  readonly jobId: string;
+  readonly chunkIndex: number;
+  /** Global index of the chunk's first document. */
+  readonly offset: number;
+  readonly model: string;
+  readonly query: string;
+  readonly documents: readonly string[];
+}
+
+export interface ChunkScores {
+  readonly chunkIndex: number;
+  readonly offset: number;
+  /** Raw scorer output, in chunk order. */
+  readonly scores: readonly number[];
+  readonly tokens: number;
+}
+
+/** A merged result kept in the store: [index, score] pairs, already normalized and sorted. */
+export interface StoredResult {
+  readonly ranked: readonly (readonly [number, number])[];
+  readonly totalTokens: number;
+}
+
+export interface ChunkRecordOutcome {
+  /** False when this chunk had already been recorded (duplicate delivery). */
+  readonly recorded: boolean;
+  readonly chunksDone: number;
+  readonly chunkCount: number;
+  readonly status: JobStatus;
+}

@@ -1,0 +1,26 @@
+import type { SQSRecord } from 'aws-lambda';
+import type { ScorerRegistry } from '../scoring/scorer-registry.js';
+import { UnknownModelError } from '../scoring/scorer-registry.js';
+import { decodeChunkTask } from './chunk-queue.js';
+import type { JobCoordinator } from './job-coordinator.js';
+
+/**
+ * One SQS record: score the chunk with the same Scorer as the synchronous path and record it.
+ * A throw reports the record as failed, so SQS redelivers it; after max receives it reaches the
+ * dead-letter queue, whose handler fails the job. A crash between scoring and writing loses nothing:
+ * the message is not deleted, and the rescored chunk is recorded exactly once.
+ */
+export async function scoreChunkRecord(record: SQSRecord, deps: { scorers: ScorerRegistry; jobs: JobCoordinator }): Promise<void> {
+  const task = decodeChunkTask(record.body);
+  let scorer;
+  try {
+    scorer = deps.scorers.get(task.model);
+  } catch (error) {
+    // Retrying cannot make an unknown model appear: fail the job now instead of after every retry.
+    if (!(error instanceof UnknownModelError)) throw error;
+    await deps.jobs.fail(task.jobId, `model '${task.model}' is not loaded by the workers`);
+    return;
+  }
+  const batch = await scorer.score(task.query, task.documents);
+  await deps.jobs.recordChunk(task, batch);
+}

@@ -1,0 +1,146 @@
+import { access, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Where an ONNX file may live in a Hugging Face model folder, in the order we look.
+ * `onnx/` is the layout of Xenova / optimum exports; a bare `model.onnx` at the root is also common.
+ * fp32 first: a folder that ships both is most faithful with fp32; pass `modelFile` to pick int8.
+ */
+export const ONNX_FILE_CANDIDATES = [
+  'onnx/model.onnx',
+  'model.onnx',
+  'onnx/model_quantized.onnx',
+  'model_quantized.onnx',
+] as const;
+
+/** Used when neither tokenizer_config.json nor config.json gives a usable length (BERT's value). */
+export const FALLBACK_MAX_LENGTH = 512;
+
+/** transformers writes this sentinel (int(1e30)) when a tokenizer has no length limit. */
+const UNSET_MODEL_MAX_LENGTH = 1e12;
+
+/** A missing or malformed model folder; the message names the folder and the file that was wrong. */
+export class ModelFolderError extends Error {
+  override readonly name = 'ModelFolderError';
+}
+
+/** The parts of config.json the scorer needs. */
+export interface CrossEncoderConfig {
+  readonly modelType: string;
+  /** Output width of the classification head (1 for ms-marco cross-encoders). */
+  readonly numLabels: number;
+  /** Label names by class index, e.g. { 0: 'LABEL_0' }. */
+  readonly id2label: Readonly<Record<number, string>>;
+  readonly maxPositionEmbeddings: number | undefined;
+  readonly padTokenId: number | undefined;
+}
+
+/** A resolved model folder: file paths plus parsed JSON, nothing loaded into ONNX Runtime yet. */
+export interface ModelFolder {
+  readonly folder: string;
+  readonly onnxPath: string;
+  readonly config: CrossEncoderConfig;
+  /** Parsed tokenizer.json, handed as-is to @huggingface/tokenizers. */
+  readonly tokenizerJson: Record<string, unknown>;
+  /** Parsed tokenizer_config.json ({} when the folder has none). */
+  readonly tokenizerConfig: Record<string, unknown>;
+  /** Max tokens of one (query, document) pair, special tokens included. */
+  readonly maxLength: number;
+}
+
+export interface ReadModelFolderOptions {
+  /** ONNX file relative to the folder (e.g. 'onnx/model_quantized.onnx'); default: first of ONNX_FILE_CANDIDATES found. */
+  readonly modelFile?: string;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readJson(folder: string, name: string, required: boolean): Promise<Record<string, unknown> | undefined> {
+  const file = path.join(folder, name);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ModelFolderError(`model folder ${folder}: cannot read ${name} (${(error as Error).message})`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
+    return parsed as Record<string, unknown>;
+  } catch (error) {
+    throw new ModelFolderError(`model folder ${folder}: ${name} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+async function resolveOnnxPath(folder: string, modelFile: string | undefined): Promise<string> {
+  const candidates = modelFile === undefined ? ONNX_FILE_CANDIDATES : [modelFile];
+  for (const candidate of candidates) {
+    const file = path.resolve(folder, candidate);
+    if (await exists(file)) return file;
+  }
+  throw new ModelFolderError(`model folder ${folder}: no ONNX model found (looked for ${candidates.join(', ')})`);
+}
+
+function positiveInt(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+function parseConfig(folder: string, raw: Record<string, unknown>): CrossEncoderConfig {
+  const id2label: Record<number, string> = {};
+  if (raw.id2label !== null && typeof raw.id2label === 'object') {
+    for (const [key, label] of Object.entries(raw.id2label as Record<string, unknown>)) {
+      id2label[Number(key)] = String(label);
+    }
+  }
+  // config.json of HF classifiers always carries id2label; num_labels is only sometimes written.
+  const numLabels = positiveInt(raw.num_labels) ?? (Object.keys(id2label).length || undefined);
+  if (numLabels === undefined) {
+    throw new ModelFolderError(`model folder ${folder}: config.json has neither num_labels nor id2label`);
+  }
+  return {
+    modelType: typeof raw.model_type === 'string' ? raw.model_type : 'unknown',
+    numLabels,
+    id2label,
+    maxPositionEmbeddings: positiveInt(raw.max_position_embeddings),
+    padTokenId: typeof raw.pad_token_id === 'number' ? raw.pad_token_id : undefined,
+  };
+}
+
+/**
+ * Pair length limit = tokenizer_config.model_max_length (what sentence-transformers' CrossEncoder truncates to),
+ * capped by max_position_embeddings. RoBERTa-style models have 514 positions but model_max_length 512,
+ * which is why the tokenizer value wins when present.
+ */
+function resolveMaxLength(config: CrossEncoderConfig, tokenizerConfig: Record<string, unknown>): number {
+  const fromTokenizer = positiveInt(tokenizerConfig.model_max_length);
+  const usable = fromTokenizer !== undefined && fromTokenizer < UNSET_MODEL_MAX_LENGTH ? fromTokenizer : undefined;
+  const limits = [usable, config.maxPositionEmbeddings].filter((n): n is number => n !== undefined);
+  return limits.length > 0 ? Math.min(...limits) : FALLBACK_MAX_LENGTH;
+}
+
+/** Resolves and parses a Hugging Face ONNX model folder; throws ModelFolderError naming what is missing. */
+export async function readModelFolder(folder: string, options: ReadModelFolderOptions = {}): Promise<ModelFolder> {
+  const root = path.resolve(folder);
+  if (!(await exists(root))) throw new ModelFolderError(`model folder ${root} does not exist`);
+  const onnxPath = await resolveOnnxPath(root, options.modelFile);
+  const rawConfig = await readJson(root, 'config.json', true);
+  const tokenizerJson = await readJson(root, 'tokenizer.json', true);
+  const tokenizerConfig = (await readJson(root, 'tokenizer_config.json', false)) ?? {};
+  const config = parseConfig(root, rawConfig!);
+  return {
+    folder: root,
+    onnxPath,
+    config,
+    tokenizerJson: tokenizerJson!,
+    tokenizerConfig,
+    maxLength: resolveMaxLength(config, tokenizerConfig),
+  };
+}

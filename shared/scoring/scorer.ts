@@ -1,0 +1,21 @@
+/** What every scorer returns for one (query, documents) call. */
+export interface ScoreBatch {
+  /** Raw model output per document, in input order (cross-encoder logits, cosine, BM25, ...). */
+  readonly scores: number[];
+  /** Tokens the model consumed (query + document pairs after truncation); 0 for token-free scorers. */
+  readonly tokens: number;
+}
+
+/**
+ * The Scorer port: knows only texts. Dialects, queues and HTTP never reach past it.
+ * Implementations load their model once and are reused across calls.
+ */
+export interface Scorer {
+  /** The model id clients name in the `model` field. */
+  readonly id: string;
+  /** Raw score range kind, so the core can pick the right activation (sigmoid of a logit, or none). */
+  readonly scoreKind: 'logit' | 'similarity';
+  score(query: string, documents: readonly string[]): Promise<ScoreBatch>;
+  /** Releases native resources (ONNX sessions). */
+  close?(): Promise<void>;
+}

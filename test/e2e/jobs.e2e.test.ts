@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
+
+// Two servers: one scores everything synchronously, one fans out anything above 8 documents.
+let syncServer: RunningServer;
+let jobServer: RunningServer;
+const KEY_A = 'sk-owner-a';
+const KEY_B = 'sk-owner-b';
+
+const QUERY = 'how do neural networks learn';
+const DOCS = Array.from({ length: 60 }, (_, i) => `document ${i}: ${['backpropagation adjusts weights', 'gradient descent on a loss', 'pandas eat bamboo', 'http clients for python', 'neural networks learn representations'][i % 5]} ${'detail '.repeat(i % 7)}`);
+
+async function post(server: RunningServer, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY_A}`, ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+}
+
+async function poll(server: RunningServer, path: string, key = KEY_A): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  const keys = { RERANK_API_KEYS: `${KEY_A},${KEY_B}` };
+  [syncServer, jobServer] = await Promise.all([
+    startDevServer({ ...keys, RERANK_SYNC_MAX_DOCUMENTS: '100000' }),
+    startDevServer({ ...keys, RERANK_SYNC_MAX_DOCUMENTS: '8', RERANK_DEFAULT_BATCH_SIZE: '7', RERANK_LOCAL_WORKERS: '3' }),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all([syncServer?.stop(), jobServer?.stop()]);
+});
+
+describe('large candidate sets fan out over the in-process queue', () => {
+  it('a dialect endpoint waits for the job and answers exactly the synchronous result', async () => {
+    const body = { query: QUERY, documents: DOCS, top_n: 25, return_documents: true };
+    const sync = await post(syncServer, '/v1/rerank', body);
+    const fanned = await post(jobServer, '/v1/rerank', body);
+    expect(sync.status).toBe(200);
+    expect(fanned.status).toBe(200);
+    expect(fanned.headers.get('x-rerank-job-id')).toBeTruthy();
+    expect(fanned.body['results']).toEqual(sync.body['results']);
+    expect((fanned.body['usage'] as { total_tokens: number }).total_tokens).toBe((sync.body['usage'] as { total_tokens: number }).total_tokens);
+  });
+
+  it('Prefer: respond-async answers 202 and the poll returns the result in the submitting dialect', async () => {
+    const body = { input: { query: QUERY, documents: DOCS }, parameters: { top_n: 5 } };
+    const path = '/api/v1/services/rerank/text-rerank/text-rerank';
+    const accepted = await post(jobServer, path, body, { prefer: 'respond-async' });
+    expect(accepted.status).toBe(202);
+    const pollUrl = accepted.body['poll_url'] as string;
+    expect(accepted.headers.get('location')).toBe(pollUrl);
+    expect(accepted.body['progress']).toEqual({ chunks_done: expect.any(Number), chunks_total: Math.ceil(DOCS.length / 7) });
+
+    let view = await poll(jobServer, pollUrl);
+    const seen: number[] = [];
+    for (let i = 0; i < 200 && view.body['status'] === 'running'; i++) {
+      seen.push((view.body['progress'] as { chunks_done: number }).chunks_done);
+      await new Promise((r) => setTimeout(r, 50));
+      view = await poll(jobServer, pollUrl);
+    }
+    expect(view.status).toBe(200);
+    expect(view.body['status']).toBe('succeeded');
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen); // progress never goes down
+    const sync = await post(syncServer, path, body);
+    expect((view.body['result'] as { output: unknown }).output).toEqual(sync.body['output']);
+  });
+
+  it('a job is invisible to other keys and unknown ids are 404', async () => {
+    const accepted = await post(jobServer, '/v1/rerank/jobs', { query: QUERY, documents: DOCS.slice(0, 3) });
+    expect(accepted.status).toBe(202);
+    const pollUrl = accepted.body['poll_url'] as string;
+    expect((await poll(jobServer, pollUrl, KEY_B)).status).toBe(404);
+    const unknown = await poll(jobServer, '/v1/rerank/jobs/00000000-0000-0000-0000-000000000000');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ error: { code: 'not_found' } });
+  });
+});

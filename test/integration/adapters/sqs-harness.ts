@@ -1,0 +1,23 @@
+import { DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { randomUUID } from 'node:crypto';
+import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
+import { SqsChunkQueue } from '../../../shared/adapters/sqs/sqs-chunk-queue.js';
+import { startSqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
+import type { ChunkQueueHarness } from '../../contract/chunk-queue.contract.js';
+
+/** A fresh queue + DLQ on moto per contract test; failed items are retried at once (retryDelaySeconds 0). */
+export async function makeSqsHarness(client: SQSClient, maxReceiveCount = 2): Promise<ChunkQueueHarness> {
+  const queues = await createChunkQueues(client, `chunks-${randomUUID().slice(0, 8)}`, { maxReceiveCount, visibilityTimeoutSeconds: 30 });
+  const poll = (queueUrl: string, handler: Parameters<ChunkQueueHarness['consume']>[0]) =>
+    startSqsPoller({ client, queueUrl, handler, batchSize: 10, waitTimeSeconds: 1, retryDelaySeconds: 0 });
+  return {
+    queue: new SqsChunkQueue(client, queues.queueUrl),
+    maxReceiveCount,
+    consume: (handler) => poll(queues.queueUrl, handler),
+    consumeDeadLetters: (handler) => poll(queues.dlqUrl, handler),
+    dispose: async () => {
+      await client.send(new DeleteQueueCommand({ QueueUrl: queues.queueUrl }));
+      await client.send(new DeleteQueueCommand({ QueueUrl: queues.dlqUrl }));
+    },
+  };
+}

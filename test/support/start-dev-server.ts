@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+
+export interface RunningServer {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Starts `scripts/dev-server.ts` (what `npm start` runs) on a free port and resolves once it prints
+ * its URL. `stop()` kills exactly that process by its own PID and waits for it to exit.
+ */
+export async function startDevServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', POWERTOOLS_LOG_LEVEL: 'ERROR', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`dev server did not start in 60 s:\n${output}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1] as string);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dev server exited with ${code}:\n${output}`));
+    });
+  });
+  const pid = child.pid as number;
+  return {
+    url,
+    pid,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      process.kill(pid, 'SIGTERM');
+      const timer = setTimeout(() => child.exitCode === null && process.kill(pid, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
