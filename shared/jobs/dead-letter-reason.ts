@@ -14,7 +14,7 @@ export function deadLetterFailure(record: SQSRecord): { jobId: string; reason: s
   if (typeof parsed !== 'object' || parsed === null) return undefined;
   const { jobId, chunkIndex } = parsed as { jobId?: unknown; chunkIndex?: unknown };
   if (typeof jobId !== 'string') return undefined;
-  const attempts = record.attributes.ApproximateReceiveCount;
+  // No attempt count in the reason: ApproximateReceiveCount keeps counting on the dead-letter queue.
   const chunk = typeof chunkIndex === 'number' ? `chunk ${chunkIndex}` : 'a chunk';
-  return { jobId, reason: `${chunk} could not be scored after ${attempts} attempts` };
+  return { jobId, reason: `${chunk} could not be scored: it failed on every delivery and was moved to the dead-letter queue` };
 }

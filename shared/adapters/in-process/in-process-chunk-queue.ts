@@ -51,6 +51,8 @@ export class InProcessChunkQueue implements ChunkQueue {
   readonly #ready: Message[] = [];
   #inFlight = 0;
   #delayed = 0;
+  /** Dead-lettered messages wait here until a dead-letter consumer is attached, as in a real DLQ. */
+  readonly #dead: Message[] = [];
   #worker: SqsBatchHandler | undefined;
   #deadLetter: SqsBatchHandler | undefined;
   #idleWaiters: (() => void)[] = [];
@@ -61,9 +63,31 @@ export class InProcessChunkQueue implements ChunkQueue {
 
   /** Wires the consumers (the same handlers Lambda runs). Messages sent before this wait. */
   attach(worker: SqsBatchHandler, deadLetter: SqsBatchHandler): void {
+    this.consume(worker);
+    this.consumeDeadLetters(deadLetter);
+  }
+
+  /** Like an event source mapping on the queue; `stop` pauses deliveries (in-flight ones finish). */
+  consume(worker: SqsBatchHandler): { stop(): Promise<void> } {
     this.#worker = worker;
-    this.#deadLetter = deadLetter;
     this.#pump();
+    return {
+      stop: async () => {
+        if (this.#worker === worker) this.#worker = undefined;
+      },
+    };
+  }
+
+  /** Like an event source mapping on the dead-letter queue. */
+  consumeDeadLetters(deadLetter: SqsBatchHandler): { stop(): Promise<void> } {
+    this.#deadLetter = deadLetter;
+    const waiting = this.#dead.splice(0);
+    if (waiting.length > 0) void this.#toDeadLetter(waiting);
+    return {
+      stop: async () => {
+        if (this.#deadLetter === deadLetter) this.#deadLetter = undefined;
+      },
+    };
   }
 
   async send(tasks: readonly ChunkTask[]): Promise<void> {
@@ -118,10 +142,17 @@ export class InProcessChunkQueue implements ChunkQueue {
   }
 
   async #toDeadLetter(messages: Message[]): Promise<void> {
+    const consumer = this.#deadLetter;
+    if (!consumer) {
+      this.#dead.push(...messages);
+      return;
+    }
     try {
-      await this.#deadLetter?.({ Records: messages.map(toRecord) });
+      const response = await consumer({ Records: messages.map(toRecord) });
+      const failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      this.#dead.push(...messages.filter((m) => failed.has(m.messageId)));
     } catch {
-      // The dead-letter handler only marks jobs failed; if it fails the job still expires by TTL.
+      this.#dead.push(...messages); // kept, as a DLQ keeps what its consumer could not process
     }
   }
 }

@@ -1,0 +1,62 @@
+import { createServer, type Server } from 'node:http';
+import { handler as apiHandler } from '../functions/api/handler.js';
+import {
+  localLambdaContext,
+  readBodyCapped,
+  toApiGatewayEvent,
+  writeApiGatewayResult,
+} from '../shared/http/node-http-adapter.js';
+import { serviceRuntime } from '../shared/runtime/service-runtime.js';
+
+export interface LocalServerOptions {
+  readonly port: number;
+  readonly host: string;
+  /** Runs after the HTTP server closed on SIGINT/SIGTERM, before the process exits. */
+  readonly onShutdown?: () => Promise<void>;
+}
+
+/**
+ * Serves every route by turning each HTTP request into the API Gateway (HTTP API v2) event the deployed
+ * API Lambda receives and invoking the same handler - one code path, locally and on AWS.
+ */
+export async function startLocalServer(options: LocalServerOptions): Promise<Server> {
+  // Load models before listening, so the first request does not pay the cold start.
+  const runtime = await serviceRuntime();
+  const server = createServer((req, res) => {
+    void (async () => {
+      const body = await readBodyCapped(req);
+      if (body === undefined) {
+        // What API Gateway itself answers past its 10 MB cap, before any Lambda runs.
+        writeApiGatewayResult(res, {
+          statusCode: 413,
+          headers: { 'content-type': 'application/json', connection: 'close' },
+          body: '{"message":"Request Entity Too Large"}',
+        });
+        req.destroy();
+        return;
+      }
+      writeApiGatewayResult(res, await apiHandler(toApiGatewayEvent(req, body), localLambdaContext()));
+    })().catch((error: unknown) => {
+      console.error('local server: unhandled error', error);
+      if (!res.headersSent) {
+        writeApiGatewayResult(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' });
+      }
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  // The e2e tests read this line to find the port when PORT=0.
+  console.log(`rerank service listening on http://${options.host}:${port} (models: ${runtime.scorers.ids().join(', ')})`);
+
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => void (options.onShutdown?.() ?? Promise.resolve()).finally(() => process.exit(0)));
+    server.closeAllConnections();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutdown);
+  return server;
+}

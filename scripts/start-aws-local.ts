@@ -1,0 +1,46 @@
+/**
+ * `npm run start:aws-local`: the whole service against real-protocol local AWS servers. Starts DynamoDB
+ * Local and moto (SQS), creates the table and queues, points the SDK at them, and delivers SQS batches
+ * to the same worker and dead-letter handlers Lambda runs (pollers stand in for event source mappings).
+ * Needs java and python3 with moto; `npm start` needs neither.
+ */
+import { startSqsPoller } from '../shared/adapters/sqs/sqs-poller.js';
+import { localLambdaContext } from '../shared/http/node-http-adapter.js';
+import { startLocalAwsStack } from './emulators/local-aws-stack.js';
+
+const stack = await startLocalAwsStack({ visibilityTimeoutSeconds: 30 });
+Object.assign(process.env, stack.env);
+console.log(`jobs table ${stack.tableName}, chunk queue ${stack.queueUrl}`);
+
+// Imported after the environment is set: the runtime reads its configuration once, on first use.
+const { handler: scoreChunk } = await import('../functions/workers/score-chunk.js');
+const { handler: deadLetter } = await import('../functions/workers/chunk-dead-letter.js');
+const workers = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
+const pollers = [
+  startSqsPoller({
+    client: stack.sqs,
+    queueUrl: stack.queueUrl,
+    batchSize: 10,
+    waitTimeSeconds: 1,
+    concurrency: workers,
+    retryDelaySeconds: 1,
+    handler: (event) => scoreChunk(event, localLambdaContext('rerank-score-chunk-local')),
+  }),
+  startSqsPoller({
+    client: stack.sqs,
+    queueUrl: stack.dlqUrl,
+    batchSize: 10,
+    waitTimeSeconds: 1,
+    handler: (event) => deadLetter(event, localLambdaContext('rerank-chunk-dead-letter-local')),
+  }),
+];
+
+const { startLocalServer } = await import('./local-server.js');
+await startLocalServer({
+  port: Number(process.env['PORT'] ?? 3000),
+  host: process.env['HOST'] ?? '127.0.0.1',
+  onShutdown: async () => {
+    await Promise.all(pollers.map((p) => p.stop()));
+    await stack.stop();
+  },
+});

@@ -1,0 +1,1 @@
+export { InferenceWorkerPool, type BatchFeeds, type BatchOutput, type InferenceWorkerPoolOptions } from './inference-worker-pool.js';

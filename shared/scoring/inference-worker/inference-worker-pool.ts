@@ -1,0 +1,137 @@
+import { Worker } from 'node:worker_threads';
+import type { InferenceSession } from 'onnxruntime-node';
+
+/** One padded batch: int64 inputs by graph input name, all of shape dims ([rows, width]). */
+export interface BatchFeeds {
+  readonly dims: readonly [number, number];
+  readonly inputs: Readonly<Record<string, BigInt64Array>>;
+}
+
+/** Model output of one batch (float32 data, row-major). */
+export interface BatchOutput {
+  readonly data: Float32Array;
+  readonly dims: readonly number[];
+}
+
+export interface InferenceWorkerPoolOptions {
+  readonly onnxPath: string;
+  /** Worker threads, each with its own session (memory x size). */
+  readonly size: number;
+  /** Session options of every worker (intra-op threads are per worker). */
+  readonly sessionOptions: InferenceSession.SessionOptions;
+}
+
+type WorkerMessage =
+  | { type: 'ready'; inputNames: string[]; outputNames: string[] }
+  | { type: 'failed'; message: string }
+  | { type: 'result'; id: number; data: Float32Array; dims: number[] }
+  | { type: 'error'; id: number; message: string };
+
+interface PendingRun {
+  resolve(output: BatchOutput): void;
+  reject(error: Error): void;
+}
+
+interface PoolWorker {
+  readonly worker: Worker;
+  readonly pending: Map<number, PendingRun>;
+}
+
+const WORKER_FILE = new URL('./onnx-inference-worker.mjs', import.meta.url);
+
+/**
+ * ONNX Runtime sessions on worker threads. onnxruntime-node's session.run() holds the calling thread for the
+ * whole inference; on the main thread of a server that stalls every other request (health checks, parsing,
+ * small reranks). Batches go to the worker with the fewest runs in flight, so a small request's batch can
+ * overtake a large request's remaining batches when size > 1.
+ */
+export class InferenceWorkerPool {
+  private nextId = 0;
+  private closed = false;
+
+  private constructor(
+    private readonly workers: readonly PoolWorker[],
+    readonly inputNames: readonly string[],
+    readonly outputNames: readonly string[],
+  ) {}
+
+  static async start(options: InferenceWorkerPoolOptions): Promise<InferenceWorkerPool> {
+    const started = await Promise.allSettled(
+      Array.from({ length: Math.max(1, options.size) }, () => startWorker(options.onnxPath, options.sessionOptions)),
+    );
+    const failure = started.find((result) => result.status === 'rejected');
+    if (failure !== undefined) {
+      await Promise.all(started.map((result) => (result.status === 'fulfilled' ? result.value.worker.worker.terminate() : undefined)));
+      throw failure.reason instanceof Error ? failure.reason : new Error(String(failure.reason));
+    }
+    const ready = started.map((result) => (result as PromiseFulfilledResult<Awaited<ReturnType<typeof startWorker>>>).value);
+    return new InferenceWorkerPool(
+      ready.map((r) => r.worker),
+      ready[0]!.inputNames,
+      ready[0]!.outputNames,
+    );
+  }
+
+  /** Runs one batch on the least busy worker; the input buffers are transferred (unusable afterwards). */
+  run(feeds: BatchFeeds): Promise<BatchOutput> {
+    if (this.closed) return Promise.reject(new Error('inference worker pool is closed'));
+    const target = this.workers.reduce((best, w) => (w.pending.size < best.pending.size ? w : best));
+    const id = this.nextId++;
+    return new Promise<BatchOutput>((resolve, reject) => {
+      target.pending.set(id, { resolve, reject });
+      target.worker.ref();
+      const buffers = Object.values(feeds.inputs).map((data) => data.buffer as ArrayBuffer);
+      target.worker.postMessage({ type: 'run', id, dims: feeds.dims, inputs: feeds.inputs, outputName: this.outputNames[0] }, buffers);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all(
+      this.workers.map(async ({ worker, pending }) => {
+        const exited = new Promise((resolve) => worker.once('exit', resolve));
+        worker.postMessage({ type: 'close' });
+        await exited;
+        for (const run of pending.values()) run.reject(new Error('inference worker pool closed'));
+      }),
+    );
+  }
+}
+
+function startWorker(
+  onnxPath: string,
+  sessionOptions: InferenceSession.SessionOptions,
+): Promise<{ worker: PoolWorker; inputNames: string[]; outputNames: string[] }> {
+  const worker = new Worker(WORKER_FILE, { workerData: { onnxPath, sessionOptions } });
+  const pending = new Map<number, PendingRun>();
+  return new Promise((resolve, reject) => {
+    worker.on('message', (message: WorkerMessage) => {
+      switch (message.type) {
+        case 'ready':
+          // A worker with nothing in flight must not keep the process alive (tests, CLI scripts).
+          worker.unref();
+          resolve({ worker: { worker, pending }, inputNames: message.inputNames, outputNames: message.outputNames });
+          break;
+        case 'failed':
+          void worker.terminate();
+          reject(new Error(`inference worker: cannot load ${onnxPath}: ${message.message}`));
+          break;
+        case 'result':
+        case 'error': {
+          const run = pending.get(message.id);
+          pending.delete(message.id);
+          if (pending.size === 0) worker.unref();
+          if (message.type === 'result') run?.resolve({ data: message.data, dims: message.dims });
+          else run?.reject(new Error(`inference worker: ${message.message}`));
+          break;
+        }
+      }
+    });
+    worker.on('error', (error) => {
+      reject(error);
+      for (const run of pending.values()) run.reject(error);
+      pending.clear();
+    });
+  });
+}
