@@ -1,0 +1,163 @@
+import path from 'node:path';
+
+/** Everything the stack can be told through cdk context (`cdk.json` or `-c rerank:key=value`). */
+export interface RerankSettings {
+  /** Deployment name: the stack is `Rerank-<stage>`; the API itself always serves on its `$default` stage. */
+  readonly stage: string;
+  readonly apiName: string;
+  /** Model id clients send; defaults to the folder's base name. */
+  readonly modelId: string;
+  /** Hugging Face ONNX layout folder, relative to the project root; copied into every scoring function's bundle. */
+  readonly modelFolder: string;
+  readonly architecture: 'arm64' | 'x86_64';
+  readonly apiMemoryMb: number;
+  readonly workerMemoryMb: number;
+  readonly deadLetterMemoryMb: number;
+  /** HTTP API integrations time out at 30 s, so the API function stays below it. */
+  readonly apiTimeoutSeconds: number;
+  /** How long a dialect endpoint waits for a fanned-out job (RERANK_JOB_WAIT_MS); must end before the API timeout. */
+  readonly jobWaitMs: number;
+  readonly workerTimeoutSeconds: number;
+  readonly syncMaxDocuments: number;
+  readonly defaultBatchSize: number;
+  /** SQS records per worker invocation; 1 spreads a job's chunks over the most workers. */
+  readonly workerBatchSize: number;
+  readonly workerBatchingWindowSeconds: number;
+  /** Event source maximum concurrency: worker containers scoring at once (2-1000). */
+  readonly workerMaxConcurrency: number;
+  /** Deliveries of a chunk before it is dead-lettered and its job fails. */
+  readonly maxReceiveCount: number;
+  readonly jobTtlSeconds: number;
+  readonly pointInTimeRecovery: boolean;
+  /** `destroy` (jobs are transient; `cdk destroy` removes the table) or `retain`. */
+  readonly removalPolicy: 'destroy' | 'retain';
+  readonly logRetentionDays: number;
+  /** Allowed Bearer keys: empty = the stack creates a Secrets Manager secret; else an existing secret's full ARN. */
+  readonly apiKeysSecretArn: string;
+  /** Optional e-mail subscribed to the alarm topic. */
+  readonly alarmEmail: string;
+  readonly throttleRateLimit: number;
+  readonly throttleBurstLimit: number;
+}
+
+/** The documented defaults; `cdk.json` repeats them (a test keeps the two equal). */
+export const DEFAULT_RERANK_SETTINGS: RerankSettings = {
+  stage: 'dev',
+  apiName: 'rerank-api',
+  modelId: 'tinybert-l2-fixture',
+  modelFolder: 'models/tinybert-l2-fixture',
+  architecture: 'arm64',
+  apiMemoryMb: 3008,
+  workerMemoryMb: 3008,
+  deadLetterMemoryMb: 1024,
+  apiTimeoutSeconds: 29,
+  jobWaitMs: 20_000,
+  workerTimeoutSeconds: 60,
+  syncMaxDocuments: 256,
+  defaultBatchSize: 64,
+  workerBatchSize: 1,
+  workerBatchingWindowSeconds: 0,
+  workerMaxConcurrency: 10,
+  maxReceiveCount: 3,
+  jobTtlSeconds: 86_400,
+  pointInTimeRecovery: false,
+  removalPolicy: 'destroy',
+  logRetentionDays: 30,
+  apiKeysSecretArn: '',
+  alarmEmail: '',
+  throttleRateLimit: 50,
+  throttleBurstLimit: 100,
+};
+
+export const CONTEXT_PREFIX = 'rerank:';
+
+/** CloudWatch Logs accepts only these retention periods. */
+const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
+
+export class RerankSettingsError extends Error {
+  override readonly name = 'RerankSettingsError';
+}
+
+type ContextReader = (key: string) => unknown;
+
+function intIn(key: string, raw: unknown, min: number, max: number): number {
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be an integer in [${min}, ${max}], got '${String(raw)}'`);
+  }
+  return value;
+}
+
+function bool(key: string, raw: unknown): boolean {
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be true or false, got '${String(raw)}'`);
+}
+
+function oneOf<T extends string>(key: string, raw: unknown, allowed: readonly T[]): T {
+  if (typeof raw === 'string' && (allowed as readonly string[]).includes(raw)) return raw as T;
+  throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be one of ${allowed.join(', ')}, got '${String(raw)}'`);
+}
+
+function text(key: string, raw: unknown, pattern: RegExp, hint: string): string {
+  if (typeof raw === 'string' && pattern.test(raw)) return raw;
+  throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be ${hint}, got '${String(raw)}'`);
+}
+
+/**
+ * Reads `rerank:*` context once and validates it, so a bad value fails `cdk synth` with the key's name
+ * instead of failing a deployment. Context from `-c` arrives as strings, from cdk.json as JSON values.
+ */
+export function readRerankSettings(tryGetContext: ContextReader): RerankSettings {
+  const get = <K extends keyof RerankSettings>(key: K): unknown => tryGetContext(`${CONTEXT_PREFIX}${key}`) ?? DEFAULT_RERANK_SETTINGS[key];
+  const modelFolder = text('modelFolder', get('modelFolder'), /^[^,=]+$/, 'a folder path without , or =');
+  const explicitModelId = tryGetContext(`${CONTEXT_PREFIX}modelId`);
+  const modelId = text('modelId', explicitModelId ?? path.basename(modelFolder), /^[A-Za-z0-9._-]+$/, 'letters, digits, . _ -');
+  const apiTimeoutSeconds = intIn('apiTimeoutSeconds', get('apiTimeoutSeconds'), 3, 29);
+  const jobWaitMs = intIn('jobWaitMs', get('jobWaitMs'), 1, 28_000);
+  // The API function must still answer (202) after waiting; 3 s covers a cold start's tail and the response.
+  if (jobWaitMs > (apiTimeoutSeconds - 3) * 1000) {
+    throw new RerankSettingsError(`${CONTEXT_PREFIX}jobWaitMs (${jobWaitMs}) must end 3 s before apiTimeoutSeconds (${apiTimeoutSeconds})`);
+  }
+  const workerBatchSize = intIn('workerBatchSize', get('workerBatchSize'), 1, 10_000);
+  const workerBatchingWindowSeconds = intIn('workerBatchingWindowSeconds', get('workerBatchingWindowSeconds'), 0, 300);
+  if (workerBatchSize > 10 && workerBatchingWindowSeconds === 0) {
+    throw new RerankSettingsError(`${CONTEXT_PREFIX}workerBatchSize above 10 needs a workerBatchingWindowSeconds of at least 1`);
+  }
+  const logRetentionDays = intIn('logRetentionDays', get('logRetentionDays'), 1, 3653);
+  if (!LOG_RETENTION_DAYS.includes(logRetentionDays)) {
+    throw new RerankSettingsError(`${CONTEXT_PREFIX}logRetentionDays must be one of ${LOG_RETENTION_DAYS.join(', ')}`);
+  }
+  return {
+    stage: text('stage', get('stage'), /^[A-Za-z][A-Za-z0-9-]{0,31}$/, 'a letter then letters, digits or - (max 32)'),
+    apiName: text('apiName', get('apiName'), /^[A-Za-z0-9._-]{1,128}$/, 'letters, digits, . _ - (max 128)'),
+    modelId,
+    modelFolder,
+    architecture: oneOf('architecture', get('architecture'), ['arm64', 'x86_64'] as const),
+    apiMemoryMb: intIn('apiMemoryMb', get('apiMemoryMb'), 512, 10_240),
+    workerMemoryMb: intIn('workerMemoryMb', get('workerMemoryMb'), 512, 10_240),
+    deadLetterMemoryMb: intIn('deadLetterMemoryMb', get('deadLetterMemoryMb'), 512, 10_240),
+    apiTimeoutSeconds,
+    jobWaitMs,
+    workerTimeoutSeconds: intIn('workerTimeoutSeconds', get('workerTimeoutSeconds'), 10, 900),
+    syncMaxDocuments: intIn('syncMaxDocuments', get('syncMaxDocuments'), 1, 10_000),
+    defaultBatchSize: intIn('defaultBatchSize', get('defaultBatchSize'), 1, 1_000),
+    workerBatchSize,
+    workerBatchingWindowSeconds,
+    workerMaxConcurrency: intIn('workerMaxConcurrency', get('workerMaxConcurrency'), 2, 1_000),
+    maxReceiveCount: intIn('maxReceiveCount', get('maxReceiveCount'), 1, 1_000),
+    jobTtlSeconds: intIn('jobTtlSeconds', get('jobTtlSeconds'), 60, 30 * 86_400),
+    pointInTimeRecovery: bool('pointInTimeRecovery', get('pointInTimeRecovery')),
+    removalPolicy: oneOf('removalPolicy', get('removalPolicy'), ['destroy', 'retain'] as const),
+    logRetentionDays,
+    apiKeysSecretArn: text('apiKeysSecretArn', get('apiKeysSecretArn'), /^$|^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+-[A-Za-z0-9]{6}$/, 'empty or a full secret ARN'),
+    alarmEmail: text('alarmEmail', get('alarmEmail'), /^$|^[^@\s]+@[^@\s]+$/, 'empty or an e-mail address'),
+    throttleRateLimit: intIn('throttleRateLimit', get('throttleRateLimit'), 1, 100_000),
+    throttleBurstLimit: intIn('throttleBurstLimit', get('throttleBurstLimit'), 1, 100_000),
+  };
+}
+
+/** Lambda gives one vCPU per 1,769 MB (up to 6); the scorer's intra-op threads follow the vCPUs. */
+export function threadsForMemory(memoryMb: number): number {
+  return Math.min(6, Math.max(1, Math.ceil(memoryMb / 1769)));
+}

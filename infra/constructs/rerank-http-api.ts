@@ -1,0 +1,82 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { API_ROUTES } from '../../shared/http/api-routes.js';
+
+export interface RerankHttpApiProps {
+  readonly apiName: string;
+  /** The one API function; it routes internally (shared/http/api-routes.ts). */
+  readonly handler: lambda.IFunction;
+  readonly throttleRateLimit: number;
+  readonly throttleBurstLimit: number;
+  readonly logRetentionDays: number;
+}
+
+/**
+ * HTTP API (payload v2) in front of the API function: one route per entry of API_ROUTES (the same table the
+ * handler matches, so they cannot drift) plus `$default`, so unknown paths and wrong methods still reach the
+ * handler and get the dialect's own 404/405 envelope. Served on the `$default` stage: the handler matches on
+ * rawPath, which a named stage would prefix.
+ */
+export class RerankHttpApi extends Construct {
+  readonly httpApi: apigwv2.HttpApi;
+  readonly stage: apigwv2.HttpStage;
+  readonly accessLogs: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: RerankHttpApiProps) {
+    super(scope, id);
+    const integration = new HttpLambdaIntegration('ApiFunction', props.handler, {
+      payloadFormatVersion: apigwv2.PayloadFormatVersion.VERSION_2_0,
+    });
+    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      apiName: props.apiName,
+      description: 'Rerank service: OpenAI/Jina/Cohere, DashScope and chat dialects, and async jobs',
+      createDefaultStage: false,
+      defaultIntegration: integration,
+    });
+    for (const route of API_ROUTES) {
+      this.httpApi.addRoutes({ path: route.path, methods: [apigwv2.HttpMethod[route.method]], integration });
+    }
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = new apigwv2.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: props.throttleRateLimit, burstLimit: props.throttleBurstLimit },
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(this.accessLogs),
+        // Request metadata only: never bodies, queries or the Authorization header.
+        format: accessLogFormat(),
+      },
+    });
+  }
+
+  get url(): string {
+    return this.stage.url;
+  }
+}
+
+function accessLogFormat(): AccessLogFormat {
+  return AccessLogFormat.custom(
+    JSON.stringify({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      requestTime: '$context.requestTime',
+      method: '$context.httpMethod',
+      path: '$context.path',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      responseLength: '$context.responseLength',
+      latencyMs: '$context.responseLatency',
+      integrationLatencyMs: '$context.integrationLatency',
+      integrationError: '$context.integrationErrorMessage',
+    }),
+  );
+}

@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { threadsForMemory } from '../config/rerank-settings.js';
+import { bundledModelFolder, scorerBundleCommands, type LambdaArchitectureName } from '../packaging/scorer-bundle.js';
+
+export interface ScorerFunctionProps {
+  /** Entry file relative to the project root, e.g. `functions/api/handler.ts` (the same file the local server runs). */
+  readonly entry: string;
+  readonly description: string;
+  readonly projectRoot: string;
+  readonly architecture: LambdaArchitectureName;
+  readonly memoryMb: number;
+  readonly timeout: Duration;
+  readonly modelId: string;
+  /** Model folder relative to the project root. */
+  readonly modelFolder: string;
+  readonly logRetentionDays: number;
+  /** Service configuration (RERANK_*) beyond the model and threads, which this construct sets. */
+  readonly environment: Readonly<Record<string, string>>;
+}
+
+// ESM output keeps the code's `import.meta` and top-level await; bundled CommonJS dependencies still call require().
+const ESM_REQUIRE_BANNER = "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);";
+
+/**
+ * One scoring Lambda: the entry bundled by esbuild (ESM, Node 22) with onnxruntime-node external and pruned to
+ * the one linux/<arch> binary, the model folder copied beside it, ONNX threads following the memory's vCPUs,
+ * its own log group with retention, and a role that can write only to that log group until grants are added.
+ */
+export class ScorerFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly logGroup: logs.LogGroup;
+  readonly role: iam.Role;
+  readonly threads: number;
+
+  constructor(scope: Construct, id: string, props: ScorerFunctionProps) {
+    super(scope, id);
+    this.threads = threadsForMemory(props.memoryMb);
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // No AWSLambdaBasicExecutionRole: its logs statement is on "*"; this role may write only its own log group.
+    this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
+    this.logGroup.grantWrite(this.role);
+
+    const projectRoot = props.projectRoot;
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: path.join(projectRoot, props.entry),
+      handler: 'handler',
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: props.architecture === 'arm64' ? lambda.Architecture.ARM_64 : lambda.Architecture.X86_64,
+      memorySize: props.memoryMb,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+      environment: {
+        ...props.environment,
+        RERANK_MODELS: `${props.modelId}=${bundledModelFolder(props.modelId)}`,
+        RERANK_THREADS: String(this.threads),
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Bundle the AWS SDK too: the deployed code runs the SDK versions the tests ran, not the runtime's copy.
+        externalModules: ['onnxruntime-node'],
+        forceDockerBundling: false,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_inputDir: string, outputDir: string) =>
+            scorerBundleCommands({
+              outputDir,
+              projectRoot,
+              architecture: props.architecture,
+              modelId: props.modelId,
+              modelFolder: props.modelFolder,
+            }),
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/** Lambda architecture name -> Node's `process.arch`, which names onnxruntime-node's binary folders. */
+const NODE_ARCH = { arm64: 'arm64', x86_64: 'x64' } as const;
+
+export type LambdaArchitectureName = keyof typeof NODE_ARCH;
+
+export class ScorerBundleError extends Error {
+  override readonly name = 'ScorerBundleError';
+}
+
+/** Where the ONNX runtime's files come from: the project's own node_modules (no network, the version tests ran). */
+export interface OnnxRuntimeSource {
+  readonly packageDir: string;
+  readonly commonDir: string;
+  /** `bin/napi-v*` folders relative to packageDir that hold a linux/<arch> binary. */
+  readonly binaryDirs: readonly string[];
+}
+
+/** The folder a bundled function finds its model in, relative to the code root (LAMBDA_TASK_ROOT). */
+export const bundledModelFolder = (modelId: string): string => `models/${modelId}`;
+
+function packageRoot(entry: string, name: string): string {
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (path.basename(dir) === name && existsSync(path.join(dir, 'package.json'))) return dir;
+  }
+  throw new ScorerBundleError(`cannot find the ${name} package folder above ${entry}`);
+}
+
+export function locateOnnxRuntime(projectRoot: string, architecture: LambdaArchitectureName): OnnxRuntimeSource {
+  const require = createRequire(path.join(projectRoot, 'package.json'));
+  const packageDir = path.dirname(require.resolve('onnxruntime-node/package.json'));
+  // onnxruntime-common's exports hide its package.json: resolve its entry and walk up to the package root.
+  const commonDir = packageRoot(createRequire(path.join(packageDir, 'package.json')).resolve('onnxruntime-common'), 'onnxruntime-common');
+  const arch = NODE_ARCH[architecture];
+  const binRoot = path.join(packageDir, 'bin');
+  const binaryDirs = readdirSync(binRoot)
+    .filter((napi) => /^napi-v\d+$/.test(napi) && existsSync(path.join(binRoot, napi, 'linux', arch)))
+    .map((napi) => path.join('bin', napi, 'linux', arch));
+  if (binaryDirs.length === 0) {
+    throw new ScorerBundleError(`onnxruntime-node in ${packageDir} ships no linux/${arch} binary for Lambda ${architecture}`);
+  }
+  return { packageDir, commonDir, binaryDirs };
+}
+
+const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Shell commands run after esbuild (commandHooks.afterBundling, local bundling, no Docker):
+ * onnxruntime-node stays external and only its JS plus the one linux/<arch> binary are copied, not the
+ * ~290 MB of every platform; the model folder is copied to models/<id> so RERANK_MODELS resolves it
+ * against LAMBDA_TASK_ROOT exactly as the local server resolves it against the checkout.
+ */
+export function scorerBundleCommands(options: {
+  readonly outputDir: string;
+  readonly projectRoot: string;
+  readonly architecture: LambdaArchitectureName;
+  readonly modelId: string;
+  readonly modelFolder: string;
+}): string[] {
+  const ort = locateOnnxRuntime(options.projectRoot, options.architecture);
+  const modelSource = path.resolve(options.projectRoot, options.modelFolder);
+  if (!existsSync(path.join(modelSource, 'config.json'))) {
+    throw new ScorerBundleError(`model folder ${modelSource} has no config.json (rerank:modelFolder must be a Hugging Face ONNX folder)`);
+  }
+  const out = options.outputDir;
+  const ortOut = path.join(out, 'node_modules', 'onnxruntime-node');
+  const modelOut = path.join(out, bundledModelFolder(options.modelId));
+  return [
+    `mkdir -p ${quote(path.join(ortOut, 'dist'))} ${quote(modelOut)}`,
+    `cp ${quote(path.join(ort.packageDir, 'package.json'))} ${quote(ortOut)}/`,
+    // Only the runtime JavaScript: no .d.ts, source maps, sources or install scripts.
+    `cp ${quote(path.join(ort.packageDir, 'dist'))}/*.js ${quote(path.join(ortOut, 'dist'))}/`,
+    ...ort.binaryDirs.flatMap((dir) => [
+      `mkdir -p ${quote(path.join(ortOut, dir))}`,
+      `cp -R ${quote(path.join(ort.packageDir, dir))}/. ${quote(path.join(ortOut, dir))}/`,
+    ]),
+    `mkdir -p ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}`,
+    `cp -R ${quote(path.join(ort.commonDir, 'package.json'))} ${quote(path.join(ort.commonDir, 'dist'))} ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}/`,
+    `cp -R ${quote(modelSource)}/. ${quote(modelOut)}/`,
+  ];
+}
