@@ -1,0 +1,382 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } from '../../shared/adapters/dynamodb/job-table-keys.js';
+import { API_ROUTES } from '../../shared/http/api-routes.js';
+import { synthRerankStack, type SynthResult } from './support/synth-rerank.js';
+
+// One synth of the cdk.json configuration without bundling (the packaging tests build the bundles).
+let synth: SynthResult;
+let template: Template;
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+
+const resources = (type: string): [string, Resource][] =>
+  Object.entries(template.findResources(type) as Record<string, Resource>);
+
+const logicalId = (type: string, pathFragment: string): string => {
+  const hits = resources(type).filter(([id]) => id.startsWith(pathFragment));
+  expect(hits, `one ${type} named ${pathFragment}*`).toHaveLength(1);
+  return hits[0]![0];
+};
+
+const functionId = (name: 'Api' | 'Worker' | 'DeadLetter'): string => logicalId('AWS::Lambda::Function', `${name}Function`);
+const roleId = (name: 'Api' | 'Worker' | 'DeadLetter'): string => logicalId('AWS::IAM::Role', `${name}Role`);
+
+/** Every statement granted to a role, from the policies attached to it. */
+function statementsOf(role: string): Statement[] {
+  return resources('AWS::IAM::Policy')
+    .filter(([, policy]) => JSON.stringify(policy.Properties['Roles']).includes(`"${role}"`))
+    .flatMap(([, policy]) => (policy.Properties['PolicyDocument'] as { Statement: Statement[] }).Statement);
+}
+
+const actionsOf = (statement: Statement): string[] => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
+const refersTo = (statement: Statement, id: string): boolean => JSON.stringify(statement.Resource).includes(`"${id}"`);
+const allActions = (role: string): string[] => statementsOf(role).flatMap(actionsOf).sort();
+
+beforeAll(() => {
+  synth = synthRerankStack({ bundle: false });
+  template = synth.template;
+});
+
+describe('functions', () => {
+  it('runs three Node 22 arm64 functions with the handlers the local server runs', () => {
+    for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+      expect(template.toJSON().Resources[functionId(name)].Properties).toMatchObject({
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+      });
+    }
+  });
+
+  it('sizes the API below the HTTP API 30 s limit and waits for jobs less than that', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Rerank API'),
+      MemorySize: 3008,
+      Timeout: 29,
+      Environment: {
+        Variables: Match.objectLike({
+          RERANK_JOBS_BACKEND: 'aws',
+          RERANK_JOB_WAIT_MS: '20000',
+          RERANK_SYNC_MAX_DOCUMENTS: '256',
+          RERANK_DEFAULT_BATCH_SIZE: '64',
+          RERANK_JOB_TTL_SECONDS: '86400',
+          RERANK_MAX_MESSAGE_BYTES: '1048576',
+          RERANK_MODELS: 'tinybert-l2-fixture=models/tinybert-l2-fixture',
+          // 3008 MB is 1.7 vCPU: two intra-op threads.
+          RERANK_THREADS: '2',
+          RERANK_JOBS_TABLE: { Ref: Match.stringLikeRegexp('^JobsTable') },
+          RERANK_CHUNK_QUEUE_URL: { Ref: Match.stringLikeRegexp('^ChunksQueue') },
+          RERANK_API_KEYS_SECRET_ARN: { Ref: Match.stringLikeRegexp('^ApiKeysSecret') },
+        }),
+      },
+    });
+  });
+
+  it('gives the worker its memory, timeout and threads, and the dead-letter consumer the job settings', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Rerank worker'),
+      MemorySize: 3008,
+      Timeout: 60,
+      Environment: { Variables: Match.objectLike({ RERANK_THREADS: '2', RERANK_JOBS_BACKEND: 'aws' }) },
+    });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Rerank dead-letter'),
+      MemorySize: 1024,
+      Timeout: 30,
+      Environment: { Variables: Match.objectLike({ RERANK_THREADS: '1', RERANK_JOBS_BACKEND: 'aws' }) },
+    });
+  });
+
+  it('never puts a Bearer key in the template', () => {
+    for (const [, fn] of resources('AWS::Lambda::Function')) {
+      const variables = (fn.Properties['Environment'] as { Variables: Record<string, unknown> }).Variables;
+      expect(variables).not.toHaveProperty('RERANK_API_KEYS');
+    }
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 48, ExcludePunctuation: true, IncludeSpace: false },
+    });
+    for (const [, secret] of resources('AWS::SecretsManager::Secret')) expect(secret.Properties).not.toHaveProperty('SecretString');
+  });
+
+  it('keeps each function in its own log group with retention', () => {
+    template.resourceCountIs('AWS::Logs::LogGroup', 4);
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+      expect(template.toJSON().Resources[functionId(name)].Properties.LoggingConfig).toEqual({
+        LogGroup: { Ref: logicalId('AWS::Logs::LogGroup', `${name}Logs`) },
+      });
+    }
+  });
+});
+
+describe('queues and event sources', () => {
+  it('has a chunk queue with a 1 MiB maximum, TLS only, redriving to its DLQ after 3 receives', () => {
+    const dlq = logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue');
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      MaximumMessageSize: 1_048_576,
+      // Six times the worker's 60 s timeout, as AWS advises for SQS event sources.
+      VisibilityTimeout: 360,
+      MessageRetentionPeriod: 86_400,
+      SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [dlq, 'Arn'] }, maxReceiveCount: 3 },
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      MaximumMessageSize: 1_048_576,
+      VisibilityTimeout: 180,
+      MessageRetentionPeriod: 1_209_600,
+      SqsManagedSseEnabled: true,
+    });
+    template.resourceCountIs('AWS::SQS::QueuePolicy', 2);
+    template.allResourcesProperties('AWS::SQS::QueuePolicy', {
+      PolicyDocument: {
+        Statement: [Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })],
+      },
+    });
+  });
+
+  it('feeds the worker from the chunk queue with batch size, window, maximum concurrency and partial failures', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId('Worker') },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksQueue'), 'Arn'] },
+      BatchSize: 1,
+      MaximumBatchingWindowInSeconds: 0,
+      ScalingConfig: { MaximumConcurrency: 10 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('feeds the dead-letter consumer from the DLQ with partial failures', () => {
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionName: { Ref: functionId('DeadLetter') },
+      EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue'), 'Arn'] },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+});
+
+describe('jobs table', () => {
+  it('uses the adapter key schema and TTL attribute, on demand, PITR off by default', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: JOB_TABLE_PARTITION_KEY, KeyType: 'HASH' },
+        { AttributeName: JOB_TABLE_SORT_KEY, KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: JOB_TABLE_PARTITION_KEY, AttributeType: 'S' },
+        { AttributeName: JOB_TABLE_SORT_KEY, AttributeType: 'S' },
+      ],
+      TimeToLiveSpecification: { AttributeName: JOB_TABLE_TTL_ATTRIBUTE, Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
+    });
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+  });
+});
+
+describe('least-privilege IAM', () => {
+  it('lets each function assume only its own role, with no managed policies (no logs:* on "*")', () => {
+    for (const [, role] of resources('AWS::IAM::Role')) {
+      expect(role.Properties['ManagedPolicyArns']).toBeUndefined();
+      expect(role.Properties['AssumeRolePolicyDocument']).toMatchObject({
+        Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }],
+      });
+    }
+    const roleRefs = ['Api', 'Worker', 'DeadLetter'].map((n) => template.toJSON().Resources[functionId(n as 'Api')].Properties.Role);
+    expect(new Set(roleRefs.map((r) => JSON.stringify(r))).size).toBe(3);
+  });
+
+  it('grants no wildcard resource and no wildcard action anywhere', () => {
+    for (const [id, policy] of resources('AWS::IAM::Policy')) {
+      for (const statement of (policy.Properties['PolicyDocument'] as { Statement: Statement[] }).Statement) {
+        expect(statement.Effect, id).toBe('Allow');
+        expect(JSON.stringify(statement.Resource), id).not.toMatch(/^"\*"$|"\*"[,\]]/);
+        for (const action of actionsOf(statement)) expect(action, id).not.toMatch(/\*/);
+      }
+    }
+  });
+
+  it('API: job store items on the table, send-only on the chunk queue, read of the keys secret, its log group', () => {
+    const api = roleId('Api');
+    expect(allActions(api)).toEqual(
+      [
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'secretsmanager:DescribeSecret',
+        'secretsmanager:GetSecretValue',
+        'sqs:SendMessage',
+      ].sort(),
+    );
+    const statements = statementsOf(api);
+    const byAction = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
+    expect(byAction('dynamodb:').every((s) => refersTo(s, logicalId('AWS::DynamoDB::Table', 'JobsTable')))).toBe(true);
+    expect(byAction('sqs:').every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksQueue')))).toBe(true);
+    expect(byAction('secretsmanager:').every((s) => refersTo(s, logicalId('AWS::SecretsManager::Secret', 'ApiKeysSecret')))).toBe(true);
+    expect(byAction('logs:').every((s) => refersTo(s, logicalId('AWS::Logs::LogGroup', 'ApiLogs')))).toBe(true);
+  });
+
+  it('worker: job store items and consuming the chunk queue only', () => {
+    const worker = roleId('Worker');
+    expect(allActions(worker)).toEqual(
+      [
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+      ].sort(),
+    );
+    const sqsStatements = statementsOf(worker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements.every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksQueue')))).toBe(true);
+    expect(allActions(worker)).not.toContain('sqs:SendMessage');
+    expect(allActions(worker).some((a) => a.startsWith('secretsmanager:'))).toBe(false);
+  });
+
+  it('dead-letter consumer: job store items and consuming the DLQ only', () => {
+    const deadLetter = roleId('DeadLetter');
+    const sqsStatements = statementsOf(deadLetter).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements.length).toBeGreaterThan(0);
+    expect(sqsStatements.every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue')))).toBe(true);
+    expect(allActions(deadLetter)).not.toContain('sqs:SendMessage');
+    expect(allActions(deadLetter).filter((a) => a.startsWith('dynamodb:'))).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+      'dynamodb:UpdateItem',
+    ]);
+  });
+
+  it('lets only API Gateway invoke the API function, scoped to this API', () => {
+    const permissions = resources('AWS::Lambda::Permission');
+    expect(permissions.length).toBeGreaterThan(0);
+    for (const [, permission] of permissions) {
+      expect(permission.Properties).toMatchObject({
+        Action: 'lambda:InvokeFunction',
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [functionId('Api'), 'Arn'] },
+      });
+      expect(JSON.stringify(permission.Properties['SourceArn'])).toContain(logicalId('AWS::ApiGatewayV2::Api', 'HttpHttpApi'));
+    }
+  });
+});
+
+describe('HTTP API', () => {
+  it('is an HTTP API with payload v2 Lambda proxy integration', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Name: 'rerank-api', ProtocolType: 'HTTP' });
+    template.resourceCountIs('AWS::ApiGatewayV2::Integration', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: { 'Fn::GetAtt': [functionId('Api'), 'Arn'] },
+    });
+  });
+
+  it('routes every dialect and job route of the handler, plus $default for dialect-shaped 404/405', () => {
+    const routeKeys = resources('AWS::ApiGatewayV2::Route')
+      .map(([, route]) => route.Properties['RouteKey'] as string)
+      .sort();
+    expect(routeKeys).toEqual([...API_ROUTES.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+  });
+
+  it('serves on the $default stage (the handler matches rawPath) with throttling and access logs', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logicalId('AWS::Logs::LogGroup', 'HttpAccessLogs'), 'Arn'] } },
+    });
+    const format = template.findResources('AWS::ApiGatewayV2::Stage');
+    expect(JSON.stringify(format)).not.toMatch(/authorization|\$request\.body/i);
+  });
+});
+
+describe('operations', () => {
+  const alarmOn = (metricName: string, namespace: string) =>
+    resources('AWS::CloudWatch::Alarm').filter(
+      ([, alarm]) => alarm.Properties['MetricName'] === metricName && alarm.Properties['Namespace'] === namespace,
+    );
+
+  it('alarms when the DLQ is not empty', () => {
+    const [hit, ...rest] = alarmOn('ApproximateNumberOfMessagesVisible', 'AWS/SQS');
+    expect(rest).toHaveLength(0);
+    expect(hit![1].Properties).toMatchObject({
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue'), 'QueueName'] } }],
+    });
+  });
+
+  it('alarms on errors and throttles of every function', () => {
+    for (const metric of ['Errors', 'Throttles']) {
+      const watched = alarmOn(metric, 'AWS/Lambda').map(([, a]) => JSON.stringify(a.Properties['Dimensions']));
+      for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+        expect(watched.some((d) => d.includes(functionId(name))), `${metric} ${name}`).toBe(true);
+      }
+    }
+  });
+
+  it('alarms on API 5xx', () => {
+    const [hit] = alarmOn('5xx', 'AWS/ApiGateway');
+    expect(JSON.stringify(hit![1].Properties['Dimensions'])).toContain(logicalId('AWS::ApiGatewayV2::Api', 'HttpHttpApi'));
+  });
+
+  it('sends every alarm to the alarm topic and draws a dashboard', () => {
+    const topic = logicalId('AWS::SNS::Topic', 'MonitoringAlarmTopic');
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 8);
+    template.allResourcesProperties('AWS::CloudWatch::Alarm', { AlarmActions: [{ Ref: topic }], TreatMissingData: 'notBreaching' });
+    template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+  });
+
+  it('outputs the API URL, table and queue names, the keys secret', () => {
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining(['ApiUrl', 'JobsTableName', 'ChunkQueueName', 'ChunkDeadLetterQueueName', 'ApiKeysSecretArn', 'AlarmTopicArn']),
+    );
+    template.hasOutput('JobsTableName', { Value: { Ref: logicalId('AWS::DynamoDB::Table', 'JobsTable') } });
+  });
+});
+
+describe('context overrides', () => {
+  it('turns PITR on, imports an existing keys secret, switches architecture and subscribes an alarm e-mail', () => {
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rerank-keys-AbCdEf';
+    const { template: t } = synthRerankStack({
+      bundle: false,
+      context: {
+        'rerank:pointInTimeRecovery': 'true',
+        'rerank:apiKeysSecretArn': arn,
+        'rerank:architecture': 'x86_64',
+        'rerank:alarmEmail': 'ops@example.com',
+        'rerank:workerMemoryMb': '5307',
+        'rerank:removalPolicy': 'retain',
+      },
+    });
+    t.hasResourceProperties('AWS::DynamoDB::Table', { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } });
+    t.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
+    t.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Architectures: ['x86_64'],
+      Environment: { Variables: Match.objectLike({ RERANK_API_KEYS_SECRET_ARN: arn }) },
+    });
+    t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 5307, Environment: { Variables: Match.objectLike({ RERANK_THREADS: '3' }) } });
+    t.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: arn })]) },
+    });
+    t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+});
