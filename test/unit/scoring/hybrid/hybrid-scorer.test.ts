@@ -84,6 +84,7 @@ describe('createHybridScorer', () => {
     expect(batch.scores).toEqual([0.75, 0.25, 0.5]);
     expect(batch.tokens).toBe(17);
     expect(hybrid.scoreKind).toBe('similarity');
+    expect(hybrid.candidateRelative).toBe(true);
     expect(hybrid.fusion).toBe('minmax');
     expect(hybrid.weight).toBe(0.25);
   });

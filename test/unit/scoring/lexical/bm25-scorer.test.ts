@@ -83,6 +83,7 @@ describe('createBm25Scorer', () => {
 
     expect(scorer.id).toBe('bm25');
     expect(scorer.scoreKind).toBe('similarity');
+    expect(scorer.candidateRelative).toBe(true); // IDF comes from the candidates: never scored chunk by chunk
     expect(batch.tokens).toBe(0);
     expect(batch.scores).toHaveLength(2);
     expect(batch.scores[0]).toBeGreaterThan(batch.scores[1]!);
