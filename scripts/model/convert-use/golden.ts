@@ -67,6 +67,7 @@ export const TOKENIZER_CASES: readonly string[] = [
   '\u00a0non-breaking\u2009thin\u3000ideographic spaces',
   'Ⅻ ½ ² ㎏ ℃',
   '\ud83d lone surrogate',
+  'smileys :) :( :-) ratio 1:2 see: http://x',
 ];
 
 function round(value: number): number {

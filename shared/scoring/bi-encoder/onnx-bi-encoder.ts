@@ -1,0 +1,170 @@
+import { endianness } from 'node:os';
+import * as ort from 'onnxruntime-node';
+import { lengthBatches, type BatchLimits } from '../length-batches.js';
+import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
+import type { ScoreBatch, Scorer } from '../scorer.js';
+import { readBiEncoderFolder } from './bi-encoder-folder.js';
+import { UseTokenizer } from './use-tokenizer.js';
+
+export interface OnnxBiEncoderOptions {
+  /** Model id clients send in the `model` field. */
+  readonly id: string;
+  /** Bi-encoder model folder (models/use-lite layout: config.json with rerank_kind "bi-encoder", vocab.json, onnx/model.onnx). */
+  readonly folder: string;
+  /** ONNX file relative to the folder; default onnx/model.onnx, then model.onnx. */
+  readonly modelFile?: string;
+  /** ONNX Runtime intra-op threads; default defaultIntraOpThreads() (Lambda: vCPUs of the memory size). */
+  readonly threads?: number;
+  /** Max texts per ONNX run (default 64). */
+  readonly batchSize?: number;
+  /** Max padded tokens per ONNX run (default 64 x 128 = 8192). */
+  readonly maxBatchTokens?: number;
+}
+
+/** A loaded bi-encoder: scores are cosine(query, document) in [-1, 1]; `embed` is exposed for tests and tools. */
+export interface OnnxBiEncoder extends Scorer {
+  readonly scoreKind: 'similarity';
+  /** Tokens per text the model reads (longer texts are cut to their first maxLength tokens). */
+  readonly maxLength: number;
+  /** Embedding width. */
+  readonly dimensions: number;
+  /** Token ids the model sees for a text (after truncation). */
+  tokenize(text: string): number[];
+  /** One embedding per text, in input order (unit length for USE lite). */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_BATCH_SIZE = 64;
+const DEFAULT_MAX_LENGTH_BATCH_TOKENS = 64 * 128;
+const EXPECTED_INPUTS = ['attention_mask', 'input_ids'];
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/** Right-padded int64 input_ids / attention_mask for one batch (pad id 0 under mask 0). */
+function batchTensors(rows: ReadonlyArray<readonly number[]>): Record<string, ort.Tensor> {
+  let width = 1; // an all-empty batch still needs one (masked) column
+  for (const ids of rows) width = Math.max(width, ids.length);
+  const inputIds = new BigInt64Array(rows.length * width);
+  const attentionMask = new BigInt64Array(rows.length * width);
+  if (LITTLE_ENDIAN) {
+    // Ids are small non-negative ints: write the low 32-bit word of each int64, no BigInt per token.
+    const ids32 = new Int32Array(inputIds.buffer);
+    const mask32 = new Int32Array(attentionMask.buffer);
+    rows.forEach((ids, row) => {
+      const offset = 2 * row * width;
+      for (let i = 0; i < ids.length; i++) {
+        ids32[offset + 2 * i] = ids[i]!;
+        mask32[offset + 2 * i] = 1;
+      }
+    });
+  } else {
+    rows.forEach((ids, row) => {
+      for (let i = 0; i < ids.length; i++) {
+        inputIds[row * width + i] = BigInt(ids[i]!);
+        attentionMask[row * width + i] = 1n;
+      }
+    });
+  }
+  const dims = [rows.length, width];
+  return { input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', attentionMask, dims) };
+}
+
+/** Cosine similarity; 0 when either vector is all zeros. */
+export function cosine(a: Float32Array, b: Float32Array): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    dot += x * y;
+    normA += x * x;
+    normB += y * y;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}
+
+class OnnxBiEncoderScorer implements OnnxBiEncoder {
+  readonly scoreKind = 'similarity' as const;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly session: ort.InferenceSession,
+    private readonly tokenizer: UseTokenizer,
+    private readonly outputName: string,
+    readonly maxLength: number,
+    readonly dimensions: number,
+    private readonly limits: BatchLimits,
+  ) {}
+
+  tokenize(text: string): number[] {
+    const ids = this.tokenizer.encode(text);
+    return ids.length > this.maxLength ? ids.slice(0, this.maxLength) : ids;
+  }
+
+  private async embedTokenized(rows: ReadonlyArray<readonly number[]>): Promise<Float32Array[]> {
+    if (this.closed) throw new Error(`scorer ${this.id} is closed`);
+    const embeddings = new Array<Float32Array>(rows.length);
+    for (const batch of lengthBatches(rows.map((ids) => ids.length), this.limits)) {
+      const output = (await this.session.run(batchTensors(batch.map((index) => rows[index]!))))[this.outputName];
+      if (output === undefined || !(output.data instanceof Float32Array)) {
+        throw new Error(`model ${this.id}: output ${this.outputName} is not a float32 tensor`);
+      }
+      if (output.dims.length !== 2 || Number(output.dims[1]) !== this.dimensions) {
+        throw new Error(`model ${this.id}: output ${this.outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`);
+      }
+      const data = output.data;
+      batch.forEach((index, row) => {
+        embeddings[index] = data.slice(row * this.dimensions, (row + 1) * this.dimensions);
+      });
+    }
+    return embeddings;
+  }
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.embedTokenized(texts.map((text) => this.tokenize(text)));
+  }
+
+  async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
+    if (this.closed) throw new Error(`scorer ${this.id} is closed`);
+    if (documents.length === 0) return { scores: [], tokens: 0 };
+    // The query rides along with the documents: one pass, batched by length with them.
+    const rows = [this.tokenize(query), ...documents.map((document) => this.tokenize(document))];
+    const [queryEmbedding, ...documentEmbeddings] = await this.embedTokenized(rows);
+    return {
+      scores: documentEmbeddings.map((embedding) => cosine(queryEmbedding!, embedding)),
+      tokens: rows.reduce((sum, ids) => sum + ids.length, 0),
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.session.release();
+  }
+}
+
+/**
+ * Loads an ONNX bi-encoder folder once (tokenizer + ONNX Runtime session) and returns a Scorer whose scores are
+ * cosine(query embedding, document embedding) (scoreKind 'similarity'; tokens = query + document tokens read).
+ * Throws ModelFolderError for a missing/malformed folder and Error for a graph with unexpected inputs/outputs.
+ */
+export async function loadOnnxBiEncoder(options: OnnxBiEncoderOptions): Promise<OnnxBiEncoder> {
+  const folder = await readBiEncoderFolder(options.folder, options.modelFile === undefined ? {} : { modelFile: options.modelFile });
+  const tokenizer = new UseTokenizer(folder.vocabulary, folder.reservedSymbols);
+  // Same measured session settings as the cross-encoder (sequential, full optimizations, no memory patterns).
+  const session = await ort.InferenceSession.create(folder.onnxPath, crossEncoderSessionOptions(options.threads ?? defaultIntraOpThreads()));
+  const inputs = [...session.inputNames].sort();
+  if (inputs.join() !== EXPECTED_INPUTS.join() || !session.outputNames.includes(folder.outputName)) {
+    await session.release();
+    throw new Error(
+      `model ${options.id}: ONNX graph ${folder.onnxPath} has inputs [${session.inputNames.join(', ')}] and outputs ` +
+        `[${session.outputNames.join(', ')}]; expected [${EXPECTED_INPUTS.join(', ')}] -> ${folder.outputName}`,
+    );
+  }
+  return new OnnxBiEncoderScorer(options.id, session, tokenizer, folder.outputName, folder.maxLength, folder.dimensions, {
+    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_LENGTH_BATCH_TOKENS,
+  });
+}

@@ -1,0 +1,120 @@
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cosine, loadOnnxBiEncoder, readBiEncoderFolder, readRerankKind, type OnnxBiEncoder } from '../../../../shared/scoring/bi-encoder/index.js';
+import { ModelFolderError } from '../../../../shared/scoring/model-folder.js';
+import { USE_LITE_DIR } from './use-lite-golden.js';
+
+const FIXTURE_CROSS_ENCODER_DIR = path.resolve(USE_LITE_DIR, '../tinybert-l2-fixture');
+
+describe('loadOnnxBiEncoder: scoring', () => {
+  let scorer: OnnxBiEncoder;
+
+  beforeAll(async () => {
+    scorer = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_DIR, threads: 1, batchSize: 4 });
+  });
+  afterAll(async () => {
+    await scorer.close();
+  });
+
+  it('ranks the relevant document first and returns scores in input order', async () => {
+    // Arrange
+    const documents = [
+      'The mitochondria is the powerhouse of the cell.',
+      'Paris is the capital and largest city of France.',
+      'Bananas are rich in potassium.',
+    ];
+
+    // Act
+    const batch = await scorer.score('what is the capital of france', documents);
+
+    // Assert
+    expect(batch.scores).toHaveLength(3);
+    expect(Math.max(...batch.scores)).toBe(batch.scores[1]);
+    for (const score of batch.scores) {
+      expect(score).toBeGreaterThanOrEqual(-1);
+      expect(score).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('gives the same score to a document whatever the batch it lands in', async () => {
+    // Arrange: batchSize 4 splits 10 documents of different lengths into several ONNX runs
+    const documents = Array.from({ length: 10 }, (_, i) => `document ${i} ${'about rivers and bridges '.repeat(i)}`);
+
+    // Act
+    const together = await scorer.score('rivers of paris', documents);
+    const alone = await Promise.all(documents.map((document) => scorer.score('rivers of paris', [document])));
+
+    // Assert
+    alone.forEach((single, i) => expect(Math.abs(single.scores[0]! - together.scores[i]!)).toBeLessThan(1e-6));
+  });
+
+  it('counts the query and document tokens it read (after the 128-token cut)', async () => {
+    // Act
+    const batch = await scorer.score('hello', ['hello', 'x '.repeat(500)]);
+
+    // Assert
+    expect(batch.tokens).toBe(scorer.tokenize('hello').length * 2 + 128);
+  });
+
+  it('handles empty documents, empty query and no documents', async () => {
+    expect(await scorer.score('query', [])).toEqual({ scores: [], tokens: 0 });
+    const withEmpty = await scorer.score('', ['', 'text']);
+    expect(withEmpty.scores[0]).toBeCloseTo(1, 5); // two empty texts embed identically
+    expect(Number.isFinite(withEmpty.scores[1])).toBe(true);
+  });
+
+  it('refuses to score after close', async () => {
+    const other = await loadOnnxBiEncoder({ id: 'closing', folder: USE_LITE_DIR, threads: 1 });
+    await other.close();
+    await other.close(); // idempotent
+    await expect(other.score('q', ['d'])).rejects.toThrow(/closed/);
+  });
+});
+
+describe('cosine', () => {
+  it('is the normalised dot product and 0 for a zero vector', () => {
+    expect(cosine(Float32Array.of(1, 0), Float32Array.of(0, 2))).toBe(0);
+    expect(cosine(Float32Array.of(3, 4), Float32Array.of(6, 8))).toBeCloseTo(1, 12);
+    expect(cosine(Float32Array.of(0, 0), Float32Array.of(1, 1))).toBe(0);
+  });
+});
+
+describe('bi-encoder model folder', () => {
+  let scratch: string;
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(tmpdir(), 'bi-encoder-folder-'));
+  });
+  afterAll(async () => {
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('reads models/use-lite', async () => {
+    const folder = await readBiEncoderFolder(USE_LITE_DIR);
+    expect(folder.onnxPath).toBe(path.join(USE_LITE_DIR, 'onnx/model.onnx'));
+    expect(folder.vocabulary).toHaveLength(8000);
+    expect(folder).toMatchObject({ maxLength: 128, dimensions: 512, outputName: 'sentence_embedding', reservedSymbols: 6 });
+  });
+
+  it('tells bi-encoder folders from cross-encoder folders', async () => {
+    expect(await readRerankKind(USE_LITE_DIR)).toBe('bi-encoder');
+    expect(await readRerankKind(FIXTURE_CROSS_ENCODER_DIR)).toBe('cross-encoder');
+  });
+
+  it('rejects a cross-encoder folder and a folder without a model, naming the problem', async () => {
+    await expect(readBiEncoderFolder(FIXTURE_CROSS_ENCODER_DIR)).rejects.toThrow(/rerank_kind/);
+    const noModel = path.join(scratch, 'no-model');
+    await cp(USE_LITE_DIR, noModel, { recursive: true, filter: (source) => !source.endsWith('.onnx') });
+    await expect(readBiEncoderFolder(noModel)).rejects.toThrow(ModelFolderError);
+    await expect(readBiEncoderFolder(noModel)).rejects.toThrow(/no ONNX model/);
+  });
+
+  it('rejects a malformed vocab.json', async () => {
+    const broken = path.join(scratch, 'broken-vocab');
+    await cp(USE_LITE_DIR, broken, { recursive: true, filter: (source) => !source.endsWith('.onnx') });
+    await writeFile(path.join(broken, 'vocab.json'), '[["a", "not a number"]]');
+    await expect(readBiEncoderFolder(broken, { modelFile: 'vocab.json' })).rejects.toThrow(/vocab.json entry 0/);
+  });
+});
