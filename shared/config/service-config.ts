@@ -1,11 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
-export interface ModelConfig {
-  readonly id: string;
-  /** A folder in the Hugging Face ONNX layout. */
-  readonly folder: string;
-}
+/**
+ * One served model: an ONNX folder (cross-encoder or bi-encoder, told apart by its config.json), the
+ * lexical BM25 scorer, or a hybrid of two other served models.
+ */
+export type ModelConfig =
+  | { readonly id: string; readonly kind: 'folder'; readonly folder: string }
+  | { readonly id: string; readonly kind: 'lexical' }
+  | { readonly id: string; readonly kind: 'hybrid'; readonly model: string; readonly lexical: string };
 
 export interface ServiceConfig {
   readonly models: readonly ModelConfig[];
@@ -58,7 +61,20 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-/** `RERANK_MODELS=id=folder,id2=folder2`; folders resolve against the code root (Lambda task root or cwd). */
+function parseModelSpec(id: string, spec: string, root: string): ModelConfig {
+  if (spec === 'lexical' || spec === 'bm25') return { id, kind: 'lexical' };
+  if (spec.startsWith('hybrid:')) {
+    const [model, lexical, ...rest] = spec.slice('hybrid:'.length).split('+').map((p) => p.trim());
+    if (!model || !lexical || rest.length > 0) throw new ConfigError(`RERANK_MODELS entry '${id}=${spec}' must be id=hybrid:<model id>+<lexical id>`);
+    return { id, kind: 'hybrid', model, lexical };
+  }
+  return { id, kind: 'folder', folder: isAbsolute(spec) ? spec : resolve(root, spec) };
+}
+
+/**
+ * `RERANK_MODELS=id=spec,...` where spec is a model folder (resolved against the code root: Lambda task
+ * root or cwd), `lexical`, or `hybrid:<model id>+<lexical id>`. The first entry is the default model.
+ */
 function parseModels(raw: string | undefined, root: string): ModelConfig[] {
   const entries = raw === undefined || raw.trim() === '' ? `${DEFAULT_MODEL_ID}=${DEFAULT_MODEL_FOLDER}` : raw;
   const models = entries
@@ -68,11 +84,15 @@ function parseModels(raw: string | undefined, root: string): ModelConfig[] {
     .map((entry) => {
       const eq = entry.indexOf('=');
       if (eq <= 0 || eq === entry.length - 1) throw new ConfigError(`RERANK_MODELS entry '${entry}' must be id=folder`);
-      const folder = entry.slice(eq + 1).trim();
-      return { id: entry.slice(0, eq).trim(), folder: isAbsolute(folder) ? folder : resolve(root, folder) };
+      return parseModelSpec(entry.slice(0, eq).trim(), entry.slice(eq + 1).trim(), root);
     });
   const ids = new Set(models.map((m) => m.id));
   if (ids.size !== models.length) throw new ConfigError('RERANK_MODELS has duplicate ids');
+  for (const m of models) {
+    if (m.kind === 'hybrid' && (!ids.has(m.model) || !ids.has(m.lexical))) {
+      throw new ConfigError(`RERANK_MODELS: hybrid '${m.id}' names a model that is not listed`);
+    }
+  }
   return models;
 }
 

@@ -25,4 +25,8 @@ export interface RerankOutcome {
   readonly results: readonly RankedResult[];
   readonly usage: RerankUsage;
   readonly timings: RerankTimings;
+  /** Scores per document in input order, before normalization (RAG metadata `raw_scores`, telemetry); absent for jobs. */
+  readonly rawScores?: readonly number[];
+  /** True when scoring failed and the input order was returned instead (seed 004). */
+  readonly fallback?: boolean;
 }

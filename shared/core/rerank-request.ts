@@ -8,6 +8,29 @@ export interface RerankDocument {
 /** How a raw model score becomes the returned score. */
 export type ScoreActivation = 'sigmoid' | 'none';
 
+/** Seed 002's strategies: none (input order), default (the model), boost, hybrid, llm_rerank. */
+export type RerankStrategy = 'none' | 'default' | 'boost' | 'hybrid' | 'llm_rerank';
+
+/**
+ * The boost rule (strategy `boost`): after the model's score is activated to [0,1], each document gains
+ * `termWeight` x (share of boost terms it contains) plus the weight of every metadata field that equals
+ * the given value. Scores may then exceed 1; the order is what boosting is for.
+ */
+export interface BoostRule {
+  readonly terms: readonly string[];
+  readonly termWeight: number;
+  readonly fields: readonly { readonly field: string; readonly value: string | number | boolean; readonly weight: number }[];
+}
+
+/** An upstream rerank API this request delegates scoring to (seed 002's external provider). */
+export interface UpstreamReranker {
+  readonly apiUrl: string;
+  readonly apiKey: string | undefined;
+  readonly mode: 'openai' | 'dashscope' | 'chat';
+  readonly model: string | undefined;
+  readonly timeoutMs: number;
+}
+
 /** The one request every dialect parses into. Field names follow the domain, not any wire format. */
 export interface RerankRequest {
   readonly model: string | undefined;
@@ -24,6 +47,14 @@ export interface RerankRequest {
   readonly activation: ScoreActivation | undefined;
   /** Chat dialect: free text to guide the reranker; kept for scorers that take instructions. */
   readonly prompt: string | undefined;
+  /** Absent = `default`. */
+  readonly strategy?: RerankStrategy;
+  readonly boost?: BoostRule;
+  readonly upstream?: UpstreamReranker;
+  /** Seed 004: when scoring fails, answer the input order (flagged) instead of an error. */
+  readonly fallbackToInputOrder?: boolean;
+  /** Cohere's long-document handling: split each document into at most this many chunks; its score is the best chunk's. */
+  readonly maxChunksPerDoc?: number;
 }
 
 export const DEFAULT_REQUEST_OPTIONS = {

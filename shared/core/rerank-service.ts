@@ -1,11 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import { normalizeResults } from './normalize-results.js';
+import type { Scorer } from '../scoring/scorer.js';
+import { applyBoost } from './apply-boost.js';
+import { normalizeResults, sigmoid } from './normalize-results.js';
 import { RerankError, invalidRequest } from './rerank-error.js';
 import type { RerankOutcome } from './rerank-outcome.js';
-import type { RerankRequest, ScoreActivation } from './rerank-request.js';
+import type { RerankRequest, ScoreActivation, UpstreamReranker } from './rerank-request.js';
 import type { ScorerCatalog } from './scorer-catalog.js';
-import type { Scorer } from '../scoring/scorer.js';
+import { maxPerOwner, splitLongDocuments } from './split-long-documents.js';
 
 /** Logits become [0,1] scores like hosted APIs return; similarities are already comparable. */
 export const defaultActivation = (scorer: Pick<Scorer, 'scoreKind'>): ScoreActivation =>
@@ -13,49 +15,122 @@ export const defaultActivation = (scorer: Pick<Scorer, 'scoreKind'>): ScoreActiv
 
 export interface RerankServiceDeps {
   readonly catalog: ScorerCatalog;
+  /** Builds the hybrid of a model and the lexical scorer (strategy `hybrid`). */
+  readonly hybridOf?: (model: Scorer) => Scorer;
+  /** A scorer that calls an upstream rerank API (external provider, strategy `llm_rerank`). */
+  readonly upstreamScorer?: (upstream: UpstreamReranker) => Scorer;
   readonly newId?: () => string;
 }
 
-/** The synchronous path: score now, normalize, return. Knows neither HTTP nor AWS. */
+/** What scoring produced before normalization. */
+interface Scored {
+  readonly scorerId: string;
+  readonly scores: number[];
+  readonly tokens: number;
+  readonly activation: ScoreActivation;
+}
+
+/**
+ * The synchronous path: pick the scorer the strategy asks for, score, normalize, return.
+ * Knows neither HTTP nor AWS.
+ */
 export class RerankService {
-  readonly #catalog: ScorerCatalog;
+  readonly #deps: RerankServiceDeps;
   readonly #newId: () => string;
 
   constructor(deps: RerankServiceDeps) {
-    this.#catalog = deps.catalog;
+    this.#deps = deps;
     this.#newId = deps.newId ?? randomUUID;
   }
 
   resolveScorer(model: string | undefined): Scorer {
-    const ids = this.#catalog.ids();
+    const ids = this.#deps.catalog.ids();
     if (model !== undefined && !ids.includes(model)) {
       throw invalidRequest(`model '${model}' is not served here; available models: ${ids.join(', ')}`, 'model');
     }
-    return this.#catalog.get(model);
+    return this.#deps.catalog.get(model);
+  }
+
+  /**
+   * The scorer a request is scored with (strategy and upstream applied). Jobs fan out only when this
+   * scorer's scores do not depend on the other candidates.
+   */
+  scorerFor(request: RerankRequest): Scorer {
+    const strategy = request.strategy ?? 'default';
+    if (request.upstream || strategy === 'llm_rerank') {
+      if (!request.upstream) throw invalidRequest('strategy llm_rerank needs an upstream: rerank_config.api_url', 'rerank_config.api_url');
+      if (!this.#deps.upstreamScorer) throw invalidRequest('upstream rerank providers are not enabled here', 'rerank_config.api_url');
+      return this.#deps.upstreamScorer(request.upstream);
+    }
+    const model = this.resolveScorer(request.model);
+    if (strategy === 'hybrid') {
+      if (!this.#deps.hybridOf) throw invalidRequest('strategy hybrid is not enabled here', 'rerank_strategy');
+      return this.#deps.hybridOf(model);
+    }
+    return model;
+  }
+
+  async #score(request: RerankRequest): Promise<Scored> {
+    const strategy = request.strategy ?? 'default';
+    if (strategy === 'none') {
+      // Seed 002: NONE scores every document 0; ties keep the input order.
+      return { scorerId: 'none', scores: request.documents.map(() => 0), tokens: 0, activation: 'none' };
+    }
+    const scorer = this.scorerFor(request);
+    const texts = request.documents.map((d) => d.text);
+    let scores: number[];
+    let tokens: number;
+    if (request.maxChunksPerDoc !== undefined) {
+      const split = splitLongDocuments(texts, request.maxChunksPerDoc);
+      const batch = await scorer.score(request.query, split.texts);
+      scores = maxPerOwner(batch.scores, split.owner, texts.length);
+      tokens = batch.tokens;
+    } else {
+      const batch = await scorer.score(request.query, texts);
+      scores = [...batch.scores];
+      tokens = batch.tokens;
+    }
+    // Upstream APIs answer final scores already; a local scorer's scores get the requested activation.
+    let activation: ScoreActivation = request.upstream ? 'none' : (request.activation ?? defaultActivation(scorer));
+    if (strategy === 'boost' && request.boost) {
+      if (activation === 'sigmoid') scores = scores.map(sigmoid);
+      scores = applyBoost(scores, request.documents, request.boost);
+      activation = 'none';
+    }
+    return { scorerId: scorer.id, scores, tokens, activation };
   }
 
   async rerank(request: RerankRequest): Promise<RerankOutcome> {
     const started = performance.now();
-    const scorer = this.resolveScorer(request.model);
-    let batch;
+    let scored: Scored;
+    let fallback = false;
     try {
-      batch = await scorer.score(request.query, request.documents.map((d) => d.text));
+      scored = await this.#score(request);
     } catch (error) {
-      throw new RerankError('internal', `scorer '${scorer.id}' failed`, { cause: error });
+      if (error instanceof RerankError && error.kind === 'invalid_request') throw error;
+      if (!request.fallbackToInputOrder) {
+        if (error instanceof RerankError) throw error;
+        throw new RerankError('internal', 'scoring failed', { cause: error });
+      }
+      // Seed 004: the input order, flagged, rather than no answer at all.
+      fallback = true;
+      scored = { scorerId: request.model ?? 'fallback', scores: request.documents.map(() => 0), tokens: 0, activation: 'none' };
     }
-    const scored = performance.now();
-    const results = normalizeResults(batch.scores, {
-      activation: request.activation ?? defaultActivation(scorer),
+    const scoredAt = performance.now();
+    const results = normalizeResults(scored.scores, {
+      activation: scored.activation,
       topN: request.topN,
       threshold: request.threshold,
       documents: request.returnDocuments ? request.documents : undefined,
     });
     return {
       id: this.#newId(),
-      model: scorer.id,
+      model: scored.scorerId,
       results,
-      usage: { totalTokens: batch.tokens },
-      timings: { scoringMs: scored - started, totalMs: performance.now() - started },
+      usage: { totalTokens: scored.tokens },
+      timings: { scoringMs: scoredAt - started, totalMs: performance.now() - started },
+      rawScores: scored.scores,
+      ...(fallback ? { fallback } : {}),
     };
   }
 }

@@ -25,6 +25,9 @@ export interface Dialect {
   /** How this dialect spells the fields the shared validation rules name in their messages. */
   readonly paramNames: RequestParamNames;
   parse(body: unknown): RerankRequest;
-  formatOutcome(outcome: RerankOutcome, context: DialectContext): DialectResponse;
+  /** `request` is absent when a queued job's outcome is formatted (only queueable dialects may rely on it being absent). */
+  formatOutcome(outcome: RerankOutcome, context: DialectContext, request?: RerankRequest): DialectResponse;
+  /** False for dialects whose reply needs the request itself (e.g. the pipeline dict): never queued as jobs. */
+  readonly queueable?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
 }

@@ -123,8 +123,10 @@ export class ApiApp {
 
   async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: DialectContext): Promise<Result> {
     const { dialect, request } = this.#parse(event, endpointDialect);
-    const respondAsync = /\brespond-async\b/i.test(header(event, 'prefer') ?? '');
-    if (respondAsync || needsQueuedJob(request, this.#deps.limits)) {
+    // Prefer is a preference (RFC 7240): requests whose scores cannot be computed chunk by chunk are answered now.
+    const queueable = dialect.queueable !== false && this.#queueable(request);
+    const respondAsync = queueable && /\brespond-async\b/i.test(header(event, 'prefer') ?? '');
+    if (respondAsync || (queueable && needsQueuedJob(request, this.#deps.limits))) {
       const submitted = await this.#submit(request, dialect, caller);
       if (respondAsync) return this.#accepted(submitted, context);
       const job = await this.#waitForJob(submitted, caller);
@@ -132,7 +134,7 @@ export class ApiApp {
       return this.#formatJob(job, dialect, context);
     }
     const outcome = await this.#deps.service.rerank(request);
-    const formatted = dialect.formatOutcome(outcome, context);
+    const formatted = dialect.formatOutcome(outcome, context, request);
     logger.info('rerank', {
       dialect: dialect.name,
       model: outcome.model,
@@ -143,10 +145,20 @@ export class ApiApp {
     });
     return json(formatted.status, formatted.body, {
       'server-timing': `scoring;dur=${outcome.timings.scoringMs.toFixed(1)}, total;dur=${outcome.timings.totalMs.toFixed(1)}`,
+      ...(outcome.fallback ? { 'x-rerank-fallback': 'input-order' } : {}),
     });
   }
 
+  /** Only plain model scoring splits into independent chunks; strategies and upstreams score the whole set. */
+  #queueable(request: RerankRequest): boolean {
+    const plain = (request.strategy ?? 'default') === 'default' && !request.upstream && request.maxChunksPerDoc === undefined;
+    return plain && !this.#deps.service.resolveScorer(request.model).candidateRelative;
+  }
+
   #submit(request: RerankRequest, dialect: Dialect, caller: Caller): Promise<JobRecord> {
+    if (!this.#queueable(request)) {
+      throw invalidRequest('this request cannot run as a job: only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks', 'rerank_strategy');
+    }
     const scorer = this.#deps.service.resolveScorer(request.model);
     return this.#deps.jobs.submit({
       request,

@@ -10,7 +10,10 @@ import { BearerAuth } from '../http/bearer-auth.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { loadOnnxCrossEncoder } from '../scoring/onnx-cross-encoder.js';
+import { createHybridScorer } from '../scoring/hybrid/index.js';
+import { createBm25Scorer } from '../scoring/lexical/index.js';
+import type { Scorer } from '../scoring/scorer.js';
+import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../scoring/scorer-registry.js';
 
 /** Everything a process serves with, built once: the API function, the workers and `npm start` share it. */
@@ -45,14 +48,21 @@ function jobAdapters(config: ServiceConfig): { store: JobStore; queue: ChunkQueu
 }
 
 export async function createServiceRuntime(config: ServiceConfig): Promise<ServiceRuntime> {
-  const scorers = createScorerRegistry(
-    await Promise.all(config.models.map((m) => loadOnnxCrossEncoder({ id: m.id, folder: m.folder, threads: config.threads }))),
-  );
+  const scorers = createScorerRegistry(await loadScorers(config.models, config.threads));
+  const lexical = createBm25Scorer({ id: 'bm25' });
+  const hybrids = new Map<string, Scorer>();
+  const hybridOf = (model: Scorer): Scorer => {
+    // A model that is already lexical or hybrid is its own hybrid.
+    if (model.candidateRelative) return model;
+    let hybrid = hybrids.get(model.id);
+    if (!hybrid) hybrids.set(model.id, (hybrid = createHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
+    return hybrid;
+  };
   const { store, queue } = jobAdapters(config);
   return {
     config,
     scorers,
-    service: new RerankService({ catalog: scorers }),
+    service: new RerankService({ catalog: scorers, hybridOf }),
     jobs: new JobCoordinator({ store, queue, jobTtlSeconds: config.jobs.ttlSeconds, maxMessageBytes: config.jobs.maxMessageBytes }),
     auth: new BearerAuth(config.apiKeys),
     store,

@@ -15,6 +15,11 @@ export interface Scorer {
   readonly id: string;
   /** Raw score range kind, so the core can pick the right activation (sigmoid of a logit, or none). */
   readonly scoreKind: 'logit' | 'similarity';
+  /**
+   * True when a document's score depends on the other candidates (BM25's IDF, per-request fusion).
+   * Such scores cannot be computed chunk by chunk, so requests using them are never fanned out.
+   */
+  readonly candidateRelative?: boolean;
   score(query: string, documents: readonly string[]): Promise<ScoreBatch>;
   /** Releases native resources (ONNX sessions). */
   close?(): Promise<void>;

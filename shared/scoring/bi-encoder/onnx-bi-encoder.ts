@@ -24,6 +24,8 @@ export interface OnnxBiEncoderOptions {
 /** A loaded bi-encoder: scores are cosine(query, document) in [-1, 1]; `embed` is exposed for tests and tools. */
 export interface OnnxBiEncoder extends Scorer {
   readonly scoreKind: 'similarity';
+  /** Each document is embedded on its own: its score never depends on the other candidates (chunkable). */
+  readonly candidateRelative: false;
   /** Tokens per text the model reads (longer texts are cut to their first maxLength tokens). */
   readonly maxLength: number;
   /** Embedding width. */
@@ -86,6 +88,7 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 
 class OnnxBiEncoderScorer implements OnnxBiEncoder {
   readonly scoreKind = 'similarity' as const;
+  readonly candidateRelative = false as const;
   private closed = false;
 
   constructor(

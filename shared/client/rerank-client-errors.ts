@@ -1,0 +1,85 @@
+/** Base of every error the rerank client throws; `instanceof RerankClientError` catches them all. */
+export class RerankClientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RerankClientError';
+  }
+}
+
+export interface RerankApiErrorDetails {
+  readonly status: number;
+  /** OpenAI `error.code` or DashScope `code` (`invalid_api_key`, `InvalidParameter`, ...). */
+  readonly code?: string;
+  /** OpenAI `error.type` (`invalid_request_error`, ...). */
+  readonly type?: string;
+  /** The request field at fault, in the dialect's spelling. */
+  readonly param?: string;
+  /** DashScope `request_id` or the `x-request-id` header. */
+  readonly requestId?: string;
+  /** The decoded error body (or its text when it was not JSON). */
+  readonly body?: unknown;
+}
+
+/** The server answered with an error: its own message, from whichever dialect's envelope it used. */
+export class RerankApiError extends RerankClientError {
+  readonly status: number;
+  readonly code: string | undefined;
+  readonly type: string | undefined;
+  readonly param: string | undefined;
+  readonly requestId: string | undefined;
+  readonly body: unknown;
+
+  constructor(message: string, details: RerankApiErrorDetails, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RerankApiError';
+    this.status = details.status;
+    this.code = details.code;
+    this.type = details.type;
+    this.param = details.param;
+    this.requestId = details.requestId;
+    this.body = details.body;
+  }
+}
+
+/** A request (or a job wait) took longer than its time limit. */
+export class RerankTimeoutError extends RerankClientError {
+  readonly timeoutMs: number;
+
+  constructor(message: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RerankTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The server could not be reached or the connection broke; `cause` is fetch's error. */
+export class RerankNetworkError extends RerankClientError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RerankNetworkError';
+  }
+}
+
+/** A successful reply that is not a rerank response the client can read (wrong shape, unknown document, bad index). */
+export class RerankResponseFormatError extends RerankClientError {
+  readonly body: unknown;
+
+  constructor(message: string, body: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RerankResponseFormatError';
+    this.body = body;
+  }
+}
+
+/** An async rerank job ended in `failed`; `reason` is the server's `error.message`. */
+export class RerankJobFailedError extends RerankClientError {
+  readonly jobId: string;
+  readonly reason: string;
+
+  constructor(jobId: string, reason: string) {
+    super(`rerank job ${jobId} failed: ${reason}`);
+    this.name = 'RerankJobFailedError';
+    this.jobId = jobId;
+    this.reason = reason;
+  }
+}

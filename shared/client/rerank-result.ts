@@ -1,0 +1,55 @@
+/** `[index, score]`: `index` is the position in the documents passed to `rerank`. */
+export type RankedPair = [index: number, score: number];
+
+/** `[index, score, document]` when `includeDocs` is set. */
+export type RankedDocument = [index: number, score: number, document: string];
+
+export type RankedItem = RankedPair | RankedDocument;
+
+export interface RerankUsage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly totalTokens?: number;
+}
+
+/** The one result shape of every mode: results sorted by score descending (negative scores included). */
+export interface RerankResult<T extends RankedItem = RankedItem> {
+  readonly results: T[];
+  readonly usage: RerankUsage;
+  /** The decoded reply body, when `returnRaw` was asked for. */
+  readonly raw?: unknown;
+}
+
+export interface RerankOptions {
+  /** Keep the best `topK` results (also sent to the server). `0` keeps none. */
+  readonly topK?: number;
+  /** Return `[index, score, document]` triples instead of pairs. */
+  readonly includeDocs?: boolean;
+  /** Ask for raw cross-encoder logits instead of [0,1] scores (`raw_scores`). */
+  readonly rawScores?: boolean;
+  /** Drop results scoring below this (sent as `rerank_threshold`, also applied here). */
+  readonly threshold?: number;
+  /** Chunk size for servers that batch (`batch_size`). */
+  readonly batchSize?: number;
+  /** Instruction for the scorer: chat `prompt`, DashScope `parameters.instruct`; not sent in OpenAI mode. */
+  readonly prompt?: string;
+  /** Overrides the client's model for this call. */
+  readonly model?: string;
+  /** Attach the decoded reply body as `raw`. */
+  readonly returnRaw?: boolean;
+  /** Aborts the call (and any job wait it turned into); the promise rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+/** One scored candidate as a reply states it, before the client sorts, filters and shapes the list. */
+export interface ScoredCandidate {
+  readonly index: number;
+  readonly score: number;
+  readonly document?: string;
+}
+
+/** What a mode's parser reads from a reply body. */
+export interface ParsedReply {
+  readonly candidates: ScoredCandidate[];
+  readonly usage: RerankUsage;
+}
