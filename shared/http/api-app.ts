@@ -10,6 +10,7 @@ import { parseJsonText } from '../dialects/wire-fields.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 import { logger } from '../observability/logger.js';
+import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
 import type { BearerAuth, Caller } from './bearer-auth.js';
 import { jobPollPath, jobView } from './job-view.js';
@@ -135,14 +136,7 @@ export class ApiApp {
     }
     const outcome = await this.#deps.service.rerank(request);
     const formatted = dialect.formatOutcome(outcome, context, request);
-    logger.info('rerank', {
-      dialect: dialect.name,
-      model: outcome.model,
-      documents: request.documents.length,
-      returned: outcome.results.length,
-      tokens: outcome.usage.totalTokens,
-      scoringMs: Math.round(outcome.timings.scoringMs),
-    });
+    recordRerankMetrics(dialect.name, request.documents.length, outcome);
     return json(formatted.status, formatted.body, {
       'server-timing': `scoring;dur=${outcome.timings.scoringMs.toFixed(1)}, total;dur=${outcome.timings.totalMs.toFixed(1)}`,
       ...(outcome.fallback ? { 'x-rerank-fallback': 'input-order' } : {}),
