@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
+import { httpApiEvent, invokeBundle, sqsEvent } from './support/invoke-bundle.js';
+import { expectScorerBundleLayout, expectWithinLambdaLimits } from './support/lambda-bundle.js';
+import { functionAssets, PROJECT_ROOT, synthRerankStack, type FunctionAsset } from './support/synth-rerank.js';
+
+/**
+ * The deployed code is the bundle CDK builds from the same entry files the local server runs. One bundled
+ * synth for this machine's architecture (an arm64 bundle cannot load on x64), then each function's bundle
+ * is loaded from the assembly, outside the checkout, and invoked like Lambda would.
+ */
+const nodeArch = process.arch === 'arm64' ? 'arm64' : 'x64';
+let assets: Record<'Api' | 'Worker' | 'DeadLetter', FunctionAsset>;
+
+beforeAll(() => {
+  const { outdir, templateJson } = synthRerankStack({
+    bundle: true,
+    context: { 'rerank:architecture': nodeArch === 'arm64' ? 'arm64' : 'x86_64' },
+  });
+  const all = functionAssets(outdir, templateJson);
+  const find = (prefix: string): FunctionAsset => {
+    const asset = all.find((a) => a.logicalId.startsWith(prefix));
+    if (!asset) throw new Error(`no ${prefix} function in the template`);
+    return asset;
+  };
+  assets = { Api: find('ApiFunction'), Worker: find('WorkerFunction'), DeadLetter: find('DeadLetterFunction') };
+}, 180_000);
+
+const bodyOf = (response: unknown): Record<string, unknown> => JSON.parse((response as { body: string }).body) as Record<string, unknown>;
+const statusOf = (response: unknown): number => (response as { statusCode: number }).statusCode;
+
+describe(`bundled functions (linux/${nodeArch})`, () => {
+  it('are laid out as Lambda runs them and fit its limits', () => {
+    expect(assets.Api.dir.startsWith(PROJECT_ROOT)).toBe(false);
+    for (const asset of Object.values(assets)) expectScorerBundleLayout(asset, nodeArch, 'models/tinybert-l2-fixture');
+    expectWithinLambdaLimits(Object.values(assets));
+  });
+
+  it('API bundle: loads onnxruntime and the model from the bundle and answers every dialect', () => {
+    const documents = ['urllib is a built-in Python library for HTTP requests', 'bananas are yellow', 'httpx is an async HTTP client'];
+    const { results, ortEntry } = invokeBundle(assets.Api, [
+      httpApiEvent('POST', '/v1/rerank', { query: 'python http library', documents, top_n: 2 }),
+      httpApiEvent('POST', DASHSCOPE_RERANK_PATH, { input: { query: 'python http library', documents }, parameters: { top_n: 2 } }),
+      httpApiEvent('POST', '/v1/chat/completions', {
+        messages: [{ role: 'user', content: JSON.stringify({ query: 'python http library', candidates: documents, top_k: 2 }) }],
+      }),
+      httpApiEvent('GET', '/v1/models'),
+      httpApiEvent('GET', '/no/such/route'),
+    ]);
+    expect(ortEntry.startsWith(path.join(assets.Api.dir, 'node_modules', 'onnxruntime-node'))).toBe(true);
+    const [openai, dashscope, chat, models, missing] = results;
+    expect(results.slice(0, 4).map(statusOf)).toEqual([200, 200, 200, 200]);
+    expect(bodyOf(openai)).toMatchObject({ model: 'tinybert-l2-fixture', results: expect.any(Array) });
+    expect((bodyOf(openai)['results'] as unknown[]).length).toBe(2);
+    expect((bodyOf(dashscope)['output'] as { results: unknown[] }).results).toHaveLength(2);
+    const content = (bodyOf(chat)['choices'] as { message: { content: string } }[])[0]!.message.content;
+    expect((JSON.parse(content) as { results: unknown[] }).results).toHaveLength(2);
+    expect(JSON.stringify(bodyOf(models))).toContain('tinybert-l2-fixture');
+    expect(statusOf(missing)).toBe(404);
+  });
+
+  it('worker bundle: loads the scorer and scores a queued chunk (its job is unknown to a fresh memory store)', () => {
+    const chunk = { jobId: 'job-1', chunkIndex: 0, offset: 0, model: 'tinybert-l2-fixture', query: 'q', documents: ['a', 'b'] };
+    const { results, ortEntry } = invokeBundle(assets.Worker, [sqsEvent(chunk)]);
+    expect(ortEntry.startsWith(assets.Worker.dir)).toBe(true);
+    // The chunk was scored and its record accepted (a throw would have listed it as a failure).
+    expect(results[0]).toEqual({ batchItemFailures: [] });
+  });
+
+  it('dead-letter bundle: consumes a dead-lettered chunk', () => {
+    const { results } = invokeBundle(assets.DeadLetter, [sqsEvent({ jobId: 'job-1', chunkIndex: 0 }, 3)]);
+    expect(results[0]).toEqual({ batchItemFailures: [] });
+  });
+});
