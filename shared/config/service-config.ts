@@ -20,6 +20,8 @@ export interface ServiceConfig {
   readonly maxBatchSize: number;
   /** ONNX intra-op threads; on Lambda the vCPUs follow memory (1,769 MB = 1 vCPU). */
   readonly threads: number;
+  /** Hosts an upstream rerank provider (rerank_config.api_url) may point at; `*` = any; empty = none. */
+  readonly upstreamAllowedHosts: readonly string[];
   readonly jobs: JobsConfig;
 }
 
@@ -109,6 +111,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     maxDocuments: positiveInt(env, 'RERANK_MAX_DOCUMENTS', 10_000),
     maxBatchSize: positiveInt(env, 'RERANK_MAX_BATCH_SIZE', 1_000),
     threads: positiveInt(env, 'RERANK_THREADS', availableParallelism()),
+    upstreamAllowedHosts: (env['RERANK_UPSTREAM_ALLOWED_HOSTS'] ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean),
     jobs: loadJobsConfig(env),
   };
 }

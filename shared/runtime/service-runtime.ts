@@ -13,6 +13,7 @@ import type { JobStore } from '../jobs/job-store.js';
 import { createHybridScorer } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import type { Scorer } from '../scoring/scorer.js';
+import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
 import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../scoring/scorer-registry.js';
 
@@ -62,7 +63,11 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
   return {
     config,
     scorers,
-    service: new RerankService({ catalog: scorers, hybridOf }),
+    service: new RerankService({
+      catalog: scorers,
+      hybridOf,
+      upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
+    }),
     jobs: new JobCoordinator({ store, queue, jobTtlSeconds: config.jobs.ttlSeconds, maxMessageBytes: config.jobs.maxMessageBytes }),
     auth: new BearerAuth(config.apiKeys),
     store,
