@@ -45,6 +45,17 @@ export function locateOnnxRuntime(projectRoot: string, architecture: LambdaArchi
   return { packageDir, commonDir, binaryDirs };
 }
 
+/** Lambda's unzipped limit for a function's code plus layers (this code uses no layers). */
+export const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
+
+// Fails the bundling step itself, so `cdk synth`/`deploy` stops before uploading code Lambda would reject.
+const SIZE_GUARD = [
+  "const fs=require('fs'),p=require('path');let t=0;",
+  'const walk=(d)=>{for(const e of fs.readdirSync(d,{withFileTypes:true})){const f=p.join(d,e.name);if(e.isDirectory())walk(f);else t+=fs.statSync(f).size;}};',
+  'walk(process.argv[1]);const limit=Number(process.argv[2]);',
+  "if(t>=limit){console.error('function code is '+(t/1048576).toFixed(1)+' MB unzipped, over the Lambda limit of '+(limit/1048576)+' MB: use a smaller (e.g. int8) model or a container image');process.exit(1);}",
+].join('');
+
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
@@ -80,5 +91,6 @@ export function scorerBundleCommands(options: {
     `mkdir -p ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}`,
     `cp -R ${quote(path.join(ort.commonDir, 'package.json'))} ${quote(path.join(ort.commonDir, 'dist'))} ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}/`,
     `cp -R ${quote(modelSource)}/. ${quote(modelOut)}/`,
+    `node -e ${quote(SIZE_GUARD)} ${quote(out)} ${LAMBDA_UNZIPPED_LIMIT_BYTES}`,
   ];
 }

@@ -125,6 +125,7 @@ export class RerankStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; OpenAI-style clients use <ApiUrl>v1' });
+    new CfnOutput(this, 'ApiFunctionName', { value: this.apiFunction.function.functionName });
     new CfnOutput(this, 'JobsTableName', { value: this.jobsTable.table.tableName });
     new CfnOutput(this, 'ChunkQueueName', { value: this.chunkQueues.queue.queueName });
     new CfnOutput(this, 'ChunkDeadLetterQueueName', { value: this.chunkQueues.deadLetterQueue.queueName });

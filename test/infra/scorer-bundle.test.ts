@@ -1,0 +1,43 @@
+import { execSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, ftruncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LAMBDA_UNZIPPED_LIMIT_BYTES, ScorerBundleError, locateOnnxRuntime, scorerBundleCommands } from '../../infra/packaging/scorer-bundle.js';
+import { PROJECT_ROOT } from './support/synth-rerank.js';
+
+const run = (commands: string[]) => {
+  for (const command of commands) execSync(command, { shell: '/bin/bash', stdio: 'pipe' });
+};
+const bundleOptions = (outputDir: string) =>
+  ({ outputDir, projectRoot: PROJECT_ROOT, architecture: 'arm64', modelId: 'fixture', modelFolder: 'models/tinybert-l2-fixture' }) as const;
+
+describe('scorer bundle packaging (afterBundling hook)', () => {
+  it('finds a linux binary of onnxruntime-node for both Lambda architectures', () => {
+    expect(locateOnnxRuntime(PROJECT_ROOT, 'arm64').binaryDirs).toEqual([expect.stringMatching(/^bin\/napi-v\d+\/linux\/arm64$/)]);
+    expect(locateOnnxRuntime(PROJECT_ROOT, 'x86_64').binaryDirs).toEqual([expect.stringMatching(/^bin\/napi-v\d+\/linux\/x64$/)]);
+  });
+
+  it('copies the runtime JS, one platform binary and the model folder under models/<id>', () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'rerank-hook-'));
+    run(scorerBundleCommands(bundleOptions(out)));
+    expect(readdirSync(path.join(out, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6'))).toEqual(['linux']);
+    expect(readdirSync(path.join(out, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', 'linux'))).toEqual(['arm64']);
+    expect(readdirSync(path.join(out, 'models', 'fixture'))).toEqual(expect.arrayContaining(['config.json', 'tokenizer.json', 'onnx']));
+  });
+
+  it('fails bundling when the code would exceed 250 MB unzipped', () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'rerank-hook-'));
+    const commands = scorerBundleCommands(bundleOptions(out));
+    run(commands);
+    // A sparse file: its apparent size counts, as it would once zipped and unpacked on Lambda.
+    const fd = openSync(path.join(out, 'huge-model.onnx'), 'w');
+    ftruncateSync(fd, LAMBDA_UNZIPPED_LIMIT_BYTES);
+    closeSync(fd);
+    expect(() => run(commands.slice(-1))).toThrow(/over the Lambda limit of 250 MB/);
+  });
+
+  it('rejects a model folder that is not a Hugging Face folder', () => {
+    expect(() => scorerBundleCommands({ ...bundleOptions('/tmp/x'), modelFolder: 'models/no-such-model' })).toThrow(ScorerBundleError);
+  });
+});
