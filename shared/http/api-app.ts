@@ -26,6 +26,14 @@ export interface ApiAppDeps {
 
 type Result = APIGatewayProxyStructuredResultV2;
 
+/** A DialectContext plus where the API is mounted (`/prod` behind a named stage, else empty). */
+interface ApiContext extends DialectContext {
+  readonly basePath: string;
+}
+
+/** What 202s and polls of running jobs suggest to clients as a polling pace. */
+const RETRY_AFTER_SECONDS = '1';
+
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Result => ({
   statusCode: status,
   headers: { 'content-type': 'application/json', ...headers },
@@ -62,17 +70,21 @@ export class ApiApp {
 
   async handle(event: APIGatewayProxyEventV2): Promise<Result> {
     const method = event.requestContext.http.method;
-    const path = event.rawPath;
-    const context: DialectContext = {
+    // Behind a named API Gateway stage the path carries `/<stage>`; routes and poll URLs are relative to it.
+    const stage = event.requestContext.stage;
+    const basePath = stage && stage !== '$default' && event.rawPath.startsWith(`/${stage}/`) ? `/${stage}` : '';
+    const path = event.rawPath.slice(basePath.length);
+    const context: ApiContext = {
       requestId: event.requestContext.requestId,
       now: Math.floor((event.requestContext.timeEpoch ?? Date.now()) / 1000),
+      basePath,
     };
     const match = matchRoute(method, path);
     const dialect = match.found === 'route' ? match.route.errorDialect : match.errorDialect;
     const started = performance.now();
     let response: Result;
     try {
-      response = await this.#dispatch(event, match, context);
+      response = await this.#dispatch(event, path, match, context);
     } catch (error) {
       response = this.#error(dialect, toRerankError(error), context);
     }
@@ -86,12 +98,12 @@ export class ApiApp {
     return { ...response, headers: { ...response.headers, 'x-request-id': context.requestId } };
   }
 
-  async #dispatch(event: APIGatewayProxyEventV2, match: RouteMatch, context: DialectContext): Promise<Result> {
-    if (match.found === 'none') throw new RerankError('not_found', `no route for ${event.requestContext.http.method} ${event.rawPath}`);
+  async #dispatch(event: APIGatewayProxyEventV2, path: string, match: RouteMatch, context: ApiContext): Promise<Result> {
+    if (match.found === 'none') throw new RerankError('not_found', `no route for ${event.requestContext.http.method} ${path}`);
     if (match.found === 'wrong-method') {
       const error = new RerankError(
         'method_not_allowed',
-        `${event.requestContext.http.method} is not allowed on ${event.rawPath}; use ${match.allowed.join(', ')}`,
+        `${event.requestContext.http.method} is not allowed on ${path}; use ${match.allowed.join(', ')}`,
       );
       const r = this.#error(match.errorDialect, error, context);
       return { ...r, headers: { ...r.headers, allow: match.allowed.join(', ') } };
@@ -122,7 +134,7 @@ export class ApiApp {
     return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits) };
   }
 
-  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: DialectContext): Promise<Result> {
+  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext): Promise<Result> {
     const { dialect, request } = this.#parse(event, endpointDialect);
     // Prefer is a preference (RFC 7240): requests whose scores cannot be computed chunk by chunk are answered now.
     const queueable = dialect.queueable !== false && this.#queueable(request);
@@ -175,25 +187,26 @@ export class ApiApp {
     return current;
   }
 
-  #accepted(job: JobRecord, context: DialectContext): Result {
-    return json(202, jobView(job), { location: jobPollPath(job.id), 'x-request-id': context.requestId });
+  #accepted(job: JobRecord, context: ApiContext): Result {
+    const pollPath = `${context.basePath}${jobPollPath(job.id)}`;
+    return json(202, jobView(job, undefined, context.basePath), { location: pollPath, 'retry-after': RETRY_AFTER_SECONDS });
   }
 
   /** A finished job answered on a dialect endpoint: the dialect's normal body, or its error envelope. */
-  async #formatJob(job: JobRecord, dialect: Dialect, context: DialectContext): Promise<Result> {
+  async #formatJob(job: JobRecord, dialect: Dialect, context: ApiContext): Promise<Result> {
     const outcome = await this.#deps.jobs.outcome(job);
     if (!outcome) throw new RerankError('upstream', `rerank job ${job.id} failed: ${job.error ?? 'unknown reason'}`);
     const formatted = dialect.formatOutcome(outcome, context);
     return json(formatted.status, formatted.body, { 'x-rerank-job-id': job.id });
   }
 
-  async #getJob(jobId: string, caller: Caller, context: DialectContext): Promise<Result> {
+  async #getJob(jobId: string, caller: Caller, context: ApiContext): Promise<Result> {
     const job = await this.#deps.jobs.find(jobId, caller.keyId);
     if (!job) throw new RerankError('not_found', `no job '${jobId}' (jobs expire, and are visible only to the key that submitted them)`);
     const outcome = await this.#deps.jobs.outcome(job);
     const dialect = DIALECTS[job.dialect];
     const result = outcome ? dialect.formatOutcome(outcome, context).body : undefined;
-    return json(200, jobView(job, result));
+    return json(200, jobView(job, result, context.basePath), job.status === 'running' ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
   }
 
   #error(dialect: Dialect, error: RerankError, context: DialectContext): Result {

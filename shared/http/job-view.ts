@@ -3,7 +3,7 @@ import type { JobRecord } from '../jobs/job-model.js';
 export const jobPollPath = (jobId: string): string => `/v1/rerank/jobs/${encodeURIComponent(jobId)}`;
 
 /** The poll body: status and progress always; the dialect-formatted result once succeeded; the reason once failed. */
-export function jobView(job: JobRecord, result?: unknown): Record<string, unknown> {
+export function jobView(job: JobRecord, result?: unknown, basePath = ''): Record<string, unknown> {
   return {
     id: job.id,
     object: 'rerank.job',
@@ -14,7 +14,7 @@ export function jobView(job: JobRecord, result?: unknown): Record<string, unknow
     created_at: job.createdAt,
     updated_at: job.updatedAt,
     expires_at: job.expiresAt,
-    poll_url: jobPollPath(job.id),
+    poll_url: `${basePath}${jobPollPath(job.id)}`,
     ...(result !== undefined ? { result } : {}),
     ...(job.status === 'failed' ? { error: { message: job.error ?? 'the job failed' } } : {}),
   };
