@@ -126,6 +126,9 @@ export class ApiApp {
       }
       case 'get-job':
         return this.#getJob(params['id'] ?? '', caller, context);
+      case 'cancel-job':
+        await this.#deps.jobs.cancel(params['id'] ?? '', caller.keyId);
+        return this.#getJob(params['id'] ?? '', caller, context);
     }
   }
 

@@ -7,11 +7,12 @@ export type RouteAction =
   | { kind: 'rerank'; dialect: Dialect }
   | { kind: 'submit-job'; dialect: Dialect }
   | { kind: 'get-job' }
+  | { kind: 'cancel-job' }
   | { kind: 'models' }
   | { kind: 'health' };
 
 export interface Route {
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly action: RouteAction;
   /** Errors on this path (405, 401, 404) use this dialect's envelope. */
@@ -30,6 +31,7 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
   { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
+  { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RerankError } from '../core/rerank-error.js';
 import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest, ScoreActivation } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
@@ -9,6 +10,8 @@ import type { ChunkTask, JobRecord, JobSpec } from './job-model.js';
 import type { JobStore } from './job-store.js';
 import { IncompleteJobError, mergeChunkScores } from './merge-chunk-scores.js';
 import { planChunks } from './plan-chunks.js';
+
+export const JOB_CANCELLED_REASON = 'cancelled by the client';
 
 export interface JobCoordinatorDeps {
   readonly store: JobStore;
@@ -113,6 +116,21 @@ export class JobCoordinator {
 
   async fail(jobId: string, reason: string): Promise<void> {
     if (await this.#deps.store.fail(jobId, reason, this.#now())) logger.warn('job failed', { jobId, reason });
+  }
+
+  /**
+   * Cancelling ends a running job failed with that reason (accepted work always ends succeeded or
+   * failed); workers then skip its chunks. Finished jobs stay as they are. Unknown or foreign: not_found.
+   */
+  async cancel(jobId: string, ownerKeyId: string): Promise<void> {
+    const job = await this.find(jobId, ownerKeyId);
+    if (!job) throw new RerankError('not_found', `no job '${jobId}'`);
+    if (job.status === 'running') await this.fail(jobId, JOB_CANCELLED_REASON);
+  }
+
+  /** Whether a chunk of this job is still worth scoring (it is running and not expired). */
+  async isRunning(jobId: string): Promise<boolean> {
+    return (await this.#deps.store.get(jobId))?.status === 'running';
   }
 
   /** The job as its owner sees it; another key's job or an expired one is indistinguishable from none. */

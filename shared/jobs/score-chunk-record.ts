@@ -21,6 +21,8 @@ export async function scoreChunkRecord(record: SQSRecord, deps: { scorers: Score
     await deps.jobs.fail(task.jobId, `model '${task.model}' is not loaded by the workers`);
     return;
   }
+  // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
+  if (!(await deps.jobs.isRunning(task.jobId))) return;
   const batch = await scorer.score(task.query, task.documents);
   await deps.jobs.recordChunk(task, batch);
 }

@@ -81,3 +81,21 @@ describe('large candidate sets fan out over the in-process queue', () => {
     expect(unknown.body).toMatchObject({ error: { code: 'not_found' } });
   });
 });
+
+describe('cancelling a job', () => {
+  it('DELETE ends a running job failed with a reason; repeating it changes nothing; other keys get 404', async () => {
+    const many = Array.from({ length: 400 }, (_, i) => `${DOCS[i % DOCS.length]} ${i}`);
+    const accepted = await post(jobServer, '/v1/rerank/jobs', { query: QUERY, documents: many, batch_size: 2 });
+    expect(accepted.status).toBe(202);
+    const pollUrl = accepted.body['poll_url'] as string;
+    const del = (key: string) => fetch(`${jobServer.url}${pollUrl}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
+    expect((await del(KEY_B)).status).toBe(404);
+    const cancelled = await del(KEY_A);
+    expect(cancelled.status).toBe(200);
+    const view = (await cancelled.json()) as { status: string; error?: { message: string } };
+    expect(view.status).toBe('failed');
+    expect(view.error?.message).toBe('cancelled by the client');
+    const again = (await (await del(KEY_A)).json()) as { status: string };
+    expect(again.status).toBe('failed');
+  });
+});
