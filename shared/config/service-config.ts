@@ -18,6 +18,8 @@ export interface ServiceConfig {
   readonly maxBodyBytes: number;
   readonly maxDocuments: number;
   readonly maxBatchSize: number;
+  readonly maxQueryChars: number;
+  readonly maxDocumentChars: number;
   /** ONNX intra-op threads; on Lambda the vCPUs follow memory (1,769 MB = 1 vCPU). */
   readonly threads: number;
   /** Hosts an upstream rerank provider (rerank_config.api_url) may point at; `*` = any; empty = none. */
@@ -110,6 +112,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     maxBodyBytes: positiveInt(env, 'RERANK_MAX_BODY_BYTES', 6 * 1024 * 1024),
     maxDocuments: positiveInt(env, 'RERANK_MAX_DOCUMENTS', 10_000),
     maxBatchSize: positiveInt(env, 'RERANK_MAX_BATCH_SIZE', 1_000),
+    maxQueryChars: positiveInt(env, 'RERANK_MAX_QUERY_CHARS', 8_192),
+    maxDocumentChars: positiveInt(env, 'RERANK_MAX_DOCUMENT_CHARS', 65_536),
     threads: positiveInt(env, 'RERANK_THREADS', availableParallelism()),
     upstreamAllowedHosts: (env['RERANK_UPSTREAM_ALLOWED_HOSTS'] ?? '')
       .split(',')

@@ -55,6 +55,8 @@ export interface RerankRequest {
   readonly fallbackToInputOrder?: boolean;
   /** Cohere's long-document handling: split each document into at most this many chunks; its score is the best chunk's. */
   readonly maxChunksPerDoc?: number;
+  /** Cut queries/documents above the configured character limits instead of rejecting them (TEI's `truncate`). */
+  readonly truncate?: boolean;
 }
 
 export const DEFAULT_REQUEST_OPTIONS = {

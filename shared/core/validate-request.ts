@@ -1,4 +1,4 @@
-import { invalidRequest } from './rerank-error.js';
+import { RerankError, invalidRequest } from './rerank-error.js';
 import type { RerankRequest } from './rerank-request.js';
 
 /** Parameter names as the dialect spells them, so a 400 names the field the client actually sent. */
@@ -12,6 +12,27 @@ export interface RequestParamNames {
 export interface RequestLimits {
   readonly maxDocuments: number;
   readonly maxBatchSize: number;
+  /** Longer queries/documents are rejected with 413, or cut to the limit when the request asks to `truncate`. */
+  readonly maxQueryChars?: number;
+  readonly maxDocumentChars?: number;
+}
+
+/** Applies the character limits: the same request when nothing is too long, a truncated copy when allowed. */
+function applyLengthLimits(request: RerankRequest, names: RequestParamNames, limits: RequestLimits): RerankRequest {
+  const maxQuery = limits.maxQueryChars ?? Infinity;
+  const maxDocument = limits.maxDocumentChars ?? Infinity;
+  const tooLongQuery = request.query.length > maxQuery;
+  const tooLongDocument = request.documents.findIndex((d) => d.text.length > maxDocument);
+  if (!tooLongQuery && tooLongDocument < 0) return request;
+  if (!request.truncate) {
+    const [param, limit] = tooLongQuery ? [names.query, maxQuery] : [`${names.documents}[${tooLongDocument}]`, maxDocument];
+    throw new RerankError('payload_too_large', `${param} is longer than ${limit} characters; shorten it or send truncate: true`, { param });
+  }
+  return {
+    ...request,
+    query: request.query.slice(0, maxQuery),
+    documents: request.documents.map((d) => (d.text.length > maxDocument ? { ...d, text: d.text.slice(0, maxDocument) } : d)),
+  };
 }
 
 /**
@@ -30,5 +51,5 @@ export function validateRerankRequest(request: RerankRequest, names: RequestPara
   if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
     throw invalidRequest(`${names.batchSize} must be between 1 and ${limits.maxBatchSize}`, names.batchSize);
   }
-  return request;
+  return applyLengthLimits(request, names, limits);
 }

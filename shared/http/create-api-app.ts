@@ -7,7 +7,14 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
     service: runtime.service,
     jobs: runtime.jobs,
     auth: runtime.auth,
-    limits: { ...config.jobs, maxBodyBytes: config.maxBodyBytes, maxDocuments: config.maxDocuments, maxBatchSize: config.maxBatchSize },
+    limits: {
+      ...config.jobs,
+      maxBodyBytes: config.maxBodyBytes,
+      maxDocuments: config.maxDocuments,
+      maxBatchSize: config.maxBatchSize,
+      maxQueryChars: config.maxQueryChars,
+      maxDocumentChars: config.maxDocumentChars,
+    },
     jobOptions: { defaultBatchSize: config.jobs.defaultBatchSize, waitMs: config.jobs.waitMs },
     modelIds: runtime.scorers.ids(),
   });
