@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { authHeaders, type HubAccess } from './hub-repo-files.js';
+import { ChecksumMismatchError, ModelPullError } from './model-pull-error.js';
+
+export interface DownloadProgress {
+  readonly file: string;
+  readonly receivedBytes: number;
+  /** Undefined when neither the listing nor Content-Length gave a size. */
+  readonly totalBytes: number | undefined;
+}
+
+export interface DownloadedFile {
+  readonly file: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  /** How the content was checked against the hub: LFS sha256, git blob sha1, or not at all. */
+  readonly verifiedBy: 'sha256' | 'git-sha1' | 'none';
+}
+
+export interface DownloadHubFileOptions {
+  readonly access: HubAccess;
+  readonly repo: string;
+  readonly revision: string;
+  readonly file: string;
+  readonly destination: string;
+  /** Size from the repo listing, for progress before headers arrive. */
+  readonly expectedSize?: number | undefined;
+  /** sha256 from the repo listing (LFS files), checked in addition to the resolve headers. */
+  readonly expectedSha256?: string | undefined;
+  readonly onProgress?: (progress: DownloadProgress) => void;
+}
+
+const unquote = (etag: string | null): string | undefined => etag?.replace(/^W\//, '').replace(/"/g, '').toLowerCase() || undefined;
+
+/**
+ * The hub's resolve endpoint answers LFS files with a redirect to a CDN; the checksum headers
+ * (X-Linked-Etag = sha256, X-Linked-Size) are on that first response, so redirects are followed by hand.
+ * Regular git files come straight back with ETag = git blob sha1.
+ */
+async function openResolved(options: DownloadHubFileOptions): Promise<{ response: Response; etag: string | undefined }> {
+  const doFetch = options.access.fetch ?? fetch;
+  const base = options.access.endpoint.replace(/\/+$/, '');
+  let url = `${base}/${options.repo}/resolve/${encodeURIComponent(options.revision)}/${options.file.split('/').map(encodeURIComponent).join('/')}`;
+  let etag: string | undefined;
+  for (let hop = 0; hop < 5; hop++) {
+    // The token goes to the hub only, never to the CDN a redirect points at.
+    const sameHost = new URL(url).host === new URL(base).host;
+    const response = await doFetch(url, { headers: sameHost ? authHeaders(options.access) : {}, redirect: 'manual' });
+    etag ??= unquote(response.headers.get('x-linked-etag'));
+    if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
+      url = new URL(response.headers.get('location')!, url).toString();
+      await response.body?.cancel();
+      continue;
+    }
+    if (!response.ok || response.body === null) {
+      await response.body?.cancel();
+      throw new ModelPullError(`${options.repo}/${options.file}: HTTP ${response.status} from ${url}`);
+    }
+    return { response, etag: etag ?? unquote(response.headers.get('etag')) };
+  }
+  throw new ModelPullError(`${options.repo}/${options.file}: too many redirects`);
+}
+
+/** Streams one file to `destination` (via a .part file), hashing as it goes; verifies before the rename. */
+export async function downloadHubFile(options: DownloadHubFileOptions): Promise<DownloadedFile> {
+  const { response, etag } = await openResolved(options);
+  const headerSize = Number(response.headers.get('x-linked-size') ?? response.headers.get('content-length'));
+  const totalBytes = Number.isFinite(headerSize) && headerSize > 0 ? headerSize : options.expectedSize;
+  const sha256 = createHash('sha256');
+  const gitSha1 = createHash('sha1');
+  if (totalBytes !== undefined) gitSha1.update(`blob ${totalBytes}\0`);
+  let receivedBytes = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      sha256.update(chunk);
+      gitSha1.update(chunk);
+      receivedBytes += chunk.length;
+      options.onProgress?.({ file: options.file, receivedBytes, totalBytes });
+      callback(null, chunk);
+    },
+  });
+  const part = `${options.destination}.part`;
+  try {
+    await pipeline(Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>), meter, createWriteStream(part));
+    const actual = sha256.digest('hex');
+    const gitActual = gitSha1.digest('hex');
+    const expectedSha256 = options.expectedSha256?.toLowerCase() ?? (etag?.length === 64 ? etag : undefined);
+    let verifiedBy: DownloadedFile['verifiedBy'] = 'none';
+    if (expectedSha256 !== undefined) {
+      if (actual !== expectedSha256) throw new ChecksumMismatchError(options.file, 'sha256', expectedSha256, actual);
+      if (etag?.length === 64 && etag !== expectedSha256) throw new ChecksumMismatchError(options.file, 'sha256', etag, actual);
+      verifiedBy = 'sha256';
+    } else if (etag?.length === 40 && totalBytes === receivedBytes) {
+      if (gitActual !== etag) throw new ChecksumMismatchError(options.file, 'git-sha1', etag, gitActual);
+      verifiedBy = 'git-sha1';
+    }
+    if (totalBytes !== undefined && receivedBytes !== totalBytes) {
+      throw new ModelPullError(`${options.file}: received ${receivedBytes} bytes, expected ${totalBytes}; the download was cut short, pull again`);
+    }
+    await rename(part, options.destination);
+    return { file: options.file, bytes: receivedBytes, sha256: actual, verifiedBy };
+  } catch (error) {
+    await rm(part, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,80 @@
+import { MissingModelFileError, ModelPullError, RepoNotFoundError } from './model-pull-error.js';
+
+/** Which ONNX export to pull: the plain fp32 graph or the dynamic-quantized int8 one. */
+export type ModelVariant = 'fp32' | 'quantized';
+
+/** One file of a hub repository, as `GET /api/models/{repo}?blobs=true` lists it. */
+export interface HubSibling {
+  readonly rfilename: string;
+  readonly size?: number;
+  /** Present for LFS files: sha256 of the content. */
+  readonly lfs?: { readonly sha256?: string; readonly size?: number };
+}
+
+export interface HubRepoInfo {
+  readonly id: string;
+  /** Commit the files are resolved at, so every file comes from one revision. */
+  readonly sha: string;
+  readonly siblings: readonly HubSibling[];
+}
+
+export interface HubAccess {
+  /** e.g. https://huggingface.co (HF_ENDPOINT). */
+  readonly endpoint: string;
+  /** HF_TOKEN, sent as a Bearer token for private or gated repositories. */
+  readonly token?: string | undefined;
+  readonly fetch?: typeof fetch;
+}
+
+export function authHeaders(access: HubAccess): Record<string, string> {
+  return access.token ? { authorization: `Bearer ${access.token}` } : {};
+}
+
+/** Repository metadata at a revision (default main). */
+export async function fetchRepoInfo(access: HubAccess, repo: string, revision = 'main'): Promise<HubRepoInfo> {
+  const base = access.endpoint.replace(/\/+$/, '');
+  const url = `${base}/api/models/${repo}${revision === 'main' ? '' : `/revision/${encodeURIComponent(revision)}`}?blobs=true`;
+  const response = await (access.fetch ?? fetch)(url, { headers: authHeaders(access) });
+  if (response.status === 401 || response.status === 404) {
+    throw new RepoNotFoundError(
+      `repository ${repo} (revision ${revision}) not found on ${base} (HTTP ${response.status}); check the id, or set HF_TOKEN for a private or gated repository`,
+    );
+  }
+  if (!response.ok) throw new ModelPullError(`${url}: HTTP ${response.status} ${response.statusText}`);
+  const info = (await response.json()) as Partial<HubRepoInfo>;
+  if (!Array.isArray(info.siblings) || typeof info.sha !== 'string') {
+    throw new ModelPullError(`${url}: unexpected answer (no siblings/sha); is ${base} a Hugging Face hub endpoint?`);
+  }
+  return { id: info.id ?? repo, sha: info.sha, siblings: info.siblings };
+}
+
+const SUPPORT_FILES = { required: ['config.json', 'tokenizer.json'], optional: ['tokenizer_config.json', 'special_tokens_map.json'] };
+/** Where Xenova / optimum / sentence-transformers exports put each variant, in preference order. */
+export const ONNX_VARIANT_FILES: Readonly<Record<ModelVariant, readonly string[]>> = {
+  fp32: ['onnx/model.onnx', 'model.onnx'],
+  quantized: ['onnx/model_quantized.onnx', 'model_quantized.onnx', 'onnx/model_int8.onnx', 'onnx/model_qint8_avx512_vnni.onnx', 'onnx/model_quint8_avx2.onnx'],
+};
+
+/**
+ * The files the scorer needs, and nothing else (hub repos also carry PyTorch/TF/OpenVINO weights that can be
+ * many times the ONNX size): config + tokenizer files and one ONNX graph, plus its external-data file when
+ * the graph was saved with one (models > 2 GB).
+ */
+export function selectModelFiles(info: HubRepoInfo, variant: ModelVariant, onnxFile?: string): HubSibling[] {
+  const byName = new Map(info.siblings.map((s) => [s.rfilename, s]));
+  const missing = SUPPORT_FILES.required.filter((name) => !byName.has(name));
+  if (missing.length > 0) {
+    throw new MissingModelFileError(`${info.id} has no ${missing.join(', ')}: the scorer needs a Hugging Face tokenizer.json and config.json`);
+  }
+  const candidates = onnxFile === undefined ? ONNX_VARIANT_FILES[variant] : [onnxFile];
+  const onnx = candidates.find((name) => byName.has(name));
+  if (onnx === undefined) {
+    const available = info.siblings.map((s) => s.rfilename).filter((name) => name.endsWith('.onnx'));
+    throw new MissingModelFileError(
+      `${info.id} has no ${onnxFile ?? `${variant} ONNX graph`} (looked for ${candidates.join(', ')}; ONNX files in the repo: ${available.join(', ') || 'none'})`,
+    );
+  }
+  const names = [...SUPPORT_FILES.required, ...SUPPORT_FILES.optional.filter((name) => byName.has(name)), onnx];
+  for (const data of [`${onnx}_data`, `${onnx}.data`]) if (byName.has(data)) names.push(data);
+  return names.map((name) => byName.get(name)!);
+}

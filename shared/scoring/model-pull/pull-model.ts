@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { downloadHubFile, type DownloadedFile, type DownloadProgress } from './download-hub-file.js';
+import { fetchRepoInfo, selectModelFiles, type HubAccess, type ModelVariant } from './hub-repo-files.js';
+
+export interface PullModelOptions {
+  /** Hub repository id, e.g. cross-encoder/ms-marco-MiniLM-L-6-v2. */
+  readonly repo: string;
+  /** Model folder to write (created if missing). */
+  readonly destination: string;
+  /** Default 'fp32'. */
+  readonly variant?: ModelVariant;
+  /** Exact ONNX path in the repo, overriding variant (e.g. onnx/model_O4.onnx). */
+  readonly onnxFile?: string;
+  /** Branch, tag or commit; default main. */
+  readonly revision?: string;
+  /** Default: HF_ENDPOINT or https://huggingface.co. */
+  readonly endpoint?: string;
+  /** Default: HF_TOKEN. */
+  readonly token?: string;
+  readonly fetch?: typeof fetch;
+  readonly onProgress?: (progress: DownloadProgress) => void;
+  /** Called once per file when it is verified and in place (or already was). */
+  readonly onFile?: (file: DownloadedFile & { readonly skipped: boolean }) => void;
+}
+
+export interface PulledModel {
+  readonly repo: string;
+  /** Commit every file was resolved at. */
+  readonly commit: string;
+  readonly folder: string;
+  readonly onnxFile: string;
+  readonly files: readonly (DownloadedFile & { readonly skipped: boolean })[];
+}
+
+/** sha256sum-compatible manifest (`sha256sum -c checksums.sha256` verifies the folder). */
+export const CHECKSUMS_FILE = 'checksums.sha256';
+/** Where the folder came from (repo, commit, endpoint, time). */
+export const PROVENANCE_FILE = 'model-pull.json';
+
+async function sha256OfFile(file: string): Promise<string | undefined> {
+  try {
+    await stat(file);
+  } catch {
+    return undefined;
+  }
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Pulls an ONNX cross-encoder from a Hugging Face hub (or anything serving its API and resolve layout) into a
+ * model folder loadOnnxCrossEncoder can read: one revision, only the files the scorer needs, streamed with
+ * progress, each verified against the hub's checksum, then a checksums.sha256 manifest.
+ * Files already present with the hub's sha256 are kept, so a re-run only fetches what changed.
+ */
+export async function pullModel(options: PullModelOptions): Promise<PulledModel> {
+  const access: HubAccess = {
+    endpoint: options.endpoint ?? process.env['HF_ENDPOINT'] ?? 'https://huggingface.co',
+    token: options.token ?? process.env['HF_TOKEN'],
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  };
+  const info = await fetchRepoInfo(access, options.repo, options.revision ?? 'main');
+  const selected = selectModelFiles(info, options.variant ?? 'fp32', options.onnxFile);
+  const folder = path.resolve(options.destination);
+  const files: (DownloadedFile & { skipped: boolean })[] = [];
+  for (const sibling of selected) {
+    const destination = path.join(folder, ...sibling.rfilename.split('/'));
+    await mkdir(path.dirname(destination), { recursive: true });
+    const known = sibling.lfs?.sha256?.toLowerCase();
+    if (known !== undefined && (await sha256OfFile(destination)) === known) {
+      const kept = { file: sibling.rfilename, bytes: (await stat(destination)).size, sha256: known, verifiedBy: 'sha256' as const, skipped: true };
+      files.push(kept);
+      options.onFile?.(kept);
+      continue;
+    }
+    const downloaded = await downloadHubFile({
+      access,
+      repo: options.repo,
+      revision: info.sha,
+      file: sibling.rfilename,
+      destination,
+      expectedSize: sibling.lfs?.size ?? sibling.size,
+      expectedSha256: known,
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
+    files.push({ ...downloaded, skipped: false });
+    options.onFile?.({ ...downloaded, skipped: false });
+  }
+  await writeFile(path.join(folder, CHECKSUMS_FILE), files.map((f) => `${f.sha256}  ${f.file}\n`).join(''));
+  const onnxFile = selected.find((s) => s.rfilename.endsWith('.onnx'))!.rfilename;
+  await writeFile(
+    path.join(folder, PROVENANCE_FILE),
+    `${JSON.stringify({ repo: options.repo, commit: info.sha, endpoint: access.endpoint, onnxFile, pulledAt: new Date().toISOString() }, null, 2)}\n`,
+  );
+  return { repo: options.repo, commit: info.sha, folder, onnxFile, files };
+}
