@@ -10,6 +10,9 @@ export type JsonObject = Record<string, unknown>;
 const describe = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 
+/** How a value reads in an error message: `null`, `an array`, `an object`, `a number`... */
+export const describeJsonValue = describe;
+
 export function parseJsonText(text: string, param: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -79,5 +82,45 @@ export function readDocuments(value: unknown, param: string): RerankDocument[] {
       throw invalidRequest(`${param}[${i}] must be a string or an object with a string "text" field`, `${param}[${i}]`);
     }
     throw invalidRequest(`${param}[${i}] must be a string, got ${describe(item)}`, `${param}[${i}]`);
+  });
+}
+
+/** An optional array of strings; `null` is absent. Empty arrays are returned as-is (callers decide). */
+export function readOptionalStringArray(obj: JsonObject, key: string, param: string): string[] | undefined {
+  const value = obj[key];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array of strings, got ${describe(value)}`, param);
+  return value.map((item: unknown, i) => {
+    if (typeof item !== 'string') throw invalidRequest(`${param}[${i}] must be a string, got ${describe(item)}`, `${param}[${i}]`);
+    return item;
+  });
+}
+
+/** A field value as Cohere serializes it for `rank_fields`: strings as-is, everything else as JSON. */
+const fieldText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/**
+ * Cohere v1 `rank_fields`: each document (an object; a string counts as `{text}`) is scored as the listed
+ * fields serialized as `field: value` lines in the given order. A listed field a document lacks is a 400,
+ * not a silent empty line. The object is kept as `source`, so returned documents are what the client sent.
+ */
+export function readRankFieldDocuments(value: unknown, param: string, fields: readonly string[]): RerankDocument[] {
+  if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
+  if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array, got ${describe(value)}`, param);
+  return value.map((item: unknown, i): RerankDocument => {
+    const isObject = typeof item === 'object' && item !== null && !Array.isArray(item);
+    if (typeof item !== 'string' && !isObject) {
+      throw invalidRequest(`${param}[${i}] must be an object or a string, got ${describe(item)}`, `${param}[${i}]`);
+    }
+    const source: JsonObject = isObject ? (item as JsonObject) : { text: item };
+    const lines = fields.map((field) => {
+      const fieldValue = source[field];
+      if (fieldValue === undefined || fieldValue === null) {
+        throw invalidRequest(`${param}[${i}] has no field "${field}" named in rank_fields`, `${param}[${i}].${field}`);
+      }
+      return `${field}: ${fieldText(fieldValue)}`;
+    });
+    // A string document keeps `{text}` as its source so a returned document is the string sent, not the serialization.
+    return { text: lines.join('\n'), source };
   });
 }

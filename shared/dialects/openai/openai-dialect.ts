@@ -1,3 +1,4 @@
+import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
@@ -9,6 +10,8 @@ import {
   readOptionalInteger,
   readOptionalNumber,
   readOptionalString,
+  readOptionalStringArray,
+  readRankFieldDocuments,
   readString,
 } from '../wire-fields.js';
 import { formatOpenAiError } from './openai-error-envelope.js';
@@ -16,7 +19,9 @@ import { formatOpenAiError } from './openai-error-envelope.js';
 /**
  * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
  * `{model, query, documents, top_n, return_documents}` -> `{id, model, results[{index, relevance_score, document?}], usage}`.
- * Extras other servers accept: `raw_scores` (TEI), `rerank_threshold` (seed 004), `batch_size` (queue fan-out).
+ * Extras other servers accept: `raw_scores` (TEI), `rerank_threshold` (seed 004), `batch_size` (queue fan-out),
+ * Cohere v1's `rank_fields` (object documents scored as `field: value` lines) and `max_chunks_per_doc`
+ * (long documents split into word windows, scored by their best chunk).
  */
 export const openAiDialect: Dialect = {
   name: 'openai',
@@ -25,16 +30,20 @@ export const openAiDialect: Dialect = {
   parse(body: unknown): RerankRequest {
     const obj = expectObject(body, 'body');
     const rawScores = readOptionalBoolean(obj, 'raw_scores', 'raw_scores');
+    const rankFields = readOptionalStringArray(obj, 'rank_fields', 'rank_fields');
+    if (rankFields?.length === 0) throw invalidRequest('rank_fields must name at least one field', 'rank_fields');
+    const maxChunksPerDoc = readOptionalInteger(obj, 'max_chunks_per_doc', 'max_chunks_per_doc', 1);
     return {
       model: readOptionalString(obj, 'model', 'model'),
       query: readString(obj, 'query', 'query'),
-      documents: readDocuments(obj['documents'], 'documents'),
+      documents: rankFields ? readRankFieldDocuments(obj['documents'], 'documents', rankFields) : readDocuments(obj['documents'], 'documents'),
       topN: readOptionalInteger(obj, 'top_n', 'top_n', 0),
       returnDocuments: readOptionalBoolean(obj, 'return_documents', 'return_documents') ?? false,
       threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
       batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
       activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
       prompt: undefined,
+      ...(maxChunksPerDoc === undefined ? {} : { maxChunksPerDoc }),
     };
   },
 
