@@ -57,6 +57,8 @@ export interface RerankRequest {
   readonly maxChunksPerDoc?: number;
   /** Cut queries/documents above the configured character limits instead of rejecting them (TEI's `truncate`). */
   readonly truncate?: boolean;
+  /** The client's body, for dialects that answer it back with fields added (seed 003's pipeline dict). */
+  readonly echo?: Readonly<Record<string, unknown>>;
 }
 
 export const DEFAULT_REQUEST_OPTIONS = {

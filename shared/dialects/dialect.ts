@@ -3,7 +3,7 @@ import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 
-export type DialectName = 'openai' | 'dashscope' | 'chat';
+export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2';
 
 export interface DialectContext {
   readonly requestId: string;

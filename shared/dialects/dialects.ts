@@ -1,11 +1,19 @@
 import { chatDialect } from './chat/chat-dialect.js';
+import { cohereV2Dialect } from './cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
 import type { Dialect, DialectName } from './dialect.js';
+import { llamaStackDialect } from './llama-stack/llama-stack-dialect.js';
 import { openAiDialect } from './openai/openai-dialect.js';
+import { pipelineDialect } from './pipeline/pipeline-dialect.js';
+import { ragToolDialect } from './rag-tool/rag-tool-dialect.js';
 
 /** Every dialect by name: a job remembers the name it was submitted in and is formatted back in it. */
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   openai: openAiDialect,
   dashscope: dashScopeDialect,
   chat: chatDialect,
+  'rag-tool': ragToolDialect,
+  'llama-stack': llamaStackDialect,
+  pipeline: pipelineDialect,
+  'cohere-v2': cohereV2Dialect,
 };

@@ -1,7 +1,11 @@
 import { chatDialect } from '../dialects/chat/chat-dialect.js';
+import { cohereV2Dialect } from '../dialects/cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from '../dialects/dashscope/dashscope-dialect.js';
 import type { Dialect } from '../dialects/dialect.js';
+import { llamaStackDialect } from '../dialects/llama-stack/llama-stack-dialect.js';
 import { openAiDialect } from '../dialects/openai/openai-dialect.js';
+import { pipelineDialect } from '../dialects/pipeline/pipeline-dialect.js';
+import { ragToolDialect } from '../dialects/rag-tool/rag-tool-dialect.js';
 
 export type RouteAction =
   | { kind: 'rerank'; dialect: Dialect }
@@ -21,6 +25,11 @@ export interface Route {
 }
 
 export const DASHSCOPE_RERANK_PATH = '/api/v1/services/rerank/text-rerank/text-rerank';
+/** Seed 002's dedicated endpoint; Llama Stack serves its APIs under `/v1` too, so both spellings are routed. */
+export const RAG_TOOL_RERANK_PATH = '/tool-runtime/rag-tool/rerank';
+export const LLAMA_STACK_RERANK_PATH = '/v1alpha/inference/rerank';
+export const PIPELINE_RERANK_PATH = '/v1/rag/rerank';
+export const COHERE_V2_RERANK_PATH = '/v2/rerank';
 
 /** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
 export const API_ROUTES: readonly Route[] = [
@@ -29,6 +38,11 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'POST', path: DASHSCOPE_RERANK_PATH, action: { kind: 'rerank', dialect: dashScopeDialect }, errorDialect: dashScopeDialect },
   { method: 'POST', path: '/v1/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
   { method: 'POST', path: '/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
+  { method: 'POST', path: RAG_TOOL_RERANK_PATH, action: { kind: 'rerank', dialect: ragToolDialect }, errorDialect: ragToolDialect },
+  { method: 'POST', path: `/v1${RAG_TOOL_RERANK_PATH}`, action: { kind: 'rerank', dialect: ragToolDialect }, errorDialect: ragToolDialect },
+  { method: 'POST', path: LLAMA_STACK_RERANK_PATH, action: { kind: 'rerank', dialect: llamaStackDialect }, errorDialect: llamaStackDialect },
+  { method: 'POST', path: PIPELINE_RERANK_PATH, action: { kind: 'rerank', dialect: pipelineDialect }, errorDialect: pipelineDialect },
+  { method: 'POST', path: COHERE_V2_RERANK_PATH, action: { kind: 'rerank', dialect: cohereV2Dialect }, errorDialect: cohereV2Dialect },
   { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
   { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },

@@ -1,0 +1,102 @@
+import { invalidRequest } from '../../core/rerank-error.js';
+import type { BoostRule, RerankStrategy, UpstreamReranker } from '../../core/rerank-request.js';
+import {
+  describeJsonValue,
+  expectObject,
+  readOptionalBoolean,
+  readOptionalNumber,
+  readOptionalString,
+  readOptionalStringArray,
+  readString,
+  type JsonObject,
+} from '../wire-fields.js';
+
+/** What `rerank_config` contributes to the request. */
+export interface RagRerankConfig {
+  readonly upstream?: UpstreamReranker;
+  readonly boost?: BoostRule;
+  readonly fallbackToInputOrder: boolean;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Longer than this and an API Gateway request (29 s) would time out before the upstream answers. */
+export const MAX_TIMEOUT_MS = 30_000;
+/** The boost rule's default weight for the share of boost terms a document contains. */
+export const DEFAULT_TERM_WEIGHT = 0.1;
+
+const UPSTREAM_MODES: readonly UpstreamReranker['mode'][] = ['openai', 'dashscope', 'chat'];
+const PARAM = 'rerank_config';
+
+function readUpstream(config: JsonObject, strategy: RerankStrategy, modelId: string | undefined): UpstreamReranker | undefined {
+  const apiUrl = readOptionalString(config, 'api_url', `${PARAM}.api_url`);
+  if (apiUrl === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    url = undefined;
+  }
+  // The URL itself is never echoed: it may carry credentials.
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw invalidRequest(`${PARAM}.api_url must be an absolute http(s) URL`, `${PARAM}.api_url`);
+  }
+  const modeText = readOptionalString(config, 'mode', `${PARAM}.mode`)?.toLowerCase();
+  const mode = modeText ?? (strategy === 'llm_rerank' ? 'chat' : 'openai');
+  if (!UPSTREAM_MODES.includes(mode as UpstreamReranker['mode'])) {
+    throw invalidRequest(`${PARAM}.mode must be one of ${UPSTREAM_MODES.join(', ')}`, `${PARAM}.mode`);
+  }
+  // Seconds, as the RFC's httpx-based providers take it; capped rather than refused (the RFC's own default is 60).
+  const timeout = readOptionalNumber(config, 'timeout', `${PARAM}.timeout`);
+  if (timeout !== undefined && timeout <= 0) throw invalidRequest(`${PARAM}.timeout must be a positive number of seconds`, `${PARAM}.timeout`);
+  return {
+    apiUrl,
+    apiKey: readOptionalString(config, 'api_key', `${PARAM}.api_key`),
+    mode: mode as UpstreamReranker['mode'],
+    model: readOptionalString(config, 'model', `${PARAM}.model`) ?? modelId,
+    timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.min(MAX_TIMEOUT_MS, Math.round(timeout * 1000)),
+  };
+}
+
+function readBoostField(value: unknown, param: string): BoostRule['fields'][number] {
+  const field = expectObject(value, param);
+  const fieldValue = field['value'];
+  if (typeof fieldValue !== 'string' && typeof fieldValue !== 'number' && typeof fieldValue !== 'boolean') {
+    throw invalidRequest(`${param}.value must be a string, number or boolean, got ${describeJsonValue(fieldValue)}`, `${param}.value`);
+  }
+  const weight = readOptionalNumber(field, 'weight', `${param}.weight`);
+  if (weight === undefined) throw invalidRequest(`${param}.weight is required`, `${param}.weight`);
+  return { field: readString(field, 'field', `${param}.field`), value: fieldValue, weight };
+}
+
+function readBoost(config: JsonObject): BoostRule | undefined {
+  if (config['boost'] === undefined || config['boost'] === null) return undefined;
+  const param = `${PARAM}.boost`;
+  const boost = expectObject(config['boost'], param);
+  const fields = boost['fields'];
+  if (fields !== undefined && fields !== null && !Array.isArray(fields)) {
+    throw invalidRequest(`${param}.fields must be an array, got ${describeJsonValue(fields)}`, `${param}.fields`);
+  }
+  return {
+    terms: readOptionalStringArray(boost, 'terms', `${param}.terms`) ?? [],
+    termWeight: readOptionalNumber(boost, 'weight', `${param}.weight`) ?? DEFAULT_TERM_WEIGHT,
+    fields: (fields ?? []).map((f: unknown, i) => readBoostField(f, `${param}.fields[${i}]`)),
+  };
+}
+
+/**
+ * Seed 002's RAGRerankConfig plus what the strategies need: `api_url` (an external provider; `api_key`,
+ * `mode` = the upstream's dialect, `model`, `timeout` in seconds), `boost` ({terms, weight, fields}) and
+ * `fallback` (seed 004: answer the input order when scoring fails; on by default for this endpoint).
+ * Upstream fields are ignored without `api_url`. The api_key is never echoed in errors or responses.
+ */
+export function readRagRerankConfig(value: unknown, strategy: RerankStrategy, modelId: string | undefined): RagRerankConfig {
+  if (value === undefined || value === null) return { fallbackToInputOrder: true };
+  const config = expectObject(value, PARAM);
+  const upstream = readUpstream(config, strategy, modelId);
+  const boost = readBoost(config);
+  return {
+    ...(upstream ? { upstream } : {}),
+    ...(boost ? { boost } : {}),
+    fallbackToInputOrder: readOptionalBoolean(config, 'fallback', `${PARAM}.fallback`) ?? true,
+  };
+}
