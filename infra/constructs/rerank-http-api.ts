@@ -19,8 +19,8 @@ export interface RerankHttpApiProps {
 /**
  * HTTP API (payload v2) in front of the API function: one route per entry of API_ROUTES (the same table the
  * handler matches, so they cannot drift) plus `$default`, so unknown paths and wrong methods still reach the
- * handler and get the dialect's own 404/405 envelope. Served on the `$default` stage: the handler matches on
- * rawPath, which a named stage would prefix.
+ * handler and get the dialect's own 404/405 envelope. Served on the `$default` stage, so client base URLs carry
+ * no stage segment; stages are separate stacks (`Rerank-<stage>`).
  */
 export class RerankHttpApi extends Construct {
   readonly httpApi: apigwv2.HttpApi;

@@ -292,7 +292,7 @@ describe('HTTP API', () => {
     expect(routeKeys).toEqual([...API_ROUTES.map((r) => `${r.method} ${r.path}`), '$default'].sort());
   });
 
-  it('serves on the $default stage (the handler matches rawPath) with throttling and access logs', () => {
+  it('serves on the $default stage (no stage segment in client base URLs) with throttling and access logs', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
