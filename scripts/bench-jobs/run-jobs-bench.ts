@@ -15,6 +15,7 @@ import type { JobRecord } from '../../shared/jobs/job-model.js';
 import type { ServiceRuntime } from '../../shared/runtime/service-runtime.js';
 import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
 import { decodeChunkTask } from '../../shared/jobs/chunk-queue.js';
+import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
 import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -82,7 +83,7 @@ async function stopWorkers(children: ChildProcess[]): Promise<void> {
 
 const stack = await startLocalAwsStack();
 try {
-  Object.assign(process.env, stack.env, { RERANK_THREADS: '1', POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  Object.assign(process.env, stack.env, { RERANK_THREADS: '1', POWERTOOLS_LOG_LEVEL: 'ERROR', RERANK_MODELS: process.env['RERANK_MODELS'] || FIXTURE_MODEL_SPEC });
   const { serviceRuntime } = await import('../../shared/runtime/service-runtime.js');
   const runtime = await serviceRuntime();
   const chunks = Math.ceil(DOCS / BATCH);

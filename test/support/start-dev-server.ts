@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
+import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -17,7 +18,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export async function startDevServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-server.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', POWERTOOLS_LOG_LEVEL: 'ERROR', ...env },
+    // The fixture cross-encoder by default: fast, deterministic, and chunkable (jobs fan out); pass
+    // RERANK_MODELS: '' to get the shipped default models.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', POWERTOOLS_LOG_LEVEL: 'ERROR', RERANK_MODELS: FIXTURE_MODEL_SPEC, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

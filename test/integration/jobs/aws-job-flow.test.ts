@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { startSqsPoller, type SqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
 import type { RerankRequest } from '../../../shared/core/rerank-request.js';
 import { decodeChunkTask } from '../../../shared/jobs/chunk-queue.js';
@@ -85,7 +86,8 @@ async function settle(jobId: string, timeoutMs = 90_000): Promise<{ job: JobReco
 
 beforeAll(async () => {
   stack = await startLocalAwsStack({ maxReceiveCount: MAX_RECEIVES, visibilityTimeoutSeconds: 30 });
-  Object.assign(process.env, stack.env);
+  // The fixture cross-encoder: per-document scores, so chunks are independent (as jobs require).
+  Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC });
   // Imported after the environment points at the emulators: the runtime reads configuration once.
   const { serviceRuntime } = await import('../../../shared/runtime/service-runtime.js');
   runtime = await serviceRuntime();

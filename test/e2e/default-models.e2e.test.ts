@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
+
+// `npm start` with no configuration: the models the README promises, best measured first.
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startDevServer({ RERANK_MODELS: '' });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('the default models', () => {
+  it('lists the hybrid first, then its parts and the fixture', async () => {
+    const body = (await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] };
+    expect(body.data.map((m) => m.id)).toEqual(['use-lite-bm25', 'use-lite', 'bm25', 'tinybert-l2-fixture']);
+  });
+
+  it('ranks the obviously relevant document first with the default model', async () => {
+    const res = await fetch(`${server.url}/v1/rerank`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'python http library',
+        documents: [
+          'The giant panda is a bear species endemic to China',
+          'requests is a popular third-party HTTP library for Python',
+          'Bamboo forests grow quickly in warm climates',
+        ],
+      }),
+    });
+    const body = (await res.json()) as { model: string; results: { index: number; relevance_score: number }[] };
+    expect(res.status).toBe(200);
+    expect(body.model).toBe('use-lite-bm25');
+    expect(body.results[0]?.index).toBe(1);
+    expect(body.results.every((r) => r.relevance_score >= 0 && r.relevance_score <= 1)).toBe(true);
+  });
+
+  it('serves the bi-encoder and BM25 on their own by name', async () => {
+    for (const model of ['use-lite', 'bm25']) {
+      const res = await fetch(`${server.url}/v1/rerank`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model, query: 'http library for python', documents: ['pandas eat bamboo', 'an http library for python'] }),
+      });
+      const body = (await res.json()) as { results: { index: number }[] };
+      expect(body.results[0]?.index).toBe(1);
+    }
+  });
+});
