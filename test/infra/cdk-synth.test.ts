@@ -1,10 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectScorerBundleLayout, expectWithinLambdaLimits } from './support/lambda-bundle.js';
-import { PROJECT_ROOT, functionAssets } from './support/synth-rerank.js';
+import { PROJECT_ROOT, functionAssets, removeScratchDirs, scratchDir } from './support/synth-rerank.js';
 
 /**
  * `cdk synth` exactly as CI and a deployer run it (the pinned 2.x CLI, cdk.json, esbuild bundling, CDK's own
@@ -37,7 +36,7 @@ function offlineEnv(): NodeJS.ProcessEnv {
 }
 
 beforeAll(() => {
-  outdir = mkdtempSync(path.join(tmpdir(), 'rerank-cdk-cli-'));
+  outdir = scratchDir('rerank-cdk-cli-');
   const cli = path.join(PROJECT_ROOT, 'node_modules', 'aws-cdk', 'bin', 'cdk');
   const result = spawnSync(process.execPath, [cli, 'synth', '--quiet', '--no-notices', '--output', outdir], {
     cwd: PROJECT_ROOT,
@@ -48,6 +47,8 @@ beforeAll(() => {
   synth = { status: result.status, output: `${result.stdout}\n${result.stderr}` };
   if (result.status === 0) templateJson = JSON.parse(readFileSync(path.join(outdir, 'Rerank-dev.template.json'), 'utf8'));
 }, 300_000);
+
+afterAll(removeScratchDirs);
 
 describe('cdk synth (pinned 2.x CLI, offline, no credentials)', () => {
   it('synthesizes the stack from cdk.json', () => {

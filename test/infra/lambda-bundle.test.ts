@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
 import { httpApiEvent, invokeBundle, sqsEvent } from './support/invoke-bundle.js';
 import { expectScorerBundleLayout, expectWithinLambdaLimits } from './support/lambda-bundle.js';
-import { functionAssets, PROJECT_ROOT, synthRerankStack, type FunctionAsset } from './support/synth-rerank.js';
+import { functionAssets, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type FunctionAsset } from './support/synth-rerank.js';
 
 /**
  * The deployed code is the bundle CDK builds from the same entry files the local server runs. One bundled
@@ -26,6 +26,8 @@ beforeAll(() => {
   };
   assets = { Api: find('ApiFunction'), Worker: find('WorkerFunction'), DeadLetter: find('DeadLetterFunction') };
 }, 180_000);
+
+afterAll(removeScratchDirs);
 
 const bodyOf = (response: unknown): Record<string, unknown> => JSON.parse((response as { body: string }).body) as Record<string, unknown>;
 const statusOf = (response: unknown): number => (response as { statusCode: number }).statusCode;

@@ -1,8 +1,8 @@
 import { Match, type Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } from '../../shared/adapters/dynamodb/job-table-keys.js';
 import { API_ROUTES } from '../../shared/http/api-routes.js';
-import { synthRerankStack, type SynthResult } from './support/synth-rerank.js';
+import { removeScratchDirs, synthRerankStack, type SynthResult } from './support/synth-rerank.js';
 
 // One synth of the cdk.json configuration without bundling (the packaging tests build the bundles).
 let synth: SynthResult;
@@ -38,6 +38,8 @@ beforeAll(() => {
   synth = synthRerankStack({ bundle: false });
   template = synth.template;
 });
+
+afterAll(removeScratchDirs);
 
 describe('functions', () => {
   it('runs three Node 22 arm64 functions with the handlers the local server runs', () => {

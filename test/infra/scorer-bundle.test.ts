@@ -1,10 +1,11 @@
 import { execSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, ftruncateSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, ftruncateSync, openSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LAMBDA_UNZIPPED_LIMIT_BYTES, ScorerBundleError, locateOnnxRuntime, scorerBundleCommands } from '../../infra/packaging/scorer-bundle.js';
-import { PROJECT_ROOT } from './support/synth-rerank.js';
+import { PROJECT_ROOT, removeScratchDirs, scratchDir } from './support/synth-rerank.js';
+
+afterAll(removeScratchDirs);
 
 const run = (commands: string[]) => {
   for (const command of commands) execSync(command, { shell: '/bin/bash', stdio: 'pipe' });
@@ -19,7 +20,7 @@ describe('scorer bundle packaging (afterBundling hook)', () => {
   });
 
   it('copies the runtime JS, one platform binary and the model folder under models/<id>', () => {
-    const out = mkdtempSync(path.join(tmpdir(), 'rerank-hook-'));
+    const out = scratchDir('rerank-hook-');
     run(scorerBundleCommands(bundleOptions(out)));
     expect(readdirSync(path.join(out, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6'))).toEqual(['linux']);
     expect(readdirSync(path.join(out, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6', 'linux'))).toEqual(['arm64']);
@@ -27,7 +28,7 @@ describe('scorer bundle packaging (afterBundling hook)', () => {
   });
 
   it('fails bundling when the code would exceed 250 MB unzipped', () => {
-    const out = mkdtempSync(path.join(tmpdir(), 'rerank-hook-'));
+    const out = scratchDir('rerank-hook-');
     const commands = scorerBundleCommands(bundleOptions(out));
     run(commands);
     // A sparse file: its apparent size counts, as it would once zipped and unpacked on Lambda.

@@ -1,8 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { FunctionAsset } from './synth-rerank.js';
+import { scratchDir, type FunctionAsset } from './synth-rerank.js';
 
 /**
  * Runs in a fresh `node` whose cwd is an empty folder and whose LAMBDA_TASK_ROOT is the asset folder, as on
@@ -42,7 +39,7 @@ function lambdaEnv(asset: FunctionAsset): Record<string, string> {
 
 export function invokeBundle(asset: FunctionAsset, events: readonly unknown[]): BundleInvocation {
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT], {
-    cwd: mkdtempSync(path.join(tmpdir(), 'rerank-bundle-cwd-')),
+    cwd: scratchDir('rerank-bundle-cwd-'),
     env: {
       PATH: process.env['PATH'] ?? '',
       ...lambdaEnv(asset),

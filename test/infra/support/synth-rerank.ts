@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,20 @@ import { readRerankSettings } from '../../../infra/config/rerank-settings.js';
 import { RerankStack } from '../../../infra/stacks/rerank-stack.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+const scratchDirs: string[] = [];
+
+/** A temporary folder removed by removeScratchDirs (assemblies hold ~100 MB of bundles each). */
+export function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** For afterAll in every test file that synthesizes or bundles. */
+export function removeScratchDirs(): void {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
 
 /** The context the CLI would pass from cdk.json (an in-process App does not read cdk.json itself). */
 export function cdkJsonContext(): Record<string, unknown> {
@@ -34,7 +48,7 @@ export interface SynthResult {
 
 /** One in-process synth of the stack, with the CloudFormation validation left to `cdk synth` and cfn-lint. */
 export function synthRerankStack(options: SynthOptions): SynthResult {
-  const outdir = mkdtempSync(path.join(tmpdir(), 'rerank-cdk-'));
+  const outdir = scratchDir('rerank-cdk-');
   const context: Record<string, unknown> = {
     ...cdkJsonContext(),
     ...options.context,
