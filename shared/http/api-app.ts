@@ -10,6 +10,7 @@ import { parseJsonText } from '../dialects/wire-fields.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 import { logger } from '../observability/logger.js';
+import { isSplittableHybrid } from '../scoring/hybrid/index.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
 import type { BearerAuth, Caller } from './bearer-auth.js';
@@ -158,10 +159,15 @@ export class ApiApp {
     });
   }
 
-  /** Only plain model scoring splits into independent chunks; strategies and upstreams score the whole set. */
+  /**
+   * Only plain model scoring splits into independent chunks: per-document scorers, or a hybrid whose
+   * lexical part waits for the merge. Strategies and upstreams score the whole set at once.
+   */
   #queueable(request: RerankRequest): boolean {
     const plain = (request.strategy ?? 'default') === 'default' && !request.upstream && request.maxChunksPerDoc === undefined;
-    return plain && !this.#deps.service.resolveScorer(request.model).candidateRelative;
+    if (!plain) return false;
+    const scorer = this.#deps.service.resolveScorer(request.model);
+    return !scorer.candidateRelative || isSplittableHybrid(scorer);
   }
 
   #submit(request: RerankRequest, dialect: Dialect, caller: Caller): Promise<JobRecord> {
@@ -176,6 +182,7 @@ export class ApiApp {
       model: scorer.id,
       activation: request.activation ?? defaultActivation(scorer),
       batchSize: request.batchSize ?? this.#deps.jobOptions.defaultBatchSize,
+      ...(isSplittableHybrid(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
     });
   }
 

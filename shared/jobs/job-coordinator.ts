@@ -6,9 +6,9 @@ import type { DialectName } from '../dialects/dialect.js';
 import { logger } from '../observability/logger.js';
 import type { ScoreBatch } from '../scoring/scorer.js';
 import type { ChunkQueue } from './chunk-queue.js';
-import type { ChunkTask, JobRecord, JobSpec } from './job-model.js';
+import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
 import type { JobStore } from './job-store.js';
-import { IncompleteJobError, mergeChunkScores } from './merge-chunk-scores.js';
+import { IncompleteJobError, assembleChunkScores, mergeChunkScores, rankJobScores } from './merge-chunk-scores.js';
 import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
@@ -20,6 +20,8 @@ export interface JobCoordinatorDeps {
   readonly maxMessageBytes: number;
   readonly nowMs?: () => number;
   readonly newId?: () => string;
+  /** The fusion step of a splittable hybrid model, by the job's model id (see JobSpec.fusion). */
+  readonly fuserFor?: (modelId: string) => ((query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>) | undefined;
 }
 
 export interface JobSubmission {
@@ -30,6 +32,8 @@ export interface JobSubmission {
   readonly model: string;
   readonly activation: ScoreActivation;
   readonly batchSize: number;
+  /** Chunks are scored by `chunkModel`; the merge fuses with the lexical part over all candidates. */
+  readonly fusion?: { readonly chunkModel: string };
 }
 
 /**
@@ -54,7 +58,7 @@ export class JobCoordinator {
     const id = (this.#deps.newId ?? randomUUID)();
     const tasks = planChunks({
       jobId: id,
-      model,
+      model: submission.fusion?.chunkModel ?? model,
       query: request.query,
       documents: request.documents.map((d) => d.text),
       batchSize,
@@ -73,8 +77,10 @@ export class JobCoordinator {
       returnDocuments: request.returnDocuments,
       activation: submission.activation,
       expiresAt: now + this.#deps.jobTtlSeconds,
+      ...(submission.fusion ? { fusion: { query: request.query, chunkModel: submission.fusion.chunkModel } } : {}),
     };
-    await this.#deps.store.create(spec, request.returnDocuments ? request.documents : undefined, now);
+    const keepDocuments = request.returnDocuments || spec.fusion !== undefined;
+    await this.#deps.store.create(spec, keepDocuments ? request.documents : undefined, now);
     try {
       await this.#deps.queue.send(tasks);
     } catch (error) {
@@ -104,7 +110,7 @@ export class JobCoordinator {
     const job = await this.#deps.store.get(jobId);
     if (!job || job.status !== 'running') return;
     try {
-      const result = mergeChunkScores(job, await this.#deps.store.listChunkScores(jobId));
+      const result = await this.#finalResult(job);
       if (await this.#deps.store.complete(jobId, result, this.#now())) {
         logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: this.#now() - job.createdAt });
       }
@@ -112,6 +118,16 @@ export class JobCoordinator {
       if (!(error instanceof IncompleteJobError)) throw error;
       await this.fail(jobId, error.message);
     }
+  }
+
+  async #finalResult(job: JobRecord): Promise<StoredResult> {
+    const chunks = await this.#deps.store.listChunkScores(job.id);
+    if (!job.fusion) return mergeChunkScores(job, chunks);
+    const fuse = this.#deps.fuserFor?.(job.model);
+    if (!fuse) throw new IncompleteJobError(`model '${job.model}' cannot fuse scores here`);
+    const { scores, totalTokens } = assembleChunkScores(job, chunks);
+    const documents = (await this.#deps.store.getDocuments(job.id)).map((d) => d.text);
+    return rankJobScores(job, await fuse(job.fusion.query, documents, scores), totalTokens);
   }
 
   async fail(jobId: string, reason: string): Promise<void> {

@@ -19,6 +19,11 @@ export interface JobSpec {
   readonly activation: ScoreActivation;
   /** Epoch seconds; the store's TTL removes the job after this. */
   readonly expiresAt: number;
+  /**
+   * Set when `model` is a hybrid whose lexical part runs at the merge over all candidates (chunks are
+   * scored by `chunkModel`); the merge needs the query and the stored documents for it.
+   */
+  readonly fusion?: { readonly query: string; readonly chunkModel: string };
 }
 
 export interface JobRecord extends JobSpec {

@@ -5,12 +5,9 @@ export class IncompleteJobError extends Error {
   override readonly name = 'IncompleteJobError';
 }
 
-/**
- * Puts every chunk's raw scores back at their global indices and normalizes them with the SAME
- * function the synchronous path uses, so a job's result equals the synchronous result exactly.
- */
-export function mergeChunkScores(spec: JobSpec, chunks: readonly ChunkScores[]): StoredResult {
-  const scores = new Float64Array(spec.documentCount).fill(Number.NaN);
+/** Puts every chunk's raw scores back at their global indices; a document without a score is an error. */
+export function assembleChunkScores(spec: JobSpec, chunks: readonly ChunkScores[]): { scores: number[]; totalTokens: number } {
+  const scores = new Array<number>(spec.documentCount).fill(Number.NaN);
   const filled = new Uint8Array(spec.documentCount);
   let totalTokens = 0;
   for (const chunk of chunks) {
@@ -22,6 +19,14 @@ export function mergeChunkScores(spec: JobSpec, chunks: readonly ChunkScores[]):
   }
   const missing = filled.indexOf(0);
   if (missing >= 0) throw new IncompleteJobError(`job ${spec.id}: no score for document ${missing}`);
+  return { scores, totalTokens };
+}
+
+/**
+ * Normalizes a job's final scores with the SAME function the synchronous path uses, so a job's
+ * result equals the synchronous result exactly.
+ */
+export function rankJobScores(spec: JobSpec, scores: readonly number[], totalTokens: number): StoredResult {
   const ranked = normalizeResults(scores, {
     activation: spec.activation,
     topN: spec.topN,
@@ -29,4 +34,10 @@ export function mergeChunkScores(spec: JobSpec, chunks: readonly ChunkScores[]):
     documents: undefined,
   }).map((r) => [r.index, r.score] as const);
   return { ranked, totalTokens };
+}
+
+/** Assemble + rank, for jobs whose chunk scores are final (no fusion at the merge). */
+export function mergeChunkScores(spec: JobSpec, chunks: readonly ChunkScores[]): StoredResult {
+  const { scores, totalTokens } = assembleChunkScores(spec, chunks);
+  return rankJobScores(spec, scores, totalTokens);
 }

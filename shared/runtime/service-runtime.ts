@@ -10,7 +10,7 @@ import { BearerAuth } from '../http/bearer-auth.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { createHybridScorer } from '../scoring/hybrid/index.js';
+import { createHybridScorer, isSplittableHybrid } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
@@ -68,7 +68,16 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
       hybridOf,
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
     }),
-    jobs: new JobCoordinator({ store, queue, jobTtlSeconds: config.jobs.ttlSeconds, maxMessageBytes: config.jobs.maxMessageBytes }),
+    jobs: new JobCoordinator({
+      store,
+      queue,
+      jobTtlSeconds: config.jobs.ttlSeconds,
+      maxMessageBytes: config.jobs.maxMessageBytes,
+      fuserFor: (modelId) => {
+        const scorer = scorers.ids().includes(modelId) ? scorers.get(modelId) : undefined;
+        return scorer && isSplittableHybrid(scorer) ? scorer.fuse : undefined;
+      },
+    }),
     auth: new BearerAuth(config.apiKeys),
     store,
     queue,

@@ -3,13 +3,17 @@ import { startDevServer, type RunningServer } from '../support/start-dev-server.
 
 // `npm start` with no configuration: the models the README promises, best measured first.
 let server: RunningServer;
+let fanOutServer: RunningServer;
 
 beforeAll(async () => {
-  server = await startDevServer({ RERANK_MODELS: '' });
+  [server, fanOutServer] = await Promise.all([
+    startDevServer({ RERANK_MODELS: '' }),
+    startDevServer({ RERANK_MODELS: '', RERANK_SYNC_MAX_DOCUMENTS: '8', RERANK_DEFAULT_BATCH_SIZE: '6' }),
+  ]);
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([server?.stop(), fanOutServer?.stop()]);
 });
 
 describe('the default models', () => {
@@ -48,5 +52,21 @@ describe('the default models', () => {
       const body = (await res.json()) as { results: { index: number }[] };
       expect(body.results[0]?.index).toBe(1);
     }
+  });
+
+  it('fans the hybrid out over the queue (bi-encoder chunks, BM25 fused at the merge) with the synchronous ranking', async () => {
+    const topics = ['python http client library', 'panda bears eat bamboo', 'http requests in python', 'lambda functions on aws', 'rerank search results'];
+    const documents = Array.from({ length: 30 }, (_, i) => `${topics[i % topics.length]} number ${i} ${'filler '.repeat(i % 4)}`);
+    const body = JSON.stringify({ query: 'python http library', documents, top_n: 10 });
+    const call = (s: RunningServer) =>
+      fetch(`${s.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (r) => ({
+        headers: r.headers,
+        body: (await r.json()) as { results: { index: number; relevance_score: number }[] },
+      }));
+    const [sync, fanned] = await Promise.all([call(server), call(fanOutServer)]);
+    expect(sync.headers.get('x-rerank-job-id')).toBeNull();
+    expect(fanned.headers.get('x-rerank-job-id')).toBeTruthy();
+    expect(fanned.body.results.map((r) => r.index)).toEqual(sync.body.results.map((r) => r.index));
+    fanned.body.results.forEach((r, i) => expect(r.relevance_score).toBeCloseTo(sync.body.results[i]?.relevance_score ?? NaN, 5));
   });
 });

@@ -35,6 +35,7 @@ export function toMetaItem(spec: JobSpec, now: number): Item {
   // Absent attributes stand for `undefined`; DynamoDB has no undefined and NULL would read back as a value.
   if (spec.topN !== undefined) item['topN'] = n(spec.topN);
   if (spec.threshold !== undefined) item['threshold'] = n(spec.threshold);
+  if (spec.fusion !== undefined) item['fusion'] = { M: { query: { S: spec.fusion.query }, chunkModel: { S: spec.fusion.chunkModel } } };
   return item;
 }
 
@@ -55,6 +56,7 @@ const num = (item: Item, name: string): number => {
 
 export function fromMetaItem(item: Item): { record: JobRecord; bookkeeping: MetaBookkeeping } {
   const error = item['error']?.S;
+  const fusion = item['fusion']?.M;
   const record: JobRecord = {
     id: str(item, 'id'),
     dialect: str(item, 'dialect') as JobRecord['dialect'],
@@ -72,6 +74,7 @@ export function fromMetaItem(item: Item): { record: JobRecord; bookkeeping: Meta
     createdAt: num(item, 'createdAt'),
     updatedAt: num(item, 'updatedAt'),
     ...(error === undefined ? {} : { error }),
+    ...(fusion === undefined ? {} : { fusion: { query: fusion['query']?.S ?? '', chunkModel: fusion['chunkModel']?.S ?? '' } }),
   };
   return {
     record,

@@ -23,7 +23,15 @@ export interface HybridScorer extends Scorer {
   readonly candidateRelative: true;
   readonly fusion: HybridFusion;
   readonly weight: number;
+  /** The neural part: its scores are per document, so queued jobs score chunks with it alone... */
+  readonly model: Scorer;
+  /** ...and the merge fuses them with the lexical part over the whole candidate set. */
+  fuse(query: string, documents: readonly string[], modelScores: readonly number[]): Promise<number[]>;
 }
+
+/** A scorer whose candidate-relative part can be deferred to the merge of a queued job. */
+export const isSplittableHybrid = (scorer: Scorer): scorer is HybridScorer =>
+  typeof (scorer as Partial<HybridScorer>).fuse === 'function' && (scorer as Partial<HybridScorer>).model?.candidateRelative !== true;
 
 /**
  * A Scorer that fuses a model and a lexical scorer, both run on the same (query, documents):
@@ -51,24 +59,31 @@ export function createHybridScorer(options: HybridScorerOptions): HybridScorer {
   const { model, lexical } = options;
   const modelIsLogit = model.scoreKind === 'logit';
 
+  const checkLength = (name: string, scores: readonly number[], expected: number) => {
+    if (scores.length !== expected) {
+      throw new Error(`hybrid ${options.id}: scorer ${name} returned ${scores.length} scores for ${expected} documents`);
+    }
+  };
+  async function fuse(query: string, documents: readonly string[], rawModelScores: readonly number[]): Promise<number[]> {
+    checkLength(model.id, rawModelScores, documents.length);
+    const lexicalBatch = await lexical.score(query, documents);
+    checkLength(lexical.id, lexicalBatch.scores, documents.length);
+    const modelScores = modelIsLogit ? rawModelScores.map(sigmoid) : rawModelScores;
+    return fusion === 'rrf' ? fuseRrf(modelScores, lexicalBatch.scores, weight, RRF_K) : fuseMinMax(modelScores, lexicalBatch.scores, weight);
+  }
+
   return {
     id: options.id,
     scoreKind: 'similarity',
     candidateRelative: true,
     fusion,
     weight,
+    model,
+    fuse,
     async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
       if (documents.length === 0) return { scores: [], tokens: 0 };
-      const [modelBatch, lexicalBatch] = await Promise.all([model.score(query, documents), lexical.score(query, documents)]);
-      for (const [name, batch] of [[model.id, modelBatch], [lexical.id, lexicalBatch]] as const) {
-        if (batch.scores.length !== documents.length) {
-          throw new Error(`hybrid ${options.id}: scorer ${name} returned ${batch.scores.length} scores for ${documents.length} documents`);
-        }
-      }
-      const modelScores = modelIsLogit ? modelBatch.scores.map(sigmoid) : modelBatch.scores;
-      const scores =
-        fusion === 'rrf' ? fuseRrf(modelScores, lexicalBatch.scores, weight, RRF_K) : fuseMinMax(modelScores, lexicalBatch.scores, weight);
-      return { scores, tokens: modelBatch.tokens };
+      const modelBatch = await model.score(query, documents);
+      return { scores: await fuse(query, documents, modelBatch.scores), tokens: modelBatch.tokens };
     },
   };
 }
