@@ -1,3 +1,12 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
+import { InMemoryJobSlots } from '../../shared/adapters/memory/in-memory-job-slots.js';
+import { InMemoryRateLimiter } from '../../shared/adapters/memory/in-memory-rate-limiter.js';
+import { describeJobSlotsContract } from './job-slots.contract.js';
+import { describeApiKeyStoreContract } from './key-store.contract.js';
+import { describeRateLimiterContract } from './rate-limiter.contract.js';
 import { InProcessChunkQueue } from '../../shared/adapters/in-process/in-process-chunk-queue.js';
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
 import { describeChunkQueueContract } from './chunk-queue.contract.js';
@@ -16,3 +25,12 @@ describeChunkQueueContract('in-process', async () => {
     dispose: () => queue.idle(),
   };
 });
+
+// Auth ports (issue 7): keys in memory and in a JSON file, rate and job-slot counters in memory.
+describeApiKeyStoreContract('in-memory', () => ({ store: new InMemoryApiKeyStore() }));
+describeApiKeyStoreContract('in-memory with a JSON file', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'rerank-keys-')), '.rerank', 'keys.json');
+  return { store: new InMemoryApiKeyStore({ file }), storedText: async () => readFileSync(file, 'utf8') };
+});
+describeRateLimiterContract('in-memory', () => new InMemoryRateLimiter());
+describeJobSlotsContract('in-memory', () => new InMemoryJobSlots());

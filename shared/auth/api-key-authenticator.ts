@@ -1,0 +1,66 @@
+import { RerankError } from '../core/rerank-error.js';
+import type { ApiKeyLimits, ApiKeyRecord } from './api-key-record.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import type { RateLimiter } from './rate-limiter.js';
+import { RateLimitedError } from './rate-limited-error.js';
+
+/** Who is calling: the key's non-secret id and its effective limits. */
+export interface KeyCaller {
+  readonly keyId: string;
+  readonly name: string;
+  /** Effective limit (the key's own, else the default); undefined = unlimited. */
+  readonly maxConcurrentJobs: number | undefined;
+  /** Requests left in this minute, when rate limited (for X-RateLimit-Remaining). */
+  readonly remaining: number | undefined;
+}
+
+export interface ApiKeyAuthenticatorOptions {
+  readonly store: ApiKeyStore;
+  readonly rateLimiter?: RateLimiter;
+  /** Applied to keys that carry no limits of their own; undefined = unlimited. */
+  readonly defaults?: ApiKeyLimits;
+  /** Epoch seconds. */
+  readonly clock?: () => number;
+}
+
+/**
+ * `Authorization: Bearer <key>` -> the key's record (via the store, typically a CachedApiKeyStore) -> one unit
+ * of its per-minute rate. Throws RerankError('unauthorized') or RateLimitedError; error texts never hold the key.
+ */
+export class ApiKeyAuthenticator {
+  readonly #store: ApiKeyStore;
+  readonly #rateLimiter: RateLimiter | undefined;
+  readonly #defaults: ApiKeyLimits;
+  readonly #clock: () => number;
+
+  constructor(options: ApiKeyAuthenticatorOptions) {
+    this.#store = options.store;
+    this.#rateLimiter = options.rateLimiter;
+    this.#defaults = options.defaults ?? {};
+    this.#clock = options.clock ?? (() => Date.now() / 1000);
+  }
+
+  async authenticate(authorization: string | undefined): Promise<KeyCaller> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) throw new RerankError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    const record = await this.#store.findByKey(match[1] as string);
+    if (record === undefined) throw new RerankError('unauthorized', 'invalid API key');
+    const remaining = await this.#consume(record);
+    return {
+      keyId: record.keyId,
+      name: record.name,
+      maxConcurrentJobs: record.maxConcurrentJobs ?? this.#defaults.maxConcurrentJobs,
+      remaining,
+    };
+  }
+
+  async #consume(record: ApiKeyRecord): Promise<number | undefined> {
+    const limit = record.rateLimitPerMinute ?? this.#defaults.rateLimitPerMinute;
+    if (limit === undefined || this.#rateLimiter === undefined) return undefined;
+    const decision = await this.#rateLimiter.consume(record.keyId, limit, this.#clock());
+    if (!decision.allowed) {
+      throw new RateLimitedError(`rate limit of ${limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds);
+    }
+    return decision.remaining;
+  }
+}

@@ -1,0 +1,10 @@
+export { API_KEY_PATTERN, API_KEY_PREFIX, apiKeyDigest, apiKeyPrefix, generateApiKey } from './api-key.js';
+export { ApiKeyAuthenticator, type ApiKeyAuthenticatorOptions, type KeyCaller } from './api-key-authenticator.js';
+export { ApiKeyError, InvalidApiKeyOptionsError } from './api-key-errors.js';
+export { byCreation, type ApiKeyLimits, type ApiKeyRecord, type CreatedApiKey } from './api-key-record.js';
+export type { ApiKeyStore } from './api-key-store.js';
+export { CachedApiKeyStore, type CachedApiKeyStoreOptions } from './cached-api-key-store.js';
+export type { JobSlots } from './job-slots.js';
+export { mintApiKey, type MintedApiKey } from './mint-api-key.js';
+export { RateLimitedError } from './rate-limited-error.js';
+export { RATE_WINDOW_SECONDS, retryAfterOf, windowStartOf, type RateDecision, type RateLimiter } from './rate-limiter.js';

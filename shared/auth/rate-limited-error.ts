@@ -1,0 +1,12 @@
+import { RerankError } from '../core/rerank-error.js';
+
+/** 429 in every dialect; the HTTP layer should send `Retry-After: retryAfterSeconds`. */
+export class RateLimitedError extends RerankError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number, options: { cause?: unknown } = {}) {
+    super('rate_limited', message, options);
+    this.name = 'RateLimitedError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
