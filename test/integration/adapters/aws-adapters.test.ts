@@ -1,6 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createJobsTable } from '../../../shared/adapters/dynamodb/create-jobs-table.js';
 import { DynamoDbJobStore } from '../../../shared/adapters/dynamodb/dynamodb-job-store.js';
 import type { EmulatorHandle } from '../../../scripts/emulators/emulator-handle.js';
@@ -10,6 +10,13 @@ import { startMotoServer } from '../../../scripts/emulators/start-moto-server.js
 import { describeChunkQueueContract } from '../../contract/chunk-queue.contract.js';
 import { describeJobStoreContract } from '../../contract/job-store.contract.js';
 import { makeSqsHarness } from './sqs-harness.js';
+import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
+import { DynamoDbJobSlots } from '../../../shared/adapters/dynamodb/keys/dynamodb-job-slots.js';
+import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/keys/dynamodb-rate-limiter.js';
+import { describeJobSlotsContract } from '../../contract/job-slots.contract.js';
+import { describeApiKeyStoreContract } from '../../contract/key-store.contract.js';
+import { describeRateLimiterContract } from '../../contract/rate-limiter.contract.js';
+import { assertKeysCliRoundTrip } from '../../unit/auth/keys-cli-round-trip.js';
 
 // DynamoDB Local, not moto's DynamoDB: moto loses concurrent updates, and the contract checks exactly that.
 // A missing java/python3+moto makes beforeAll throw, so these tests FAIL rather than skip.
@@ -38,3 +45,34 @@ afterAll(async () => {
 
 describeJobStoreContract('DynamoDB Local', () => new DynamoDbJobStore(TABLE, dynamoClient));
 describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
+
+// Auth ports (issue 7) on the same table as the jobs: key items, rate windows and job slots.
+const scanTable = async (): Promise<string> => {
+  const items: unknown[] = [];
+  let startKey: Record<string, AttributeValue> | undefined;
+  do {
+    // Only the auth items (KEY#..., KEYS): job pages are large and hold no keys.
+    const page = await dynamoClient.send(
+      new ScanCommand({
+        TableName: TABLE,
+        FilterExpression: 'begins_with(pk, :key)',
+        ExpressionAttributeValues: { ':key': { S: 'KEY' } },
+        ExclusiveStartKey: startKey,
+        ConsistentRead: true,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+  return JSON.stringify(items);
+};
+describeApiKeyStoreContract('DynamoDB Local', () => ({ store: new DynamoDbApiKeyStore(TABLE, dynamoClient), storedText: scanTable }));
+describeRateLimiterContract('DynamoDB Local', () => new DynamoDbRateLimiter(TABLE, dynamoClient));
+describeJobSlotsContract('DynamoDB Local', () => new DynamoDbJobSlots(TABLE, dynamoClient));
+
+describe('npm run keys --table (DynamoDB Local)', () => {
+  it('creates, lists and revokes in the table; the key is printed once and stored nowhere', async () => {
+    const env = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1', AWS_PROFILE: '' };
+    await assertKeysCliRoundTrip(['--table', TABLE, '--endpoint', dynamo!.endpoint], scanTable, env);
+  });
+});

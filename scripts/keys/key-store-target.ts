@@ -1,0 +1,33 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { fileURLToPath } from 'node:url';
+import { DynamoDbApiKeyStore } from '../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
+import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
+import type { ApiKeyStore } from '../../shared/auth/api-key-store.js';
+
+/** The local key file `npm start` reads by default: under the project, gitignored, digests only. */
+export const DEFAULT_KEY_FILE = fileURLToPath(new URL('../../.rerank/keys.json', import.meta.url));
+
+export interface KeyStoreTarget {
+  readonly file?: string;
+  readonly table?: string;
+  readonly endpoint?: string;
+  readonly region?: string;
+}
+
+/** The store a CLI run works on, and how to name it to the operator; the caller disposes the client. */
+export function openKeyStore(target: KeyStoreTarget): { store: ApiKeyStore; description: string; close: () => void } {
+  if (target.table !== undefined) {
+    // Region and credentials come from the normal AWS chain (AWS_PROFILE, AWS_REGION, SSO...); --endpoint for DynamoDB Local.
+    const client = new DynamoDBClient({
+      ...(target.endpoint === undefined ? {} : { endpoint: target.endpoint }),
+      ...(target.region === undefined ? {} : { region: target.region }),
+    });
+    return {
+      store: new DynamoDbApiKeyStore(target.table, client),
+      description: `DynamoDB table ${target.table}${target.endpoint === undefined ? '' : ` at ${target.endpoint}`}`,
+      close: () => client.destroy(),
+    };
+  }
+  const file = target.file ?? DEFAULT_KEY_FILE;
+  return { store: new InMemoryApiKeyStore({ file }), description: `key file ${file}`, close: () => undefined };
+}
