@@ -13,12 +13,32 @@ const describe = (value: unknown): string =>
 /** How a value reads in an error message: `null`, `an array`, `an object`, `a number`... */
 export const describeJsonValue = describe;
 
+/** Deeper JSON than any rerank request needs; beyond it echoing documents back would exhaust the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Nesting depth of parsed JSON, measured without recursion (the value may be arbitrarily deep). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 export function parseJsonText(text: string, param: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch {
     throw invalidRequest(`${param} is not valid JSON`, param);
   }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) throw invalidRequest(`${param} is nested more than ${MAX_JSON_DEPTH} levels deep`, param);
+  return value;
 }
 
 export function expectObject(value: unknown, param: string): JsonObject {
