@@ -25,6 +25,8 @@ export interface RerankServiceDeps {
 /** What scoring produced before normalization. */
 interface Scored {
   readonly scorerId: string;
+  /** The scorer's own output, before boost (RAG metadata `raw_scores`). */
+  readonly raw: number[];
   readonly scores: number[];
   readonly tokens: number;
   readonly activation: ScoreActivation;
@@ -74,7 +76,8 @@ export class RerankService {
     const strategy = request.strategy ?? 'default';
     if (strategy === 'none') {
       // Seed 002: NONE scores every document 0; ties keep the input order.
-      return { scorerId: 'none', scores: request.documents.map(() => 0), tokens: 0, activation: 'none' };
+      const zeros = request.documents.map(() => 0);
+      return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
     }
     const scorer = this.scorerFor(request);
     const texts = request.documents.map((d) => d.text);
@@ -92,12 +95,13 @@ export class RerankService {
     }
     // Upstream APIs answer final scores already; a local scorer's scores get the requested activation.
     let activation: ScoreActivation = request.upstream ? 'none' : (request.activation ?? defaultActivation(scorer));
+    const raw = scores;
     if (strategy === 'boost' && request.boost) {
       if (activation === 'sigmoid') scores = scores.map(sigmoid);
       scores = applyBoost(scores, request.documents, request.boost);
       activation = 'none';
     }
-    return { scorerId: scorer.id, scores, tokens, activation };
+    return { scorerId: scorer.id, raw, scores, tokens, activation };
   }
 
   async rerank(request: RerankRequest): Promise<RerankOutcome> {
@@ -114,7 +118,9 @@ export class RerankService {
       }
       // Seed 004: the input order, flagged, rather than no answer at all.
       fallback = true;
-      scored = { scorerId: request.model ?? 'fallback', scores: request.documents.map(() => 0), tokens: 0, activation: 'none' };
+      const zeros = request.documents.map(() => 0);
+      const scorerId = request.upstream?.model ?? request.model ?? 'fallback';
+      scored = { scorerId, raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
     }
     const scoredAt = performance.now();
     const results = normalizeResults(scored.scores, {
@@ -129,7 +135,7 @@ export class RerankService {
       results,
       usage: { totalTokens: scored.tokens },
       timings: { scoringMs: scoredAt - started, totalMs: performance.now() - started },
-      rawScores: scored.scores,
+      rawScores: scored.raw,
       ...(fallback ? { fallback } : {}),
     };
   }
