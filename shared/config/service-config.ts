@@ -22,6 +22,11 @@ export interface ServiceConfig {
   readonly maxDocumentChars: number;
   /** ONNX intra-op threads; on Lambda the vCPUs follow memory (1,769 MB = 1 vCPU). */
   readonly threads: number;
+  /** Local key store file (memory backend; `npm run keys` writes it). */
+  readonly keysFile: string;
+  /** Defaults for client keys without their own limits; undefined = unlimited. */
+  readonly rateLimitPerMinute: number | undefined;
+  readonly maxConcurrentJobs: number | undefined;
   /** Hosts an upstream rerank provider (rerank_config.api_url) may point at; `*` = any; empty = none. */
   readonly upstreamAllowedHosts: readonly string[];
   readonly jobs: JobsConfig;
@@ -70,6 +75,11 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got '${raw}'`);
   return value;
+}
+
+function optionalPositiveInt(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : positiveInt(env, name, 1);
 }
 
 function parseModelSpec(id: string, spec: string, root: string): ModelConfig {
@@ -122,6 +132,9 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     maxQueryChars: positiveInt(env, 'RERANK_MAX_QUERY_CHARS', 8_192),
     maxDocumentChars: positiveInt(env, 'RERANK_MAX_DOCUMENT_CHARS', 65_536),
     threads: positiveInt(env, 'RERANK_THREADS', availableParallelism()),
+    keysFile: resolve(root, env['RERANK_KEYS_FILE'] ?? '.rerank/keys.json'),
+    rateLimitPerMinute: optionalPositiveInt(env, 'RERANK_RATE_LIMIT_PER_MINUTE'),
+    maxConcurrentJobs: optionalPositiveInt(env, 'RERANK_MAX_CONCURRENT_JOBS'),
     upstreamAllowedHosts: (env['RERANK_UPSTREAM_ALLOWED_HOSTS'] ?? '')
       .split(',')
       .map((h) => h.trim())

@@ -11,15 +11,20 @@ import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 import { logger } from '../observability/logger.js';
 import { isSplittableHybrid } from '../scoring/hybrid/index.js';
+import type { JobSlots } from '../auth/job-slots.js';
+import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
-import type { BearerAuth, Caller } from './bearer-auth.js';
+import type { Caller } from './bearer-auth.js';
+import type { AuthenticatedCaller, RequestAuthenticator } from './request-authenticator.js';
 import { jobPollPath, jobView } from './job-view.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
   readonly jobs: JobCoordinator;
-  readonly auth: BearerAuth;
+  readonly auth: RequestAuthenticator;
+  /** Concurrent jobs per key; absent = unlimited. */
+  readonly jobSlots?: JobSlots;
   readonly limits: RequestLimits & SyncLimits & { readonly maxBodyBytes: number };
   readonly jobOptions: { readonly defaultBatchSize: number; readonly waitMs: number; readonly pollMs?: number };
   readonly modelIds: readonly string[];
@@ -110,7 +115,7 @@ export class ApiApp {
       return { ...r, headers: { ...r.headers, allow: match.allowed.join(', ') } };
     }
     const { route, params } = match;
-    const caller: Caller = route.public ? { keyId: 'anonymous' } : this.#deps.auth.authenticate(header(event, 'authorization'));
+    const caller: AuthenticatedCaller = route.public ? { keyId: 'anonymous' } : await this.#deps.auth.authenticate(header(event, 'authorization'));
     switch (route.action.kind) {
       case 'health':
         return json(200, { status: 'ok' });
@@ -138,7 +143,7 @@ export class ApiApp {
     return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits) };
   }
 
-  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext): Promise<Result> {
+  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: AuthenticatedCaller, context: ApiContext): Promise<Result> {
     const { dialect, request } = this.#parse(event, endpointDialect);
     // Prefer is a preference (RFC 7240): requests whose scores cannot be computed chunk by chunk are answered now.
     const queueable = dialect.queueable !== false && this.#queueable(request);
@@ -170,20 +175,33 @@ export class ApiApp {
     return !scorer.candidateRelative || isSplittableHybrid(scorer);
   }
 
-  #submit(request: RerankRequest, dialect: Dialect, caller: Caller): Promise<JobRecord> {
+  async #submit(request: RerankRequest, dialect: Dialect, caller: AuthenticatedCaller): Promise<JobRecord> {
     if (!this.#queueable(request)) {
-      throw invalidRequest('this request cannot run as a job: only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks', 'rerank_strategy');
+      throw invalidRequest(
+        'this request cannot run as a job: only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks',
+        'rerank_strategy',
+      );
     }
     const scorer = this.#deps.service.resolveScorer(request.model);
-    return this.#deps.jobs.submit({
-      request,
-      dialect: dialect.name,
-      ownerKeyId: caller.keyId,
-      model: scorer.id,
-      activation: request.activation ?? defaultActivation(scorer),
-      batchSize: request.batchSize ?? this.#deps.jobOptions.defaultBatchSize,
-      ...(isSplittableHybrid(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
-    });
+    const { jobSlots } = this.#deps;
+    const max = caller.maxConcurrentJobs;
+    if (jobSlots && max !== undefined && !(await jobSlots.acquire(caller.keyId, max))) {
+      throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
+    }
+    try {
+      return await this.#deps.jobs.submit({
+        request,
+        dialect: dialect.name,
+        ownerKeyId: caller.keyId,
+        model: scorer.id,
+        activation: request.activation ?? defaultActivation(scorer),
+        batchSize: request.batchSize ?? this.#deps.jobOptions.defaultBatchSize,
+        ...(isSplittableHybrid(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
+      });
+    } catch (error) {
+      if (jobSlots && max !== undefined) await jobSlots.release(caller.keyId);
+      throw error;
+    }
   }
 
   /** Waits below the API timeout for a fanned-out job; the caller answers 202 if it is still running. */
@@ -220,10 +238,11 @@ export class ApiApp {
   }
 
   #error(dialect: Dialect, error: RerankError, context: DialectContext): Result {
+    const headers: Record<string, string> = error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
     if (error.status >= 500) {
       logger.error('request failed', { requestId: context.requestId, kind: error.kind, error: error.cause instanceof Error ? error.cause : error });
     }
     const formatted = dialect.formatError(error, context);
-    return json(formatted.status, formatted.body);
+    return json(formatted.status, formatted.body, headers);
   }
 }

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { RerankError } from '../core/rerank-error.js';
 
 export interface Caller {
   /** A stable, non-secret id of the key (hash prefix): what logs and job ownership use. */
@@ -12,8 +11,8 @@ const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8')
 export const keyIdOf = (key: string): string => digest(key).toString('hex').slice(0, 16);
 
 /**
- * Checks `Authorization: Bearer <key>` against the configured keys. With no keys configured auth is
- * off (local development) and every caller is `anonymous`. Keys are compared as digests in constant time.
+ * Operator keys from configuration: `Authorization: Bearer <key>` checked against them as digests,
+ * in constant time. Client keys live in the key store (shared/auth).
  */
 export class BearerAuth {
   readonly #digests: Buffer[];
@@ -26,14 +25,12 @@ export class BearerAuth {
     return this.#digests.length > 0;
   }
 
-  authenticate(authorization: string | undefined): Caller {
-    if (!this.enabled) return { keyId: 'anonymous' };
+  /** The caller when the header carries one of these keys; undefined otherwise (another key source may know it). */
+  match(authorization: string | undefined): Caller | undefined {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw new RerankError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    if (!match || !this.enabled) return undefined;
     const presented = digest(match[1] as string);
-    // Check every key so timing does not reveal which one came closest.
     const ok = this.#digests.reduce((found, d) => timingSafeEqual(d, presented) || found, false);
-    if (!ok) throw new RerankError('unauthorized', 'invalid API key');
-    return { keyId: keyIdOf(match[1] as string) };
+    return ok ? { keyId: keyIdOf(match[1] as string) } : undefined;
   }
 }

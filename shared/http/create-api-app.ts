@@ -7,6 +7,7 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
     service: runtime.service,
     jobs: runtime.jobs,
     auth: runtime.auth,
+    jobSlots: runtime.jobSlots,
     limits: {
       ...config.jobs,
       maxBodyBytes: config.maxBodyBytes,

@@ -20,6 +20,8 @@ export interface JobCoordinatorDeps {
   readonly maxMessageBytes: number;
   readonly nowMs?: () => number;
   readonly newId?: () => string;
+  /** Called once per job when it ends (succeeded or failed), e.g. to free the owner's concurrent-job slot. */
+  readonly onJobEnded?: (job: { readonly id: string; readonly ownerKeyId: string }) => Promise<void>;
   /** The fusion step of a splittable hybrid model, by the job's model id (see JobSpec.fusion). */
   readonly fuserFor?: (modelId: string) => ((query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>) | undefined;
 }
@@ -86,7 +88,7 @@ export class JobCoordinator {
     } catch (error) {
       // Accepted work is never left running forever: a job whose chunks could not be queued fails now.
       logger.error('enqueue failed', { jobId: id, error: error as Error });
-      await this.#deps.store.fail(id, 'the job could not be queued; submit it again', this.#now());
+      await this.fail(id, 'the job could not be queued; submit it again');
     }
     logger.info('job submitted', { jobId: id, documents: spec.documentCount, chunks: spec.chunkCount, model });
     return (await this.#deps.store.get(id)) as JobRecord;
@@ -113,6 +115,7 @@ export class JobCoordinator {
       const result = await this.#finalResult(job);
       if (await this.#deps.store.complete(jobId, result, this.#now())) {
         logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: this.#now() - job.createdAt });
+        await this.#ended(job);
       }
     } catch (error) {
       if (!(error instanceof IncompleteJobError)) throw error;
@@ -131,7 +134,22 @@ export class JobCoordinator {
   }
 
   async fail(jobId: string, reason: string): Promise<void> {
-    if (await this.#deps.store.fail(jobId, reason, this.#now())) logger.warn('job failed', { jobId, reason });
+    const job = await this.#deps.store.get(jobId);
+    if (!job || job.status !== 'running') return;
+    if (await this.#deps.store.fail(jobId, reason, this.#now())) {
+      logger.warn('job failed', { jobId, reason });
+      await this.#ended(job);
+    }
+  }
+
+  /** Runs only after the one transition that ended the job, so the hook sees each job once. */
+  async #ended(job: JobRecord): Promise<void> {
+    try {
+      await this.#deps.onJobEnded?.({ id: job.id, ownerKeyId: job.ownerKeyId });
+    } catch (error) {
+      // A slot left taken expires with nothing worse than a refused submit; the job itself has ended.
+      logger.error('job end hook failed', { jobId: job.id, error: error as Error });
+    }
   }
 
   /**

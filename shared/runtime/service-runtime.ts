@@ -1,9 +1,9 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDbJobStore } from '../adapters/dynamodb/dynamodb-job-store.js';
-import { InProcessChunkQueue } from '../adapters/in-process/in-process-chunk-queue.js';
-import { InMemoryJobStore } from '../adapters/memory/in-memory-job-store.js';
-import { SqsChunkQueue } from '../adapters/sqs/sqs-chunk-queue.js';
+import { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
+import type { ApiKeyStore } from '../auth/api-key-store.js';
+import { CachedApiKeyStore } from '../auth/cached-api-key-store.js';
+import type { JobSlots } from '../auth/job-slots.js';
+import { RequestAuthenticator } from '../http/request-authenticator.js';
+import { createBackendAdapters } from './backend-adapters.js';
 import { loadServiceConfig, type ServiceConfig } from '../config/service-config.js';
 import { RerankService } from '../core/rerank-service.js';
 import { BearerAuth } from '../http/bearer-auth.js';
@@ -23,29 +23,11 @@ export interface ServiceRuntime {
   readonly scorers: ScorerRegistry;
   readonly service: RerankService;
   readonly jobs: JobCoordinator;
-  readonly auth: BearerAuth;
+  readonly auth: RequestAuthenticator;
   readonly store: JobStore;
   readonly queue: ChunkQueue;
-}
-
-function jobAdapters(config: ServiceConfig): { store: JobStore; queue: ChunkQueue } {
-  const jobs = config.jobs;
-  if (jobs.backend === 'aws') {
-    // Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_SQS / _DYNAMODB point them at emulators).
-    return {
-      store: new DynamoDbJobStore(jobs.tableName as string, new DynamoDBClient({})),
-      queue: new SqsChunkQueue(new SQSClient({}), jobs.queueUrl as string, { maxMessageBytes: jobs.maxMessageBytes }),
-    };
-  }
-  return {
-    store: new InMemoryJobStore(),
-    queue: new InProcessChunkQueue({
-      concurrency: jobs.workers,
-      batchSize: 1,
-      maxReceiveCount: jobs.maxReceiveCount,
-      retryDelayMs: jobs.retryDelayMs,
-    }),
-  };
+  readonly keys: ApiKeyStore;
+  readonly jobSlots: JobSlots;
 }
 
 export async function createServiceRuntime(config: ServiceConfig): Promise<ServiceRuntime> {
@@ -59,7 +41,11 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     if (!hybrid) hybrids.set(model.id, (hybrid = createHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
     return hybrid;
   };
-  const { store, queue } = jobAdapters(config);
+  const { store, queue, keys, rateLimiter, jobSlots } = createBackendAdapters(config);
+  const defaults = {
+    ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
+    ...(config.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: config.maxConcurrentJobs }),
+  };
   return {
     config,
     scorers,
@@ -73,14 +59,23 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
       queue,
       jobTtlSeconds: config.jobs.ttlSeconds,
       maxMessageBytes: config.jobs.maxMessageBytes,
+      onJobEnded: (job) => jobSlots.release(job.ownerKeyId),
       fuserFor: (modelId) => {
         const scorer = scorers.ids().includes(modelId) ? scorers.get(modelId) : undefined;
         return scorer && isSplittableHybrid(scorer) ? scorer.fuse : undefined;
       },
     }),
-    auth: new BearerAuth(config.apiKeys),
+    auth: new RequestAuthenticator({
+      operatorKeys: new BearerAuth(config.apiKeys),
+      clientKeys: new ApiKeyAuthenticator({ store: new CachedApiKeyStore(keys), rateLimiter, defaults }),
+      store: keys,
+      // Fail closed on AWS; locally, no keys anywhere means auth is off.
+      openWhenNoKeys: config.jobs.backend === 'memory',
+    }),
     store,
     queue,
+    keys,
+    jobSlots,
   };
 }
 

@@ -4,7 +4,10 @@ import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-proc
 import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
 import { RerankService } from '../../../shared/core/rerank-service.js';
 import { ApiApp } from '../../../shared/http/api-app.js';
+import { ApiKeyAuthenticator } from '../../../shared/auth/api-key-authenticator.js';
+import { InMemoryApiKeyStore } from '../../../shared/adapters/memory/in-memory-api-key-store.js';
 import { BearerAuth } from '../../../shared/http/bearer-auth.js';
+import { RequestAuthenticator } from '../../../shared/http/request-authenticator.js';
 import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
 import { createScorerRegistry } from '../../../shared/scoring/scorer-registry.js';
 import type { Scorer } from '../../../shared/scoring/scorer.js';
@@ -17,12 +20,18 @@ const lengthScorer: Scorer = {
 };
 
 function app(): ApiApp {
+  const keys = new InMemoryApiKeyStore();
   const scorers = createScorerRegistry([lengthScorer]);
   const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 2, retryDelayMs: 10 });
   return new ApiApp({
     service: new RerankService({ catalog: scorers }),
     jobs: new JobCoordinator({ store: new InMemoryJobStore(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 }),
-    auth: new BearerAuth([]),
+    auth: new RequestAuthenticator({
+      operatorKeys: new BearerAuth([]),
+      clientKeys: new ApiKeyAuthenticator({ store: keys }),
+      store: keys,
+      openWhenNoKeys: true,
+    }),
     limits: { maxBodyBytes: 1 << 20, maxDocuments: 100, maxBatchSize: 10, syncMaxDocuments: 100, syncMaxChars: 1 << 20 },
     jobOptions: { defaultBatchSize: 2, waitMs: 10 },
     modelIds: scorers.ids(),
