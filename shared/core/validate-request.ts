@@ -39,9 +39,14 @@ function applyLengthLimits(request: RerankRequest, names: RequestParamNames, lim
  * Rules every dialect shares, checked after the dialect has read its wire fields.
  * Types were already enforced by the dialect's reader; this checks meaning.
  */
-export function validateRerankRequest(request: RerankRequest, names: RequestParamNames, limits: RequestLimits): RerankRequest {
+export function validateRerankRequest(
+  request: RerankRequest,
+  names: RequestParamNames,
+  limits: RequestLimits,
+  options: { readonly allowEmptyDocuments?: boolean } = {},
+): RerankRequest {
   if (request.query.trim() === '') throw invalidRequest(`${names.query} must be a non-empty string`, names.query);
-  if (request.documents.length === 0) throw invalidRequest(`${names.documents} must contain at least one document`, names.documents);
+  if (request.documents.length === 0 && !options.allowEmptyDocuments) throw invalidRequest(`${names.documents} must contain at least one document`, names.documents);
   if (request.documents.length > limits.maxDocuments) {
     throw invalidRequest(
       `${names.documents} has ${request.documents.length} documents; at most ${limits.maxDocuments} are accepted`,

@@ -29,5 +29,7 @@ export interface Dialect {
   formatOutcome(outcome: RerankOutcome, context: DialectContext, request?: RerankRequest): DialectResponse;
   /** False for dialects whose reply needs the request itself (e.g. the pipeline dict): never queued as jobs. */
   readonly queueable?: boolean;
+  /** True where the wire format defines the answer to no documents (seed 002 answers an empty list). */
+  readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { needsQueuedJob, type SyncLimits } from '../core/plan-request.js';
 import { RerankError, invalidRequest, toRerankError } from '../core/rerank-error.js';
+import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import { defaultActivation, type RerankService } from '../core/rerank-service.js';
 import { validateRerankRequest, type RequestLimits } from '../core/validate-request.js';
@@ -36,6 +37,16 @@ type Result = APIGatewayProxyStructuredResultV2;
 interface ApiContext extends DialectContext {
   readonly basePath: string;
 }
+
+/** Nothing to score: what dialects that accept an empty candidate list format. */
+const emptyOutcome = (id: string): RerankOutcome => ({
+  id,
+  model: '',
+  results: [],
+  usage: { totalTokens: 0 },
+  timings: { scoringMs: 0, totalMs: 0 },
+  rawScores: [],
+});
 
 /** What 202s and polls of running jobs suggest to clients as a polling pace. */
 const RETRY_AFTER_SECONDS = '1';
@@ -140,7 +151,8 @@ export class ApiApp {
 
   #parse(event: APIGatewayProxyEventV2, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
     const body = parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
-    return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits) };
+    const allowEmptyDocuments = dialect.acceptsEmptyDocuments === true;
+    return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits, { allowEmptyDocuments }) };
   }
 
   async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: AuthenticatedCaller, context: ApiContext): Promise<Result> {
@@ -155,7 +167,7 @@ export class ApiApp {
       if (job.status === 'running') return this.#accepted(job, context);
       return this.#formatJob(job, dialect, context);
     }
-    const outcome = await this.#deps.service.rerank(request);
+    const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await this.#deps.service.rerank(request);
     const formatted = dialect.formatOutcome(outcome, context, request);
     recordRerankMetrics(dialect.name, request.documents.length, outcome);
     return json(formatted.status, formatted.body, {

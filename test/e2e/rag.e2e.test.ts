@@ -209,9 +209,14 @@ describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () =
     expect(failed.text).not.toContain('SECRET');
   });
 
-  it('4xx in the Llama Stack envelope {"error":{"detail",...}}: empty retrieved_docs, unknown strategy, unknown model, wrong method', async () => {
+  it('answers an empty retrieved_docs with an empty list and the query, as the RFC does', async () => {
+    const { status, body } = await post('/tool-runtime/rag-tool/rerank', { query: QUERY, retrieved_docs: [] });
+    expect(status).toBe(200);
+    expect(body).toEqual({ reranked_documents: [], metadata: { query: QUERY } });
+  });
+
+  it('4xx in the Llama Stack envelope {"error":{"detail",...}}: unknown strategy, unknown model, image query, llm_rerank without upstream, wrong method', async () => {
     for (const body of [
-      { query: QUERY, retrieved_docs: [] },
       { query: QUERY, retrieved_docs: DOCS, rerank_strategy: 'magic' },
       { query: QUERY, retrieved_docs: DOCS, reranker_model_id: 'LlamaRank' },
       { query: { type: 'image', image: { url: 'x' } }, retrieved_docs: DOCS },

@@ -41,6 +41,7 @@ export const ragToolDialect: Dialect = {
   name: 'rag-tool',
   paramNames: { query: 'query', documents: 'retrieved_docs', topN: 'top_k', batchSize: 'batch_size' },
   queueable: false,
+  acceptsEmptyDocuments: true,
 
   parse(body: unknown): RerankRequest {
     const obj = expectObject(body, 'body');

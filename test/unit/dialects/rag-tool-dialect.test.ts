@@ -188,8 +188,10 @@ describe('ragToolDialect.parse: malformed bodies are 400s naming the field', () 
     expect(JSON.stringify(ragToolDialect.formatError(error, CONTEXT).body)).not.toContain('SECRET-KEY');
   });
 
-  it('an empty retrieved_docs is refused by the shared validation (the RFC answers it with an empty list instead)', () => {
+  it('accepts an empty retrieved_docs (the RFC answers it with an empty list), which other dialects refuse', () => {
+    expect(ragToolDialect.acceptsEmptyDocuments).toBe(true);
     const request = ragToolDialect.parse(minimal({ retrieved_docs: [] }));
+    expect(validateRerankRequest(request, ragToolDialect.paramNames, LIMITS, { allowEmptyDocuments: true })).toBe(request);
     expectInvalid(() => validateRerankRequest(request, ragToolDialect.paramNames, LIMITS), 'retrieved_docs');
   });
 });
