@@ -1,0 +1,60 @@
+import { handler as deadLetterHandler } from '../../../functions/workers/chunk-dead-letter.js';
+import { handler as scoreChunkHandler } from '../../../functions/workers/score-chunk.js';
+import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
+import { FIXTURE_MODEL_SPEC, loadServiceConfig } from '../../../shared/config/service-config.js';
+import type { ApiApp } from '../../../shared/http/api-app.js';
+import { createApiApp } from '../../../shared/http/create-api-app.js';
+import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
+import { createServiceRuntime, serviceRuntime, type ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
+
+/** The keys the keyed app accepts: jobs submitted with the other key must stay invisible to this one. */
+export const PROPERTY_API_KEY = 'property-test-key';
+export const OTHER_API_KEY = 'property-test-other-key';
+
+export interface InProcessApi {
+  readonly runtime: ServiceRuntime;
+  /** Auth off, as `npm start` runs by default. */
+  readonly app: ApiApp;
+  /**
+   * A second runtime configured with `RERANK_API_KEYS=PROPERTY_API_KEY,OTHER_API_KEY`: its own job store, and
+   * no consumer on its queue (the worker handlers serve the first runtime), so its jobs stay `running`.
+   */
+  readonly authedApp: ApiApp;
+}
+
+/**
+ * The real runtime (config from env, ONNX scorers, in-memory job store, in-process queue delivering to
+ * the real worker handlers) in this test process: no socket, so thousands of events run in seconds.
+ * Built once per test file (process); later calls share it.
+ */
+export function loadInProcessApi(): Promise<InProcessApi> {
+  loaded ??= build();
+  return loaded;
+}
+
+let loaded: Promise<InProcessApi> | undefined;
+
+/**
+ * Env first: the runtime reads its configuration when it is built. The fixture cross-encoder, as the e2e
+ * tests use: fast, deterministic and chunkable, so every request can also take the job path. One ONNX
+ * thread: vitest runs two files at once on two cores.
+ */
+async function build(): Promise<InProcessApi> {
+  Object.assign(process.env, {
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    RERANK_MODELS: FIXTURE_MODEL_SPEC,
+    RERANK_THREADS: '1',
+    RERANK_JOBS_BACKEND: 'memory',
+    RERANK_API_KEYS: '',
+    RERANK_RETRY_DELAY_MS: '10',
+  });
+  const runtime = await serviceRuntime();
+  if (runtime.queue instanceof InProcessChunkQueue) {
+    runtime.queue.attach(
+      async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-property')),
+      async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-property')),
+    );
+  }
+  const keyed = await createServiceRuntime(loadServiceConfig({ ...process.env, RERANK_API_KEYS: `${PROPERTY_API_KEY},${OTHER_API_KEY}` }));
+  return { runtime, app: createApiApp(runtime), authedApp: createApiApp(keyed) };
+}
