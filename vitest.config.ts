@@ -7,6 +7,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    env: { POWERTOOLS_LOG_LEVEL: 'ERROR' },
+    // Tests assert behaviour, not EMF lines: metrics off, logs at ERROR.
+    env: { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
   },
 });

@@ -144,3 +144,6 @@ export function readRankFieldDocuments(value: unknown, param: string, fields: re
     return { text: lines.join('\n'), source };
   });
 }
+
+/** TEI's `truncate`: present only when the client sent it, so requests stay comparable field by field. */
+export const optionalTruncate = (truncate: boolean | undefined): { truncate?: boolean } => (truncate === undefined ? {} : { truncate });

@@ -10,6 +10,9 @@ import { metrics } from './metrics.js';
  */
 export function recordRerankMetrics(dialect: string, documents: number, outcome: RerankOutcome): void {
   const stats = scoreStats(outcome.rawScores ?? outcome.results.map((r) => r.score));
+  // One request per invocation on Lambda; where nothing flushes between requests (in-process callers),
+  // the previous request's dialect must not linger.
+  metrics.clearDimensions();
   metrics.addDimension('dialect', dialect);
   metrics.addMetric('Documents', MetricUnit.Count, documents);
   metrics.addMetric('Tokens', MetricUnit.Count, outcome.usage.totalTokens);

@@ -7,6 +7,7 @@ import {
   expectObject,
   parseJsonText,
   readDocuments,
+  optionalTruncate,
   readOptionalBoolean,
   readOptionalInteger,
   readOptionalNumber,
@@ -54,6 +55,7 @@ export const chatDialect: Dialect = {
       batchSize: readOptionalInteger(data, 'batch_size', 'batch_size', 1),
       activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
       prompt: readOptionalString(data, 'prompt', 'prompt'),
+      ...optionalTruncate(readOptionalBoolean(data, 'truncate', 'truncate')),
     };
   },
 

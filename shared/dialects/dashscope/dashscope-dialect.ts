@@ -6,6 +6,7 @@ import { documentObject } from '../document-object.js';
 import {
   expectObject,
   readDocuments,
+  optionalTruncate,
   readOptionalBoolean,
   readOptionalInteger,
   readOptionalNumber,
@@ -51,6 +52,7 @@ export const dashScopeDialect: Dialect = {
       activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
       // qwen3-rerank takes a task instruction; our scorers may use it.
       prompt: readOptionalString(parameters, 'instruct', 'parameters.instruct'),
+      ...optionalTruncate(readOptionalBoolean(parameters, 'truncate', 'parameters.truncate')),
     };
   },
 

@@ -6,6 +6,7 @@ import { documentObject } from '../document-object.js';
 import {
   expectObject,
   readDocuments,
+  optionalTruncate,
   readOptionalBoolean,
   readOptionalInteger,
   readOptionalNumber,
@@ -43,6 +44,7 @@ export const openAiDialect: Dialect = {
       batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
       activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
       prompt: undefined,
+      ...optionalTruncate(readOptionalBoolean(obj, 'truncate', 'truncate')),
       ...(maxChunksPerDoc === undefined ? {} : { maxChunksPerDoc }),
     };
   },
