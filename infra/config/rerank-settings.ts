@@ -28,12 +28,23 @@ export interface RerankSettings {
   /** Deliveries of a chunk before it is dead-lettered and its job fails. */
   readonly maxReceiveCount: number;
   readonly jobTtlSeconds: number;
+  /**
+   * Keep the jobs table when the stack is deleted (default true): it holds the API keys as well as the jobs,
+   * so `cdk destroy` (or a replacement of the table) must not silently revoke every client.
+   */
+  readonly retainTable: boolean;
+  /** Jobs table PITR; context `auto` (the cdk.json default) = on exactly when the table is retained. */
   readonly pointInTimeRecovery: boolean;
-  /** `destroy` (jobs are transient; `cdk destroy` removes the table) or `retain`. */
-  readonly removalPolicy: 'destroy' | 'retain';
   readonly logRetentionDays: number;
-  /** Allowed Bearer keys: empty = the stack creates a Secrets Manager secret; else an existing secret's full ARN. */
-  readonly apiKeysSecretArn: string;
+  /** RERANK_RATE_LIMIT_PER_MINUTE: requests per minute for a key created without its own `--rate`. */
+  readonly rateLimitPerMinute: number;
+  /** RERANK_MAX_CONCURRENT_JOBS: running jobs per key for a key created without its own `--max-jobs`. */
+  readonly maxConcurrentJobs: number;
+  /**
+   * RERANK_UPSTREAM_ALLOWED_HOSTS: comma-separated hosts (`host` or `host:port`, lowercase) that a request's
+   * upstream reranker may call; empty = none, `*` = any (not advised: clients then choose what the functions call).
+   */
+  readonly upstreamAllowedHosts: string;
   /** Optional e-mail subscribed to the alarm topic. */
   readonly alarmEmail: string;
   readonly throttleRateLimit: number;
@@ -60,16 +71,27 @@ export const DEFAULT_RERANK_SETTINGS: RerankSettings = {
   workerMaxConcurrency: 10,
   maxReceiveCount: 3,
   jobTtlSeconds: 86_400,
-  pointInTimeRecovery: false,
-  removalPolicy: 'destroy',
+  retainTable: true,
+  pointInTimeRecovery: true,
   logRetentionDays: 30,
-  apiKeysSecretArn: '',
+  rateLimitPerMinute: 600,
+  maxConcurrentJobs: 20,
+  upstreamAllowedHosts: '',
   alarmEmail: '',
   throttleRateLimit: 50,
   throttleBurstLimit: 100,
 };
 
 export const CONTEXT_PREFIX = 'rerank:';
+
+/** cdk.json's `rerank:pointInTimeRecovery`: follow `rerank:retainTable` unless set to true or false. */
+export const PITR_FOLLOWS_RETENTION = 'auto';
+
+/** Context keys that no longer exist: failing beats silently ignoring a deployer's override. */
+const REMOVED_KEYS: Readonly<Record<string, string>> = {
+  apiKeysSecretArn: 'API keys now live (hashed) in the jobs table: create them with `npm run keys -- --table <JobsTableName> create --name <name>`',
+  removalPolicy: 'use rerank:retainTable=true|false',
+};
 
 /** CloudWatch Logs accepts only these retention periods. */
 const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
@@ -99,6 +121,23 @@ function oneOf<T extends string>(key: string, raw: unknown, allowed: readonly T[
   throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be one of ${allowed.join(', ')}, got '${String(raw)}'`);
 }
 
+/** One host as URL.host spells it (lowercase, port only when not the default), or an IPv6 literal in brackets. */
+const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+function hostList(key: string, raw: unknown): string {
+  if (typeof raw !== 'string') throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be a comma-separated host list, got '${String(raw)}'`);
+  const hosts = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const host of hosts) {
+    if (host !== '*' && !HOST.test(host)) {
+      throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} entries must be host or host:port (or *), got '${host}'`);
+    }
+  }
+  return [...new Set(hosts)].join(',');
+}
+
 function text(key: string, raw: unknown, pattern: RegExp, hint: string): string {
   if (typeof raw === 'string' && pattern.test(raw)) return raw;
   throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be ${hint}, got '${String(raw)}'`);
@@ -110,6 +149,12 @@ function text(key: string, raw: unknown, pattern: RegExp, hint: string): string 
  */
 export function readRerankSettings(tryGetContext: ContextReader): RerankSettings {
   const get = <K extends keyof RerankSettings>(key: K): unknown => tryGetContext(`${CONTEXT_PREFIX}${key}`) ?? DEFAULT_RERANK_SETTINGS[key];
+  for (const [key, hint] of Object.entries(REMOVED_KEYS)) {
+    if (tryGetContext(`${CONTEXT_PREFIX}${key}`) !== undefined) throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} was removed: ${hint}`);
+  }
+  const retainTable = bool('retainTable', get('retainTable'));
+  const rawPitr = tryGetContext(`${CONTEXT_PREFIX}pointInTimeRecovery`) ?? PITR_FOLLOWS_RETENTION;
+  const pointInTimeRecovery = rawPitr === PITR_FOLLOWS_RETENTION ? retainTable : bool('pointInTimeRecovery', rawPitr);
   const modelFolder = text('modelFolder', get('modelFolder'), /^[^,=]+$/, 'a folder path without , or =');
   const explicitModelId = tryGetContext(`${CONTEXT_PREFIX}modelId`);
   const modelId = text('modelId', explicitModelId ?? path.basename(modelFolder), /^[A-Za-z0-9._-]+$/, 'letters, digits, . _ -');
@@ -147,10 +192,12 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
     workerMaxConcurrency: intIn('workerMaxConcurrency', get('workerMaxConcurrency'), 2, 1_000),
     maxReceiveCount: intIn('maxReceiveCount', get('maxReceiveCount'), 1, 1_000),
     jobTtlSeconds: intIn('jobTtlSeconds', get('jobTtlSeconds'), 60, 30 * 86_400),
-    pointInTimeRecovery: bool('pointInTimeRecovery', get('pointInTimeRecovery')),
-    removalPolicy: oneOf('removalPolicy', get('removalPolicy'), ['destroy', 'retain'] as const),
+    retainTable,
+    pointInTimeRecovery,
     logRetentionDays,
-    apiKeysSecretArn: text('apiKeysSecretArn', get('apiKeysSecretArn'), /^$|^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:.+-[A-Za-z0-9]{6}$/, 'empty or a full secret ARN'),
+    rateLimitPerMinute: intIn('rateLimitPerMinute', get('rateLimitPerMinute'), 1, 1_000_000),
+    maxConcurrentJobs: intIn('maxConcurrentJobs', get('maxConcurrentJobs'), 1, 10_000),
+    upstreamAllowedHosts: hostList('upstreamAllowedHosts', get('upstreamAllowedHosts')),
     alarmEmail: text('alarmEmail', get('alarmEmail'), /^$|^[^@\s]+@[^@\s]+$/, 'empty or an e-mail address'),
     throttleRateLimit: intIn('throttleRateLimit', get('throttleRateLimit'), 1, 100_000),
     throttleBurstLimit: intIn('throttleBurstLimit', get('throttleBurstLimit'), 1, 100_000),

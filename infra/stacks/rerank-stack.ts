@@ -2,9 +2,8 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import type { RerankSettings } from '../config/rerank-settings.js';
-import { ApiKeys } from '../constructs/api-keys.js';
 import { ChunkQueues } from '../constructs/chunk-queues.js';
-import { JobsTable } from '../constructs/jobs-table.js';
+import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
 import { RerankHttpApi } from '../constructs/rerank-http-api.js';
 import { RerankMonitoring } from '../constructs/rerank-monitoring.js';
 import { ScorerFunction } from '../constructs/scorer-function.js';
@@ -26,7 +25,6 @@ export class RerankStack extends Stack {
   readonly deadLetterFunction: ScorerFunction;
   readonly jobsTable: JobsTable;
   readonly chunkQueues: ChunkQueues;
-  readonly apiKeys: ApiKeys;
   readonly monitoring: RerankMonitoring;
 
   constructor(scope: Construct, id: string, props: RerankStackProps) {
@@ -37,7 +35,8 @@ export class RerankStack extends Stack {
 
     this.jobsTable = new JobsTable(this, 'Jobs', {
       pointInTimeRecovery: s.pointInTimeRecovery,
-      removalPolicy: s.removalPolicy === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      // The table holds the API keys (hashed) as well as the jobs: deleting the stack must not delete them.
+      removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
     this.chunkQueues = new ChunkQueues(this, 'Chunks', {
       workerTimeout,
@@ -45,7 +44,6 @@ export class RerankStack extends Stack {
       maxReceiveCount: s.maxReceiveCount,
       jobTtlSeconds: s.jobTtlSeconds,
     });
-    this.apiKeys = new ApiKeys(this, 'ApiKeys', s.apiKeysSecretArn ? { existingSecretArn: s.apiKeysSecretArn } : {});
 
     // Every function reads the same validated service config (shared/config/service-config.ts).
     const environment = {
@@ -55,6 +53,8 @@ export class RerankStack extends Stack {
       RERANK_JOB_WAIT_MS: String(s.jobWaitMs),
       RERANK_JOB_TTL_SECONDS: String(s.jobTtlSeconds),
       RERANK_MAX_RECEIVE_COUNT: String(s.maxReceiveCount),
+      // Unset = no upstream host allowed, as the service's own default.
+      ...(s.upstreamAllowedHosts ? { RERANK_UPSTREAM_ALLOWED_HOSTS: s.upstreamAllowedHosts } : {}),
       POWERTOOLS_SERVICE_NAME: 'rerank',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       ...this.chunkQueues.environment,
@@ -74,6 +74,13 @@ export class RerankStack extends Stack {
       description: 'Rerank API: every dialect route, synchronous scoring, job submit and poll',
       memoryMb: s.apiMemoryMb,
       timeout: Duration.seconds(s.apiTimeoutSeconds),
+      // With RERANK_JOBS_BACKEND=aws the API authenticates every request against the keys in the jobs table
+      // (fail closed); these are the limits of keys created without their own. RERANK_API_KEYS is never set here.
+      environment: {
+        ...environment,
+        RERANK_RATE_LIMIT_PER_MINUTE: String(s.rateLimitPerMinute),
+        RERANK_MAX_CONCURRENT_JOBS: String(s.maxConcurrentJobs),
+      },
     });
     this.workerFunction = new ScorerFunction(this, 'Worker', {
       ...common,
@@ -90,9 +97,10 @@ export class RerankStack extends Stack {
       timeout: deadLetterTimeout,
     });
 
-    for (const fn of [this.apiFunction, this.workerFunction, this.deadLetterFunction]) this.jobsTable.grantJobStore(fn.function);
+    this.jobsTable.grantAccess(this.apiFunction.function, TABLE_ACCESS.api);
+    this.jobsTable.grantAccess(this.workerFunction.function, TABLE_ACCESS.worker);
+    this.jobsTable.grantAccess(this.deadLetterFunction.function, TABLE_ACCESS.deadLetter);
     this.chunkQueues.grantSendChunks(this.apiFunction.function);
-    this.apiKeys.grantReadKeys(this.apiFunction.function);
 
     this.workerFunction.function.addEventSource(
       new SqsEventSource(this.chunkQueues.queue, {
@@ -126,10 +134,12 @@ export class RerankStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; OpenAI-style clients use <ApiUrl>v1' });
     new CfnOutput(this, 'ApiFunctionName', { value: this.apiFunction.function.functionName });
-    new CfnOutput(this, 'JobsTableName', { value: this.jobsTable.table.tableName });
+    new CfnOutput(this, 'JobsTableName', {
+      value: this.jobsTable.table.tableName,
+      description: 'Jobs and API keys: npm run keys -- --table <JobsTableName> create --name <name>',
+    });
     new CfnOutput(this, 'ChunkQueueName', { value: this.chunkQueues.queue.queueName });
     new CfnOutput(this, 'ChunkDeadLetterQueueName', { value: this.chunkQueues.deadLetterQueue.queueName });
-    new CfnOutput(this, 'ApiKeysSecretArn', { value: this.apiKeys.secret.secretArn, description: 'Bearer keys (comma-separated)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.alarmTopic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: `${this.stackName}-rerank` });
   }

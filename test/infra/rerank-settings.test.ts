@@ -1,19 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_PREFIX, DEFAULT_RERANK_SETTINGS, readRerankSettings, RerankSettingsError, threadsForMemory } from '../../infra/config/rerank-settings.js';
+import {
+  CONTEXT_PREFIX,
+  DEFAULT_RERANK_SETTINGS,
+  PITR_FOLLOWS_RETENTION,
+  readRerankSettings,
+  RerankSettingsError,
+  threadsForMemory,
+} from '../../infra/config/rerank-settings.js';
 import { cdkJsonContext } from './support/synth-rerank.js';
 
 const fromContext = (context: Record<string, unknown>) => readRerankSettings((key) => context[key]);
 
 describe('rerank cdk context', () => {
-  it('cdk.json documents exactly the defaults (modelId defaults to the model folder name)', () => {
+  it('cdk.json documents exactly the defaults (modelId defaults to the model folder name, PITR to the table retention)', () => {
     const rerankKeys = Object.fromEntries(
       Object.entries(cdkJsonContext())
         .filter(([key]) => key.startsWith(CONTEXT_PREFIX))
         .map(([key, value]) => [key.slice(CONTEXT_PREFIX.length), value]),
     );
     const { modelId, ...documented } = DEFAULT_RERANK_SETTINGS;
-    expect(rerankKeys).toEqual(documented);
+    expect(rerankKeys).toEqual({ ...documented, pointInTimeRecovery: PITR_FOLLOWS_RETENTION });
     expect(fromContext(cdkJsonContext())).toEqual(DEFAULT_RERANK_SETTINGS);
+    expect(fromContext({})).toEqual(DEFAULT_RERANK_SETTINGS);
     expect(modelId).toBe('tinybert-l2-fixture');
   });
 
@@ -34,11 +42,48 @@ describe('rerank cdk context', () => {
     ['rerank:workerMaxConcurrency', 1],
     ['rerank:logRetentionDays', 2],
     ['rerank:apiTimeoutSeconds', 30],
-    ['rerank:apiKeysSecretArn', 'my-secret'],
     ['rerank:modelFolder', 'a=b'],
+    ['rerank:retainTable', 'yes'],
+    ['rerank:pointInTimeRecovery', 'on'],
+    ['rerank:rateLimitPerMinute', '0'],
+    ['rerank:rateLimitPerMinute', '1.5'],
+    ['rerank:maxConcurrentJobs', 0],
+    ['rerank:upstreamAllowedHosts', 'https://api.cohere.com'],
+    ['rerank:upstreamAllowedHosts', 'api.cohere.com/v2'],
+    ['rerank:upstreamAllowedHosts', 'a b'],
+    ['rerank:upstreamAllowedHosts', 42],
+    // Removed keys fail with a hint instead of being ignored.
+    ['rerank:apiKeysSecretArn', ''],
+    ['rerank:removalPolicy', 'retain'],
   ])('rejects %s = %s naming the key', (key, value) => {
     expect(() => fromContext({ [key]: value })).toThrow(RerankSettingsError);
     expect(() => fromContext({ [key]: value })).toThrow(key);
+  });
+
+  it('retains the table by default with PITR; PITR follows retention unless set', () => {
+    expect(fromContext({})).toMatchObject({ retainTable: true, pointInTimeRecovery: true });
+    expect(fromContext({ 'rerank:retainTable': 'false' })).toMatchObject({ retainTable: false, pointInTimeRecovery: false });
+    expect(fromContext({ 'rerank:retainTable': false, 'rerank:pointInTimeRecovery': 'auto' }).pointInTimeRecovery).toBe(false);
+    expect(fromContext({ 'rerank:retainTable': 'false', 'rerank:pointInTimeRecovery': 'true' }).pointInTimeRecovery).toBe(true);
+    expect(fromContext({ 'rerank:pointInTimeRecovery': false })).toMatchObject({ retainTable: true, pointInTimeRecovery: false });
+  });
+
+  it('points the removed secret setting at the key CLI', () => {
+    expect(() => fromContext({ 'rerank:apiKeysSecretArn': 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:k-AbCdEf' })).toThrow(
+      /npm run keys/,
+    );
+  });
+
+  it('reads the key limits and normalizes the upstream host list as URL.host spells hosts', () => {
+    expect(fromContext({ 'rerank:rateLimitPerMinute': '1200', 'rerank:maxConcurrentJobs': '5' })).toMatchObject({
+      rateLimitPerMinute: 1200,
+      maxConcurrentJobs: 5,
+    });
+    const hosts = (raw: string) => fromContext({ 'rerank:upstreamAllowedHosts': raw }).upstreamAllowedHosts;
+    expect(hosts('')).toBe('');
+    expect(hosts(' API.Cohere.com , api.jina.ai:8443,,api.cohere.com ')).toBe('api.cohere.com,api.jina.ai:8443');
+    expect(hosts('[::1]:8080,localhost:8080')).toBe('[::1]:8080,localhost:8080');
+    expect(hosts('*')).toBe('*');
   });
 
   it('keeps the job wait inside the API timeout (HTTP API integrations stop at 30 s)', () => {

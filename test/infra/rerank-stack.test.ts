@@ -1,15 +1,18 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } from '../../shared/adapters/dynamodb/job-table-keys.js';
+import { KEY_LIST_PK } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { API_ROUTES } from '../../shared/http/api-routes.js';
-import { removeScratchDirs, synthRerankStack, type SynthResult } from './support/synth-rerank.js';
+import { listFiles, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type SynthResult } from './support/synth-rerank.js';
 
 // One synth of the cdk.json configuration without bundling (the packaging tests build the bundles).
 let synth: SynthResult;
 let template: Template;
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
-type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
 
 const resources = (type: string): [string, Resource][] =>
   Object.entries(template.findResources(type) as Record<string, Resource>);
@@ -32,7 +35,26 @@ function statementsOf(role: string): Statement[] {
 
 const actionsOf = (statement: Statement): string[] => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
 const refersTo = (statement: Statement, id: string): boolean => JSON.stringify(statement.Resource).includes(`"${id}"`);
-const allActions = (role: string): string[] => statementsOf(role).flatMap(actionsOf).sort();
+const allActions = (role: string): string[] => [...new Set(statementsOf(role).flatMap(actionsOf))].sort();
+
+/** A role's DynamoDB grants as partition pattern -> item actions (without the `dynamodb:` prefix), from its conditions. */
+function tableGrants(role: string): Record<string, string[]> {
+  const grants: Record<string, Set<string>> = {};
+  for (const statement of statementsOf(role)) {
+    const actions = actionsOf(statement).filter((a) => a.startsWith('dynamodb:'));
+    if (actions.length === 0) continue;
+    const leading = statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+    expect(leading, `${role}: every DynamoDB statement names its partitions`).toBeDefined();
+    for (const pattern of Array.isArray(leading) ? (leading as string[]) : [leading as string]) {
+      for (const action of actions) (grants[pattern] ??= new Set()).add(action.slice('dynamodb:'.length));
+    }
+  }
+  return Object.fromEntries(Object.entries(grants).map(([pattern, actions]) => [pattern, [...actions].sort()]));
+}
+
+/** IAM StringLike: `*` any run of characters, `?` one character. */
+const globMatches = (pattern: string, value: string): boolean =>
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(value);
 
 beforeAll(() => {
   synth = synthRerankStack({ bundle: false });
@@ -70,7 +92,9 @@ describe('functions', () => {
           RERANK_THREADS: '2',
           RERANK_JOBS_TABLE: { Ref: Match.stringLikeRegexp('^JobsTable') },
           RERANK_CHUNK_QUEUE_URL: { Ref: Match.stringLikeRegexp('^ChunksQueue') },
-          RERANK_API_KEYS_SECRET_ARN: { Ref: Match.stringLikeRegexp('^ApiKeysSecret') },
+          // Defaults for keys created without their own limits (cdk.json).
+          RERANK_RATE_LIMIT_PER_MINUTE: '600',
+          RERANK_MAX_CONCURRENT_JOBS: '20',
         }),
       },
     });
@@ -91,15 +115,15 @@ describe('functions', () => {
     });
   });
 
-  it('never puts a Bearer key in the template', () => {
+  it('never puts a Bearer key in the template: keys live hashed in the jobs table, not in env or Secrets Manager', () => {
     for (const [, fn] of resources('AWS::Lambda::Function')) {
       const variables = (fn.Properties['Environment'] as { Variables: Record<string, unknown> }).Variables;
       expect(variables).not.toHaveProperty('RERANK_API_KEYS');
+      expect(variables).not.toHaveProperty('RERANK_API_KEYS_SECRET_ARN');
+      // No upstream host is allowed unless the deployer names some.
+      expect(variables).not.toHaveProperty('RERANK_UPSTREAM_ALLOWED_HOSTS');
     }
-    template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      GenerateSecretString: { PasswordLength: 48, ExcludePunctuation: true, IncludeSpace: false },
-    });
-    for (const [, secret] of resources('AWS::SecretsManager::Secret')) expect(secret.Properties).not.toHaveProperty('SecretString');
+    expect(JSON.stringify(template.toJSON())).not.toMatch(/SecretsManager|secretsmanager/);
   });
 
   it('keeps each function in its own log group with retention', () => {
@@ -160,7 +184,7 @@ describe('queues and event sources', () => {
 });
 
 describe('jobs table', () => {
-  it('uses the adapter key schema and TTL attribute, on demand, PITR off by default', () => {
+  it('uses the adapter key schema and TTL attribute, on demand', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       BillingMode: 'PAY_PER_REQUEST',
@@ -173,9 +197,15 @@ describe('jobs table', () => {
         { AttributeName: JOB_TABLE_SORT_KEY, AttributeType: 'S' },
       ],
       TimeToLiveSpecification: { AttributeName: JOB_TABLE_TTL_ATTRIBUTE, Enabled: true },
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false },
     });
-    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+  });
+
+  it('outlives the stack by default (it holds the API keys), with point-in-time recovery', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+    });
   });
 });
 
@@ -201,7 +231,7 @@ describe('least-privilege IAM', () => {
     }
   });
 
-  it('API: job store items on the table, send-only on the chunk queue, read of the keys secret, its log group', () => {
+  it('API: table items by partition, send-only on the chunk queue, its log group', () => {
     const api = roleId('Api');
     expect(allActions(api)).toEqual(
       [
@@ -211,16 +241,18 @@ describe('least-privilege IAM', () => {
         'dynamodb:UpdateItem',
         'logs:CreateLogStream',
         'logs:PutLogEvents',
-        'secretsmanager:DescribeSecret',
-        'secretsmanager:GetSecretValue',
         'sqs:SendMessage',
       ].sort(),
     );
+    expect(tableGrants(api)).toEqual({
+      'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      'KEY#*': ['GetItem'],
+      'RATE#*': ['GetItem', 'UpdateItem'],
+      'SLOTS#*': ['GetItem', 'UpdateItem'],
+    });
     const statements = statementsOf(api);
     const byAction = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
-    expect(byAction('dynamodb:').every((s) => refersTo(s, logicalId('AWS::DynamoDB::Table', 'JobsTable')))).toBe(true);
     expect(byAction('sqs:').every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksQueue')))).toBe(true);
-    expect(byAction('secretsmanager:').every((s) => refersTo(s, logicalId('AWS::SecretsManager::Secret', 'ApiKeysSecret')))).toBe(true);
     expect(byAction('logs:').every((s) => refersTo(s, logicalId('AWS::Logs::LogGroup', 'ApiLogs')))).toBe(true);
   });
 
@@ -244,7 +276,7 @@ describe('least-privilege IAM', () => {
     const sqsStatements = statementsOf(worker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
     expect(sqsStatements.every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksQueue')))).toBe(true);
     expect(allActions(worker)).not.toContain('sqs:SendMessage');
-    expect(allActions(worker).some((a) => a.startsWith('secretsmanager:'))).toBe(false);
+    expect(tableGrants(worker)).toEqual({ 'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'], 'SLOTS#*': ['UpdateItem'] });
   });
 
   it('dead-letter consumer: job store items and consuming the DLQ only', () => {
@@ -253,12 +285,31 @@ describe('least-privilege IAM', () => {
     expect(sqsStatements.length).toBeGreaterThan(0);
     expect(sqsStatements.every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue')))).toBe(true);
     expect(allActions(deadLetter)).not.toContain('sqs:SendMessage');
-    expect(allActions(deadLetter).filter((a) => a.startsWith('dynamodb:'))).toEqual([
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:Query',
-      'dynamodb:UpdateItem',
-    ]);
+    expect(tableGrants(deadLetter)).toEqual({ 'JOB#*': ['GetItem', 'UpdateItem'], 'SLOTS#*': ['GetItem', 'UpdateItem'] });
+  });
+
+  it('scopes every table statement to this table by dynamodb:LeadingKeys; nothing reaches the key list partition', () => {
+    const table = logicalId('AWS::DynamoDB::Table', 'JobsTable');
+    for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+      const statements = statementsOf(roleId(name)).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+      expect(statements.length, name).toBeGreaterThan(0);
+      for (const statement of statements) {
+        // The table itself, no index ARN, and only a condition on the partition key.
+        expect(statement.Resource, name).toEqual({ 'Fn::GetAtt': [table, 'Arn'] });
+        expect(Object.keys(statement.Condition ?? {}), name).toEqual(['ForAllValues:StringLike']);
+        expect(Object.keys(statement.Condition!['ForAllValues:StringLike']!), name).toEqual(['dynamodb:LeadingKeys']);
+      }
+      // KEYS/<keyId> lists every key's digest: only the operator's CLI may read it.
+      for (const pattern of Object.keys(tableGrants(roleId(name)))) expect(globMatches(pattern, KEY_LIST_PK), `${name} ${pattern}`).toBe(false);
+    }
+  });
+
+  it('needs no ConditionCheckItem: the DynamoDB adapters put no ConditionCheck item in a transaction', () => {
+    const adapterDir = path.join(PROJECT_ROOT, 'shared', 'adapters', 'dynamodb');
+    const sources = listFiles(adapterDir).filter((f) => f.endsWith('.ts'));
+    expect(sources.length).toBeGreaterThan(0);
+    // A ConditionCheck transaction item is authorised as dynamodb:ConditionCheckItem: grant it in TABLE_ACCESS first.
+    for (const file of sources) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\bConditionCheck\s*:/);
   });
 
   it('lets only API Gateway invoke the API function, scoped to this API', () => {
@@ -345,40 +396,55 @@ describe('operations', () => {
     template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  it('outputs the API URL, table and queue names, the keys secret', () => {
+  it('outputs the API URL, the table (where `npm run keys --table` creates keys) and queue names', () => {
     const outputs = template.toJSON().Outputs as Record<string, unknown>;
-    expect(Object.keys(outputs)).toEqual(
-      expect.arrayContaining(['ApiUrl', 'JobsTableName', 'ChunkQueueName', 'ChunkDeadLetterQueueName', 'ApiKeysSecretArn', 'AlarmTopicArn']),
+    expect(Object.keys(outputs).sort()).toEqual(
+      ['AlarmTopicArn', 'ApiFunctionName', 'ApiUrl', 'ChunkDeadLetterQueueName', 'ChunkQueueName', 'DashboardName', 'JobsTableName'].sort(),
     );
     template.hasOutput('JobsTableName', { Value: { Ref: logicalId('AWS::DynamoDB::Table', 'JobsTable') } });
   });
 });
 
 describe('context overrides', () => {
-  it('turns PITR on, imports an existing keys secret, switches architecture and subscribes an alarm e-mail', () => {
-    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:rerank-keys-AbCdEf';
+  it('drops the table with the stack when told (PITR then follows: off), switches architecture and subscribes an alarm e-mail', () => {
     const { template: t } = synthRerankStack({
       bundle: false,
       context: {
-        'rerank:pointInTimeRecovery': 'true',
-        'rerank:apiKeysSecretArn': arn,
+        'rerank:retainTable': 'false',
         'rerank:architecture': 'x86_64',
         'rerank:alarmEmail': 'ops@example.com',
         'rerank:workerMemoryMb': '5307',
-        'rerank:removalPolicy': 'retain',
+        'rerank:rateLimitPerMinute': '120',
+        'rerank:maxConcurrentJobs': '3',
+        'rerank:upstreamAllowedHosts': 'API.Cohere.com, api.jina.ai:8443',
       },
     });
-    t.hasResourceProperties('AWS::DynamoDB::Table', { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } });
-    t.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain' });
-    t.resourceCountIs('AWS::SecretsManager::Secret', 0);
-    t.hasResourceProperties('AWS::Lambda::Function', {
+    t.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      UpdateReplacePolicy: 'Delete',
+      Properties: Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false } }),
+    });
+    t.allResourcesProperties('AWS::Lambda::Function', {
       Architectures: ['x86_64'],
-      Environment: { Variables: Match.objectLike({ RERANK_API_KEYS_SECRET_ARN: arn }) },
+      // Every scoring function may call an allowed upstream (a job's chunks are scored by the worker).
+      Environment: { Variables: Match.objectLike({ RERANK_UPSTREAM_ALLOWED_HOSTS: 'api.cohere.com,api.jina.ai:8443' }) },
+    });
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Rerank API'),
+      Environment: { Variables: Match.objectLike({ RERANK_RATE_LIMIT_PER_MINUTE: '120', RERANK_MAX_CONCURRENT_JOBS: '3' }) },
     });
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 5307, Environment: { Variables: Match.objectLike({ RERANK_THREADS: '3' }) } });
-    t.hasResourceProperties('AWS::IAM::Policy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Action: Match.arrayWith(['secretsmanager:GetSecretValue']), Resource: arn })]) },
-    });
     t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  it('keeps PITR when asked for on a table that is not retained', () => {
+    const { template: t } = synthRerankStack({
+      bundle: false,
+      context: { 'rerank:retainTable': 'false', 'rerank:pointInTimeRecovery': 'true' },
+    });
+    t.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+    });
   });
 });
