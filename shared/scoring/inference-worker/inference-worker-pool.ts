@@ -91,6 +91,9 @@ export class InferenceWorkerPool {
     await Promise.all(
       this.workers.map(async ({ worker, pending }) => {
         const exited = new Promise((resolve) => worker.once('exit', resolve));
+        // An idle worker is unref'd; without this a script whose last step is close() would end (exit 13)
+        // before the worker has released its session.
+        worker.ref();
         worker.postMessage({ type: 'close' });
         await exited;
         for (const run of pending.values()) run.reject(new Error('inference worker pool closed'));
