@@ -61,11 +61,22 @@ export interface RerankRequest {
   readonly echo?: Readonly<Record<string, unknown>>;
 }
 
-export const DEFAULT_REQUEST_OPTIONS = {
-  topN: undefined,
-  returnDocuments: false,
-  threshold: undefined,
-  batchSize: undefined,
-  activation: undefined,
-  prompt: undefined,
-} as const satisfies Partial<RerankRequest>;
+/** A request with every option at its default; callers outside the dialects (jobs, tests, scripts) build on it. */
+export function rerankRequest(
+  query: string,
+  documents: readonly RerankDocument[],
+  options: Partial<Omit<RerankRequest, 'query' | 'documents'>> = {},
+): RerankRequest {
+  return {
+    model: undefined,
+    query,
+    documents,
+    topN: undefined,
+    returnDocuments: false,
+    threshold: undefined,
+    batchSize: undefined,
+    activation: undefined,
+    prompt: undefined,
+    ...options,
+  };
+}

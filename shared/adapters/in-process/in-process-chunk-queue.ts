@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { encodeChunkTask, type ChunkQueue } from '../../jobs/chunk-queue.js';
+import { toSqsRecord } from '../sqs/to-sqs-record.js';
 import type { ChunkTask } from '../../jobs/job-model.js';
 
 /** A Lambda SQS handler: what the event source mapping calls, in production and here. */
@@ -25,22 +26,12 @@ interface Message {
 
 const QUEUE_ARN = 'arn:aws:sqs:local:000000000000:rerank-chunks-in-process';
 
-const toRecord = (m: Message): SQSRecord => ({
-  messageId: m.messageId,
-  receiptHandle: `${m.messageId}:${m.receiveCount}`,
-  body: m.body,
-  attributes: {
-    ApproximateReceiveCount: String(m.receiveCount),
-    SentTimestamp: String(Date.now()),
-    SenderId: 'in-process',
-    ApproximateFirstReceiveTimestamp: String(Date.now()),
-  },
-  messageAttributes: {},
-  md5OfBody: '',
-  eventSource: 'aws:sqs',
-  eventSourceARN: QUEUE_ARN,
-  awsRegion: 'local',
-});
+/** The record shape the Lambda SQS event source delivers, built by the same function the SQS poller uses. */
+const toRecord = (m: Message): SQSRecord =>
+  toSqsRecord(
+    { MessageId: m.messageId, ReceiptHandle: `${m.messageId}:${m.receiveCount}`, Body: m.body, Attributes: { ApproximateReceiveCount: String(m.receiveCount) } },
+    QUEUE_ARN,
+  );
 
 /**
  * The embedded queue for `npm start`: same delivery contract as SQS + Lambda (batches, at-least-once,

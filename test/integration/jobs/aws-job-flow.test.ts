@@ -3,7 +3,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { startSqsPoller, type SqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
-import type { RerankRequest } from '../../../shared/core/rerank-request.js';
+import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import { decodeChunkTask } from '../../../shared/jobs/chunk-queue.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
 import type { JobRecord } from '../../../shared/jobs/job-model.js';
@@ -27,18 +27,8 @@ const words = ['neural', 'network', 'gradient', 'panda', 'bamboo', 'http', 'pyth
 const makeDocs = (n: number) =>
   Array.from({ length: n }, (_, i) => `${i}: ${Array.from({ length: 3 + (i % 17) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ')}`);
 
-const request = (documents: string[], overrides: Partial<RerankRequest> = {}): RerankRequest => ({
-  model: undefined,
-  query: 'how do neural networks learn to rank search results',
-  documents: documents.map((text) => ({ text })),
-  topN: undefined,
-  returnDocuments: false,
-  threshold: undefined,
-  batchSize: undefined,
-  activation: undefined,
-  prompt: undefined,
-  ...overrides,
-});
+const request = (documents: string[], overrides: Partial<RerankRequest> = {}): RerankRequest =>
+  rerankRequest('how do neural networks learn to rank search results', documents.map((text) => ({ text })), overrides);
 
 /** Record-level behaviour of a worker; faults wrap the real one. */
 type RecordHandler = (record: SQSRecord) => Promise<void>;

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { RerankError } from '../../../shared/core/rerank-error.js';
-import type { RerankRequest } from '../../../shared/core/rerank-request.js';
+import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import { validateRerankRequest } from '../../../shared/core/validate-request.js';
 
 const NAMES = { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' };
 const LIMITS = { maxDocuments: 3, maxBatchSize: 10, maxQueryChars: 5, maxDocumentChars: 4 };
-const request = (query: string, docs: string[], truncate?: boolean): RerankRequest => ({
-  model: undefined,
-  query,
-  documents: docs.map((text) => ({ text })),
-  topN: undefined,
-  returnDocuments: false,
-  threshold: undefined,
-  batchSize: undefined,
-  activation: undefined,
-  prompt: undefined,
-  ...(truncate === undefined ? {} : { truncate }),
-});
+const request = (query: string, docs: string[], truncate?: boolean): RerankRequest =>
+  rerankRequest(query, docs.map((text) => ({ text })), truncate === undefined ? {} : { truncate });
 
 const errorOf = (fn: () => unknown): RerankError => {
   try {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { RerankError, type RerankErrorKind } from '../../../shared/core/rerank-error.js';
 import type { RankedResult, RerankOutcome } from '../../../shared/core/rerank-outcome.js';
-import type { RerankRequest } from '../../../shared/core/rerank-request.js';
+import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import type { RequestLimits } from '../../../shared/core/validate-request.js';
 import type { DialectContext } from '../../../shared/dialects/dialect.js';
 
@@ -48,16 +48,8 @@ export const EXPECTED_STATUS: Readonly<Record<RerankErrorKind, number>> = {
 
 /** The request every dialect should produce when only the seed's fields are present. */
 export function expectedRequest(fields: Partial<RerankRequest> & Pick<RerankRequest, 'query' | 'documents'>): RerankRequest {
-  return {
-    model: undefined,
-    topN: undefined,
-    returnDocuments: false,
-    threshold: undefined,
-    batchSize: undefined,
-    activation: undefined,
-    prompt: undefined,
-    ...fields,
-  };
+  const { query, documents, ...options } = fields;
+  return rerankRequest(query, documents, options);
 }
 
 /** String documents parse into `{text}` with no `source` key. */
