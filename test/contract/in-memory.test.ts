@@ -27,7 +27,7 @@ describeChunkQueueContract('in-process', async () => {
 });
 
 // Auth ports (issue 7): keys in memory and in a JSON file, rate and job-slot counters in memory.
-describeApiKeyStoreContract('in-memory', () => ({ store: new InMemoryApiKeyStore() }));
+describeApiKeyStoreContract('in-memory', () => ({ store: new InMemoryApiKeyStore() }), { persists: false });
 describeApiKeyStoreContract('in-memory with a JSON file', () => {
   const file = join(mkdtempSync(join(tmpdir(), 'rerank-keys-')), '.rerank', 'keys.json');
   return { store: new InMemoryApiKeyStore({ file }), storedText: async () => readFileSync(file, 'utf8') };
