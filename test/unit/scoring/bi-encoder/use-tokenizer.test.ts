@@ -29,17 +29,16 @@ describe('USE tokenizer (port of the TF.js original)', () => {
     expect(byText.get('smileys :) :( :-) ratio 1:2 see: http://x')).toEqual(expect.arrayContaining([658, 6600]));
   });
 
-  it('tokenizes a long document in linear-ish time', () => {
-    // Arrange: ~100 KB, the original's per-position slicing would be quadratic here
-    const text = 'Paris is the capital and largest city of France. '.repeat(2000);
+  it('tokenizes a ~100 KB document as the concatenation of its sentences', () => {
+    // Arrange: long input (speed is measured by the bench, not asserted here)
+    const sentence = 'Paris is the capital and largest city of France.';
+    const text = Array.from({ length: 2000 }, () => sentence).join(' ');
 
     // Act
-    const started = performance.now();
     const ids = tokenizer.encode(text);
-    const elapsed = performance.now() - started;
 
     // Assert
-    expect(ids.length).toBeGreaterThan(20_000);
-    expect(elapsed).toBeLessThan(2_000);
+    const one = tokenizer.encode(sentence);
+    expect(ids).toEqual(Array.from({ length: 2000 }, () => one).flat());
   });
 });
