@@ -2,6 +2,7 @@ import type { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
+import type { JsonSchema } from '../openapi/json-schema.js';
 
 export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2';
 
@@ -32,4 +33,10 @@ export interface Dialect {
   /** True where the wire format defines the answer to no documents (seed 002 answers an empty list). */
   readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
+  /** The request body as JSON Schema: checked before `parse` runs, and published in `/openapi.json`. */
+  readonly requestSchema: JsonSchema;
+  /** The 200 body `formatOutcome` produces (documentation only). */
+  readonly responseSchema: JsonSchema;
+  /** The body `formatError` produces (documentation only). */
+  readonly errorSchema: JsonSchema;
 }

@@ -11,6 +11,8 @@ import { parseJsonText } from '../dialects/wire-fields.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 import { logger } from '../observability/logger.js';
+import { openApiDocument } from '../openapi/openapi-document.js';
+import { validateRequestBody } from '../openapi/request-body-validator.js';
 import { isSplittableHybrid } from '../scoring/hybrid/index.js';
 import type { JobSlots } from '../auth/job-slots.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
@@ -130,6 +132,8 @@ export class ApiApp {
     switch (route.action.kind) {
       case 'health':
         return json(200, { status: 'ok' });
+      case 'openapi':
+        return json(200, openApiDocument(context.basePath));
       case 'models':
         return json(200, {
           object: 'list',
@@ -151,6 +155,8 @@ export class ApiApp {
 
   #parse(event: APIGatewayProxyEventV2, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
     const body = parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
+    // The published schema decides what is well-formed; the reader then maps fields and checks what it cannot say.
+    validateRequestBody(dialect.requestSchema, body);
     const allowEmptyDocuments = dialect.acceptsEmptyDocuments === true;
     return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits, { allowEmptyDocuments }) };
   }

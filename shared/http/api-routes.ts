@@ -13,7 +13,8 @@ export type RouteAction =
   | { kind: 'get-job' }
   | { kind: 'cancel-job' }
   | { kind: 'models' }
-  | { kind: 'health' };
+  | { kind: 'health' }
+  | { kind: 'openapi' };
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -49,6 +50,7 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },
+  { method: 'GET', path: '/openapi.json', action: { kind: 'openapi' }, errorDialect: openAiDialect, public: true },
 ];
 
 export type RouteMatch =

@@ -15,6 +15,9 @@ import {
   type JsonObject,
 } from '../wire-fields.js';
 import { readUserContent } from './chat-message.js';
+import { chatRequestSchema } from './chat-request-schema.js';
+import { chatResponseSchema } from './chat-response-schema.js';
+import { openAiErrorSchema } from '../openai/openai-response-schema.js';
 
 const notARerankRequest = (param: string): string =>
   `${param} must be a JSON object string with "query" (string) and "candidates" (array), ` +
@@ -27,6 +30,9 @@ const notARerankRequest = (param: string): string =>
  */
 export const chatDialect: Dialect = {
   name: 'chat',
+  requestSchema: chatRequestSchema,
+  responseSchema: chatResponseSchema,
+  errorSchema: openAiErrorSchema,
   paramNames: { query: 'query', documents: 'candidates', topN: 'top_k', batchSize: 'batch_size' },
 
   parse(body: unknown): RerankRequest {

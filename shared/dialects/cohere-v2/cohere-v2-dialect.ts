@@ -13,6 +13,8 @@ import {
   readString,
 } from '../wire-fields.js';
 import { formatCohereV2Error } from './cohere-v2-error-envelope.js';
+import { cohereV2RequestSchema } from './cohere-v2-request-schema.js';
+import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-response-schema.js';
 
 /**
  * `max_tokens_per_doc`, approximated with whitespace tokens: a document longer than that many words is cut to
@@ -46,6 +48,9 @@ function readStringDocuments(value: unknown, maxTokens: number | undefined): Rer
  */
 export const cohereV2Dialect: Dialect = {
   name: 'cohere-v2',
+  requestSchema: cohereV2RequestSchema,
+  responseSchema: cohereV2ResponseSchema,
+  errorSchema: cohereV2ErrorSchema,
   paramNames: { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' },
 
   parse(body: unknown): RerankRequest {

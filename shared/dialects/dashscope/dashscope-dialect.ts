@@ -14,6 +14,8 @@ import {
   readString,
   type JsonObject,
 } from '../wire-fields.js';
+import { dashScopeRequestSchema } from './dashscope-request-schema.js';
+import { dashScopeErrorSchema, dashScopeResponseSchema } from './dashscope-response-schema.js';
 
 /** DashScope's error codes, as its SDKs and clients switch on them. */
 const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
@@ -34,6 +36,9 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
  */
 export const dashScopeDialect: Dialect = {
   name: 'dashscope',
+  requestSchema: dashScopeRequestSchema,
+  responseSchema: dashScopeResponseSchema,
+  errorSchema: dashScopeErrorSchema,
   paramNames: { query: 'input.query', documents: 'input.documents', topN: 'parameters.top_n', batchSize: 'parameters.batch_size' },
 
   parse(body: unknown): RerankRequest {

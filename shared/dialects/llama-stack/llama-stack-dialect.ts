@@ -5,6 +5,8 @@ import type { Dialect, DialectResponse } from '../dialect.js';
 import { describeJsonValue, expectObject, readOptionalBoolean, readOptionalInteger, readOptionalNumber, readOptionalString } from '../wire-fields.js';
 import { readContentItemText } from './interleaved-content.js';
 import { formatLlamaStackError } from './llama-stack-error-envelope.js';
+import { llamaStackRequestSchema } from './llama-stack-request-schema.js';
+import { llamaStackErrorSchema, llamaStackResponseSchema } from './llama-stack-response-schema.js';
 
 function readItems(value: unknown): RerankDocument[] {
   if (value === undefined || value === null) throw invalidRequest('items is required', 'items');
@@ -21,6 +23,9 @@ function readItems(value: unknown): RerankDocument[] {
  */
 export const llamaStackDialect: Dialect = {
   name: 'llama-stack',
+  requestSchema: llamaStackRequestSchema,
+  responseSchema: llamaStackResponseSchema,
+  errorSchema: llamaStackErrorSchema,
   paramNames: { query: 'query', documents: 'items', topN: 'max_num_results', batchSize: 'batch_size' },
 
   parse(body: unknown): RerankRequest {

@@ -16,6 +16,8 @@ import {
   readString,
 } from '../wire-fields.js';
 import { formatOpenAiError } from './openai-error-envelope.js';
+import { openAiRequestSchema } from './openai-request-schema.js';
+import { openAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
 
 /**
  * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
@@ -26,6 +28,9 @@ import { formatOpenAiError } from './openai-error-envelope.js';
  */
 export const openAiDialect: Dialect = {
   name: 'openai',
+  requestSchema: openAiRequestSchema,
+  responseSchema: openAiResponseSchema,
+  errorSchema: openAiErrorSchema,
   paramNames: { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' },
 
   parse(body: unknown): RerankRequest {

@@ -12,6 +12,9 @@ import {
   readString,
   type JsonObject,
 } from '../wire-fields.js';
+import { pipelineRequestSchema } from './pipeline-request-schema.js';
+import { pipelineResponseSchema } from './pipeline-response-schema.js';
+import { openAiErrorSchema } from '../openai/openai-response-schema.js';
 
 /**
  * Seed 003's read priority (`data.get("refining_docs") or data.get("retrieval_docs")`): the refiner's output
@@ -32,6 +35,9 @@ function sourceField(dict: JsonObject): 'refining_docs' | 'retrieval_docs' {
  */
 export const pipelineDialect: Dialect = {
   name: 'pipeline',
+  requestSchema: pipelineRequestSchema,
+  responseSchema: pipelineResponseSchema,
+  errorSchema: openAiErrorSchema,
   paramNames: { query: 'query', documents: 'retrieval_docs', topN: 'top_k', batchSize: 'batch_size' },
   queueable: false,
 

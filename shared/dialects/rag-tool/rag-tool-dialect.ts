@@ -8,6 +8,9 @@ import { expectObject, readOptionalBoolean, readOptionalInteger, readOptionalNum
 import { readRagDocuments } from './rag-documents.js';
 import { readRagRerankConfig } from './rag-rerank-config.js';
 import { scoreMetrics } from './score-metrics.js';
+import { ragToolRequestSchema } from './rag-tool-request-schema.js';
+import { ragToolResponseSchema } from './rag-tool-response-schema.js';
+import { llamaStackErrorSchema } from '../llama-stack/llama-stack-response-schema.js';
 
 /** The RFC's `top_k: int = 5`. */
 export const DEFAULT_TOP_K = 5;
@@ -39,6 +42,9 @@ const jsonScore = (score: number): number | null => (Number.isFinite(score) ? sc
  */
 export const ragToolDialect: Dialect = {
   name: 'rag-tool',
+  requestSchema: ragToolRequestSchema,
+  responseSchema: ragToolResponseSchema,
+  errorSchema: llamaStackErrorSchema,
   paramNames: { query: 'query', documents: 'retrieved_docs', topN: 'top_k', batchSize: 'batch_size' },
   queueable: false,
   acceptsEmptyDocuments: true,

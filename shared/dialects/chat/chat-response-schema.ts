@@ -1,0 +1,57 @@
+import type { JsonSchema } from '../../openapi/json-schema.js';
+
+/** What `choices[0].message.content` carries, as a JSON string (seed 001's "Format 1"). */
+export const chatRerankResultsSchema = {
+  title: 'ChatRerankResults',
+  type: 'object',
+  required: ['results'],
+  properties: {
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['index', 'score'],
+        properties: {
+          index: { type: 'integer', minimum: 0 },
+          score: { type: 'number' },
+          document: { type: 'string', description: 'The document text, when include_docs / return_documents was sent.' },
+        },
+      },
+    },
+  },
+} as const satisfies JsonSchema;
+
+export const chatResponseSchema = {
+  title: 'ChatRerankResponse',
+  type: 'object',
+  required: ['id', 'object', 'created', 'model', 'choices', 'usage'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'chat.completion' },
+    created: { type: 'integer' },
+    model: { type: 'string' },
+    choices: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['index', 'message', 'finish_reason'],
+        properties: {
+          index: { type: 'integer' },
+          message: {
+            type: 'object',
+            required: ['role', 'content'],
+            properties: {
+              role: { const: 'assistant' },
+              content: { type: 'string', contentMediaType: 'application/json', contentSchema: chatRerankResultsSchema },
+            },
+          },
+          finish_reason: { type: 'string' },
+        },
+      },
+    },
+    usage: {
+      type: 'object',
+      properties: { prompt_tokens: { type: 'integer' }, completion_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } },
+    },
+  },
+} as const satisfies JsonSchema;

@@ -1,0 +1,27 @@
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import { OPENAI_ERROR_OBJECT, RANKED_RESULT } from '../openai/openai-response-schema.js';
+
+export const cohereV2ResponseSchema = {
+  title: 'CohereV2RerankResponse',
+  type: 'object',
+  required: ['id', 'results', 'meta'],
+  properties: {
+    id: { type: 'string' },
+    results: { type: 'array', items: RANKED_RESULT },
+    meta: {
+      type: 'object',
+      properties: {
+        api_version: { type: 'object', properties: { version: { type: 'string' } } },
+        billed_units: { type: 'object', properties: { search_units: { type: 'number' } } },
+      },
+    },
+  },
+} as const satisfies JsonSchema;
+
+/** Cohere's `{"message"}` plus OpenAI's `error` object, carrying the same text. */
+export const cohereV2ErrorSchema = {
+  title: 'CohereV2Error',
+  type: 'object',
+  required: ['message', 'error'],
+  properties: { message: { type: 'string' }, error: OPENAI_ERROR_OBJECT },
+} as const satisfies JsonSchema;

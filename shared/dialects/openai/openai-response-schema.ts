@@ -1,0 +1,57 @@
+import type { JsonSchema } from '../../openapi/json-schema.js';
+
+/** A returned document: `{text}` for a string document, the client's own object for an object document. */
+export const RETURNED_DOCUMENT: JsonSchema = {
+  type: 'object',
+  required: ['text'],
+  properties: { text: { type: 'string' } },
+  description: '`{text}` for a string document; the object as sent for an object document.',
+};
+
+/** `{index, relevance_score, document?}`, best first; shared by the OpenAI-compatible, DashScope and Cohere v2 replies. */
+export const RANKED_RESULT: JsonSchema = {
+  type: 'object',
+  required: ['index', 'relevance_score'],
+  properties: {
+    index: { type: 'integer', minimum: 0, description: "The document's position in the request's list." },
+    relevance_score: { type: 'number', description: 'Sigmoid score in [0, 1] by default; the raw logit with raw_scores.' },
+    document: RETURNED_DOCUMENT,
+  },
+};
+
+export const openAiResponseSchema = {
+  title: 'OpenAiRerankResponse',
+  type: 'object',
+  required: ['id', 'object', 'model', 'results', 'usage'],
+  properties: {
+    id: { type: 'string' },
+    object: { const: 'rerank' },
+    model: { type: 'string' },
+    results: { type: 'array', items: RANKED_RESULT, description: 'Best first; ties keep the input order.' },
+    usage: {
+      type: 'object',
+      required: ['prompt_tokens', 'total_tokens'],
+      properties: { prompt_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } },
+    },
+  },
+} as const satisfies JsonSchema;
+
+/** The inner object of OpenAI's error envelope; the Cohere v2 and Llama Stack envelopes extend it. */
+export const OPENAI_ERROR_OBJECT: JsonSchema = {
+  type: 'object',
+  required: ['message', 'type', 'param', 'code'],
+  properties: {
+    message: { type: 'string' },
+    type: { type: 'string', examples: ['invalid_request_error', 'rate_limit_error', 'api_error', 'server_error'] },
+    param: { type: ['string', 'null'], description: 'The request field at fault, as the client spelled it (`documents[2]`, `top_n`).' },
+    code: { type: 'string', examples: ['invalid_value', 'invalid_api_key', 'not_found', 'payload_too_large', 'rate_limit_exceeded'] },
+  },
+};
+
+/** `{"error":{"message","type","param","code"}}`: OpenAI-compatible, chat, pipeline, jobs, models. */
+export const openAiErrorSchema = {
+  title: 'OpenAiError',
+  type: 'object',
+  required: ['error'],
+  properties: { error: OPENAI_ERROR_OBJECT },
+} as const satisfies JsonSchema;

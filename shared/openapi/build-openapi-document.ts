@@ -1,0 +1,190 @@
+import type { Dialect } from '../dialects/dialect.js';
+import { DIALECTS } from '../dialects/dialects.js';
+import type { Route } from '../http/api-routes.js';
+import type { JsonSchema } from './json-schema.js';
+import { healthSchema, jobViewSchema, modelListSchema } from './service-schemas.js';
+
+/** An OpenAPI 3.1 document, as JSON. */
+export type OpenApiDocument = Readonly<Record<string, unknown>>;
+
+type Operation = Record<string, unknown>;
+
+const OPENAPI_VERSION = '3.1.0';
+
+const DESCRIPTION = [
+  'Rerank: send a query and candidate documents, get the documents\' indices and relevance scores back, best first.',
+  'Several wire dialects are served (OpenAI/Jina/Cohere v1, DashScope, chat-based, Llama Stack RAG tool and alpha inference,',
+  'a RAG pipeline stage, Cohere v2); each answers in its own response shape and its own error envelope.',
+  '',
+  'The request schemas below are the ones the service validates bodies with: a body that violates one gets a 400 in the',
+  "route's error envelope, naming the field as the client spelled it (`param`, e.g. `input.documents[2]`). Limits set by",
+  'configuration (documents per request, `batch_size`, text lengths) are not in the schemas; they are checked after, and a',
+  'too-long text is a 413. The chat dialect carries its rerank request as a JSON string inside the user message: the schema',
+  'describes that JSON (`contentSchema`), and it is validated when the content is read.',
+  '',
+  'Requests above the synchronous limits become queued jobs: the endpoint waits for a while, then answers 202 with the job;',
+  '`Prefer: respond-async` asks for the 202 at once. Poll `GET /v1/rerank/jobs/{id}`.',
+].join('\n');
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+const jsonContent = (schema: JsonSchema): Record<string, unknown> => ({ 'application/json': { schema } });
+
+/** `/v1/rerank/jobs/{id}` -> `getV1RerankJobsId`: unique, since a method and path name one route. */
+function operationId(route: Route): string {
+  const words = route.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return route.method.toLowerCase() + words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+}
+
+/** Component names come from the schemas' titles; a schema shared by several dialects is listed once. */
+function schemaName(schema: JsonSchema): string {
+  if (!schema.title) throw new Error('every dialect schema needs a title: it names the OpenAPI component');
+  return schema.title;
+}
+
+function componentSchemas(dialects: readonly Dialect[]): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  const add = (schema: JsonSchema): void => {
+    const name = schemaName(schema);
+    if (schemas[name] && schemas[name] !== schema) throw new Error(`two different schemas are titled ${name}`);
+    schemas[name] = schema;
+  };
+  for (const dialect of dialects) {
+    add(dialect.requestSchema);
+    add(dialect.responseSchema);
+    add(dialect.errorSchema);
+  }
+  const queueable = dialects.filter((d) => d.queueable !== false);
+  add(jobViewSchema(Object.keys(DIALECTS), queueable.map((d) => ref(schemaName(d.responseSchema)))));
+  add(modelListSchema);
+  add(healthSchema);
+  return schemas;
+}
+
+const ERROR_STATUSES: Readonly<Record<string, string>> = {
+  '400': 'Malformed request: invalid JSON, a schema violation, or a value the service cannot accept (e.g. an unknown model).',
+  '401': 'Missing or wrong API key (only when keys are configured).',
+  '404': 'No such job (jobs expire, and are visible only to the key that submitted them).',
+  '413': 'Body, query or a document above the configured limits (send `truncate: true` to cut texts instead).',
+  '429': 'Rate limit or concurrent-job limit of the key reached; see Retry-After.',
+  '5XX': 'Scoring or an upstream provider failed; the message of internal errors is generic.',
+};
+
+function errorResponses(dialect: Dialect, statuses: readonly string[]): Record<string, unknown> {
+  const schema = ref(schemaName(dialect.errorSchema));
+  return Object.fromEntries(statuses.map((status) => [status, { description: ERROR_STATUSES[status], content: jsonContent(schema) }]));
+}
+
+const JOB_ACCEPTED = {
+  description: 'Queued as a job (still running): poll the Location.',
+  headers: {
+    Location: { schema: { type: 'string' }, description: 'The poll URL.' },
+    'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait between polls.' },
+  },
+  content: jsonContent(ref('RerankJob')),
+};
+
+const JOB_ID_PARAMETER = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The job id from the 202.' };
+
+const PREFER_PARAMETER = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', examples: ['respond-async'] },
+  description: '`respond-async`: answer 202 with the job at once (requests that cannot be queued are answered now).',
+};
+
+function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean): Operation {
+  const queueable = dialect.queueable !== false;
+  const body = { required: true, content: jsonContent(ref(schemaName(dialect.requestSchema))) };
+  const errors = errorResponses(route.errorDialect, ['400', '401', '413', '429', '5XX']);
+  if (submitOnly) {
+    return {
+      tags: ['jobs'],
+      summary: `Submit a rerank job (${dialect.name} body)`,
+      requestBody: body,
+      responses: { '202': JOB_ACCEPTED, ...errors },
+    };
+  }
+  return {
+    tags: [dialect.name],
+    summary: `Rerank (${dialect.name} dialect)`,
+    ...(queueable ? { parameters: [PREFER_PARAMETER] } : {}),
+    requestBody: body,
+    responses: {
+      '200': { description: 'The documents ranked, best first.', content: jsonContent(ref(schemaName(dialect.responseSchema))) },
+      ...(queueable ? { '202': JOB_ACCEPTED } : {}),
+      ...errors,
+    },
+  };
+}
+
+function operation(route: Route): Operation {
+  const action = route.action;
+  switch (action.kind) {
+    case 'rerank':
+      return rerankOperation(route, action.dialect, false);
+    case 'submit-job':
+      return rerankOperation(route, action.dialect, true);
+    case 'get-job':
+    case 'cancel-job':
+      return {
+        tags: ['jobs'],
+        summary: action.kind === 'get-job' ? 'Poll a job: status, progress and, once done, the result' : 'Cancel a job; answers its view',
+        parameters: [JOB_ID_PARAMETER],
+        responses: {
+          '200': { description: 'The job.', content: jsonContent(ref('RerankJob')) },
+          ...errorResponses(route.errorDialect, ['401', '404', '5XX']),
+        },
+      };
+    case 'models':
+      return {
+        tags: ['service'],
+        summary: 'The served models (OpenAI list format)',
+        responses: { '200': { description: 'The models.', content: jsonContent(ref('ModelList')) }, ...errorResponses(route.errorDialect, ['401']) },
+      };
+    case 'health':
+      return { tags: ['service'], summary: 'Liveness', responses: { '200': { description: 'Up.', content: jsonContent(ref('Health')) } } };
+    case 'openapi':
+      return {
+        tags: ['service'],
+        summary: 'This OpenAPI document',
+        responses: { '200': { description: 'OpenAPI 3.1.', content: jsonContent({ type: 'object' }) } },
+      };
+  }
+}
+
+/**
+ * The OpenAPI 3.1 document of the given routes. Request bodies are the dialects' own `requestSchema`s, the
+ * same objects ApiApp validates with, so the document cannot drift from what the service accepts.
+ */
+export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument {
+  const dialects = [...new Set(routes.flatMap((r) => [r.errorDialect, ...('dialect' in r.action ? [r.action.dialect] : [])]))];
+  const paths: Record<string, Record<string, Operation>> = {};
+  for (const route of routes) {
+    const op = { operationId: operationId(route), ...operation(route), ...(route.public ? { security: [] } : {}) };
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: op };
+  }
+  return {
+    openapi: OPENAPI_VERSION,
+    info: { title: 'rerank-service', version: '1', description: DESCRIPTION },
+    servers: [{ url: '/', description: 'The host serving this document.' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      ...dialects.map((d) => ({ name: d.name, description: `The ${d.name} dialect` })),
+      { name: 'jobs', description: 'Queued rerank jobs' },
+      { name: 'service', description: 'Models, health and this document' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: '`Authorization: Bearer <key>`, required when the service is configured with API keys.',
+        },
+      },
+      schemas: componentSchemas(dialects),
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { Dialect } from '../../../shared/dialects/dialect.js';
+import { API_ROUTES } from '../../../shared/http/api-routes.js';
+import { buildOpenApiDocument } from '../../../shared/openapi/build-openapi-document.js';
+import { openApiDocument } from '../../../shared/openapi/openapi-document.js';
+
+type Json = Record<string, unknown>;
+
+const doc = buildOpenApiDocument(API_ROUTES) as Json;
+const paths = doc['paths'] as Record<string, Record<string, Json>>;
+const components = doc['components'] as { schemas: Record<string, unknown>; securitySchemes: Record<string, Json> };
+
+/** Resolves a local `$ref` (`#/components/schemas/X`) as a JSON pointer into the document. */
+function resolve(ref: string): unknown {
+  expect(ref.startsWith('#/'), ref).toBe(true);
+  return ref
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Json)[key] : undefined), doc);
+}
+
+/** Every `$ref` string in the document. */
+function refsIn(node: unknown, found: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsIn(item, found);
+  else if (typeof node === 'object' && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') found.push(value);
+      else refsIn(value, found);
+    }
+  }
+  return found;
+}
+
+const operationOf = (method: string, path: string): Json => {
+  const op = paths[path]?.[method.toLowerCase()];
+  expect(op, `${method} ${path}`).toBeDefined();
+  return op as Json;
+};
+
+const schemaRefOf = (content: unknown): string => ((content as Json)['application/json'] as { schema: { $ref: string } }).schema.$ref;
+
+describe('the OpenAPI document', () => {
+  it('is OpenAPI 3.1 with info, a relative server and bearer auth', () => {
+    expect(doc['openapi']).toBe('3.1.0');
+    expect(doc['info']).toMatchObject({ title: 'rerank-service', version: expect.any(String), description: expect.any(String) });
+    expect(doc['servers']).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(doc['security']).toEqual([{ bearerAuth: [] }]);
+    expect(components.securitySchemes['bearerAuth']).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('has exactly one operation per route, each with a unique operationId and described responses', () => {
+    const operations = Object.entries(paths).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations.sort()).toEqual(API_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    const ids = API_ROUTES.map((r) => operationOf(r.method, r.path)['operationId']);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const route of API_ROUTES) {
+      const responses = operationOf(route.method, route.path)['responses'] as Record<string, Json>;
+      expect(Object.keys(responses).length, `${route.method} ${route.path}`).toBeGreaterThan(0);
+      for (const [status, response] of Object.entries(responses)) {
+        expect(status).toMatch(/^[1-5](\d\d|XX)$/);
+        expect(typeof response['description']).toBe('string');
+      }
+    }
+  });
+
+  it('resolves every $ref', () => {
+    const refs = refsIn(doc);
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect(resolve(ref), ref).toBeDefined();
+  });
+
+  it('declares every path template parameter', () => {
+    for (const route of API_ROUTES) {
+      const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const declared = ((operationOf(route.method, route.path)['parameters'] ?? []) as Json[]).filter((p) => p['in'] === 'path');
+      expect(declared.map((p) => p['name'])).toEqual(names);
+      for (const p of declared) expect(p['required']).toBe(true);
+    }
+  });
+
+  it("rerank routes: the request body is the dialect's own validating schema, errors are the route's envelope", () => {
+    for (const route of API_ROUTES) {
+      const op = operationOf(route.method, route.path);
+      const responses = op['responses'] as Record<string, Json>;
+      const error = responses['400'] ?? responses['401'];
+      if (error) expect(resolve(schemaRefOf(error['content']))).toBe(route.errorDialect.errorSchema);
+      if (route.action.kind !== 'rerank' && route.action.kind !== 'submit-job') {
+        expect(op['requestBody']).toBeUndefined();
+        continue;
+      }
+      const dialect: Dialect = route.action.dialect;
+      const body = op['requestBody'] as Json;
+      expect(body['required']).toBe(true);
+      expect(resolve(schemaRefOf(body['content']))).toBe(dialect.requestSchema);
+      if (route.action.kind === 'rerank') {
+        expect(resolve(schemaRefOf(responses['200']?.['content']))).toBe(dialect.responseSchema);
+        expect('202' in responses).toBe(dialect.queueable !== false);
+      } else {
+        expect(Object.keys(responses)).toContain('202');
+      }
+    }
+  });
+
+  it('job routes answer the job view; health and the document itself are public, everything else needs the key', () => {
+    for (const method of ['GET', 'DELETE']) {
+      const responses = operationOf(method, '/v1/rerank/jobs/{id}')['responses'] as Record<string, Json>;
+      expect(schemaRefOf(responses['200']?.['content'])).toBe('#/components/schemas/RerankJob');
+      expect(Object.keys(responses)).toContain('404');
+    }
+    for (const route of API_ROUTES) {
+      const security = operationOf(route.method, route.path)['security'];
+      if (route.public) expect(security).toEqual([]);
+      else expect(security).toBeUndefined();
+    }
+    expect(API_ROUTES.filter((r) => r.public).map((r) => r.path).sort()).toEqual(['/health', '/openapi.json']);
+  });
+
+  it('is built once and served with the API Gateway stage as its server', () => {
+    expect(openApiDocument()).toBe(openApiDocument());
+    expect(openApiDocument('/prod')['servers']).toEqual([expect.objectContaining({ url: '/prod' })]);
+    expect(openApiDocument('/prod')['paths']).toBe(openApiDocument()['paths']);
+    expect(JSON.parse(JSON.stringify(openApiDocument()))).toEqual(openApiDocument());
+  });
+});
