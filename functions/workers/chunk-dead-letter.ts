@@ -16,7 +16,7 @@ async function failDeadLetteredJobs(event: SQSEvent): Promise<SQSBatchResponse> 
       continue;
     }
     try {
-      await runtime.jobs.fail(failure.jobId, failure.reason);
+      await runtime.jobs.chunkDeadLettered(failure.jobId, failure.chunkIndex, failure.reason);
     } catch (error) {
       logger.error('could not mark job failed', { jobId: failure.jobId, error: error as Error });
       batchItemFailures.push({ itemIdentifier: record.messageId });

@@ -6,10 +6,10 @@ import { scoreChunkRecord } from '../../shared/jobs/score-chunk-record.js';
 import { logger } from '../../shared/observability/logger.js';
 import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
 
-const processor = new BatchProcessor(EventType.SQS);
-
 /** SQS-triggered worker: scores chunks, reports failures item by item (ReportBatchItemFailures). */
 async function scoreChunks(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  // One processor per invocation: it holds the batch's failures, and local runs invoke concurrently.
+  const processor = new BatchProcessor(EventType.SQS);
   const runtime = await serviceRuntime();
   return processPartialResponse(event, (record: SQSRecord) => scoreChunkRecord(record, runtime), processor, { context });
 }

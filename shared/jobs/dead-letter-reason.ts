@@ -4,7 +4,7 @@ import type { SQSRecord } from 'aws-lambda';
  * A dead-lettered chunk names its job if its body is readable at all; the job then fails with this
  * reason instead of waiting for a chunk that will never come.
  */
-export function deadLetterFailure(record: SQSRecord): { jobId: string; reason: string } | undefined {
+export function deadLetterFailure(record: SQSRecord): { jobId: string; chunkIndex: number | undefined; reason: string } | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(record.body);
@@ -16,5 +16,9 @@ export function deadLetterFailure(record: SQSRecord): { jobId: string; reason: s
   if (typeof jobId !== 'string') return undefined;
   // No attempt count in the reason: ApproximateReceiveCount keeps counting on the dead-letter queue.
   const chunk = typeof chunkIndex === 'number' ? `chunk ${chunkIndex}` : 'a chunk';
-  return { jobId, reason: `${chunk} could not be scored: it failed on every delivery and was moved to the dead-letter queue` };
+  return {
+    jobId,
+    chunkIndex: typeof chunkIndex === 'number' ? chunkIndex : undefined,
+    reason: `${chunk} could not be scored: it failed on every delivery and was moved to the dead-letter queue`,
+  };
 }

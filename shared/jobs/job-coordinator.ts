@@ -153,6 +153,23 @@ export class JobCoordinator {
   }
 
   /**
+   * A chunk reached the dead-letter queue. If its scores were recorded after all (its delete was lost,
+   * or its visibility ran out while it was written) the job can still finish; otherwise it fails.
+   */
+  async chunkDeadLettered(jobId: string, chunkIndex: number | undefined, reason: string): Promise<void> {
+    if (chunkIndex !== undefined) {
+      const recorded = (await this.#deps.store.listChunkScores(jobId)).some((c) => c.chunkIndex === chunkIndex);
+      if (recorded) {
+        // Merge only if every chunk is in; otherwise the worker recording the last chunk merges.
+        const job = await this.#deps.store.get(jobId);
+        if (job && job.status === 'running' && job.chunksDone >= job.chunkCount) await this.merge(jobId);
+        return;
+      }
+    }
+    await this.fail(jobId, reason);
+  }
+
+  /**
    * Cancelling ends a running job failed with that reason (accepted work always ends succeeded or
    * failed); workers then skip its chunks. Finished jobs stay as they are. Unknown or foreign: not_found.
    */

@@ -67,3 +67,15 @@ export interface ChunkRecordOutcome {
   readonly chunkCount: number;
   readonly status: JobStatus;
 }
+
+/**
+ * True when `record` is what creating `spec` at `now` produced: a create retried after a lost response
+ * (ids are fresh UUIDs, so nobody else writes them) must succeed, not leave an orphan behind an error.
+ */
+export const isSameJobCreation = (record: JobRecord, spec: JobSpec, now: number): boolean =>
+  record.createdAt === now &&
+  record.ownerKeyId === spec.ownerKeyId &&
+  record.model === spec.model &&
+  record.documentCount === spec.documentCount &&
+  record.chunkCount === spec.chunkCount &&
+  record.expiresAt === spec.expiresAt;

@@ -33,7 +33,11 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       // A chunk for a job that is gone is simply not recorded, so the worker acknowledges it and moves on.
       expect(await store.putChunkScores('no-such-job', chunk(0), now)).toEqual({ recorded: false, chunksDone: 0, chunkCount: 0, status: 'failed' });
       expect(await store.complete('no-such-job', { ranked: [], totalTokens: 0 }, now)).toBe(false);
-      await expect(store.create(spec, undefined, now)).rejects.toThrow();
+      // A create retried after a lost response succeeds; a different job under an existing id is refused.
+      await store.create(spec, undefined, now);
+      expect(await store.get(spec.id)).toEqual({ ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now });
+      await expect(store.create({ ...spec, documentCount: spec.documentCount + 1 }, undefined, now)).rejects.toThrow();
+      await expect(store.create(spec, undefined, now + 5)).rejects.toThrow();
     });
 
     it('treats an expired job as absent', async () => {

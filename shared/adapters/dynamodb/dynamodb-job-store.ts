@@ -9,6 +9,7 @@ import {
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
+import { isSameJobCreation } from '../../jobs/job-model.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
 import type { JobStore } from '../../jobs/job-store.js';
@@ -76,8 +77,10 @@ export class DynamoDbJobStore implements JobStore {
         new PutItemCommand({ TableName: this.tableName, Item: toMetaItem(spec, now), ConditionExpression: `attribute_not_exists(${PK})` }),
       );
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new Error(`job ${spec.id} already exists`, { cause: error });
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const existing = await this.get(spec.id);
+      if (existing && isSameJobCreation(existing, spec, now)) return; // our own write, retried by the SDK
+      throw new Error(`job ${spec.id} already exists`, { cause: error });
     }
   }
 

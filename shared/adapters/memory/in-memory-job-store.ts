@@ -1,3 +1,4 @@
+import { isSameJobCreation } from '../../jobs/job-model.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
 import type { JobStore } from '../../jobs/job-store.js';
@@ -29,7 +30,9 @@ export class InMemoryJobStore implements JobStore {
   }
 
   async create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void> {
-    if (this.jobs.has(spec.id)) throw new Error(`job ${spec.id} already exists`);
+    const existing = this.jobs.get(spec.id);
+    if (existing && isSameJobCreation(existing.record, spec, now)) return;
+    if (existing) throw new Error(`job ${spec.id} already exists`);
     const record: JobRecord = { ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now };
     this.jobs.set(spec.id, {
       record,

@@ -42,14 +42,20 @@ export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
   const { client, queueUrl, handler } = options;
   const onError = options.onError ?? ((error: unknown) => console.error(`sqs poller ${queueUrl}:`, error));
   let stopping = false;
-  const arn = queueArn(client, queueUrl);
-  // Keep an early ARN failure from surfacing as an unhandled rejection; each loop awaits and reports it.
-  arn.catch(() => undefined);
+  // Looked up once, but a failed lookup is forgotten so the next loop turn asks again instead of failing forever.
+  let arn: Promise<string> | undefined;
+  const eventSourceArn = (): Promise<string> => {
+    arn ??= queueArn(client, queueUrl).catch((error: unknown) => {
+      arn = undefined;
+      throw error;
+    });
+    return arn;
+  };
 
   const loop = async (): Promise<void> => {
     while (!stopping) {
       try {
-        const eventSourceARN = await arn;
+        const eventSourceARN = await eventSourceArn();
         const { Messages = [] } = await client.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
