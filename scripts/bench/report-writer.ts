@@ -105,7 +105,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       '`scripts/model/build-random-shapes.py`. fp32 = `onnx/model.onnx`; int8 = `onnx/model_quantized.onnx` (onnxruntime `quantize_dynamic`, ' +
       'MatMul + Gather, QInt8, per-tensor). Documents: seeded synthetic English-vocabulary text, ' +
       LENGTH_MIX.map((b) => `${Math.round(b.share * 100)}% ${b.minWords}-${b.maxWords} words (${b.what})`).join(', ') +
-      '; shuffled. Batching: 32 pairs, 16,384 padded tokens.',
+      '; shuffled. Batching: 8 pairs, 4,096 padded tokens (the scorer defaults).',
     '',
     ...results.notes.map((n) => `> Note: ${n}`),
     '',
