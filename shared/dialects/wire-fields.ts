@@ -1,5 +1,5 @@
 import { invalidRequest } from '../core/rerank-error.js';
-import type { RerankDocument } from '../core/rerank-request.js';
+import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
 
 /**
  * Readers for untrusted JSON. Each one either returns a value of the promised type or throws an
@@ -147,3 +147,9 @@ export function readRankFieldDocuments(value: unknown, param: string, fields: re
 
 /** TEI's `truncate`: present only when the client sent it, so requests stay comparable field by field. */
 export const optionalTruncate = (truncate: boolean | undefined): { truncate?: boolean } => (truncate === undefined ? {} : { truncate });
+
+/** TEI's `raw_scores`: true = the model's raw output, false = sigmoid, absent = the scorer's default. */
+export function readRawScoresActivation(obj: JsonObject, key: string, param: string): ScoreActivation | undefined {
+  const raw = readOptionalBoolean(obj, key, param);
+  return raw === undefined ? undefined : raw ? 'none' : 'sigmoid';
+}

@@ -9,6 +9,7 @@ import {
   readDocuments,
   optionalTruncate,
   readOptionalBoolean,
+  readRawScoresActivation,
   readOptionalInteger,
   readOptionalNumber,
   readOptionalString,
@@ -49,7 +50,6 @@ export const chatDialect: Dialect = {
     if (typeof data['query'] !== 'string' || !Array.isArray(data['candidates'])) {
       throw invalidRequest(notARerankRequest(param), param);
     }
-    const rawScores = readOptionalBoolean(data, 'raw_scores', 'raw_scores');
     const includeDocs = readOptionalBoolean(data, 'include_docs', 'include_docs');
     return {
       model: readOptionalString(obj, 'model', 'model'),
@@ -59,7 +59,7 @@ export const chatDialect: Dialect = {
       returnDocuments: includeDocs ?? readOptionalBoolean(data, 'return_documents', 'return_documents') ?? false,
       threshold: readOptionalNumber(data, 'rerank_threshold', 'rerank_threshold'),
       batchSize: readOptionalInteger(data, 'batch_size', 'batch_size', 1),
-      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      activation: readRawScoresActivation(data, 'raw_scores', 'raw_scores'),
       prompt: readOptionalString(data, 'prompt', 'prompt'),
       ...optionalTruncate(readOptionalBoolean(data, 'truncate', 'truncate')),
     };

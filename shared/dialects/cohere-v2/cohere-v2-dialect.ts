@@ -7,6 +7,7 @@ import {
   describeJsonValue,
   expectObject,
   readOptionalBoolean,
+  readRawScoresActivation,
   readOptionalInteger,
   readOptionalNumber,
   readOptionalString,
@@ -55,7 +56,6 @@ export const cohereV2Dialect: Dialect = {
 
   parse(body: unknown): RerankRequest {
     const obj = expectObject(body, 'body');
-    const rawScores = readOptionalBoolean(obj, 'raw_scores', 'raw_scores');
     const maxTokens = readOptionalInteger(obj, 'max_tokens_per_doc', 'max_tokens_per_doc', 1);
     return {
       model: readOptionalString(obj, 'model', 'model'),
@@ -65,7 +65,7 @@ export const cohereV2Dialect: Dialect = {
       returnDocuments: readOptionalBoolean(obj, 'return_documents', 'return_documents') ?? false,
       threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
       batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
-      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      activation: readRawScoresActivation(obj, 'raw_scores', 'raw_scores'),
       prompt: undefined,
     };
   },

@@ -8,6 +8,7 @@ import {
   readDocuments,
   optionalTruncate,
   readOptionalBoolean,
+  readRawScoresActivation,
   readOptionalInteger,
   readOptionalNumber,
   readOptionalString,
@@ -45,7 +46,6 @@ export const dashScopeDialect: Dialect = {
     const obj = expectObject(body, 'body');
     const input = expectObject(obj['input'], 'input');
     const parameters: JsonObject = obj['parameters'] === undefined || obj['parameters'] === null ? {} : expectObject(obj['parameters'], 'parameters');
-    const rawScores = readOptionalBoolean(parameters, 'raw_scores', 'parameters.raw_scores');
     return {
       model: readOptionalString(obj, 'model', 'model'),
       query: readString(input, 'query', 'input.query'),
@@ -54,7 +54,7 @@ export const dashScopeDialect: Dialect = {
       returnDocuments: readOptionalBoolean(parameters, 'return_documents', 'parameters.return_documents') ?? false,
       threshold: readOptionalNumber(parameters, 'rerank_threshold', 'parameters.rerank_threshold'),
       batchSize: readOptionalInteger(parameters, 'batch_size', 'parameters.batch_size', 1),
-      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      activation: readRawScoresActivation(parameters, 'raw_scores', 'parameters.raw_scores'),
       // qwen3-rerank takes a task instruction; our scorers may use it.
       prompt: readOptionalString(parameters, 'instruct', 'parameters.instruct'),
       ...optionalTruncate(readOptionalBoolean(parameters, 'truncate', 'parameters.truncate')),

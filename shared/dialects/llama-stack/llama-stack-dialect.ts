@@ -2,7 +2,7 @@ import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankDocument, RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
-import { describeJsonValue, expectObject, readOptionalBoolean, readOptionalInteger, readOptionalNumber, readOptionalString } from '../wire-fields.js';
+import { describeJsonValue, expectObject, readOptionalInteger, readOptionalNumber, readOptionalString, readRawScoresActivation } from '../wire-fields.js';
 import { readContentItemText } from './interleaved-content.js';
 import { formatLlamaStackError } from './llama-stack-error-envelope.js';
 import { llamaStackRequestSchema } from './llama-stack-request-schema.js';
@@ -30,7 +30,6 @@ export const llamaStackDialect: Dialect = {
 
   parse(body: unknown): RerankRequest {
     const obj = expectObject(body, 'body');
-    const rawScores = readOptionalBoolean(obj, 'raw_scores', 'raw_scores');
     return {
       model: readOptionalString(obj, 'model', 'model'),
       query: readContentItemText(obj['query'], 'query'),
@@ -39,7 +38,7 @@ export const llamaStackDialect: Dialect = {
       returnDocuments: false,
       threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
       batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
-      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      activation: readRawScoresActivation(obj, 'raw_scores', 'raw_scores'),
       prompt: undefined,
     };
   },

@@ -8,6 +8,7 @@ import {
   readDocuments,
   optionalTruncate,
   readOptionalBoolean,
+  readRawScoresActivation,
   readOptionalInteger,
   readOptionalNumber,
   readOptionalString,
@@ -35,7 +36,6 @@ export const openAiDialect: Dialect = {
 
   parse(body: unknown): RerankRequest {
     const obj = expectObject(body, 'body');
-    const rawScores = readOptionalBoolean(obj, 'raw_scores', 'raw_scores');
     const rankFields = readOptionalStringArray(obj, 'rank_fields', 'rank_fields');
     if (rankFields?.length === 0) throw invalidRequest('rank_fields must name at least one field', 'rank_fields');
     const maxChunksPerDoc = readOptionalInteger(obj, 'max_chunks_per_doc', 'max_chunks_per_doc', 1);
@@ -47,7 +47,7 @@ export const openAiDialect: Dialect = {
       returnDocuments: readOptionalBoolean(obj, 'return_documents', 'return_documents') ?? false,
       threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
       batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
-      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      activation: readRawScoresActivation(obj, 'raw_scores', 'raw_scores'),
       prompt: undefined,
       ...optionalTruncate(readOptionalBoolean(obj, 'truncate', 'truncate')),
       ...(maxChunksPerDoc === undefined ? {} : { maxChunksPerDoc }),

@@ -5,7 +5,7 @@ import { formatOpenAiError } from '../openai/openai-error-envelope.js';
 import {
   expectObject,
   readDocuments,
-  readOptionalBoolean,
+  readRawScoresActivation,
   readOptionalInteger,
   readOptionalNumber,
   readOptionalString,
@@ -43,7 +43,6 @@ export const pipelineDialect: Dialect = {
 
   parse(body: unknown): RerankRequest {
     const dict = expectObject(body, 'body');
-    const rawScores = readOptionalBoolean(dict, 'raw_scores', 'raw_scores');
     const docsField = sourceField(dict);
     return {
       model: readOptionalString(dict, 'model', 'model'),
@@ -54,7 +53,7 @@ export const pipelineDialect: Dialect = {
       returnDocuments: true,
       threshold: readOptionalNumber(dict, 'rerank_threshold', 'rerank_threshold'),
       batchSize: undefined,
-      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      activation: readRawScoresActivation(dict, 'raw_scores', 'raw_scores'),
       prompt: undefined,
       echo: dict,
     };

@@ -4,7 +4,7 @@ import type { RerankRequest, RerankStrategy } from '../../core/rerank-request.js
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { readInterleavedText } from '../llama-stack/interleaved-content.js';
 import { formatLlamaStackError } from '../llama-stack/llama-stack-error-envelope.js';
-import { expectObject, readOptionalBoolean, readOptionalInteger, readOptionalNumber, readOptionalString } from '../wire-fields.js';
+import { expectObject, readOptionalInteger, readOptionalNumber, readOptionalString, readRawScoresActivation } from '../wire-fields.js';
 import { readRagDocuments } from './rag-documents.js';
 import { readRagRerankConfig } from './rag-rerank-config.js';
 import { scoreMetrics } from './score-metrics.js';
@@ -54,7 +54,6 @@ export const ragToolDialect: Dialect = {
     const strategy = readStrategy(obj);
     const modelId = readOptionalString(obj, 'reranker_model_id', 'reranker_model_id');
     const config = readRagRerankConfig(obj['rerank_config'], strategy, modelId);
-    const rawScores = readOptionalBoolean(obj, 'raw_scores', 'raw_scores');
     return {
       model: config.upstream ? undefined : modelId,
       query: readInterleavedText(obj['query'], 'query'),
@@ -63,7 +62,7 @@ export const ragToolDialect: Dialect = {
       returnDocuments: false,
       threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
       batchSize: undefined,
-      activation: rawScores === undefined ? undefined : rawScores ? 'none' : 'sigmoid',
+      activation: readRawScoresActivation(obj, 'raw_scores', 'raw_scores'),
       prompt: undefined,
       strategy,
       ...config,
