@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { needsQueuedJob, type SyncLimits } from '../core/plan-request.js';
-import { RerankError, invalidRequest, toRerankError } from '../core/rerank-error.js';
+import { RerankError, invalidRequest } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import { defaultActivation, type RerankService } from '../core/rerank-service.js';
@@ -18,6 +18,7 @@ import type { JobSlots } from '../auth/job-slots.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
+import { classifyFailure } from './classify-failure.js';
 import type { Caller } from './bearer-auth.js';
 import type { AuthenticatedCaller, RequestAuthenticator } from './request-authenticator.js';
 import { jobPollPath, jobView } from './job-view.js';
@@ -105,7 +106,7 @@ export class ApiApp {
     try {
       response = await this.#dispatch(event, path, match, context);
     } catch (error) {
-      response = this.#error(dialect, toRerankError(error), context);
+      response = this.#error(dialect, classifyFailure(error), context);
     }
     logger.info('request', {
       method,
