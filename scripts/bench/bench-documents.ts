@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+// The same mulberry32 the eval set and the chaos runs use: every runtime (and every run) sees the same texts.
+import { seededRandom } from '../eval/seeded-random.js';
 
 /** One rerank request of the benchmark: a query and its candidates, deterministic for a seed. */
 export interface BenchRequest {
@@ -12,18 +14,6 @@ export const LENGTH_MIX = [
   { share: 0.4, minWords: 60, maxWords: 200, what: 'passages (MS MARCO-like)' },
   { share: 0.2, minWords: 200, maxWords: 700, what: 'long chunks, truncated at 512 tokens' },
 ] as const;
-
-/** mulberry32: tiny seeded PRNG, so every runtime (and every run) sees the same texts. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Frequent whole words of bert-base-uncased (ids 1996.. are roughly frequency ordered). */
 export function readWords(vocabTxt: string): string[] {
