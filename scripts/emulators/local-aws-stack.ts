@@ -19,6 +19,28 @@ export interface LocalAwsStack {
 }
 
 /**
+ * What the service's config and the SDK read to run against the emulators: the aws jobs backend, its
+ * table and queue, service endpoints and dummy credentials (nothing real is ever sent).
+ */
+export function localServiceEnv(target: {
+  readonly dynamodbEndpoint: string;
+  readonly sqsEndpoint: string;
+  readonly tableName: string;
+  readonly queueUrl: string;
+}): Record<string, string> {
+  return {
+    RERANK_JOBS_BACKEND: 'aws',
+    RERANK_JOBS_TABLE: target.tableName,
+    RERANK_CHUNK_QUEUE_URL: target.queueUrl,
+    AWS_ENDPOINT_URL_DYNAMODB: target.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: target.sqsEndpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  };
+}
+
+/**
  * DynamoDB Local + moto SQS on free loopback ports, with the jobs table and the chunk queue + DLQ
  * created as the CDK stack creates them. `stop()` kills both servers by their own PIDs.
  */
@@ -43,16 +65,7 @@ export async function startLocalAwsStack(options: { maxReceiveCount?: number; vi
       dlqUrl: queues.dlqUrl,
       dynamodb,
       sqs,
-      env: {
-        RERANK_JOBS_BACKEND: 'aws',
-        RERANK_JOBS_TABLE: tableName,
-        RERANK_CHUNK_QUEUE_URL: queues.queueUrl,
-        AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-        AWS_ENDPOINT_URL_SQS: moto.endpoint,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
-      },
+      env: localServiceEnv({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: moto.endpoint, tableName, queueUrl: queues.queueUrl }),
       stop,
     };
   } catch (error) {

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
 import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
 import { localAwsConfig } from './local-aws-config.js';
+import { localServiceEnv } from './local-aws-stack.js';
 import { startDynamoDbLocal } from './start-dynamodb-local.js';
 import { startMotoServer } from './start-moto-server.js';
 import { alive, stopPid } from './stop-pid.js';
@@ -18,7 +19,7 @@ import { alive, stopPid } from './stop-pid.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tmp = join(root, '.tmp');
 const stateFile = join(tmp, 'emulators.json');
-const TABLE = process.env['JOBS_TABLE_NAME'] ?? 'rerank-jobs';
+const TABLE = process.env['RERANK_JOBS_TABLE'] ?? 'rerank-jobs';
 const QUEUE = process.env['CHUNK_QUEUE_NAME'] ?? 'rerank-chunks';
 
 interface ServerState {
@@ -71,16 +72,8 @@ async function start(): Promise<void> {
       tableName: TABLE,
       queueUrl: queues.queueUrl,
       dlqUrl: queues.dlqUrl,
-      env: {
-        AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-        AWS_ENDPOINT_URL_SQS: moto.endpoint,
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'local',
-        AWS_SECRET_ACCESS_KEY: 'local',
-        JOBS_TABLE_NAME: TABLE,
-        CHUNK_QUEUE_URL: queues.queueUrl,
-        CHUNK_DLQ_URL: queues.dlqUrl,
-      },
+      // The service's own variable names, so the block can be exported as it is.
+      env: localServiceEnv({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: moto.endpoint, tableName: TABLE, queueUrl: queues.queueUrl }),
     };
     writeFileSync(stateFile, JSON.stringify(state, null, 2) + '\n');
     console.log(JSON.stringify(state, null, 2));
