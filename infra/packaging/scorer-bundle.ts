@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { DOCS_PACKAGE_FILES } from '../../shared/http/api-docs-page.js';
 
 /** Lambda architecture name -> Node's `process.arch`, which names onnxruntime-node's binary folders. */
 const NODE_ARCH = { arm64: 'arm64', x86_64: 'x64' } as const;
@@ -56,6 +57,16 @@ const SIZE_GUARD = [
   "if(t>=limit){console.error('function code is '+(t/1048576).toFixed(1)+' MB unzipped, over the Lambda limit of '+(limit/1048576)+' MB: use a smaller (e.g. int8) model or a container image');process.exit(1);}",
 ].join('');
 
+/**
+ * GET /docs reads Swagger UI's script and styles at run time (not bundled by esbuild): copy just those
+ * files (~2 MB of the package's ~10 MB) where the function's `createRequire` resolves them.
+ */
+function docsPageCommands(projectRoot: string, out: string): string[] {
+  const source = path.dirname(createRequire(path.join(projectRoot, 'package.json')).resolve('swagger-ui-dist/package.json'));
+  const target = path.join(out, 'node_modules', 'swagger-ui-dist');
+  return [`mkdir -p ${quote(target)}`, ...DOCS_PACKAGE_FILES.map((file) => `cp ${quote(path.join(source, file))} ${quote(target)}/`)];
+}
+
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /**
@@ -91,6 +102,7 @@ export function scorerBundleCommands(options: {
     `mkdir -p ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}`,
     `cp -R ${quote(path.join(ort.commonDir, 'package.json'))} ${quote(path.join(ort.commonDir, 'dist'))} ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}/`,
     `cp -R ${quote(modelSource)}/. ${quote(modelOut)}/`,
+    ...docsPageCommands(options.projectRoot, out),
     `node -e ${quote(SIZE_GUARD)} ${quote(out)} ${LAMBDA_UNZIPPED_LIMIT_BYTES}`,
   ];
 }

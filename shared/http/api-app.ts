@@ -17,6 +17,7 @@ import { isSplittableHybrid } from '../scoring/hybrid/index.js';
 import type { JobSlots } from '../auth/job-slots.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
+import { DOCS_CONTENT_SECURITY_POLICY, docsAsset, docsPage, type DocsAsset } from './api-docs-page.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
 import type { Caller } from './bearer-auth.js';
@@ -58,6 +59,18 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   statusCode: status,
   headers: { 'content-type': 'application/json', ...headers },
   body: JSON.stringify(body),
+});
+
+/** The docs page and its files: cacheable, and confined by a CSP to loading from this service. */
+const docsResponse = (asset: DocsAsset): Result => ({
+  statusCode: 200,
+  headers: {
+    'content-type': asset.contentType,
+    'cache-control': 'public, max-age=3600',
+    'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+  },
+  body: asset.body,
 });
 
 const header = (event: APIGatewayProxyEventV2, name: string): string | undefined => {
@@ -135,6 +148,13 @@ export class ApiApp {
         return json(200, { status: 'ok' });
       case 'openapi':
         return json(200, openApiDocument(context.basePath));
+      case 'docs':
+        return docsResponse(docsPage());
+      case 'docs-asset': {
+        const asset = docsAsset(params['asset'] ?? '');
+        if (!asset) throw new RerankError('not_found', `no docs file '${params['asset'] ?? ''}'`);
+        return docsResponse(asset);
+      }
       case 'models':
         return json(200, {
           object: 'list',

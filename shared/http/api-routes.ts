@@ -14,7 +14,9 @@ export type RouteAction =
   | { kind: 'cancel-job' }
   | { kind: 'models' }
   | { kind: 'health' }
-  | { kind: 'openapi' };
+  | { kind: 'openapi' }
+  | { kind: 'docs' }
+  | { kind: 'docs-asset' };
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -51,6 +53,9 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },
   { method: 'GET', path: '/openapi.json', action: { kind: 'openapi' }, errorDialect: openAiDialect, public: true },
+  // Interactive docs over /openapi.json; requests sent from the page carry the key typed into its Authorize dialog.
+  { method: 'GET', path: '/docs', action: { kind: 'docs' }, errorDialect: openAiDialect, public: true },
+  { method: 'GET', path: '/docs/{asset}', action: { kind: 'docs-asset' }, errorDialect: openAiDialect, public: true },
 ];
 
 export type RouteMatch =

@@ -119,6 +119,9 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean): O
   };
 }
 
+const HTML_PAGE = { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } };
+const DOCS_ASSET_PARAMETER = { name: 'asset', in: 'path', required: true, schema: { type: 'string' } };
+
 function operation(route: Route): Operation {
   const action = route.action;
   switch (action.kind) {
@@ -150,6 +153,15 @@ function operation(route: Route): Operation {
         tags: ['service'],
         summary: 'This OpenAPI document',
         responses: { '200': { description: 'OpenAPI 3.1.', content: jsonContent({ type: 'object' }) } },
+      };
+    case 'docs':
+      return { tags: ['service'], summary: 'Interactive API docs (Swagger UI) over this document', responses: { '200': HTML_PAGE } };
+    case 'docs-asset':
+      return {
+        tags: ['service'],
+        summary: "The docs page's script and styles",
+        parameters: [DOCS_ASSET_PARAMETER],
+        responses: { '200': { description: 'The file.' }, ...errorResponses(route.errorDialect, ['404']) },
       };
   }
 }

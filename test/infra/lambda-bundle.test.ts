@@ -49,9 +49,10 @@ describe(`bundled functions (linux/${nodeArch})`, () => {
       }),
       httpApiEvent('GET', '/v1/models'),
       httpApiEvent('GET', '/no/such/route'),
+      httpApiEvent('GET', '/docs/swagger-ui.css'),
     ]);
     expect(ortEntry.startsWith(path.join(assets.Api.dir, 'node_modules', 'onnxruntime-node'))).toBe(true);
-    const [openai, dashscope, chat, models, missing] = results;
+    const [openai, dashscope, chat, models, missing, docsCss] = results;
     expect(results.slice(0, 4).map(statusOf)).toEqual([200, 200, 200, 200]);
     expect(bodyOf(openai)).toMatchObject({ model: 'tinybert-l2-fixture', results: expect.any(Array) });
     expect((bodyOf(openai)['results'] as unknown[]).length).toBe(2);
@@ -60,6 +61,8 @@ describe(`bundled functions (linux/${nodeArch})`, () => {
     expect((JSON.parse(content) as { results: unknown[] }).results).toHaveLength(2);
     expect(JSON.stringify(bodyOf(models))).toContain('tinybert-l2-fixture');
     expect(statusOf(missing)).toBe(404);
+    // The docs page's files travel in the bundle (read at run time, not bundled by esbuild).
+    expect(statusOf(docsCss)).toBe(200);
   });
 
   it('worker bundle: loads the scorer and scores a queued chunk (its job is unknown to a fresh memory store)', () => {
