@@ -10,12 +10,12 @@ import { BearerAuth } from '../http/bearer-auth.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { createHybridScorer, isSplittableHybrid } from '../scoring/hybrid/index.js';
+import { createHybridScorer } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
-import type { Scorer } from '../scoring/scorer.js';
+import { isSplittableScorer, type Scorer } from '../core/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
 import { loadScorers } from './load-scorers.js';
-import { createScorerRegistry, type ScorerRegistry } from '../scoring/scorer-registry.js';
+import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
 
 /** Everything a process serves with, built once: the API function, the workers and `npm start` share it. */
 export interface ServiceRuntime {
@@ -59,10 +59,10 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
       queue,
       jobTtlSeconds: config.jobs.ttlSeconds,
       maxMessageBytes: config.jobs.maxMessageBytes,
-      onJobEnded: (job) => jobSlots.release(job.ownerKeyId),
+      slots: jobSlots,
       fuserFor: (modelId) => {
         const scorer = scorers.ids().includes(modelId) ? scorers.get(modelId) : undefined;
-        return scorer && isSplittableHybrid(scorer) ? scorer.fuse : undefined;
+        return scorer && isSplittableScorer(scorer) ? scorer.fuse : undefined;
       },
     }),
     auth: new RequestAuthenticator({

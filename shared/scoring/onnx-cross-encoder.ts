@@ -4,7 +4,7 @@ import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './infere
 import { lengthBatches, type BatchLimits } from './length-batches.js';
 import { ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
-import type { ScoreBatch, Scorer } from './scorer.js';
+import type { ScoreBatch, Scorer } from '../core/scorer.js';
 
 export interface OnnxCrossEncoderOptions {
   /** Model id clients send in the `model` field. */
