@@ -11,14 +11,14 @@ import { parseJsonText } from '../dialects/wire-fields.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 import { logger } from '../observability/logger.js';
-import { openApiDocument } from '../openapi/openapi-document.js';
+import { openApiDocument } from './openapi-document.js';
 import { validateRequestBody } from '../openapi/request-body-validator.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
-import type { Caller } from './bearer-auth.js';
-import type { AuthenticatedCaller, RequestAuthenticator } from './request-authenticator.js';
+import type { Caller } from '../auth/caller.js';
+import type { RequestAuthenticator } from '../auth/request-authenticator.js';
 import { jobPollPath, jobView } from './job-view.js';
 
 export interface ApiAppDeps {
@@ -128,7 +128,7 @@ export class ApiApp {
       return { ...r, headers: { ...r.headers, allow: match.allowed.join(', ') } };
     }
     const { route, params } = match;
-    const caller: AuthenticatedCaller = route.public ? { keyId: 'anonymous' } : await this.#deps.auth.authenticate(header(event, 'authorization'));
+    const caller: Caller = route.public ? { keyId: 'anonymous' } : await this.#deps.auth.authenticate(header(event, 'authorization'));
     switch (route.action.kind) {
       case 'health':
         return json(200, { status: 'ok' });
@@ -163,7 +163,7 @@ export class ApiApp {
     return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits, { allowEmptyDocuments }) };
   }
 
-  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: AuthenticatedCaller, context: ApiContext): Promise<Result> {
+  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext): Promise<Result> {
     const { dialect, request } = this.#parse(event, endpointDialect);
     const plan = this.#plan(request, 'auto', {
       preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? ''),
@@ -189,7 +189,7 @@ export class ApiApp {
     return planRequest({ request, mode, resolveScorer: (model) => this.#deps.service.resolveScorer(model), limits: this.#deps.plan, ...options });
   }
 
-  #submit(request: RerankRequest, dialect: Dialect, job: JobPlan, caller: AuthenticatedCaller): Promise<JobRecord> {
+  #submit(request: RerankRequest, dialect: Dialect, job: JobPlan, caller: Caller): Promise<JobRecord> {
     return this.#deps.jobs.submit({
       ...job,
       request,
