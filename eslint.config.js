@@ -16,7 +16,7 @@ const MAY_IMPORT = {
   // openapi: the dialects build their request schemas from its schema fragments.
   dialects: ['core', 'openapi'],
   core: [],
-  scoring: ['core', 'client', 'observability'],
+  scoring: ['core', 'client', 'observability', 'config'],
   auth: ['core', 'observability'],
   // The document describes the dialects' bodies; the HTTP layer hands it the route table.
   openapi: ['core', 'dialects'],
