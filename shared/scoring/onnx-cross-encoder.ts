@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
+import { forEachBounded } from '../core/for-each-bounded.js';
 import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
 import { lengthBatches, type BatchLimits } from './length-batches.js';
 import { ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
@@ -180,24 +181,19 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     // At most `parallelism` batches of one request in flight: in-thread that is 1; with a worker pool, a
     // concurrent small request can slip its batch in between a large request's batches instead of
     // queueing behind all of them.
-    let next = 0;
-    const drain = async (): Promise<void> => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        const feeds = batchFeeds(
-          batch.map((index) => pairs[index]!),
-          this.tokenizer.padId,
-          this.inputNames,
-        );
-        const output = await this.runner.run(feeds);
-        const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
-        const read = relevanceReader(this.config, width);
-        batch.forEach((index, row) => {
-          scores[index] = read(output.data, row);
-        });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.runner.parallelism, batches.length) }, drain));
+    await forEachBounded(batches, this.runner.parallelism, async (batch) => {
+      const feeds = batchFeeds(
+        batch.map((index) => pairs[index]!),
+        this.tokenizer.padId,
+        this.inputNames,
+      );
+      const output = await this.runner.run(feeds);
+      const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
+      const read = relevanceReader(this.config, width);
+      batch.forEach((index, row) => {
+        scores[index] = read(output.data, row);
+      });
+    });
     return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
   }
 
