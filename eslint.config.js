@@ -1,6 +1,53 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Imports point down, never back up (README "Layout"): functions -> http -> runtime -> adapters -> jobs ->
+ * dialects -> core. Beside them, scoring, auth, openapi, observability and config depend on core's ports;
+ * client is the published package and depends on nothing. Each folder under shared/ (and functions/) may
+ * import only the folders listed here; anything else fails `npm run lint`, and so `npm test`.
+ */
+const MAY_IMPORT = {
+  functions: ['http', 'runtime', 'adapters', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
+  http: ['runtime', 'adapters', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
+  runtime: ['adapters', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
+  adapters: ['jobs', 'dialects', 'core', 'auth', 'observability', 'config'],
+  jobs: ['dialects', 'core', 'auth', 'observability'],
+  // openapi: the dialects build their request schemas from its schema fragments.
+  dialects: ['core', 'openapi'],
+  core: [],
+  scoring: ['core', 'client', 'observability', 'config'],
+  auth: ['core', 'observability'],
+  // The document describes the dialects' bodies; the HTTP layer hands it the route table.
+  openapi: ['core', 'dialects'],
+  observability: ['core'],
+  config: ['core'],
+  client: [],
+};
+
+const MODULES = Object.keys(MAY_IMPORT);
+
+/** One override per folder: a relative import that reaches a folder it may not import is an error. */
+const layering = MODULES.map((module) => {
+  const forbidden = MODULES.filter((other) => other !== module && !MAY_IMPORT[module].includes(other));
+  return {
+    files: [module === 'functions' ? 'functions/**/*.ts' : `shared/${module}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(shared/)?(${forbidden.join('|')})(/|$)`,
+              message: `${module} may import only ${MAY_IMPORT[module].join(', ') || 'itself'}: imports point down (README "Layout").`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', 'dist/', 'coverage/', 'bench/out/', '**/*.py'] },
   js.configs.recommended,
@@ -14,4 +61,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...layering,
 );

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { lambdaVcpus } from '../../shared/config/lambda-vcpus.js';
 
 /** Everything the stack can be told through cdk context (`cdk.json` or `-c rerank:key=value`). */
 export interface RerankSettings {
@@ -204,7 +205,7 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
   };
 }
 
-/** Lambda gives one vCPU per 1,769 MB (up to 6); the scorer's intra-op threads follow the vCPUs. */
+/** The scorer's intra-op threads follow the vCPUs Lambda gives this memory size (the runtime's own formula). */
 export function threadsForMemory(memoryMb: number): number {
-  return Math.min(6, Math.max(1, Math.ceil(memoryMb / 1769)));
+  return lambdaVcpus(memoryMb);
 }

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { createHybridScorer } from '../../shared/scoring/hybrid/hybrid-scorer.js';
 import { createBm25Scorer } from '../../shared/scoring/lexical/bm25-scorer.js';
 import { loadOnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
-import type { Scorer } from '../../shared/scoring/scorer.js';
+import type { Scorer } from '../../shared/core/scorer.js';
 import { hashSeed, seededRandom } from './seeded-random.js';
 
 /** Why a scorer could not be evaluated on this machine (printed as "not available"). */

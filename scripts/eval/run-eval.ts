@@ -10,7 +10,7 @@ import { availableParallelism, cpus, loadavg, platform, release, totalmem } from
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { Scorer } from '../../shared/scoring/scorer.js';
+import type { Scorer } from '../../shared/core/scorer.js';
 import { EVAL_SCORERS, ScorerNotAvailable, type EvalScorerFactory } from './eval-scorers.js';
 import { expectedRandomMetrics, ndcgAt, rankDocuments, reciprocalRankAt } from './ranking-metrics.js';
 import { readRelevanceSet, type RelevanceQuery } from './relevance-set.js';

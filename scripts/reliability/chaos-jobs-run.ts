@@ -9,7 +9,7 @@ import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues
 import { SqsChunkQueue } from '../../shared/adapters/sqs/sqs-chunk-queue.js';
 import { startSqsPoller, type SqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
 import type { RerankRequest } from '../../shared/core/rerank-request.js';
-import { defaultActivation } from '../../shared/core/rerank-service.js';
+import { defaultActivation } from '../../shared/core/score-activation.js';
 import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
 import { deadLetterFailure } from '../../shared/jobs/dead-letter-reason.js';
 import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';

@@ -3,7 +3,7 @@ import { decodeChunkTask } from '../../shared/jobs/chunk-queue.js';
 import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import type { JobStore } from '../../shared/jobs/job-store.js';
 import { scoreChunkRecord } from '../../shared/jobs/score-chunk-record.js';
-import type { ScorerRegistry } from '../../shared/scoring/scorer-registry.js';
+import type { ScorerRegistry } from '../../shared/core/scorer-registry.js';
 import type { FaultCounts } from './fault-counts.js';
 
 /** Probabilities per delivery of a (non-poison) chunk; 0 turns a fault off. */

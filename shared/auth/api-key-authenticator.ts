@@ -1,15 +1,13 @@
 import { RerankError } from '../core/rerank-error.js';
 import type { ApiKeyLimits, ApiKeyRecord } from './api-key-record.js';
 import type { ApiKeyStore } from './api-key-store.js';
+import { bearerToken, type Caller } from './caller.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RateLimitedError } from './rate-limited-error.js';
 
-/** Who is calling: the key's non-secret id and its effective limits. */
-export interface KeyCaller {
-  readonly keyId: string;
+/** A client key's caller: its effective job limit (the key's own, else the default), name and rate budget. */
+export interface KeyCaller extends Caller {
   readonly name: string;
-  /** Effective limit (the key's own, else the default); undefined = unlimited. */
-  readonly maxConcurrentJobs: number | undefined;
   /** Requests left in this minute, when rate limited (for X-RateLimit-Remaining). */
   readonly remaining: number | undefined;
 }
@@ -41,9 +39,9 @@ export class ApiKeyAuthenticator {
   }
 
   async authenticate(authorization: string | undefined): Promise<KeyCaller> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw new RerankError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
-    const record = await this.#store.findByKey(match[1] as string);
+    const key = bearerToken(authorization);
+    if (key === undefined) throw new RerankError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    const record = await this.#store.findByKey(key);
     if (record === undefined) throw new RerankError('unauthorized', 'invalid API key');
     const remaining = await this.#consume(record);
     return {

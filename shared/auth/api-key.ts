@@ -27,5 +27,8 @@ export function generateApiKey(): string {
  */
 export const apiKeyDigest = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
+/** The id under which a key is known without revealing it (logs, job ownership): a prefix of its digest. */
+export const keyIdOf = (key: string): string => apiKeyDigest(key).slice(0, 16);
+
 /** The first 6 characters, which humans use to tell keys apart in listings; not enough to guess the rest. */
 export const apiKeyPrefix = (key: string): string => key.slice(0, 6);

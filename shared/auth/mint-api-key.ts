@@ -1,5 +1,4 @@
-import { keyIdOf } from '../http/bearer-auth.js';
-import { apiKeyDigest, apiKeyPrefix, generateApiKey } from './api-key.js';
+import { apiKeyDigest, apiKeyPrefix, generateApiKey, keyIdOf } from './api-key.js';
 import type { ApiKeyLimits, ApiKeyRecord } from './api-key-record.js';
 import { InvalidApiKeyOptionsError } from './api-key-errors.js';
 

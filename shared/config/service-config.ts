@@ -1,5 +1,5 @@
-import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
+import { defaultIntraOpThreads } from './lambda-vcpus.js';
 
 /**
  * One served model: an ONNX folder (cross-encoder or bi-encoder, told apart by its config.json), the
@@ -131,7 +131,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     maxBatchSize: positiveInt(env, 'RERANK_MAX_BATCH_SIZE', 1_000),
     maxQueryChars: positiveInt(env, 'RERANK_MAX_QUERY_CHARS', 8_192),
     maxDocumentChars: positiveInt(env, 'RERANK_MAX_DOCUMENT_CHARS', 65_536),
-    threads: positiveInt(env, 'RERANK_THREADS', availableParallelism()),
+    threads: positiveInt(env, 'RERANK_THREADS', defaultIntraOpThreads(env)),
     keysFile: resolve(root, env['RERANK_KEYS_FILE'] ?? '.rerank/keys.json'),
     rateLimitPerMinute: optionalPositiveInt(env, 'RERANK_RATE_LIMIT_PER_MINUTE'),
     maxConcurrentJobs: optionalPositiveInt(env, 'RERANK_MAX_CONCURRENT_JOBS'),

@@ -1,5 +1,6 @@
 import type { RankedResult } from './rerank-outcome.js';
 import type { RerankDocument, ScoreActivation } from './rerank-request.js';
+import { sigmoid } from './score-activation.js';
 
 export interface NormalizeOptions {
   readonly activation: ScoreActivation;
@@ -11,7 +12,6 @@ export interface NormalizeOptions {
   readonly documents: readonly RerankDocument[] | undefined;
 }
 
-export const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 /** JSON has no NaN or Infinity: clamp infinities to the largest finite number of the same sign. */
 function finite(score: number): number {

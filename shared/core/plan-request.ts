@@ -1,8 +1,16 @@
-import type { RerankRequest } from './rerank-request.js';
+import { invalidRequest } from './rerank-error.js';
+import type { RerankRequest, ScoreActivation } from './rerank-request.js';
+import { defaultActivation } from './score-activation.js';
+import { isChunkable, isSplittableScorer, type Scorer } from './scorer.js';
 
 export interface SyncLimits {
   readonly syncMaxDocuments: number;
   readonly syncMaxChars: number;
+}
+
+export interface PlanLimits extends SyncLimits {
+  /** Documents per chunk when the request names no batch size. */
+  readonly defaultBatchSize: number;
 }
 
 /**
@@ -17,4 +25,77 @@ export function needsQueuedJob(request: RerankRequest, limits: SyncLimits): bool
     if (chars > limits.syncMaxChars) return true;
   }
   return false;
+}
+
+/** Everything a job needs decided before it is stored, so workers and the merge never guess. */
+export interface JobPlan {
+  /** The model the job is recorded under (a hybrid's own id when fused). */
+  readonly model: string;
+  readonly activation: ScoreActivation;
+  readonly batchSize: number;
+  /** Chunks are scored by `chunkModel`; the merge fuses with the lexical part over all candidates. */
+  readonly fusion?: { readonly chunkModel: string };
+}
+
+export type RequestPlan =
+  /** Score now with RerankService.rerank. */
+  | { readonly kind: 'sync' }
+  /** Submit a job; `respondAsync` = answer 202 at once instead of waiting for it. */
+  | { readonly kind: 'job'; readonly respondAsync: boolean; readonly job: JobPlan };
+
+export interface PlanInput {
+  readonly request: RerankRequest;
+  /** The catalog lookup (RerankService.resolveScorer); called at most once, and only for plain model scoring. */
+  readonly resolveScorer: (model: string | undefined) => Scorer;
+  readonly limits: PlanLimits;
+  /**
+   * `auto`: a rerank endpoint, which answers now unless the request is large or the client prefers an
+   * async answer. `job`: the jobs endpoint, where the request must run as a job.
+   */
+  readonly mode: 'auto' | 'job';
+  /** `Prefer: respond-async` (RFC 7240): a preference, so requests that cannot be chunked are answered now. */
+  readonly preferAsync?: boolean;
+  /** False for dialects whose answer cannot come from a job (see Dialect.queueable). */
+  readonly dialectQueueable?: boolean;
+}
+
+/**
+ * Only plain model scoring splits into independent chunks: per-document scorers, or a hybrid whose
+ * lexical part waits for the merge. Strategies and upstreams score the whole set at once.
+ */
+const isPlain = (request: RerankRequest): boolean =>
+  (request.strategy ?? 'default') === 'default' && !request.upstream && request.maxChunksPerDoc === undefined;
+
+/**
+ * Sync or job, and for a job its model, activation, batch size and fusion: the one place this is decided.
+ * The scorer is resolved once, and only when the request could run as a job.
+ */
+export function planRequest(input: PlanInput): RequestPlan {
+  const { request, mode } = input;
+  // A dialect that never queues scores through RerankService alone, which resolves the model itself.
+  const mayQueue = mode === 'job' || input.dialectQueueable !== false;
+  const scorer = mayQueue && isPlain(request) ? input.resolveScorer(request.model) : undefined;
+  const chunkable = scorer !== undefined && isChunkable(scorer);
+  if (mode === 'job') {
+    if (!scorer || !chunkable) {
+      throw invalidRequest(
+        'this request cannot run as a job: only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks',
+        'rerank_strategy',
+      );
+    }
+    return { kind: 'job', respondAsync: true, job: jobPlan(request, scorer, input.limits) };
+  }
+  if (!scorer || !chunkable) return { kind: 'sync' };
+  const respondAsync = input.preferAsync === true;
+  if (!respondAsync && !needsQueuedJob(request, input.limits)) return { kind: 'sync' };
+  return { kind: 'job', respondAsync, job: jobPlan(request, scorer, input.limits) };
+}
+
+function jobPlan(request: RerankRequest, scorer: Scorer, limits: PlanLimits): JobPlan {
+  return {
+    model: scorer.id,
+    activation: request.activation ?? defaultActivation(scorer),
+    batchSize: request.batchSize ?? limits.defaultBatchSize,
+    ...(isSplittableScorer(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
+  };
 }

@@ -1,20 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Scorer } from '../scoring/scorer.js';
 import { applyBoost } from './apply-boost.js';
-import { normalizeResults, sigmoid } from './normalize-results.js';
+import { normalizeResults } from './normalize-results.js';
 import { RerankError, invalidRequest } from './rerank-error.js';
 import type { RerankOutcome } from './rerank-outcome.js';
 import type { RerankRequest, ScoreActivation, UpstreamReranker } from './rerank-request.js';
-import type { ScorerCatalog } from './scorer-catalog.js';
+import { defaultActivation, sigmoid } from './score-activation.js';
+import type { Scorer } from './scorer.js';
+import type { ScorerRegistry } from './scorer-registry.js';
 import { maxPerOwner, splitLongDocuments } from './split-long-documents.js';
 
-/** Logits become [0,1] scores like hosted APIs return; similarities are already comparable. */
-export const defaultActivation = (scorer: Pick<Scorer, 'scoreKind'>): ScoreActivation =>
-  scorer.scoreKind === 'logit' ? 'sigmoid' : 'none';
-
 export interface RerankServiceDeps {
-  readonly catalog: ScorerCatalog;
+  readonly catalog: Pick<ScorerRegistry, 'get' | 'ids'>;
   /** Builds the hybrid of a model and the lexical scorer (strategy `hybrid`). */
   readonly hybridOf?: (model: Scorer) => Scorer;
   /** A scorer that calls an upstream rerank API (external provider, strategy `llm_rerank`). */

@@ -7,7 +7,7 @@ export interface ScoreStats {
   readonly max: number;
 }
 
-/** Telemetry of one scoring (seed 002): NaN scores are left out; no scores give zeros. */
+/** Telemetry of one scoring (metrics, and the RAG tool's `metadata`): non-finite scores are left out; no scores give zeros. */
 export function scoreStats(scores: readonly number[]): ScoreStats {
   const finite = scores.filter((s) => Number.isFinite(s));
   if (finite.length === 0) return { mean: 0, std: 0, gap: 0, max: 0 };

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { needsQueuedJob, type SyncLimits } from '../core/plan-request.js';
+import { planRequest, type JobPlan, type PlanLimits } from '../core/plan-request.js';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
-import { defaultActivation, type RerankService } from '../core/rerank-service.js';
+import type { RerankService } from '../core/rerank-service.js';
 import { validateRerankRequest, type RequestLimits } from '../core/validate-request.js';
 import type { Dialect, DialectContext } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
@@ -11,27 +11,26 @@ import { parseJsonText } from '../dialects/wire-fields.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 import { logger } from '../observability/logger.js';
-import { openApiDocument } from '../openapi/openapi-document.js';
+import { openApiDocument } from './openapi-document.js';
 import { validateRequestBody } from '../openapi/request-body-validator.js';
-import { isSplittableHybrid } from '../scoring/hybrid/index.js';
-import type { JobSlots } from '../auth/job-slots.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { DOCS_CONTENT_SECURITY_POLICY, docsAsset, docsPage, type DocsAsset } from './api-docs-page.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
-import type { Caller } from './bearer-auth.js';
-import type { AuthenticatedCaller, RequestAuthenticator } from './request-authenticator.js';
+import type { Caller } from '../auth/caller.js';
+import type { RequestAuthenticator } from '../auth/request-authenticator.js';
 import { jobPollPath, jobView } from './job-view.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
   readonly jobs: JobCoordinator;
   readonly auth: RequestAuthenticator;
-  /** Concurrent jobs per key; absent = unlimited. */
-  readonly jobSlots?: JobSlots;
-  readonly limits: RequestLimits & SyncLimits & { readonly maxBodyBytes: number };
-  readonly jobOptions: { readonly defaultBatchSize: number; readonly waitMs: number; readonly pollMs?: number };
+  readonly limits: RequestLimits & { readonly maxBodyBytes: number };
+  /** When a request becomes a job, and its default batch size (see planRequest). */
+  readonly plan: PlanLimits;
+  /** How long a rerank endpoint waits for a job it queued before answering 202. */
+  readonly jobOptions: { readonly waitMs: number; readonly pollMs?: number };
   readonly modelIds: readonly string[];
 }
 
@@ -142,7 +141,7 @@ export class ApiApp {
       return { ...r, headers: { ...r.headers, allow: match.allowed.join(', ') } };
     }
     const { route, params } = match;
-    const caller: AuthenticatedCaller = route.public ? { keyId: 'anonymous' } : await this.#deps.auth.authenticate(header(event, 'authorization'));
+    const caller: Caller = route.public ? { keyId: 'anonymous' } : await this.#deps.auth.authenticate(header(event, 'authorization'));
     switch (route.action.kind) {
       case 'health':
         return json(200, { status: 'ok' });
@@ -164,7 +163,9 @@ export class ApiApp {
         return this.#rerank(event, route.action.dialect, caller, context);
       case 'submit-job': {
         const { dialect, request } = this.#parse(event, route.action.dialect);
-        return this.#accepted(await this.#submit(request, dialect, caller), context);
+        const plan = this.#plan(request, 'job');
+        if (plan.kind !== 'job') throw new Error('planRequest answered sync for a job submission');
+        return this.#accepted(await this.#submit(request, dialect, plan.job, caller), context);
       }
       case 'get-job':
         return this.#getJob(params['id'] ?? '', caller, context);
@@ -182,14 +183,15 @@ export class ApiApp {
     return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits, { allowEmptyDocuments }) };
   }
 
-  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: AuthenticatedCaller, context: ApiContext): Promise<Result> {
+  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext): Promise<Result> {
     const { dialect, request } = this.#parse(event, endpointDialect);
-    // Prefer is a preference (RFC 7240): requests whose scores cannot be computed chunk by chunk are answered now.
-    const queueable = dialect.queueable !== false && this.#queueable(request);
-    const respondAsync = queueable && /\brespond-async\b/i.test(header(event, 'prefer') ?? '');
-    if (respondAsync || (queueable && needsQueuedJob(request, this.#deps.limits))) {
-      const submitted = await this.#submit(request, dialect, caller);
-      if (respondAsync) return this.#accepted(submitted, context);
+    const plan = this.#plan(request, 'auto', {
+      preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? ''),
+      dialectQueueable: dialect.queueable !== false,
+    });
+    if (plan.kind === 'job') {
+      const submitted = await this.#submit(request, dialect, plan.job, caller);
+      if (plan.respondAsync) return this.#accepted(submitted, context);
       const job = await this.#waitForJob(submitted, caller);
       if (job.status === 'running') return this.#accepted(job, context);
       return this.#formatJob(job, dialect, context);
@@ -203,44 +205,18 @@ export class ApiApp {
     });
   }
 
-  /**
-   * Only plain model scoring splits into independent chunks: per-document scorers, or a hybrid whose
-   * lexical part waits for the merge. Strategies and upstreams score the whole set at once.
-   */
-  #queueable(request: RerankRequest): boolean {
-    const plain = (request.strategy ?? 'default') === 'default' && !request.upstream && request.maxChunksPerDoc === undefined;
-    if (!plain) return false;
-    const scorer = this.#deps.service.resolveScorer(request.model);
-    return !scorer.candidateRelative || isSplittableHybrid(scorer);
+  #plan(request: RerankRequest, mode: 'auto' | 'job', options: { preferAsync?: boolean; dialectQueueable?: boolean } = {}) {
+    return planRequest({ request, mode, resolveScorer: (model) => this.#deps.service.resolveScorer(model), limits: this.#deps.plan, ...options });
   }
 
-  async #submit(request: RerankRequest, dialect: Dialect, caller: AuthenticatedCaller): Promise<JobRecord> {
-    if (!this.#queueable(request)) {
-      throw invalidRequest(
-        'this request cannot run as a job: only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks',
-        'rerank_strategy',
-      );
-    }
-    const scorer = this.#deps.service.resolveScorer(request.model);
-    const { jobSlots } = this.#deps;
-    const max = caller.maxConcurrentJobs;
-    if (jobSlots && max !== undefined && !(await jobSlots.acquire(caller.keyId, max))) {
-      throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
-    }
-    try {
-      return await this.#deps.jobs.submit({
-        request,
-        dialect: dialect.name,
-        ownerKeyId: caller.keyId,
-        model: scorer.id,
-        activation: request.activation ?? defaultActivation(scorer),
-        batchSize: request.batchSize ?? this.#deps.jobOptions.defaultBatchSize,
-        ...(isSplittableHybrid(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
-      });
-    } catch (error) {
-      if (jobSlots && max !== undefined) await jobSlots.release(caller.keyId);
-      throw error;
-    }
+  #submit(request: RerankRequest, dialect: Dialect, job: JobPlan, caller: Caller): Promise<JobRecord> {
+    return this.#deps.jobs.submit({
+      ...job,
+      request,
+      dialect: dialect.name,
+      ownerKeyId: caller.keyId,
+      ...(caller.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: caller.maxConcurrentJobs }),
+    });
   }
 
   /** Waits below the API timeout for a fanned-out job; the caller answers 202 if it is still running. */

@@ -7,16 +7,19 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
     service: runtime.service,
     jobs: runtime.jobs,
     auth: runtime.auth,
-    jobSlots: runtime.jobSlots,
     limits: {
-      ...config.jobs,
       maxBodyBytes: config.maxBodyBytes,
       maxDocuments: config.maxDocuments,
       maxBatchSize: config.maxBatchSize,
       maxQueryChars: config.maxQueryChars,
       maxDocumentChars: config.maxDocumentChars,
     },
-    jobOptions: { defaultBatchSize: config.jobs.defaultBatchSize, waitMs: config.jobs.waitMs },
+    plan: {
+      syncMaxDocuments: config.jobs.syncMaxDocuments,
+      syncMaxChars: config.jobs.syncMaxChars,
+      defaultBatchSize: config.jobs.defaultBatchSize,
+    },
+    jobOptions: { waitMs: config.jobs.waitMs },
     modelIds: runtime.scorers.ids(),
   });
 }

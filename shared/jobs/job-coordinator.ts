@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { JobSlots } from '../auth/job-slots.js';
+import type { JobPlan } from '../core/plan-request.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
-import type { RerankRequest, ScoreActivation } from '../core/rerank-request.js';
+import type { RerankRequest } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
 import { logger } from '../observability/logger.js';
-import type { ScoreBatch } from '../scoring/scorer.js';
+import type { ScoreBatch } from '../core/scorer.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
 import type { JobStore } from './job-store.js';
@@ -20,22 +22,21 @@ export interface JobCoordinatorDeps {
   readonly maxMessageBytes: number;
   readonly nowMs?: () => number;
   readonly newId?: () => string;
-  /** Called once per job when it ends (succeeded or failed), e.g. to free the owner's concurrent-job slot. */
-  readonly onJobEnded?: (job: { readonly id: string; readonly ownerKeyId: string }) => Promise<void>;
+  /**
+   * Running jobs per key: submit takes a slot when the owner has a limit (refusing with rate_limited at
+   * the limit) and gives it back if the job is never stored; the job's end gives it back. Absent = unlimited.
+   */
+  readonly slots?: JobSlots;
   /** The fusion step of a splittable hybrid model, by the job's model id (see JobSpec.fusion). */
   readonly fuserFor?: (modelId: string) => ((query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>) | undefined;
 }
 
-export interface JobSubmission {
+export interface JobSubmission extends JobPlan {
   readonly request: RerankRequest;
   readonly dialect: DialectName;
   readonly ownerKeyId: string;
-  /** Resolved by the caller from the catalog, so workers and merge never guess. */
-  readonly model: string;
-  readonly activation: ScoreActivation;
-  readonly batchSize: number;
-  /** Chunks are scored by `chunkModel`; the merge fuses with the lexical part over all candidates. */
-  readonly fusion?: { readonly chunkModel: string };
+  /** Jobs the owner may have running at once (with `slots`); undefined = unlimited. */
+  readonly maxConcurrentJobs?: number;
 }
 
 /**
@@ -56,6 +57,20 @@ export class JobCoordinator {
   }
 
   async submit(submission: JobSubmission): Promise<JobRecord> {
+    const { slots } = this.#deps;
+    const { ownerKeyId, maxConcurrentJobs: max } = submission;
+    if (slots && max !== undefined && !(await slots.acquire(ownerKeyId, max))) {
+      throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
+    }
+    try {
+      return await this.#submit(submission);
+    } catch (error) {
+      if (slots && max !== undefined) await slots.release(ownerKeyId);
+      throw error;
+    }
+  }
+
+  async #submit(submission: JobSubmission): Promise<JobRecord> {
     const { request, model, batchSize } = submission;
     const id = (this.#deps.newId ?? randomUUID)();
     const tasks = planChunks({
@@ -145,7 +160,7 @@ export class JobCoordinator {
   /** Runs only after the one transition that ended the job, so the hook sees each job once. */
   async #ended(job: JobRecord): Promise<void> {
     try {
-      await this.#deps.onJobEnded?.({ id: job.id, ownerKeyId: job.ownerKeyId });
+      await this.#deps.slots?.release(job.ownerKeyId);
     } catch (error) {
       // A slot left taken expires with nothing worse than a refused submit; the job itself has ended.
       logger.error('job end hook failed', { jobId: job.id, error: error as Error });

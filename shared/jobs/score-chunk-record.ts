@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
-import type { ScorerRegistry } from '../scoring/scorer-registry.js';
-import { UnknownModelError } from '../scoring/scorer-registry.js';
+import type { ScorerRegistry } from '../core/scorer-registry.js';
+import { UnknownModelError } from '../core/scorer-registry.js';
 import { decodeChunkTask } from './chunk-queue.js';
 import type { JobCoordinator } from './job-coordinator.js';
 

@@ -1,8 +1,23 @@
 import type { Dialect } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
-import type { Route } from '../http/api-routes.js';
 import type { JsonSchema } from './json-schema.js';
 import { healthSchema, jobViewSchema, modelListSchema } from './service-schemas.js';
+
+/**
+ * What the document says of one route. The HTTP layer hands its route table in (its routes have this
+ * shape), so this module never imports the HTTP layer.
+ */
+export interface DocumentedRoute {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  readonly action:
+    | { readonly kind: 'rerank' | 'submit-job'; readonly dialect: Dialect }
+    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' };
+  readonly errorDialect: Dialect;
+  readonly public?: boolean;
+}
+
+type Route = DocumentedRoute;
 
 /** An OpenAPI 3.1 document, as JSON. */
 export type OpenApiDocument = Readonly<Record<string, unknown>>;

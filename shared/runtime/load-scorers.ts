@@ -3,7 +3,7 @@ import { loadOnnxBiEncoder, readRerankKind } from '../scoring/bi-encoder/index.j
 import { createHybridScorer } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import { loadOnnxCrossEncoder } from '../scoring/onnx-cross-encoder.js';
-import type { Scorer } from '../scoring/scorer.js';
+import type { Scorer } from '../core/scorer.js';
 
 async function loadFolder(id: string, folder: string, threads: number): Promise<Scorer> {
   return (await readRerankKind(folder)) === 'bi-encoder'

@@ -2,20 +2,20 @@ import { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
 import type { ApiKeyStore } from '../auth/api-key-store.js';
 import { CachedApiKeyStore } from '../auth/cached-api-key-store.js';
 import type { JobSlots } from '../auth/job-slots.js';
-import { RequestAuthenticator } from '../http/request-authenticator.js';
+import { RequestAuthenticator } from '../auth/request-authenticator.js';
 import { createBackendAdapters } from './backend-adapters.js';
 import { loadServiceConfig, type ServiceConfig } from '../config/service-config.js';
 import { RerankService } from '../core/rerank-service.js';
-import { BearerAuth } from '../http/bearer-auth.js';
+import { BearerAuth } from '../auth/bearer-auth.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { createHybridScorer, isSplittableHybrid } from '../scoring/hybrid/index.js';
+import { createHybridScorer } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
-import type { Scorer } from '../scoring/scorer.js';
+import { isSplittableScorer, type Scorer } from '../core/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
 import { loadScorers } from './load-scorers.js';
-import { createScorerRegistry, type ScorerRegistry } from '../scoring/scorer-registry.js';
+import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
 
 /** Everything a process serves with, built once: the API function, the workers and `npm start` share it. */
 export interface ServiceRuntime {
@@ -59,10 +59,10 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
       queue,
       jobTtlSeconds: config.jobs.ttlSeconds,
       maxMessageBytes: config.jobs.maxMessageBytes,
-      onJobEnded: (job) => jobSlots.release(job.ownerKeyId),
+      slots: jobSlots,
       fuserFor: (modelId) => {
         const scorer = scorers.ids().includes(modelId) ? scorers.get(modelId) : undefined;
-        return scorer && isSplittableHybrid(scorer) ? scorer.fuse : undefined;
+        return scorer && isSplittableScorer(scorer) ? scorer.fuse : undefined;
       },
     }),
     auth: new RequestAuthenticator({

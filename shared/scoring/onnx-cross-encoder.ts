@@ -1,10 +1,11 @@
-import { availableParallelism } from 'node:os';
 import * as ort from 'onnxruntime-node';
+import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
+import { forEachBounded } from '../core/for-each-bounded.js';
 import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
 import { lengthBatches, type BatchLimits } from './length-batches.js';
 import { ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
-import type { ScoreBatch, Scorer } from './scorer.js';
+import type { ScoreBatch, Scorer } from '../core/scorer.js';
 
 export interface OnnxCrossEncoderOptions {
   /** Model id clients send in the `model` field. */
@@ -48,23 +49,13 @@ export interface OnnxCrossEncoder extends Scorer {
 const DEFAULT_BATCH_SIZE = 8;
 const DEFAULT_MAX_BATCH_TOKENS = 8 * 512;
 const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
-/** Lambda allocates one vCPU per 1,769 MB of memory (up to 6 at 10,240 MB). */
-const LAMBDA_MB_PER_VCPU = 1769;
 const VARIANT_FILES = {
   fp32: ['onnx/model.onnx', 'model.onnx'],
   int8: ['onnx/model_quantized.onnx', 'model_quantized.onnx', 'onnx/model_int8.onnx', 'model_int8.onnx'],
 } as const;
 
-/**
- * Intra-op threads that match the CPUs this process really gets. On Lambda, os.availableParallelism()
- * reports the host's vCPUs even when the memory size buys a fraction of one, and oversubscribed ONNX
- * threads spin against each other; the memory size is the real budget there.
- */
-export function defaultIntraOpThreads(env: NodeJS.ProcessEnv = process.env, cpus: number = availableParallelism()): number {
-  const memoryMb = Number(env['AWS_LAMBDA_FUNCTION_MEMORY_SIZE']);
-  if (!Number.isFinite(memoryMb) || memoryMb <= 0) return Math.max(1, cpus);
-  return Math.max(1, Math.min(cpus, Math.round(memoryMb / LAMBDA_MB_PER_VCPU)));
-}
+/** The memory-aware default thread count lives with the Lambda vCPU formula it uses. */
+export { defaultIntraOpThreads };
 
 /**
  * Session options, chosen by measurement (scripts/bench, bench/report.md): one graph run at a time, so
@@ -190,24 +181,19 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     // At most `parallelism` batches of one request in flight: in-thread that is 1; with a worker pool, a
     // concurrent small request can slip its batch in between a large request's batches instead of
     // queueing behind all of them.
-    let next = 0;
-    const drain = async (): Promise<void> => {
-      while (next < batches.length) {
-        const batch = batches[next++]!;
-        const feeds = batchFeeds(
-          batch.map((index) => pairs[index]!),
-          this.tokenizer.padId,
-          this.inputNames,
-        );
-        const output = await this.runner.run(feeds);
-        const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
-        const read = relevanceReader(this.config, width);
-        batch.forEach((index, row) => {
-          scores[index] = read(output.data, row);
-        });
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.runner.parallelism, batches.length) }, drain));
+    await forEachBounded(batches, this.runner.parallelism, async (batch) => {
+      const feeds = batchFeeds(
+        batch.map((index) => pairs[index]!),
+        this.tokenizer.padId,
+        this.inputNames,
+      );
+      const output = await this.runner.run(feeds);
+      const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
+      const read = relevanceReader(this.config, width);
+      batch.forEach((index, row) => {
+        scores[index] = read(output.data, row);
+      });
+    });
     return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiKeyStore } from '../../shared/auth/api-key-store.js';
 import { API_KEY_PATTERN, apiKeyDigest } from '../../shared/auth/api-key.js';
 import { InvalidApiKeyOptionsError } from '../../shared/auth/api-key-errors.js';
-import { keyIdOf } from '../../shared/http/bearer-auth.js';
+import { keyIdOf } from '../../shared/auth/api-key.js';
 
 export interface KeyStoreHarness {
   readonly store: ApiKeyStore;

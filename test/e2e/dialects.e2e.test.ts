@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { sigmoid } from '../../shared/core/normalize-results.js';
+import { sigmoid } from '../../shared/core/score-activation.js';
 import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 

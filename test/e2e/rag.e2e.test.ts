@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sigmoid } from '../../shared/core/normalize-results.js';
+import { sigmoid } from '../../shared/core/score-activation.js';
 import { maxPerOwner, splitLongDocuments } from '../../shared/core/split-long-documents.js';
 import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';

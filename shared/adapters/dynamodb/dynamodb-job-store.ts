@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { isSameJobCreation } from '../../jobs/job-model.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
+import { forEachBounded } from '../../core/for-each-bounded.js';
 import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
 import type { JobStore } from '../../jobs/job-store.js';
 import { DEFAULT_PAGE_BYTES, joinPages, splitIntoPages } from './byte-pages.js';
@@ -251,23 +252,19 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   private async putPages(jobId: string, pages: readonly Uint8Array[], skOf: (page: number) => string, expiresAt: number): Promise<void> {
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      for (let page = next++; page < pages.length; page = next++) {
-        await this.client.send(
-          new PutItemCommand({
-            TableName: this.tableName,
-            Item: {
-              [PK]: { S: jobPk(jobId) },
-              [SK]: { S: skOf(page) },
-              data: { B: pages[page] as Uint8Array },
-              [TTL]: { N: String(expiresAt) },
-            },
-          }),
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.writeConcurrency, pages.length) }, worker));
+    await forEachBounded(pages, this.writeConcurrency, async (data, page) => {
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: {
+            [PK]: { S: jobPk(jobId) },
+            [SK]: { S: skOf(page) },
+            data: { B: data },
+            [TTL]: { N: String(expiresAt) },
+          },
+        }),
+      );
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
+import { forEachBounded } from '../../core/for-each-bounded.js';
 import type { ChunkTask } from '../../jobs/job-model.js';
 import { encodeChunkTask, type ChunkQueue } from '../../jobs/chunk-queue.js';
 import { groupIntoBatches } from './group-into-batches.js';
@@ -65,25 +66,20 @@ export class SqsChunkQueue implements ChunkQueue {
     const batches = groupIntoBatches(entries, 10, this.maxMessageBytes, (e) => Buffer.byteLength(e.MessageBody ?? '', 'utf8'));
     const retry: SendMessageBatchRequestEntry[] = [];
     const permanent: SendMessageBatchRequestEntry[] = [];
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      for (let b = next++; b < batches.length; b = next++) {
-        const batch = batches[b] as SendMessageBatchRequestEntry[];
-        try {
-          const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: batch }));
-          for (const failed of out.Failed ?? []) {
-            const entry = batch.find((e) => e.Id === failed.Id);
-            if (entry === undefined) continue;
-            reasons.add(`${failed.Code ?? 'error'}: ${failed.Message ?? ''}`.trim());
-            (failed.SenderFault === true ? permanent : retry).push(entry);
-          }
-        } catch (error) {
-          reasons.add(error instanceof Error ? error.message : String(error));
-          retry.push(...batch);
+    await forEachBounded(batches, this.concurrency, async (batch) => {
+      try {
+        const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: batch }));
+        for (const failed of out.Failed ?? []) {
+          const entry = batch.find((e) => e.Id === failed.Id);
+          if (entry === undefined) continue;
+          reasons.add(`${failed.Code ?? 'error'}: ${failed.Message ?? ''}`.trim());
+          (failed.SenderFault === true ? permanent : retry).push(entry);
         }
+      } catch (error) {
+        reasons.add(error instanceof Error ? error.message : String(error));
+        retry.push(...batch);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.concurrency, batches.length) }, worker));
+    });
     return { retry, permanent };
   }
 }

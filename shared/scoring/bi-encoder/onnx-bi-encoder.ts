@@ -2,7 +2,7 @@ import { endianness } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
 import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
-import type { ScoreBatch, Scorer } from '../scorer.js';
+import type { ScoreBatch, Scorer } from '../../core/scorer.js';
 import { readBiEncoderFolder } from './bi-encoder-folder.js';
 import { UseTokenizer } from './use-tokenizer.js';
 

@@ -1,5 +1,5 @@
-import { sigmoid } from '../../core/normalize-results.js';
-import type { ScoreBatch, Scorer } from '../scorer.js';
+import { sigmoid } from '../../core/score-activation.js';
+import type { ScoreBatch, Scorer, SplittableScorer } from '../../core/scorer.js';
 import { fuseMinMax, fuseRrf, RRF_K } from './score-fusion.js';
 
 export type HybridFusion = 'minmax' | 'rrf';
@@ -17,7 +17,7 @@ export interface HybridScorerOptions {
   readonly fusion?: HybridFusion;
 }
 
-export interface HybridScorer extends Scorer {
+export interface HybridScorer extends SplittableScorer {
   readonly scoreKind: 'similarity';
   /** Fused scores depend on the whole candidate set: per-request min-max or ranks. */
   readonly candidateRelative: true;
@@ -28,10 +28,6 @@ export interface HybridScorer extends Scorer {
   /** ...and the merge fuses them with the lexical part over the whole candidate set. */
   fuse(query: string, documents: readonly string[], modelScores: readonly number[]): Promise<number[]>;
 }
-
-/** A scorer whose candidate-relative part can be deferred to the merge of a queued job. */
-export const isSplittableHybrid = (scorer: Scorer): scorer is HybridScorer =>
-  typeof (scorer as Partial<HybridScorer>).fuse === 'function' && (scorer as Partial<HybridScorer>).model?.candidateRelative !== true;
 
 /**
  * A Scorer that fuses a model and a lexical scorer, both run on the same (query, documents):

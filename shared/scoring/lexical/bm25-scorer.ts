@@ -1,4 +1,4 @@
-import type { ScoreBatch, Scorer } from '../scorer.js';
+import type { ScoreBatch, Scorer } from '../../core/scorer.js';
 import { tokenizeLexical } from './lexical-tokenizer.js';
 
 export interface Bm25Parameters {

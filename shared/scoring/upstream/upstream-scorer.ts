@@ -1,7 +1,7 @@
 import { RerankClient } from '../../client/index.js';
 import { RerankError, invalidRequest } from '../../core/rerank-error.js';
 import type { UpstreamReranker } from '../../core/rerank-request.js';
-import type { ScoreBatch, Scorer } from '../scorer.js';
+import type { ScoreBatch, Scorer } from '../../core/scorer.js';
 
 /** `*` allows any host; otherwise exact host names (with port when not the default). */
 export type UpstreamHostPolicy = readonly string[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API_KEY_PATTERN, apiKeyDigest, apiKeyPrefix, generateApiKey } from '../../../shared/auth/api-key.js';
 import { mintApiKey } from '../../../shared/auth/mint-api-key.js';
-import { keyIdOf } from '../../../shared/http/bearer-auth.js';
+import { keyIdOf } from '../../../shared/auth/api-key.js';
 
 describe('generateApiKey', () => {
   it('makes rk- plus 40 base62 characters, all distinct', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeResults, sigmoid } from '../../../shared/core/normalize-results.js';
+import { normalizeResults } from '../../../shared/core/normalize-results.js';
+import { sigmoid } from '../../../shared/core/score-activation.js';
 
 const docs = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `doc ${i}` }));
 const base = { activation: 'none' as const, topN: undefined, threshold: undefined, documents: undefined };

@@ -6,11 +6,11 @@ import { RerankService } from '../../../shared/core/rerank-service.js';
 import { ApiApp } from '../../../shared/http/api-app.js';
 import { ApiKeyAuthenticator } from '../../../shared/auth/api-key-authenticator.js';
 import { InMemoryApiKeyStore } from '../../../shared/adapters/memory/in-memory-api-key-store.js';
-import { BearerAuth } from '../../../shared/http/bearer-auth.js';
-import { RequestAuthenticator } from '../../../shared/http/request-authenticator.js';
+import { BearerAuth } from '../../../shared/auth/bearer-auth.js';
+import { RequestAuthenticator } from '../../../shared/auth/request-authenticator.js';
 import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
-import { createScorerRegistry } from '../../../shared/scoring/scorer-registry.js';
-import type { Scorer } from '../../../shared/scoring/scorer.js';
+import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
 
 // A fake Scorer port (unit test): scores are the document lengths.
 const lengthScorer: Scorer = {
@@ -32,8 +32,9 @@ function app(): ApiApp {
       store: keys,
       openWhenNoKeys: true,
     }),
-    limits: { maxBodyBytes: 1 << 20, maxDocuments: 100, maxBatchSize: 10, syncMaxDocuments: 100, syncMaxChars: 1 << 20 },
-    jobOptions: { defaultBatchSize: 2, waitMs: 10 },
+    limits: { maxBodyBytes: 1 << 20, maxDocuments: 100, maxBatchSize: 10 },
+    plan: { syncMaxDocuments: 100, syncMaxChars: 1 << 20, defaultBatchSize: 2 },
+    jobOptions: { waitMs: 10 },
     modelIds: scorers.ids(),
   });
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../../../shared/dialects/dialect.js';
 import { API_ROUTES } from '../../../shared/http/api-routes.js';
 import { buildOpenApiDocument } from '../../../shared/openapi/build-openapi-document.js';
-import { openApiDocument } from '../../../shared/openapi/openapi-document.js';
+import { openApiDocument } from '../../../shared/http/openapi-document.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { competitionRanks, createHybridScorer, fuseMinMax, fuseRrf, minMaxNormalize } from '../../../../shared/scoring/hybrid/index.js';
-import type { Scorer } from '../../../../shared/scoring/scorer.js';
+import type { Scorer } from '../../../../shared/core/scorer.js';
 
 /** A scorer that returns fixed scores (or scores computed from each document) and records its calls. */
 function fakeScorer(

@@ -24,3 +24,20 @@ export interface Scorer {
   /** Releases native resources (ONNX sessions). */
   close?(): Promise<void>;
 }
+
+/**
+ * A candidate-relative scorer whose per-document part can still be split: chunks are scored by `model`
+ * alone, and the merge of a queued job applies `fuse` over the whole candidate set (a hybrid of a
+ * model and a lexical scorer).
+ */
+export interface SplittableScorer extends Scorer {
+  readonly model: Scorer;
+  fuse(query: string, documents: readonly string[], modelScores: readonly number[]): Promise<number[]>;
+}
+
+/** A scorer whose candidate-relative part can be deferred to the merge of a queued job. */
+export const isSplittableScorer = (scorer: Scorer): scorer is SplittableScorer =>
+  typeof (scorer as Partial<SplittableScorer>).fuse === 'function' && (scorer as Partial<SplittableScorer>).model?.candidateRelative !== true;
+
+/** Whether a request's scores can be computed chunk by chunk (see Scorer.candidateRelative). */
+export const isChunkable = (scorer: Scorer): boolean => !scorer.candidateRelative || isSplittableScorer(scorer);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Scorer } from '../../../shared/scoring/scorer.js';
-import { createScorerRegistry, UnknownModelError } from '../../../shared/scoring/scorer-registry.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
+import { createScorerRegistry, UnknownModelError } from '../../../shared/core/scorer-registry.js';
 
 const fakeScorer = (id: string, onClose?: () => void): Scorer => ({
   id,

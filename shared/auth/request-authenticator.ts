@@ -1,11 +1,7 @@
-import type { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
-import type { ApiKeyStore } from '../auth/api-key-store.js';
-import type { BearerAuth, Caller } from './bearer-auth.js';
-
-export interface AuthenticatedCaller extends Caller {
-  /** Jobs this key may have running at once; undefined = unlimited. */
-  readonly maxConcurrentJobs?: number;
-}
+import type { ApiKeyAuthenticator } from './api-key-authenticator.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import type { BearerAuth } from './bearer-auth.js';
+import type { Caller } from './caller.js';
 
 export interface RequestAuthenticatorOptions {
   /** Operator keys from configuration (RERANK_API_KEYS), checked first, never rate limited. */
@@ -28,7 +24,7 @@ export class RequestAuthenticator {
     this.#options = options;
   }
 
-  async authenticate(authorization: string | undefined): Promise<AuthenticatedCaller> {
+  async authenticate(authorization: string | undefined): Promise<Caller> {
     const { operatorKeys, clientKeys, store, openWhenNoKeys } = this.#options;
     if (openWhenNoKeys && !operatorKeys.enabled && (await store.list()).every((k) => k.revokedAt !== undefined)) {
       return { keyId: 'anonymous' };

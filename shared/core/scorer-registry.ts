@@ -1,18 +1,23 @@
+import { RerankError } from './rerank-error.js';
 import type { Scorer } from './scorer.js';
 
-/** A client named a model this deployment does not serve; the core maps it to HTTP 400. */
-export class UnknownModelError extends Error {
-  override readonly name = 'UnknownModelError';
+/**
+ * A client named a model this deployment does not serve: an invalid request (400 in every dialect,
+ * never a 500), recognised by its class rather than its text.
+ */
+export class UnknownModelError extends RerankError {
+  readonly code = 'unknown_model';
 
   constructor(
     readonly modelId: string,
     readonly knownIds: readonly string[],
   ) {
-    super(`unknown model "${modelId}"; available: ${knownIds.join(', ')}`);
+    super('invalid_request', `unknown model "${modelId}"; available: ${knownIds.join(', ')}`, { param: 'model' });
+    this.name = 'UnknownModelError';
   }
 }
 
-/** Model id -> loaded Scorer; `get()` without an id returns the default model. */
+/** The models this deployment serves, by the id clients put in `model`; `get()` without an id returns the default model. */
 export interface ScorerRegistry {
   readonly defaultId: string;
   /** Throws UnknownModelError for an id that is not registered. */

@@ -1,5 +1,5 @@
-import { API_ROUTES } from '../http/api-routes.js';
-import { buildOpenApiDocument, type OpenApiDocument } from './build-openapi-document.js';
+import { API_ROUTES } from './api-routes.js';
+import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/build-openapi-document.js';
 
 let document: OpenApiDocument | undefined;
 

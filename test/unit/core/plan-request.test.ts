@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { planRequest, type PlanInput } from '../../../shared/core/plan-request.js';
+import { RerankError } from '../../../shared/core/rerank-error.js';
+import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
+import type { Scorer, SplittableScorer } from '../../../shared/core/scorer.js';
+
+// Fake Scorer ports: planning reads only their ids, kinds and whether their scores can be chunked.
+const score: Scorer['score'] = async (_q, docs) => ({ scores: docs.map(() => 0), tokens: 0 });
+const logit: Scorer = { id: 'ce', scoreKind: 'logit', score };
+const lexical: Scorer = { id: 'bm25', scoreKind: 'similarity', candidateRelative: true, score };
+const hybrid: SplittableScorer = {
+  id: 'ce+bm25',
+  scoreKind: 'similarity',
+  candidateRelative: true,
+  model: logit,
+  fuse: async (_q, docs) => docs.map(() => 0),
+  score,
+};
+
+const limits = { syncMaxDocuments: 3, syncMaxChars: 1_000, defaultBatchSize: 2 };
+const docs = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `doc ${i}` }));
+
+function plan(request: RerankRequest, scorer: Scorer, extra: Partial<PlanInput> = {}) {
+  const resolved: (string | undefined)[] = [];
+  const result = planRequest({
+    request,
+    limits,
+    mode: 'auto',
+    resolveScorer: (model) => {
+      resolved.push(model);
+      return scorer;
+    },
+    ...extra,
+  });
+  return { result, resolved };
+}
+
+describe('planRequest', () => {
+  it('scores a small request now', () => {
+    expect(plan(rerankRequest('q', docs(3)), logit).result).toEqual({ kind: 'sync' });
+  });
+
+  it('queues a request over the sync limit, resolving the scorer once, with its default activation and batch size', () => {
+    const { result, resolved } = plan(rerankRequest('q', docs(4), { model: 'ce' }), logit);
+    expect(result).toEqual({ kind: 'job', respondAsync: false, job: { model: 'ce', activation: 'sigmoid', batchSize: 2 } });
+    expect(resolved).toEqual(['ce']);
+  });
+
+  it('queues a small request when the client prefers an async answer, keeping its own activation and batch size', () => {
+    const request = rerankRequest('q', docs(1), { activation: 'none', batchSize: 5 });
+    expect(plan(request, logit, { preferAsync: true }).result).toEqual({
+      kind: 'job',
+      respondAsync: true,
+      job: { model: 'ce', activation: 'none', batchSize: 5 },
+    });
+  });
+
+  it('chunks a splittable hybrid with its model and fuses at the merge', () => {
+    expect(plan(rerankRequest('q', docs(4)), hybrid).result).toMatchObject({ kind: 'job', job: { model: 'ce+bm25', fusion: { chunkModel: 'ce' } } });
+  });
+
+  it('answers candidate-relative scorers, strategies and non-queueable dialects now, whatever their size', () => {
+    expect(plan(rerankRequest('q', docs(9)), lexical, { preferAsync: true }).result).toEqual({ kind: 'sync' });
+    const boosted = plan(rerankRequest('q', docs(9), { strategy: 'boost' }), logit);
+    expect(boosted.result).toEqual({ kind: 'sync' });
+    expect(boosted.resolved).toEqual([]);
+    const rag = plan(rerankRequest('q', docs(9)), logit, { dialectQueueable: false });
+    expect(rag.result).toEqual({ kind: 'sync' });
+    expect(rag.resolved).toEqual([]);
+  });
+
+  it('refuses a job submission that cannot be chunked', () => {
+    expect(() => plan(rerankRequest('q', docs(1)), lexical, { mode: 'job' })).toThrow(RerankError);
+    expect(() => plan(rerankRequest('q', docs(1), { strategy: 'hybrid' }), logit, { mode: 'job' })).toThrow(/cannot run as a job/);
+    expect(plan(rerankRequest('q', docs(1)), logit, { mode: 'job' }).result).toMatchObject({ kind: 'job', respondAsync: true });
+  });
+});
