@@ -12,7 +12,7 @@ export interface DocumentedRoute {
   readonly path: string;
   readonly action:
     | { readonly kind: 'rerank' | 'submit-job'; readonly dialect: Dialect }
-    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' };
+    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' | 'docs' | 'docs-asset' };
   readonly errorDialect: Dialect;
   readonly public?: boolean;
 }
