@@ -213,10 +213,10 @@ async function resolveFolder(options: OnnxCrossEncoderOptions): Promise<ModelFol
     try {
       return await readModelFolder(options.folder, { modelFile });
     } catch (error) {
-      if (!(error instanceof ModelFolderError && /no ONNX model found/.test(error.message))) throw error;
+      if (!(error instanceof ModelFolderError && error.code === 'no_onnx_file')) throw error;
     }
   }
-  throw new ModelFolderError(`model folder ${options.folder}: no ${options.variant} ONNX model (looked for ${candidates.join(', ')})`);
+  throw new ModelFolderError(`model folder ${options.folder}: no ${options.variant} ONNX model (looked for ${candidates.join(', ')})`, 'no_onnx_file');
 }
 
 /**
