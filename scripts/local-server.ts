@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { handler as apiHandler } from '../functions/api/handler.js';
+import { failureResult } from '../shared/http/api-app.js';
 import {
   localLambdaContext,
   readBodyCapped,
@@ -38,9 +39,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
       writeApiGatewayResult(res, await apiHandler(toApiGatewayEvent(req, body), localLambdaContext()));
     })().catch((error: unknown) => {
       console.error('local server: unhandled error', error);
-      if (!res.headersSent) {
-        writeApiGatewayResult(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"Internal Server Error"}' });
-      }
+      // The same envelope the API answers a failure in, for the dialect of the route that was called.
+      if (!res.headersSent) writeApiGatewayResult(res, failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error));
     });
   });
 

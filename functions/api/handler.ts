@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { ApiApp } from '../../shared/http/api-app.js';
+import { failureResult, type ApiApp } from '../../shared/http/api-app.js';
 import { createApiApp } from '../../shared/http/create-api-app.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
@@ -17,11 +17,7 @@ async function handleApiRequest(event: APIGatewayProxyEventV2): Promise<APIGatew
   } catch (error) {
     // Only start-up failures reach here (ApiApp answers every request error itself); never leak their text.
     logger.error('api start-up failed', { error: error as Error });
-    return {
-      statusCode: 500,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ error: { message: 'Internal server error', type: 'server_error', param: null, code: 'internal_error' } }),
-    };
+    return failureResult(event, error);
   }
   return app.handle(event);
 }

@@ -1,28 +1,41 @@
 import middy from '@middy/core';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deadLetterFailure } from '../../shared/jobs/dead-letter-reason.js';
+import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import { logger } from '../../shared/observability/logger.js';
-import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
+import { metrics } from '../../shared/observability/metrics.js';
+import { deadLetterJobs } from '../../shared/runtime/job-coordinator-runtime.js';
 
-/** Consumes the chunk dead-letter queue: the chunk's job ends failed with a reason, never stuck running. */
-async function failDeadLetteredJobs(event: SQSEvent): Promise<SQSBatchResponse> {
-  const runtime = await serviceRuntime();
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    const failure = deadLetterFailure(record);
-    if (!failure) {
-      logger.error('unreadable dead-lettered chunk dropped', { messageId: record.messageId });
-      continue;
-    }
-    try {
-      await runtime.jobs.chunkDeadLettered(failure.jobId, failure.chunkIndex, failure.reason);
-    } catch (error) {
-      logger.error('could not mark job failed', { jobId: failure.jobId, error: error as Error });
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
+/** One dead-lettered chunk: its job ends failed with a reason (or finishes, if the chunk was recorded after all). */
+async function failDeadLetteredJob(record: SQSRecord, jobs: JobCoordinator): Promise<void> {
+  const failure = deadLetterFailure(record);
+  if (!failure) {
+    // Nothing to retry: an unreadable message never becomes readable.
+    logger.error('unreadable dead-lettered chunk dropped', { messageId: record.messageId });
+    return;
   }
-  return { batchItemFailures };
+  try {
+    await jobs.chunkDeadLettered(failure.jobId, failure.chunkIndex, failure.reason);
+  } catch (error) {
+    logger.error('could not mark job failed', { jobId: failure.jobId, error: error as Error });
+    throw error;
+  }
 }
 
-export const handler = middy(failDeadLetteredJobs).use(injectLambdaContext(logger));
+/** Consumes the chunk dead-letter queue; a record that failed is reported for redelivery (ReportBatchItemFailures). */
+async function failDeadLetteredJobs(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  // One processor per invocation: it holds the batch's failures, and local runs invoke concurrently.
+  const processor = new BatchProcessor(EventType.SQS);
+  const jobs = await deadLetterJobs();
+  return processPartialResponse(event, (record: SQSRecord) => failDeadLetteredJob(record, jobs), processor, {
+    context,
+    // As before: every record reported back rather than the whole invocation failing.
+    throwOnFullBatchFailure: false,
+  });
+}
+
+// The merge a recorded chunk may trigger records the job's metrics; logMetrics flushes them.
+export const handler = middy(failDeadLetteredJobs).use(injectLambdaContext(logger)).use(logMetrics(metrics));

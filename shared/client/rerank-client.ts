@@ -34,7 +34,7 @@ export interface RerankClientOptions {
 }
 
 /**
- * One rerank API for the three dialects of seed 000. Whatever the mode, `rerank` returns
+ * One rerank API for the three client dialects (OpenAI/Jina/Cohere, DashScope, chat). Whatever the mode, `rerank` returns
  * `{results: [index, score(, document)][], usage}` sorted by score descending, and failures are typed:
  * RerankApiError (the server's message and code from its envelope), RerankTimeoutError,
  * RerankNetworkError, RerankResponseFormatError. `jobs` submits and waits on async jobs.

@@ -15,7 +15,7 @@ export interface ModeRequest {
   readonly prompt?: string;
 }
 
-/** One wire dialect as the client speaks it (seed 000): where to post, what to send, how to read the reply. */
+/** One wire dialect as the client speaks it (OpenAI/Jina/Cohere, DashScope, chat): where to post, what to send, how to read the reply. */
 export interface RerankMode {
   readonly name: RerankModeName;
   /** The URL the mode posts to, derived from the configured base URL. */

@@ -27,6 +27,6 @@ export interface RerankOutcome {
   readonly timings: RerankTimings;
   /** Scores per document in input order, before normalization (RAG metadata `raw_scores`, telemetry); absent for jobs. */
   readonly rawScores?: readonly number[];
-  /** True when scoring failed and the input order was returned instead (seed 004). */
+  /** True when scoring failed and the input order was returned instead (the request's `fallback`; header x-rerank-fallback). */
   readonly fallback?: boolean;
 }

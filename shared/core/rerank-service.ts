@@ -72,7 +72,7 @@ export class RerankService {
   async #score(request: RerankRequest): Promise<Scored> {
     const strategy = request.strategy ?? 'default';
     if (strategy === 'none') {
-      // Seed 002: NONE scores every document 0; ties keep the input order.
+      // Strategy `none` (RAG tool rerank_strategy): every document scores 0, and ties keep the input order.
       const zeros = request.documents.map(() => 0);
       return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
     }
@@ -113,7 +113,7 @@ export class RerankService {
         if (error instanceof RerankError) throw error;
         throw new RerankError('internal', 'scoring failed', { cause: error });
       }
-      // Seed 004: the input order, flagged, rather than no answer at all.
+      // `fallback` (RAG tool): the input order, flagged, rather than no answer at all.
       fallback = true;
       const zeros = request.documents.map(() => 0);
       const scorerId = request.upstream?.model ?? request.model ?? 'fallback';

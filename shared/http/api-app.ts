@@ -79,6 +79,43 @@ const header = (event: APIGatewayProxyEventV2, name: string): string | undefined
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Where a request is going: its path below the stage, the route it matches and the dialect its errors use. */
+function locate(event: APIGatewayProxyEventV2): { path: string; match: RouteMatch; dialect: Dialect; context: ApiContext } {
+  const method = event.requestContext.http.method;
+  // Behind a named API Gateway stage the path carries `/<stage>`; routes and poll URLs are relative to it.
+  const stage = event.requestContext.stage;
+  const basePath = stage && stage !== '$default' && event.rawPath.startsWith(`/${stage}/`) ? `/${stage}` : '';
+  const path = event.rawPath.slice(basePath.length);
+  const context: ApiContext = {
+    requestId: event.requestContext.requestId,
+    now: Math.floor((event.requestContext.timeEpoch ?? Date.now()) / 1000),
+    basePath,
+  };
+  const match = matchRoute(method, path);
+  const dialect = match.found === 'route' ? match.route.errorDialect : match.errorDialect;
+  return { path, match, dialect, context };
+}
+
+/** A failure answered in the route's own error envelope (5xx texts never leak). */
+function errorResult(dialect: Dialect, error: RerankError, context: DialectContext): Result {
+  const headers: Record<string, string> = error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
+  if (error.status >= 500) {
+    logger.error('request failed', { requestId: context.requestId, kind: error.kind, error: error.cause instanceof Error ? error.cause : error });
+  }
+  const formatted = dialect.formatError(error, context);
+  return json(formatted.status, formatted.body, headers);
+}
+
+/**
+ * A failure outside ApiApp (the service could not start: configuration, models; or the local server
+ * failed) answered as ApiApp answers one: in the envelope of the dialect the request was sent to.
+ */
+export function failureResult(event: APIGatewayProxyEventV2, cause: unknown): Result {
+  const { dialect, context } = locate(event);
+  const result = errorResult(dialect, classifyFailure(cause), context);
+  return { ...result, headers: { ...result.headers, 'x-request-id': context.requestId } };
+}
+
 function bodyText(event: APIGatewayProxyEventV2, maxBytes: number): string {
   const raw = event.body ?? '';
   const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
@@ -102,17 +139,7 @@ export class ApiApp {
 
   async handle(event: APIGatewayProxyEventV2): Promise<Result> {
     const method = event.requestContext.http.method;
-    // Behind a named API Gateway stage the path carries `/<stage>`; routes and poll URLs are relative to it.
-    const stage = event.requestContext.stage;
-    const basePath = stage && stage !== '$default' && event.rawPath.startsWith(`/${stage}/`) ? `/${stage}` : '';
-    const path = event.rawPath.slice(basePath.length);
-    const context: ApiContext = {
-      requestId: event.requestContext.requestId,
-      now: Math.floor((event.requestContext.timeEpoch ?? Date.now()) / 1000),
-      basePath,
-    };
-    const match = matchRoute(method, path);
-    const dialect = match.found === 'route' ? match.route.errorDialect : match.errorDialect;
+    const { path, match, dialect, context } = locate(event);
     const started = performance.now();
     let response: Result;
     try {
@@ -253,11 +280,6 @@ export class ApiApp {
   }
 
   #error(dialect: Dialect, error: RerankError, context: DialectContext): Result {
-    const headers: Record<string, string> = error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
-    if (error.status >= 500) {
-      logger.error('request failed', { requestId: context.requestId, kind: error.kind, error: error.cause instanceof Error ? error.cause : error });
-    }
-    const formatted = dialect.formatError(error, context);
-    return json(formatted.status, formatted.body, headers);
+    return errorResult(dialect, error, context);
   }
 }

@@ -28,7 +28,7 @@ export interface Route {
 }
 
 export const DASHSCOPE_RERANK_PATH = '/api/v1/services/rerank/text-rerank/text-rerank';
-/** Seed 002's dedicated endpoint; Llama Stack serves its APIs under `/v1` too, so both spellings are routed. */
+/** The RAG tool's dedicated rerank endpoint; Llama Stack serves its APIs under `/v1` too, so both spellings are routed. */
 export const RAG_TOOL_RERANK_PATH = '/tool-runtime/rag-tool/rerank';
 export const LLAMA_STACK_RERANK_PATH = '/v1alpha/inference/rerank';
 export const PIPELINE_RERANK_PATH = '/v1/rag/rerank';

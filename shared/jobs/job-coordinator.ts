@@ -6,11 +6,12 @@ import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
 import { logger } from '../observability/logger.js';
+import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
 import type { JobStore } from './job-store.js';
-import { IncompleteJobError, assembleChunkScores, mergeChunkScores, rankJobScores } from './merge-chunk-scores.js';
+import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
 import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
@@ -28,8 +29,11 @@ export interface JobCoordinatorDeps {
    */
   readonly slots?: JobSlots;
   /** The fusion step of a splittable hybrid model, by the job's model id (see JobSpec.fusion). */
-  readonly fuserFor?: (modelId: string) => ((query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>) | undefined;
+  readonly fuserFor?: (modelId: string) => ChunkFuser | undefined;
 }
+
+/** Fuses a job's model scores with its candidate-relative part over all candidates (SplittableScorer.fuse). */
+export type ChunkFuser = (query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>;
 
 export interface JobSubmission extends JobPlan {
   readonly request: RerankRequest;
@@ -127,9 +131,11 @@ export class JobCoordinator {
     const job = await this.#deps.store.get(jobId);
     if (!job || job.status !== 'running') return;
     try {
-      const result = await this.#finalResult(job);
-      if (await this.#deps.store.complete(jobId, result, this.#now())) {
-        logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: this.#now() - job.createdAt });
+      const { result, rawScores } = await this.#finalResult(job);
+      const now = this.#now();
+      if (await this.#deps.store.complete(jobId, result, now)) {
+        logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: now - job.createdAt });
+        this.#recordMetrics(job, result, rawScores, now);
         await this.#ended(job);
       }
     } catch (error) {
@@ -138,14 +144,32 @@ export class JobCoordinator {
     }
   }
 
-  async #finalResult(job: JobRecord): Promise<StoredResult> {
+  /** The stored result, and the scores before activation that the metrics describe (as the sync path's rawScores). */
+  async #finalResult(job: JobRecord): Promise<{ result: StoredResult; rawScores: readonly number[] }> {
     const chunks = await this.#deps.store.listChunkScores(job.id);
-    if (!job.fusion) return mergeChunkScores(job, chunks);
+    const { scores, totalTokens } = assembleChunkScores(job, chunks);
+    if (!job.fusion) return { result: rankJobScores(job, scores, totalTokens), rawScores: scores };
     const fuse = this.#deps.fuserFor?.(job.model);
     if (!fuse) throw new IncompleteJobError(`model '${job.model}' cannot fuse scores here`);
-    const { scores, totalTokens } = assembleChunkScores(job, chunks);
     const documents = (await this.#deps.store.getDocuments(job.id)).map((d) => d.text);
-    return rankJobScores(job, await fuse(job.fusion.query, documents, scores), totalTokens);
+    const fused = await fuse(job.fusion.query, documents, scores);
+    return { result: rankJobScores(job, fused, totalTokens), rawScores: fused };
+  }
+
+  /**
+   * The metrics a synchronous request records, once per job (only the merge whose `complete` won gets
+   * here). A job's scoring time is its wall time: its chunks were scored by many workers.
+   */
+  #recordMetrics(job: JobRecord, result: StoredResult, rawScores: readonly number[], now: number): void {
+    const wallMs = (now - job.createdAt) * 1000;
+    recordRerankMetrics(job.dialect, job.documentCount, {
+      id: job.id,
+      model: job.model,
+      results: result.ranked.map(([index, score]) => ({ index, score })),
+      usage: { totalTokens: result.totalTokens },
+      timings: { scoringMs: wallMs, totalMs: wallMs },
+      rawScores: [...rawScores],
+    });
   }
 
   async fail(jobId: string, reason: string): Promise<void> {

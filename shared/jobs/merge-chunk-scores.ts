@@ -35,9 +35,3 @@ export function rankJobScores(spec: JobSpec, scores: readonly number[], totalTok
   }).map((r) => [r.index, r.score] as const);
   return { ranked, totalTokens };
 }
-
-/** Assemble + rank, for jobs whose chunk scores are final (no fusion at the merge). */
-export function mergeChunkScores(spec: JobSpec, chunks: readonly ChunkScores[]): StoredResult {
-  const { scores, totalTokens } = assembleChunkScores(spec, chunks);
-  return rankJobScores(spec, scores, totalTokens);
-}

@@ -5,7 +5,7 @@ import { logger } from './logger.js';
 import { metrics } from './metrics.js';
 
 /**
- * Seed 002's telemetry for every scored request: sizes, timings and score distribution (mean, std,
+ * The RAG tool's telemetry, for every scored request: sizes, timings and score distribution (mean, std,
  * gap) as metrics and one structured log line. Never the query or document text.
  */
 export function recordRerankMetrics(dialect: string, documents: number, outcome: RerankOutcome): void {

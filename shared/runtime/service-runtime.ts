@@ -8,12 +8,13 @@ import { loadServiceConfig, type ServiceConfig } from '../config/service-config.
 import { RerankService } from '../core/rerank-service.js';
 import { BearerAuth } from '../auth/bearer-auth.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
-import { JobCoordinator } from '../jobs/job-coordinator.js';
+import type { ChunkFuser, JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
 import { createHybridScorer } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import { isSplittableScorer, type Scorer } from '../core/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
+import { createJobCoordinator } from './job-coordinator-runtime.js';
 import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
 
@@ -54,17 +55,7 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
       hybridOf,
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
     }),
-    jobs: new JobCoordinator({
-      store,
-      queue,
-      jobTtlSeconds: config.jobs.ttlSeconds,
-      maxMessageBytes: config.jobs.maxMessageBytes,
-      slots: jobSlots,
-      fuserFor: (modelId) => {
-        const scorer = scorers.ids().includes(modelId) ? scorers.get(modelId) : undefined;
-        return scorer && isSplittableScorer(scorer) ? scorer.fuse : undefined;
-      },
-    }),
+    jobs: createJobCoordinator(config, { store, queue, jobSlots }, (modelId) => fuserOf(scorers, modelId)),
     auth: new RequestAuthenticator({
       operatorKeys: new BearerAuth(config.apiKeys),
       clientKeys: new ApiKeyAuthenticator({ store: new CachedApiKeyStore(keys), rateLimiter, defaults }),
@@ -77,6 +68,12 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     keys,
     jobSlots,
   };
+}
+
+/** The fusion step of a served splittable hybrid model; undefined for any other id. */
+export function fuserOf(scorers: ScorerRegistry, modelId: string): ChunkFuser | undefined {
+  const scorer = scorers.ids().includes(modelId) ? scorers.get(modelId) : undefined;
+  return scorer && isSplittableScorer(scorer) ? scorer.fuse : undefined;
 }
 
 let processRuntime: Promise<ServiceRuntime> | undefined;

@@ -20,8 +20,18 @@ export const FALLBACK_MAX_LENGTH = 512;
 const UNSET_MODEL_MAX_LENGTH = 1e12;
 
 /** A missing or malformed model folder; the message names the folder and the file that was wrong. */
+/** What is wrong with a model folder, for callers that act on it (a variant search tries the next file name). */
+export type ModelFolderErrorCode = 'no_onnx_file' | 'invalid_folder';
+
 export class ModelFolderError extends Error {
   override readonly name = 'ModelFolderError';
+
+  constructor(
+    message: string,
+    readonly code: ModelFolderErrorCode = 'invalid_folder',
+  ) {
+    super(message);
+  }
 }
 
 /** The parts of config.json the scorer needs. */
@@ -86,7 +96,7 @@ async function resolveOnnxPath(folder: string, modelFile: string | undefined): P
     const file = path.resolve(folder, candidate);
     if (await exists(file)) return file;
   }
-  throw new ModelFolderError(`model folder ${folder}: no ONNX model found (looked for ${candidates.join(', ')})`);
+  throw new ModelFolderError(`model folder ${folder}: no ONNX model found (looked for ${candidates.join(', ')})`, 'no_onnx_file');
 }
 
 function positiveInt(value: unknown): number | undefined {

@@ -22,14 +22,15 @@ export interface OnnxCrossEncoderOptions {
   readonly variant?: 'fp32' | 'int8';
   /** ONNX Runtime intra-op threads; default defaultIntraOpThreads() (Lambda: vCPUs of the memory size). */
   readonly threads?: number;
-  /** Max pairs per ONNX run (default 32). */
+  /** Max pairs per ONNX run (default DEFAULT_BATCH_SIZE, 8). */
   readonly batchSize?: number;
-  /** Max padded tokens per ONNX run (default 32 x 512 = 16384). */
+  /** Max padded tokens per ONNX run (default DEFAULT_MAX_BATCH_TOKENS, 8 x 512 = 4096). */
   readonly maxBatchTokens?: number;
   /**
    * Run inference on worker threads instead of the calling thread (default false). onnxruntime-node's
-   * session.run() blocks its thread for the whole inference; a long-lived server (the local dev server)
-   * stays responsive with this on. Lambda handles one request at a time: leave it off there.
+   * session.run() blocks its thread for the whole inference; a long-lived server would stay responsive
+   * with this on. Only the benchmarks and tests turn it on today: the runtime (Lambda and `npm start`)
+   * scores in the calling thread, and Lambda handles one request at a time anyway.
    */
   readonly inWorkerThread?: boolean;
   /** Worker threads when inWorkerThread is on (default 1; each holds its own session). */
@@ -213,10 +214,10 @@ async function resolveFolder(options: OnnxCrossEncoderOptions): Promise<ModelFol
     try {
       return await readModelFolder(options.folder, { modelFile });
     } catch (error) {
-      if (!(error instanceof ModelFolderError && /no ONNX model found/.test(error.message))) throw error;
+      if (!(error instanceof ModelFolderError && error.code === 'no_onnx_file')) throw error;
     }
   }
-  throw new ModelFolderError(`model folder ${options.folder}: no ${options.variant} ONNX model (looked for ${candidates.join(', ')})`);
+  throw new ModelFolderError(`model folder ${options.folder}: no ${options.variant} ONNX model (looked for ${candidates.join(', ')})`, 'no_onnx_file');
 }
 
 /**

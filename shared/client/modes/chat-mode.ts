@@ -19,7 +19,7 @@ function messageContent(body: ReplyObject): unknown {
 const unfence = (text: string): string => /^```[\w-]*\s*\n?([\s\S]*?)\n?```$/.exec(text)?.[1] ?? text;
 
 /**
- * Chat-based rerank (seed 001): the request rides as a JSON string in the user message; the reply's
+ * Chat-based rerank (`POST /chat/completions`): the request rides as a JSON string in the user message; the reply's
  * message content is one of four formats - `{"results":[...]}`, `{"data":[...]}`, `[["doc", score]]`,
  * `[[index, score]]` - or `"Error: ..."`, which becomes a RerankApiError.
  */

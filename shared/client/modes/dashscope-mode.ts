@@ -6,7 +6,7 @@ import { rerankParameters } from './openai-mode.js';
 
 /**
  * DashScope text-rerank: `{model, input:{query, documents}, parameters:{top_n, return_documents}}` ->
- * `{output:{results}, usage}`. The base URL is the full endpoint and is used as-is (seed 000).
+ * `{output:{results}, usage}`. The base URL is the full endpoint and is used as-is, as DashScope's own clients do.
  */
 export const dashScopeMode: RerankMode = {
   name: 'dashscope',

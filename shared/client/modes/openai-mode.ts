@@ -20,7 +20,7 @@ export function rerankParameters(request: ModeRequest): Record<string, unknown> 
 export const openAiMode: RerankMode = {
   name: 'openai',
 
-  // Seed 000: "Checks if /rerank is in base_url, otherwise appends it" - checked on the path only, so a host named rerank.* still gets it.
+  // `/rerank` is appended unless the base URL already names it - checked on the path only, so a host named rerank.* still gets it.
   endpoint: (baseUrl) => (urlPath(baseUrl).includes('/rerank') ? baseUrl : joinUrl(baseUrl, 'rerank')),
 
   buildBody: (request) => ({

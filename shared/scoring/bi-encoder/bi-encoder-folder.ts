@@ -82,7 +82,7 @@ async function resolveOnnxPath(root: string, modelFile: string | undefined): Pro
       // try the next one
     }
   }
-  throw new ModelFolderError(`model folder ${root}: no ONNX model found (looked for ${candidates.join(', ')})`);
+  throw new ModelFolderError(`model folder ${root}: no ONNX model found (looked for ${candidates.join(', ')})`, 'no_onnx_file');
 }
 
 /** Resolves and parses a bi-encoder folder; throws ModelFolderError naming what is missing or wrong. */

@@ -7,7 +7,7 @@ import type { ScoreBatch, Scorer } from '../../core/scorer.js';
 export type UpstreamHostPolicy = readonly string[];
 
 /**
- * Seed 002's external provider: scores by calling an upstream rerank API in any of the three dialects
+ * The RAG tool's external provider (`rerank_config.api_url`): scores by calling an upstream rerank API in any of the three dialects
  * (the client SDK speaks them all, including every chat reply format), with the request's timeout.
  * Hosts are allow-listed: a client-supplied URL must never make the service call arbitrary addresses.
  * Documents the upstream does not rank get NaN, so they rank last.

@@ -44,6 +44,7 @@ describe('model folder', () => {
 
     // Act / Assert
     await expect(readModelFolder(dir)).rejects.toThrow(/no ONNX model found \(looked for onnx\/model.onnx, model.onnx/);
+    await expect(readModelFolder(dir)).rejects.toMatchObject({ name: 'ModelFolderError', code: 'no_onnx_file' });
   });
 
   it('names a missing tokenizer.json', async () => {

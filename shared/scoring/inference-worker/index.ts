@@ -1,1 +1,0 @@
-export { InferenceWorkerPool, type BatchFeeds, type BatchOutput, type InferenceWorkerPoolOptions } from './inference-worker-pool.js';
