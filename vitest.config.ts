@@ -2,12 +2,32 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // ONNX sessions and child servers are heavy; a few workers keep a 2-core machine responsive.
     maxWorkers: 2,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     // Tests assert behaviour, not EMF lines: metrics off, logs at ERROR.
     env: { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
+    // `npm test` runs both projects; `vitest run --project unit` only the fast one.
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'],
+          // In-process code and fake ports: a test that needs longer is hanging. Hooks may load a small ONNX model.
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: ['test/e2e/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/property/**/*.test.ts'],
+          // Real HTTP servers, emulators (DynamoDB Local, moto), CDK synth and bundles, thousands of in-process events.
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -9,6 +9,12 @@ import {
 } from '../shared/http/node-http-adapter.js';
 import { serviceRuntime } from '../shared/runtime/service-runtime.js';
 
+/** The message a parent process with an IPC channel receives once the server accepts connections. */
+export interface LocalServerListening {
+  readonly type: 'listening';
+  readonly url: string;
+}
+
 export interface LocalServerOptions {
   readonly port: number;
   readonly host: string;
@@ -47,8 +53,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
-  // The e2e tests read this line to find the port when PORT=0.
-  console.log(`rerank service listening on http://${options.host}:${port} (models: ${runtime.scorers.ids().join(', ')})`);
+  const url = `http://${options.host}:${port}`;
+  console.log(`rerank service listening on ${url} (models: ${runtime.scorers.ids().join(', ')})`);
+  // A parent that started this process with an IPC channel (the e2e tests, with PORT=0) learns the address here.
+  process.send?.({ type: 'listening', url } satisfies LocalServerListening);
 
   let stopping = false;
   const shutdown = () => {

@@ -6,6 +6,7 @@ import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues
 import { localAwsConfig } from './local-aws-config.js';
 import { startDynamoDbLocal } from './start-dynamodb-local.js';
 import { startMotoServer } from './start-moto-server.js';
+import type { ServiceEnv } from '../../shared/config/env-vars.js';
 
 export interface LocalAwsStack {
   readonly tableName: string;
@@ -28,10 +29,10 @@ export function localServiceEnv(target: {
   readonly tableName: string;
   readonly queueUrl: string;
 }): Record<string, string> {
+  // Typed by the service's own list of variables: a name the service does not read fails to compile.
+  const service: ServiceEnv = { RERANK_JOBS_BACKEND: 'aws', RERANK_JOBS_TABLE: target.tableName, RERANK_CHUNK_QUEUE_URL: target.queueUrl };
   return {
-    RERANK_JOBS_BACKEND: 'aws',
-    RERANK_JOBS_TABLE: target.tableName,
-    RERANK_CHUNK_QUEUE_URL: target.queueUrl,
+    ...service,
     AWS_ENDPOINT_URL_DYNAMODB: target.dynamodbEndpoint,
     AWS_ENDPOINT_URL_SQS: target.sqsEndpoint,
     AWS_REGION: 'us-east-1',

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { ENV_DEFAULTS, type EnvName, type NumericEnvName } from './env-vars.js';
 import { defaultIntraOpThreads } from './lambda-vcpus.js';
 
 /**
@@ -69,7 +70,7 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function positiveInt(env: Env, name: string, fallback: number): number {
+function positiveInt(env: Env, name: EnvName, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -77,7 +78,10 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-function optionalPositiveInt(env: Env, name: string): number | undefined {
+/** A positive integer setting whose default is in ENV_DEFAULTS. */
+const setting = (env: Env, name: NumericEnvName): number => positiveInt(env, name, ENV_DEFAULTS[name]);
+
+function optionalPositiveInt(env: Env, name: EnvName): number | undefined {
   const raw = env[name];
   return raw === undefined || raw === '' ? undefined : positiveInt(env, name, 1);
 }
@@ -126,13 +130,13 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       .split(',')
       .map((k) => k.trim())
       .filter(Boolean),
-    maxBodyBytes: positiveInt(env, 'RERANK_MAX_BODY_BYTES', 6 * 1024 * 1024),
-    maxDocuments: positiveInt(env, 'RERANK_MAX_DOCUMENTS', 10_000),
-    maxBatchSize: positiveInt(env, 'RERANK_MAX_BATCH_SIZE', 1_000),
-    maxQueryChars: positiveInt(env, 'RERANK_MAX_QUERY_CHARS', 8_192),
-    maxDocumentChars: positiveInt(env, 'RERANK_MAX_DOCUMENT_CHARS', 65_536),
+    maxBodyBytes: setting(env, 'RERANK_MAX_BODY_BYTES'),
+    maxDocuments: setting(env, 'RERANK_MAX_DOCUMENTS'),
+    maxBatchSize: setting(env, 'RERANK_MAX_BATCH_SIZE'),
+    maxQueryChars: setting(env, 'RERANK_MAX_QUERY_CHARS'),
+    maxDocumentChars: setting(env, 'RERANK_MAX_DOCUMENT_CHARS'),
     threads: positiveInt(env, 'RERANK_THREADS', defaultIntraOpThreads(env)),
-    keysFile: resolve(root, env['RERANK_KEYS_FILE'] ?? '.rerank/keys.json'),
+    keysFile: resolve(root, env['RERANK_KEYS_FILE'] ?? ENV_DEFAULTS.RERANK_KEYS_FILE),
     rateLimitPerMinute: optionalPositiveInt(env, 'RERANK_RATE_LIMIT_PER_MINUTE'),
     maxConcurrentJobs: optionalPositiveInt(env, 'RERANK_MAX_CONCURRENT_JOBS'),
     upstreamAllowedHosts: (env['RERANK_UPSTREAM_ALLOWED_HOSTS'] ?? '')
@@ -144,7 +148,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
 }
 
 function loadJobsConfig(env: Env): JobsConfig {
-  const backend = env['RERANK_JOBS_BACKEND'] ?? 'memory';
+  const backend = env['RERANK_JOBS_BACKEND'] ?? ENV_DEFAULTS.RERANK_JOBS_BACKEND;
   if (backend !== 'memory' && backend !== 'aws') throw new ConfigError(`RERANK_JOBS_BACKEND must be memory or aws, got '${backend}'`);
   const tableName = env['RERANK_JOBS_TABLE'];
   const queueUrl = env['RERANK_CHUNK_QUEUE_URL'];
@@ -155,14 +159,14 @@ function loadJobsConfig(env: Env): JobsConfig {
     backend,
     tableName,
     queueUrl,
-    syncMaxDocuments: positiveInt(env, 'RERANK_SYNC_MAX_DOCUMENTS', 256),
-    syncMaxChars: positiveInt(env, 'RERANK_SYNC_MAX_CHARS', 2_000_000),
-    defaultBatchSize: positiveInt(env, 'RERANK_DEFAULT_BATCH_SIZE', 64),
-    waitMs: positiveInt(env, 'RERANK_JOB_WAIT_MS', 20_000),
-    ttlSeconds: positiveInt(env, 'RERANK_JOB_TTL_SECONDS', 86_400),
-    maxMessageBytes: positiveInt(env, 'RERANK_MAX_MESSAGE_BYTES', 1_048_576),
-    workers: positiveInt(env, 'RERANK_LOCAL_WORKERS', 2),
-    maxReceiveCount: positiveInt(env, 'RERANK_MAX_RECEIVE_COUNT', 3),
-    retryDelayMs: positiveInt(env, 'RERANK_RETRY_DELAY_MS', 1_000),
+    syncMaxDocuments: setting(env, 'RERANK_SYNC_MAX_DOCUMENTS'),
+    syncMaxChars: setting(env, 'RERANK_SYNC_MAX_CHARS'),
+    defaultBatchSize: setting(env, 'RERANK_DEFAULT_BATCH_SIZE'),
+    waitMs: setting(env, 'RERANK_JOB_WAIT_MS'),
+    ttlSeconds: setting(env, 'RERANK_JOB_TTL_SECONDS'),
+    maxMessageBytes: setting(env, 'RERANK_MAX_MESSAGE_BYTES'),
+    workers: setting(env, 'RERANK_LOCAL_WORKERS'),
+    maxReceiveCount: setting(env, 'RERANK_MAX_RECEIVE_COUNT'),
+    retryDelayMs: setting(env, 'RERANK_RETRY_DELAY_MS'),
   };
 }

@@ -16,6 +16,12 @@ export interface ChunkQueueHarness {
   /** Consumers must make failed items visible again promptly, or the redelivery tests take a visibility timeout. */
   consume(handler: QueueHandler): { stop(): Promise<void> };
   consumeDeadLetters(handler: QueueHandler): { stop(): Promise<void> };
+  /**
+   * Resolves once every message sent has been acknowledged or dead-lettered and consumed (nothing queued,
+   * delayed or in flight in either queue): from then on no duplicate can arrive, so "exactly once" is judged
+   * on an event rather than after a fixed wait.
+   */
+  settled(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -72,8 +78,7 @@ export function describeChunkQueueContract(name: string, makeHarness: () => Prom
         const r = recorder();
         const consumer = h.consume(r.handler);
         await waitFor(() => r.seen.length >= 25, 30_000, '25 deliveries');
-        // Give a stray duplicate the chance to show up before judging "exactly once".
-        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await h.settled();
         await consumer.stop();
         expect([...r.seen].sort((a, b) => a.chunkIndex - b.chunkIndex)).toEqual(tasks);
       });
@@ -85,7 +90,7 @@ export function describeChunkQueueContract(name: string, makeHarness: () => Prom
         const r = recorder((t, before) => t.chunkIndex === 1 && before === 0);
         const consumer = h.consume(r.handler);
         await waitFor(() => r.count(1) >= 2 && r.count(0) >= 1 && r.count(2) >= 1, 30_000, 'redelivery of chunk 1');
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await h.settled();
         await consumer.stop();
         expect([r.count(0), r.count(1), r.count(2)]).toEqual([1, 2, 1]);
       });
@@ -99,7 +104,7 @@ export function describeChunkQueueContract(name: string, makeHarness: () => Prom
         const consumer = h.consume(r.handler);
         const deadConsumer = h.consumeDeadLetters(dead.handler);
         await waitFor(() => dead.seen.length >= 1, 45_000, 'the poison task in the DLQ');
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await h.settled();
         await Promise.all([consumer.stop(), deadConsumer.stop()]);
         expect(dead.seen).toEqual([task(7)]);
         expect(r.count(7)).toBe(h.maxReceiveCount);

@@ -22,6 +22,7 @@ describeChunkQueueContract('in-process', async () => {
     maxReceiveCount,
     consume: (handler) => queue.consume(handler),
     consumeDeadLetters: (handler) => queue.consumeDeadLetters(handler),
+    settled: () => queue.idle(),
     dispose: () => queue.idle(),
   };
 });

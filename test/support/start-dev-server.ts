@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
+import type { LocalServerListening } from '../../scripts/local-server.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -12,8 +13,8 @@ export interface RunningServer {
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * Starts `scripts/dev-server.ts` (what `npm start` runs) on a free port and resolves once it prints
- * its URL. `stop()` kills exactly that process by its own PID and waits for it to exit.
+ * Starts `scripts/dev-server.ts` (what `npm start` runs) on a free port and resolves once it reports
+ * its URL over the IPC channel (no log line parsed). `stop()` kills exactly that process by its own PID and waits for it to exit.
  */
 export async function startDevServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-server.ts'], {
@@ -21,20 +22,17 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     // The fixture cross-encoder by default: fast, deterministic, and chunkable (jobs fan out); pass
     // RERANK_MODELS: '' to get the shipped default models.
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', POWERTOOLS_LOG_LEVEL: 'ERROR', RERANK_MODELS: FIXTURE_MODEL_SPEC, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`dev server did not start in 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[\d.]+:\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1] as string);
-      }
-    };
-    child.stdout?.on('data', onData);
+    child.on('message', (message: Partial<LocalServerListening>) => {
+      if (message.type !== 'listening' || typeof message.url !== 'string') return;
+      clearTimeout(timer);
+      resolveUrl(message.url);
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => {
       clearTimeout(timer);

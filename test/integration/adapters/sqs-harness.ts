@@ -1,4 +1,4 @@
-import { DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
 import { SqsChunkQueue } from '../../../shared/adapters/sqs/sqs-chunk-queue.js';
@@ -15,9 +15,23 @@ export async function makeSqsHarness(client: SQSClient, maxReceiveCount = 2): Pr
     maxReceiveCount,
     consume: (handler) => poll(queues.queueUrl, handler),
     consumeDeadLetters: (handler) => poll(queues.dlqUrl, handler),
+    // Polls SQS's own counts with a deadline: no message visible, in flight or delayed in either queue.
+    settled: async () => {
+      const deadline = Date.now() + 30_000;
+      while ((await messagesLeft(client, queues.queueUrl)) + (await messagesLeft(client, queues.dlqUrl)) > 0) {
+        if (Date.now() > deadline) throw new Error('queues still hold messages after 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
     dispose: async () => {
       await client.send(new DeleteQueueCommand({ QueueUrl: queues.queueUrl }));
       await client.send(new DeleteQueueCommand({ QueueUrl: queues.dlqUrl }));
     },
   };
+}
+
+async function messagesLeft(client: SQSClient, queueUrl: string): Promise<number> {
+  const names = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+  const { Attributes = {} } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...names] }));
+  return names.reduce((sum, name) => sum + Number(Attributes[name] ?? 0), 0);
 }

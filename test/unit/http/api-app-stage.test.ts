@@ -1,16 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
-import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
-import { RerankService } from '../../../shared/core/rerank-service.js';
-import { ApiApp } from '../../../shared/http/api-app.js';
-import { ApiKeyAuthenticator } from '../../../shared/auth/api-key-authenticator.js';
-import { InMemoryApiKeyStore } from '../../../shared/adapters/memory/in-memory-api-key-store.js';
-import { BearerAuth } from '../../../shared/auth/bearer-auth.js';
-import { RequestAuthenticator } from '../../../shared/auth/request-authenticator.js';
-import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
-import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
+import type { ApiApp } from '../../../shared/http/api-app.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
+import { testRuntime } from '../../support/test-runtime.js';
 
 // A fake Scorer port (unit test): scores are the document lengths.
 const lengthScorer: Scorer = {
@@ -20,23 +12,7 @@ const lengthScorer: Scorer = {
 };
 
 function app(): ApiApp {
-  const keys = new InMemoryApiKeyStore();
-  const scorers = createScorerRegistry([lengthScorer]);
-  const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 2, retryDelayMs: 10 });
-  return new ApiApp({
-    service: new RerankService({ catalog: scorers }),
-    jobs: new JobCoordinator({ store: new InMemoryJobStore(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 }),
-    auth: new RequestAuthenticator({
-      operatorKeys: new BearerAuth([]),
-      clientKeys: new ApiKeyAuthenticator({ store: keys }),
-      store: keys,
-      openWhenNoKeys: true,
-    }),
-    limits: { maxBodyBytes: 1 << 20, maxDocuments: 100, maxBatchSize: 10 },
-    plan: { syncMaxDocuments: 100, syncMaxChars: 1 << 20, defaultBatchSize: 2 },
-    jobOptions: { waitMs: 10 },
-    modelIds: scorers.ids(),
-  });
+  return testRuntime({ scorers: [lengthScorer] }).app;
 }
 
 const event = (method: string, rawPath: string, stage: string, body?: unknown, headers: Record<string, string> = {}): APIGatewayProxyEventV2 => ({

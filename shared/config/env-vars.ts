@@ -1,0 +1,41 @@
+/**
+ * Every environment variable the service reads, with its default: the one list the service config reads
+ * from, the CDK stack and the scripts set names from (test/unit/config/env-vars.test.ts holds every
+ * `RERANK_*` name in infra/ and scripts/ to it), and the README's Configuration table is checked against.
+ * `undefined` = no default (unset means off, unlimited, or required by another setting).
+ */
+export const ENV_DEFAULTS = {
+  RERANK_MODELS: undefined, // DEFAULT_MODELS in service-config.ts, which needs the model ids
+  RERANK_API_KEYS: undefined,
+  RERANK_UPSTREAM_ALLOWED_HOSTS: undefined,
+  RERANK_THREADS: undefined, // defaultIntraOpThreads(): the CPUs, or on Lambda the memory size's vCPUs
+  RERANK_MAX_BODY_BYTES: 6 * 1024 * 1024,
+  RERANK_MAX_DOCUMENTS: 10_000,
+  RERANK_MAX_BATCH_SIZE: 1_000,
+  RERANK_MAX_QUERY_CHARS: 8_192,
+  RERANK_MAX_DOCUMENT_CHARS: 65_536,
+  RERANK_KEYS_FILE: '.rerank/keys.json',
+  RERANK_RATE_LIMIT_PER_MINUTE: undefined,
+  RERANK_MAX_CONCURRENT_JOBS: undefined,
+  RERANK_JOBS_BACKEND: 'memory',
+  RERANK_JOBS_TABLE: undefined,
+  RERANK_CHUNK_QUEUE_URL: undefined,
+  RERANK_SYNC_MAX_DOCUMENTS: 256,
+  RERANK_SYNC_MAX_CHARS: 2_000_000,
+  RERANK_DEFAULT_BATCH_SIZE: 64,
+  RERANK_JOB_WAIT_MS: 20_000,
+  RERANK_JOB_TTL_SECONDS: 86_400,
+  RERANK_MAX_MESSAGE_BYTES: 1_048_576,
+  RERANK_LOCAL_WORKERS: 2,
+  RERANK_MAX_RECEIVE_COUNT: 3,
+  RERANK_RETRY_DELAY_MS: 1_000,
+  RERANK_CODE_ROOT: undefined, // LAMBDA_TASK_ROOT, else the working directory
+} as const satisfies Record<`RERANK_${string}`, number | string | undefined>;
+
+export type EnvName = keyof typeof ENV_DEFAULTS;
+
+/** The variables whose default is a number (read with positiveInt). */
+export type NumericEnvName = { [K in EnvName]: (typeof ENV_DEFAULTS)[K] extends number ? K : never }[EnvName];
+
+/** A process environment with the service's settings, by name: a misspelt name fails to compile. */
+export type ServiceEnv = Partial<Record<EnvName, string>>;
