@@ -23,8 +23,8 @@ export interface DialectResponse {
  */
 export interface Dialect {
   readonly name: DialectName;
-  /** How this dialect spells the fields the shared validation rules name in their messages. */
-  readonly paramNames: RequestParamNames;
+  /** How this dialect spelled, in `request`'s body, the fields validateRerankRequest names (from its declaration). */
+  paramNames(request: RerankRequest): RequestParamNames;
   parse(body: unknown): RerankRequest;
   /** `request` is absent when a queued job's outcome is formatted (only queueable dialects may rely on it being absent). */
   formatOutcome(outcome: RerankOutcome, context: DialectContext, request?: RerankRequest): DialectResponse;

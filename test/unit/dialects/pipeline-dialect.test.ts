@@ -29,7 +29,7 @@ describe('pipelineDialect.parse', () => {
     expect(request.echo).toBe(dict);
     expect(request.returnDocuments).toBe(true);
     expect(request.topN).toBeUndefined();
-    expect(validateRerankRequest(request, pipelineDialect.paramNames, LIMITS)).toBe(request);
+    expect(validateRerankRequest(request, pipelineDialect.paramNames(request), LIMITS)).toBe(request);
   });
 
   it('prefers non-empty refining_docs over retrieval_docs (seed 003 read priority)', () => {
