@@ -160,3 +160,24 @@ export function toRerankRequest(fields: Partial<RerankRequest> & Pick<RerankRequ
   const { query, documents, ...options } = fields;
   return rerankRequest(query, documents, Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)));
 }
+
+/** A declaration whose fields alone make a RerankRequest (they include query and documents). */
+export interface RequestDeclaration {
+  readonly schema: JsonSchema;
+  read(body: unknown): { readonly fields: Partial<RerankRequest> & Pick<RerankRequest, 'query' | 'documents'> };
+  paramNames(): RequestParamNames;
+}
+
+/** The parse side of a dialect whose declared fields map one to one: no hook, everything from the declaration. */
+export function declaredParse(declaration: RequestDeclaration): {
+  readonly requestSchema: JsonSchema;
+  paramNames(request: RerankRequest): RequestParamNames;
+  parse(body: unknown): RerankRequest;
+} {
+  const names = declaration.paramNames();
+  return {
+    requestSchema: declaration.schema,
+    paramNames: () => names,
+    parse: (body) => toRerankRequest(declaration.read(body).fields),
+  };
+}

@@ -1,6 +1,5 @@
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankRequest } from '../../core/rerank-request.js';
-import { toRerankRequest } from '../define-wire-fields.js';
+import { declaredParse } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
 import { formatCohereV2Error } from './cohere-v2-error-envelope.js';
@@ -10,8 +9,6 @@ import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-respons
 /** The truncation `max_tokens_per_doc` asks for, where clients of the dialect look for it. */
 export { truncateWords } from './cohere-v2-request-fields.js';
 
-const PARAM_NAMES = cohereV2RequestFields.paramNames();
-
 /**
  * Cohere v2 rerank: `POST /v2/rerank` `{model, query, documents (strings), top_n, max_tokens_per_doc}` ->
  * `{id, results:[{index, relevance_score}], meta:{api_version:{version:"2"}, billed_units:{search_units:1}}}`.
@@ -20,14 +17,9 @@ const PARAM_NAMES = cohereV2RequestFields.paramNames();
  */
 export const cohereV2Dialect: Dialect = {
   name: 'cohere-v2',
-  requestSchema: cohereV2RequestFields.schema,
+  ...declaredParse(cohereV2RequestFields),
   responseSchema: cohereV2ResponseSchema,
   errorSchema: cohereV2ErrorSchema,
-  paramNames: () => PARAM_NAMES,
-
-  parse(body: unknown): RerankRequest {
-    return toRerankRequest(cohereV2RequestFields.read(body).fields);
-  },
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
     return {

@@ -1,9 +1,8 @@
 import type { RerankError, RerankErrorKind } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectContext, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
-import { toRerankRequest } from '../define-wire-fields.js';
+import { declaredParse } from '../define-wire-fields.js';
 import { dashScopeRequestFields } from './dashscope-request-fields.js';
 import { dashScopeErrorSchema, dashScopeResponseSchema } from './dashscope-response-schema.js';
 
@@ -19,8 +18,6 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
   internal: 'InternalError',
 };
 
-const PARAM_NAMES = dashScopeRequestFields.paramNames();
-
 /**
  * Alibaba DashScope text-rerank: `POST /api/v1/services/rerank/text-rerank/text-rerank`
  * `{model, input:{query, documents}, parameters:{top_n, return_documents}}` ->
@@ -28,14 +25,9 @@ const PARAM_NAMES = dashScopeRequestFields.paramNames();
  */
 export const dashScopeDialect: Dialect = {
   name: 'dashscope',
-  requestSchema: dashScopeRequestFields.schema,
+  ...declaredParse(dashScopeRequestFields),
   responseSchema: dashScopeResponseSchema,
   errorSchema: dashScopeErrorSchema,
-  paramNames: () => PARAM_NAMES,
-
-  parse(body: unknown): RerankRequest {
-    return toRerankRequest(dashScopeRequestFields.read(body).fields);
-  },
 
   formatOutcome(outcome: RerankOutcome, context: DialectContext): DialectResponse {
     return {

@@ -1,12 +1,9 @@
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankRequest } from '../../core/rerank-request.js';
-import { toRerankRequest } from '../define-wire-fields.js';
+import { declaredParse } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { formatLlamaStackError } from './llama-stack-error-envelope.js';
 import { llamaStackRequestFields } from './llama-stack-request-fields.js';
 import { llamaStackErrorSchema, llamaStackResponseSchema } from './llama-stack-response-schema.js';
-
-const PARAM_NAMES = llamaStackRequestFields.paramNames();
 
 /**
  * Llama Stack's alpha inference rerank: `POST /v1alpha/inference/rerank`
@@ -17,14 +14,9 @@ const PARAM_NAMES = llamaStackRequestFields.paramNames();
  */
 export const llamaStackDialect: Dialect = {
   name: 'llama-stack',
-  requestSchema: llamaStackRequestFields.schema,
+  ...declaredParse(llamaStackRequestFields),
   responseSchema: llamaStackResponseSchema,
   errorSchema: llamaStackErrorSchema,
-  paramNames: () => PARAM_NAMES,
-
-  parse(body: unknown): RerankRequest {
-    return toRerankRequest(llamaStackRequestFields.read(body).fields);
-  },
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
     return { status: 200, body: { data: outcome.results.map((r) => ({ index: r.index, relevance_score: r.score })) } };

@@ -1,13 +1,10 @@
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
-import { toRerankRequest } from '../define-wire-fields.js';
+import { declaredParse } from '../define-wire-fields.js';
 import { formatOpenAiError } from './openai-error-envelope.js';
 import { openAiRequestFields } from './openai-request-fields.js';
 import { openAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
-
-const PARAM_NAMES = openAiRequestFields.paramNames();
 
 /**
  * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
@@ -18,14 +15,9 @@ const PARAM_NAMES = openAiRequestFields.paramNames();
  */
 export const openAiDialect: Dialect = {
   name: 'openai',
-  requestSchema: openAiRequestFields.schema,
+  ...declaredParse(openAiRequestFields),
   responseSchema: openAiResponseSchema,
   errorSchema: openAiErrorSchema,
-  paramNames: () => PARAM_NAMES,
-
-  parse(body: unknown): RerankRequest {
-    return toRerankRequest(openAiRequestFields.read(body).fields);
-  },
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
     return {
