@@ -1,6 +1,7 @@
 import { rerankRequest, type RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
+import type { Dialect } from './dialect.js';
 import type { WireField, WirePath } from './wire-field.js';
 import { expectObject, type JsonObject } from './wire-fields.js';
 
@@ -100,7 +101,10 @@ function parentOf(body: JsonObject, path: WirePath, tree: ObjectNode): JsonObjec
  * its schema fragment, whether it is required and its default. The JSON Schema (and so `/openapi.json`), the
  * reader and the parameter names in error messages all derive from it.
  */
-export function defineWireFields<const I extends Readonly<Record<string, AnyField>>, const F extends RequestFields<F, ValuesOf<I>>>(
+export function defineWireFields<
+  const I extends Readonly<Record<string, AnyField>> = Record<never, never>,
+  const F extends RequestFields<F, ValuesOf<I>> = RequestFields<Record<never, never>, never>,
+>(
   declaration: WireDeclaration<I, F>,
 ): WireFields<I, F> {
   const inputs = Object.entries(declaration.inputs ?? {}) as [string, AnyField][];
@@ -169,11 +173,7 @@ export interface RequestDeclaration {
 }
 
 /** The parse side of a dialect whose declared fields map one to one: no hook, everything from the declaration. */
-export function declaredParse(declaration: RequestDeclaration): {
-  readonly requestSchema: JsonSchema;
-  paramNames(request: RerankRequest): RequestParamNames;
-  parse(body: unknown): RerankRequest;
-} {
+export function declaredParse(declaration: RequestDeclaration): Pick<Dialect, 'requestSchema' | 'paramNames' | 'parse'> {
   const names = declaration.paramNames();
   return {
     requestSchema: declaration.schema,
