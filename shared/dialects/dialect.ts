@@ -30,7 +30,7 @@ export interface Dialect {
   formatOutcome(outcome: RerankOutcome, context: DialectContext, request?: RerankRequest): DialectResponse;
   /** False for dialects whose reply needs the request itself (e.g. the pipeline dict): never queued as jobs. */
   readonly queueable?: boolean;
-  /** True where the wire format defines the answer to no documents (seed 002 answers an empty list). */
+  /** True where the wire format defines the answer to no documents (the RAG tool answers an empty ranking). */
   readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
   /** The request body as JSON Schema: checked before `parse` runs, and published in `/openapi.json`. */

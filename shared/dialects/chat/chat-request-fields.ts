@@ -6,7 +6,7 @@ import { optionalBooleanValue, readDocuments, stringValue } from '../wire-fields
 import { BATCH_SIZE, MODEL, RAW_SCORES, THRESHOLD, TOP_N, TRUNCATE, booleanOrAbsent, stringOrAbsent } from '../wire-types.js';
 import { readUserContent, type UserContent } from './chat-message.js';
 
-/** The rerank request inside the user message's content (seed 001's "Rerank Data JSON String"). */
+/** The rerank request inside the user message's content (a JSON string in the chat message). */
 export const chatContentFields = defineWireFields({
   title: 'ChatRerankContent',
   inputs: {
@@ -72,7 +72,7 @@ const STREAM: WireType<boolean | undefined> = {
   read: optionalBooleanValue,
 };
 
-/** The body of `POST /v1/chat/completions` (seed 001); the rerank request itself is chatContentFields. */
+/** The body of `POST /v1/chat/completions` (chat-based rerank); the rerank request itself is chatContentFields. */
 export const chatRequestFields = defineWireFields({
   title: 'ChatRerankRequest',
   inputs: {

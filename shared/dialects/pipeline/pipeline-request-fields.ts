@@ -4,7 +4,7 @@ import { defineWireFields } from '../define-wire-fields.js';
 import { at } from '../wire-field.js';
 import { MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, asSent } from '../wire-types.js';
 
-/** `refining_docs` counts when it is sent and is neither null nor an empty list (seed 003's `or`). */
+/** `refining_docs` counts when it is sent and is neither null nor an empty list (a Python pipeline's `refining_docs or retrieval_docs`). */
 const REFINING_DOCS_SENT: JsonSchema = {
   type: 'object',
   required: ['refining_docs'],
@@ -12,7 +12,7 @@ const REFINING_DOCS_SENT: JsonSchema = {
 };
 
 /**
- * The pipeline dict of seed 003's reranking stage; every other field is echoed back. Which of the two document
+ * The dict a RAG pipeline hands its reranking stage; every other field is echoed back. Which of the two document
  * lists is read depends on the other, so both are handed to the dialect as sent (see documentsSource).
  */
 export const pipelineRequestFields = defineWireFields({
@@ -39,7 +39,7 @@ export const pipelineRequestFields = defineWireFields({
 });
 
 /**
- * Seed 003's read priority (`data.get("refining_docs") or data.get("retrieval_docs")`): the refiner's output
+ * The pipeline's read priority (`data.get("refining_docs") or data.get("retrieval_docs")`): the refiner's output
  * when there is any, else the retriever's. A `refining_docs` that is not a list is read (and refused) as sent.
  */
 export function documentsSource(refiningDocs: unknown): 'refiningDocs' | 'retrievalDocs' {

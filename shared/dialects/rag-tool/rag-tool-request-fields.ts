@@ -64,12 +64,12 @@ const RERANK_CONFIG: JsonSchema = {
   },
 };
 
-/** The RFC's `top_k: int = 5`. */
+/** The Llama Stack RAG tool's `top_k: int = 5`. */
 export const DEFAULT_TOP_K = 5;
 
 const STRATEGIES: readonly RerankStrategy[] = ['none', 'default', 'boost', 'hybrid', 'llm_rerank'];
 
-/** RerankingStrategy by value or by name (the RFC's own example sends `"DEFAULT"`); its docstring's `RERANK` = default. */
+/** RerankingStrategy by value or by name (clients send `"DEFAULT"`); `RERANK` is an alias of default. */
 const STRATEGY: WireType<RerankStrategy> = {
   schema: optionalString('none, default (alias rerank), boost, hybrid or llm_rerank, in any case (default: default).'),
   required: false,
@@ -98,7 +98,7 @@ const RAG_DOCUMENTS: WireType<RerankDocument[]> = {
 };
 
 /**
- * The body of seed 002's `POST /tool-runtime/rag-tool/rerank`. The strategy, the model id and `rerank_config`
+ * The body of the RAG tool's `POST /tool-runtime/rag-tool/rerank`. The strategy, the model id and `rerank_config`
  * shape each other (an upstream's model, its default mode), so the dialect reads them together (readRagRerankConfig).
  */
 export const ragToolRequestFields = defineWireFields({
