@@ -55,7 +55,8 @@ export function validateRerankRequest(
     );
   }
   if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
-    const param = names.batchSize ?? 'batch_size';
+    // Only a dialect that reads a batch size can produce one; otherwise it was set in code and has the domain name.
+    const param = names.batchSize ?? 'batchSize';
     throw invalidRequest(`${param} must be between 1 and ${limits.maxBatchSize}`, param);
   }
   return applyLengthLimits(request, names, limits);
