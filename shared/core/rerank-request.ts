@@ -8,7 +8,7 @@ export interface RerankDocument {
 /** How a raw model score becomes the returned score. */
 export type ScoreActivation = 'sigmoid' | 'none';
 
-/** Seed 002's strategies: none (input order), default (the model), boost, hybrid, llm_rerank. */
+/** The RAG tool's strategies: none (input order), default (the model), boost, hybrid, llm_rerank. */
 export type RerankStrategy = 'none' | 'default' | 'boost' | 'hybrid' | 'llm_rerank';
 
 /**
@@ -22,7 +22,7 @@ export interface BoostRule {
   readonly fields: readonly { readonly field: string; readonly value: string | number | boolean; readonly weight: number }[];
 }
 
-/** An upstream rerank API this request delegates scoring to (seed 002's external provider). */
+/** An upstream rerank API this request delegates scoring to (the RAG tool's external provider). */
 export interface UpstreamReranker {
   readonly apiUrl: string;
   readonly apiKey: string | undefined;
@@ -45,19 +45,19 @@ export interface RerankRequest {
   readonly batchSize: number | undefined;
   /** `undefined` = the scorer's default (sigmoid for logits, as hosted APIs return [0,1] scores). */
   readonly activation: ScoreActivation | undefined;
-  /** Chat dialect: free text to guide the reranker; kept for scorers that take instructions. */
+  /** A task instruction (chat `prompt`, DashScope `instruct`) for scorers that take one. */
   readonly prompt: string | undefined;
   /** Absent = `default`. */
   readonly strategy?: RerankStrategy;
   readonly boost?: BoostRule;
   readonly upstream?: UpstreamReranker;
-  /** Seed 004: when scoring fails, answer the input order (flagged) instead of an error. */
+  /** When scoring fails, answer the input order (flagged) instead of an error. */
   readonly fallbackToInputOrder?: boolean;
   /** Cohere's long-document handling: split each document into at most this many chunks; its score is the best chunk's. */
   readonly maxChunksPerDoc?: number;
   /** Cut queries/documents above the configured character limits instead of rejecting them (TEI's `truncate`). */
   readonly truncate?: boolean;
-  /** The client's body, for dialects that answer it back with fields added (seed 003's pipeline dict). */
+  /** The client's body, for dialects that answer it back with fields added (the RAG pipeline dict). */
   readonly echo?: Readonly<Record<string, unknown>>;
 }
 

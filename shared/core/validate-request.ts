@@ -5,8 +5,8 @@ import type { RerankRequest } from './rerank-request.js';
 export interface RequestParamNames {
   readonly query: string;
   readonly documents: string;
-  readonly topN: string;
-  readonly batchSize: string;
+  /** Absent for dialects that read no batch size (their requests carry none). */
+  readonly batchSize?: string;
 }
 
 export interface RequestLimits {
@@ -36,8 +36,9 @@ function applyLengthLimits(request: RerankRequest, names: RequestParamNames, lim
 }
 
 /**
- * Rules every dialect shares, checked after the dialect has read its wire fields.
- * Types were already enforced by the dialect's reader; this checks meaning.
+ * Rules every dialect shares, checked after the dialect has read its wire fields. Types (and safe integers)
+ * were already enforced by the dialect's declared fields; this checks meaning: a query that is not blank,
+ * documents to rank, and the configured limits.
  */
 export function validateRerankRequest(
   request: RerankRequest,
@@ -54,7 +55,9 @@ export function validateRerankRequest(
     );
   }
   if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
-    throw invalidRequest(`${names.batchSize} must be between 1 and ${limits.maxBatchSize}`, names.batchSize);
+    // Only a dialect that reads a batch size can produce one; otherwise it was set in code and has the domain name.
+    const param = names.batchSize ?? 'batchSize';
+    throw invalidRequest(`${param} must be between 1 and ${limits.maxBatchSize}`, param);
   }
   return applyLengthLimits(request, names, limits);
 }

@@ -23,14 +23,14 @@ export interface DialectResponse {
  */
 export interface Dialect {
   readonly name: DialectName;
-  /** How this dialect spells the fields the shared validation rules name in their messages. */
-  readonly paramNames: RequestParamNames;
+  /** How this dialect spelled, in `request`'s body, the fields validateRerankRequest names (from its declaration). */
+  paramNames(request: RerankRequest): RequestParamNames;
   parse(body: unknown): RerankRequest;
   /** `request` is absent when a queued job's outcome is formatted (only queueable dialects may rely on it being absent). */
   formatOutcome(outcome: RerankOutcome, context: DialectContext, request?: RerankRequest): DialectResponse;
   /** False for dialects whose reply needs the request itself (e.g. the pipeline dict): never queued as jobs. */
   readonly queueable?: boolean;
-  /** True where the wire format defines the answer to no documents (seed 002 answers an empty list). */
+  /** True where the wire format defines the answer to no documents (the RAG tool answers an empty ranking). */
   readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
   /** The request body as JSON Schema: checked before `parse` runs, and published in `/openapi.json`. */

@@ -1,5 +1,5 @@
 import { invalidRequest } from '../core/rerank-error.js';
-import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
+import type { RerankDocument } from '../core/rerank-request.js';
 
 /**
  * Readers for untrusted JSON. Each one either returns a value of the promised type or throws an
@@ -49,29 +49,25 @@ export function expectObject(value: unknown, param: string): JsonObject {
   return value as JsonObject;
 }
 
-export function readString(obj: JsonObject, key: string, param: string): string {
-  const value = obj[key];
+/** A required string; absent or `null` is `<param> is required`. */
+export function stringValue(value: unknown, param: string): string {
   if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
   if (typeof value !== 'string') throw invalidRequest(`${param} must be a string, got ${describe(value)}`, param);
   return value;
 }
 
-export function readOptionalString(obj: JsonObject, key: string, param: string): string | undefined {
-  const value = obj[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidRequest(`${param} must be a string, got ${describe(value)}`, param);
-  return value;
+/** An optional string; `null` is treated as absent, as Python clients send `None` for "unset" (so for every optional reader). */
+export function optionalStringValue(value: unknown, param: string): string | undefined {
+  return value === undefined || value === null ? undefined : stringValue(value, param);
 }
 
-export function readOptionalBoolean(obj: JsonObject, key: string, param: string): boolean | undefined {
-  const value = obj[key];
+export function optionalBooleanValue(value: unknown, param: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') throw invalidRequest(`${param} must be a boolean, got ${describe(value)}`, param);
   return value;
 }
 
-export function readOptionalNumber(obj: JsonObject, key: string, param: string): number | undefined {
-  const value = obj[key];
+export function optionalNumberValue(value: unknown, param: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     throw invalidRequest(`${param} must be a finite number, got ${describe(value)}`, param);
@@ -79,13 +75,24 @@ export function readOptionalNumber(obj: JsonObject, key: string, param: string):
   return value;
 }
 
-/** Integers at or above `min`; `null` is treated as absent, as Python clients send `None` for "unset". */
-export function readOptionalInteger(obj: JsonObject, key: string, param: string, min: number): number | undefined {
-  const value = readOptionalNumber(obj, key, param);
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < min) throw invalidRequest(`${param} must be an integer >= ${min}`, param);
-  return value;
+/** Integers at or above `min` (and safe: beyond 2^53 an integer is not what the client sent). */
+export function optionalIntegerValue(value: unknown, param: string, min: number): number | undefined {
+  const number = optionalNumberValue(value, param);
+  if (number === undefined) return undefined;
+  if (!Number.isSafeInteger(number) || number < min) throw invalidRequest(`${param} must be an integer >= ${min}`, param);
+  return number;
 }
+
+export const readString = (obj: JsonObject, key: string, param: string): string => stringValue(obj[key], param);
+
+export const readOptionalString = (obj: JsonObject, key: string, param: string): string | undefined => optionalStringValue(obj[key], param);
+
+export const readOptionalBoolean = (obj: JsonObject, key: string, param: string): boolean | undefined => optionalBooleanValue(obj[key], param);
+
+export const readOptionalNumber = (obj: JsonObject, key: string, param: string): number | undefined => optionalNumberValue(obj[key], param);
+
+export const readOptionalInteger = (obj: JsonObject, key: string, param: string, min: number): number | undefined =>
+  optionalIntegerValue(obj[key], param, min);
 
 /**
  * Documents as strings, or as objects carrying `text` (Cohere / Jina style). Objects without
@@ -106,8 +113,7 @@ export function readDocuments(value: unknown, param: string): RerankDocument[] {
 }
 
 /** An optional array of strings; `null` is absent. Empty arrays are returned as-is (callers decide). */
-export function readOptionalStringArray(obj: JsonObject, key: string, param: string): string[] | undefined {
-  const value = obj[key];
+export function optionalStringArrayValue(value: unknown, param: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array of strings, got ${describe(value)}`, param);
   return value.map((item: unknown, i) => {
@@ -115,6 +121,9 @@ export function readOptionalStringArray(obj: JsonObject, key: string, param: str
     return item;
   });
 }
+
+export const readOptionalStringArray = (obj: JsonObject, key: string, param: string): string[] | undefined =>
+  optionalStringArrayValue(obj[key], param);
 
 /** A field value as Cohere serializes it for `rank_fields`: strings as-is, everything else as JSON. */
 const fieldText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -143,13 +152,4 @@ export function readRankFieldDocuments(value: unknown, param: string, fields: re
     // A string document keeps `{text}` as its source so a returned document is the string sent, not the serialization.
     return { text: lines.join('\n'), source };
   });
-}
-
-/** TEI's `truncate`: present only when the client sent it, so requests stay comparable field by field. */
-export const optionalTruncate = (truncate: boolean | undefined): { truncate?: boolean } => (truncate === undefined ? {} : { truncate });
-
-/** TEI's `raw_scores`: true = the model's raw output, false = sigmoid, absent = the scorer's default. */
-export function readRawScoresActivation(obj: JsonObject, key: string, param: string): ScoreActivation | undefined {
-  const raw = readOptionalBoolean(obj, key, param);
-  return raw === undefined ? undefined : raw ? 'none' : 'sigmoid';
 }

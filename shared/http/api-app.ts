@@ -207,7 +207,8 @@ export class ApiApp {
     // The published schema decides what is well-formed; the reader then maps fields and checks what it cannot say.
     validateRequestBody(dialect.requestSchema, body);
     const allowEmptyDocuments = dialect.acceptsEmptyDocuments === true;
-    return { dialect, request: validateRerankRequest(dialect.parse(body), dialect.paramNames, this.#deps.limits, { allowEmptyDocuments }) };
+    const request = dialect.parse(body);
+    return { dialect, request: validateRerankRequest(request, dialect.paramNames(request), this.#deps.limits, { allowEmptyDocuments }) };
   }
 
   async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext): Promise<Result> {

@@ -2,8 +2,7 @@ import type { JsonSchema } from './json-schema.js';
 
 /**
  * Pieces the dialects' request schemas share. Optional fields accept `null` as absent, as the readers do
- * (Python clients send `None` for "unset"); limits that come from configuration (documents per request,
- * `batch_size`, text lengths) are not in the schemas: the shared validation rules check them.
+ * (Python clients send `None` for "unset"). The dialects pair them with their readers in shared/dialects/wire-types.ts.
  */
 
 export const optionalString = (description: string): JsonSchema => ({ type: ['string', 'null'], description });
@@ -13,15 +12,6 @@ export const optionalBoolean = (description: string): JsonSchema => ({ type: ['b
 export const optionalNumber = (description: string): JsonSchema => ({ type: ['number', 'null'], description });
 
 export const optionalInteger = (minimum: number, description: string): JsonSchema => ({ type: ['integer', 'null'], minimum, description });
-
-export const MODEL_FIELD = optionalString('A served model id (see `GET /v1/models`); absent = the default model.');
-export const RAW_SCORES_FIELD = optionalBoolean('true = raw model scores (logits); default: sigmoid scores in [0, 1].');
-export const THRESHOLD_FIELD = optionalNumber('Drops results scoring below it (after the activation).');
-export const BATCH_SIZE_FIELD = optionalInteger(1, 'Documents per queued chunk when the request runs as a job (at most the configured maximum).');
-export const TRUNCATE_FIELD = optionalBoolean('true = cut a query or document longer than the limit instead of answering 413.');
-
-/** A non-empty query string (whitespace only is refused too, by the shared rules). */
-export const QUERY_STRING: JsonSchema = { type: 'string', minLength: 1, description: 'The search query.' };
 
 /** A document: a string, or an object with a string `text` (Cohere / Jina style; returned as sent). */
 export const DOCUMENT: JsonSchema = {

@@ -3,26 +3,17 @@ import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectContext, DialectResponse } from '../dialect.js';
 import { formatOpenAiError } from '../openai/openai-error-envelope.js';
-import {
-  expectObject,
-  parseJsonText,
-  readDocuments,
-  optionalTruncate,
-  readOptionalBoolean,
-  readRawScoresActivation,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
-  type JsonObject,
-} from '../wire-fields.js';
-import { readUserContent } from './chat-message.js';
-import { chatRequestSchema } from './chat-request-schema.js';
+import { toRerankRequest } from '../define-wire-fields.js';
+import { parseJsonText, type JsonObject } from '../wire-fields.js';
+import { chatContentFields, chatRequestFields } from './chat-request-fields.js';
 import { chatResponseSchema } from './chat-response-schema.js';
 import { openAiErrorSchema } from '../openai/openai-response-schema.js';
 
 const notARerankRequest = (param: string): string =>
   `${param} must be a JSON object string with "query" (string) and "candidates" (array), ` +
   'e.g. {"query": "...", "candidates": ["...", "..."], "top_k": 3}';
+
+const PARAM_NAMES = chatContentFields.paramNames();
 
 /**
  * Chat-based rerank (seed 001): `POST /v1/chat/completions` whose user message content is the JSON
@@ -31,38 +22,31 @@ const notARerankRequest = (param: string): string =>
  */
 export const chatDialect: Dialect = {
   name: 'chat',
-  requestSchema: chatRequestSchema,
+  requestSchema: chatRequestFields.schema,
   responseSchema: chatResponseSchema,
   errorSchema: openAiErrorSchema,
-  paramNames: { query: 'query', documents: 'candidates', topN: 'top_k', batchSize: 'batch_size' },
+  paramNames: () => PARAM_NAMES,
 
   parse(body: unknown): RerankRequest {
-    const obj = expectObject(body, 'body');
-    if (readOptionalBoolean(obj, 'stream', 'stream') === true) {
-      throw invalidRequest('stream=true is not supported: rerank replies are a single chat completion', 'stream');
+    const { inputs, fields } = chatRequestFields.read(body);
+    if (inputs.stream === true) {
+      throw invalidRequest('stream=true is not supported: rerank replies are a single chat completion', chatRequestFields.param('stream'));
     }
-    const { content, param } = readUserContent(obj['messages']);
+    const { content, param } = inputs.messages;
     const parsed = parseJsonText(content, param);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
       throw invalidRequest(notARerankRequest(param), param);
     }
     const data = parsed as JsonObject;
-    if (typeof data['query'] !== 'string' || !Array.isArray(data['candidates'])) {
+    if (typeof chatContentFields.sent(data, 'query') !== 'string' || !Array.isArray(chatContentFields.sent(data, 'documents'))) {
       throw invalidRequest(notARerankRequest(param), param);
     }
-    const includeDocs = readOptionalBoolean(data, 'include_docs', 'include_docs');
-    return {
-      model: readOptionalString(obj, 'model', 'model'),
-      query: data['query'],
-      documents: readDocuments(data['candidates'], 'candidates'),
-      topN: readOptionalInteger(data, 'top_k', 'top_k', 0),
-      returnDocuments: includeDocs ?? readOptionalBoolean(data, 'return_documents', 'return_documents') ?? false,
-      threshold: readOptionalNumber(data, 'rerank_threshold', 'rerank_threshold'),
-      batchSize: readOptionalInteger(data, 'batch_size', 'batch_size', 1),
-      activation: readRawScoresActivation(data, 'raw_scores', 'raw_scores'),
-      prompt: readOptionalString(data, 'prompt', 'prompt'),
-      ...optionalTruncate(readOptionalBoolean(data, 'truncate', 'truncate')),
-    };
+    const rerank = chatContentFields.read(data);
+    return toRerankRequest({
+      ...fields,
+      ...rerank.fields,
+      returnDocuments: rerank.inputs.includeDocs ?? rerank.inputs.returnDocuments ?? false,
+    });
   },
 
   formatOutcome(outcome: RerankOutcome, context: DialectContext): DialectResponse {

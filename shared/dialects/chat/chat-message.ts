@@ -1,19 +1,25 @@
 import { invalidRequest } from '../../core/rerank-error.js';
 import { expectObject } from '../wire-fields.js';
 
+/** The text of the user message's content, and how the client spells where it is (`messages[1].content`). */
+export interface UserContent {
+  readonly content: string;
+  readonly param: string;
+}
+
 /**
  * The rerank request rides in the first user message. OpenAI clients may send content as a string
  * or as an array of `{type:"text", text}` parts; both are accepted, nothing else is guessed at.
  */
-export function readUserContent(messages: unknown): { content: string; param: string } {
+export function readUserContent(messages: unknown, messagesParam: string): UserContent {
   if (!Array.isArray(messages) || messages.length === 0) {
-    throw invalidRequest('messages must be a non-empty array of chat messages', 'messages');
+    throw invalidRequest(`${messagesParam} must be a non-empty array of chat messages`, messagesParam);
   }
   const index = messages.findIndex((m) => typeof m === 'object' && m !== null && (m as Record<string, unknown>)['role'] === 'user');
-  if (index < 0) throw invalidRequest('messages must contain a message with role "user"', 'messages');
-  const message = expectObject(messages[index], `messages[${index}]`);
+  if (index < 0) throw invalidRequest(`${messagesParam} must contain a message with role "user"`, messagesParam);
+  const message = expectObject(messages[index], `${messagesParam}[${index}]`);
   const content = message['content'];
-  const param = `messages[${index}].content`;
+  const param = `${messagesParam}[${index}].content`;
   if (typeof content === 'string') return { content, param };
   if (Array.isArray(content)) {
     const texts = content.map((part: unknown) =>

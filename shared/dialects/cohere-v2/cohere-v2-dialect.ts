@@ -1,45 +1,13 @@
-import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankDocument, RerankRequest } from '../../core/rerank-request.js';
+import { declaredParse } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
-import {
-  describeJsonValue,
-  expectObject,
-  readOptionalBoolean,
-  readRawScoresActivation,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
-  readString,
-} from '../wire-fields.js';
 import { formatCohereV2Error } from './cohere-v2-error-envelope.js';
-import { cohereV2RequestSchema } from './cohere-v2-request-schema.js';
+import { cohereV2RequestFields } from './cohere-v2-request-fields.js';
 import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-response-schema.js';
 
-/**
- * `max_tokens_per_doc`, approximated with whitespace tokens: a document longer than that many words is cut to
- * its first words. Above the model's own limit the model's tokenizer truncates anyway, so large values
- * (Cohere's default is 4096) change nothing. The untruncated text is kept as the returned document.
- */
-export function truncateWords(text: string, maxTokens: number | undefined): string {
-  if (maxTokens === undefined) return text;
-  const words = text.split(/\s+/).filter(Boolean);
-  return words.length <= maxTokens ? text : words.slice(0, maxTokens).join(' ');
-}
-
-/** Cohere v2 takes strings only (v1's object documents and rank_fields were dropped). */
-function readStringDocuments(value: unknown, maxTokens: number | undefined): RerankDocument[] {
-  if (value === undefined || value === null) throw invalidRequest('documents is required', 'documents');
-  if (!Array.isArray(value)) throw invalidRequest(`documents must be an array of strings, got ${describeJsonValue(value)}`, 'documents');
-  return value.map((item: unknown, i): RerankDocument => {
-    if (typeof item !== 'string') {
-      throw invalidRequest(`documents[${i}] must be a string, got ${describeJsonValue(item)} (Cohere v2 accepts strings only)`, `documents[${i}]`);
-    }
-    const text = truncateWords(item, maxTokens);
-    return text === item ? { text } : { text, source: { text: item } };
-  });
-}
+/** The truncation `max_tokens_per_doc` asks for, where clients of the dialect look for it. */
+export { truncateWords } from './cohere-v2-request-fields.js';
 
 /**
  * Cohere v2 rerank: `POST /v2/rerank` `{model, query, documents (strings), top_n, max_tokens_per_doc}` ->
@@ -49,26 +17,9 @@ function readStringDocuments(value: unknown, maxTokens: number | undefined): Rer
  */
 export const cohereV2Dialect: Dialect = {
   name: 'cohere-v2',
-  requestSchema: cohereV2RequestSchema,
+  ...declaredParse(cohereV2RequestFields),
   responseSchema: cohereV2ResponseSchema,
   errorSchema: cohereV2ErrorSchema,
-  paramNames: { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' },
-
-  parse(body: unknown): RerankRequest {
-    const obj = expectObject(body, 'body');
-    const maxTokens = readOptionalInteger(obj, 'max_tokens_per_doc', 'max_tokens_per_doc', 1);
-    return {
-      model: readOptionalString(obj, 'model', 'model'),
-      query: readString(obj, 'query', 'query'),
-      documents: readStringDocuments(obj['documents'], maxTokens),
-      topN: readOptionalInteger(obj, 'top_n', 'top_n', 0),
-      returnDocuments: readOptionalBoolean(obj, 'return_documents', 'return_documents') ?? false,
-      threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
-      batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
-      activation: readRawScoresActivation(obj, 'raw_scores', 'raw_scores'),
-      prompt: undefined,
-    };
-  },
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
     return {

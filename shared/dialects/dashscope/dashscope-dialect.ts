@@ -1,21 +1,9 @@
 import type { RerankError, RerankErrorKind } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectContext, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
-import {
-  expectObject,
-  readDocuments,
-  optionalTruncate,
-  readOptionalBoolean,
-  readRawScoresActivation,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
-  readString,
-  type JsonObject,
-} from '../wire-fields.js';
-import { dashScopeRequestSchema } from './dashscope-request-schema.js';
+import { declaredParse } from '../define-wire-fields.js';
+import { dashScopeRequestFields } from './dashscope-request-fields.js';
 import { dashScopeErrorSchema, dashScopeResponseSchema } from './dashscope-response-schema.js';
 
 /** DashScope's error codes, as its SDKs and clients switch on them. */
@@ -37,29 +25,9 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
  */
 export const dashScopeDialect: Dialect = {
   name: 'dashscope',
-  requestSchema: dashScopeRequestSchema,
+  ...declaredParse(dashScopeRequestFields),
   responseSchema: dashScopeResponseSchema,
   errorSchema: dashScopeErrorSchema,
-  paramNames: { query: 'input.query', documents: 'input.documents', topN: 'parameters.top_n', batchSize: 'parameters.batch_size' },
-
-  parse(body: unknown): RerankRequest {
-    const obj = expectObject(body, 'body');
-    const input = expectObject(obj['input'], 'input');
-    const parameters: JsonObject = obj['parameters'] === undefined || obj['parameters'] === null ? {} : expectObject(obj['parameters'], 'parameters');
-    return {
-      model: readOptionalString(obj, 'model', 'model'),
-      query: readString(input, 'query', 'input.query'),
-      documents: readDocuments(input['documents'], 'input.documents'),
-      topN: readOptionalInteger(parameters, 'top_n', 'parameters.top_n', 0),
-      returnDocuments: readOptionalBoolean(parameters, 'return_documents', 'parameters.return_documents') ?? false,
-      threshold: readOptionalNumber(parameters, 'rerank_threshold', 'parameters.rerank_threshold'),
-      batchSize: readOptionalInteger(parameters, 'batch_size', 'parameters.batch_size', 1),
-      activation: readRawScoresActivation(parameters, 'raw_scores', 'parameters.raw_scores'),
-      // qwen3-rerank takes a task instruction; our scorers may use it.
-      prompt: readOptionalString(parameters, 'instruct', 'parameters.instruct'),
-      ...optionalTruncate(readOptionalBoolean(parameters, 'truncate', 'parameters.truncate')),
-    };
-  },
 
   formatOutcome(outcome: RerankOutcome, context: DialectContext): DialectResponse {
     return {

@@ -1,23 +1,9 @@
-import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
-import {
-  expectObject,
-  readDocuments,
-  optionalTruncate,
-  readOptionalBoolean,
-  readRawScoresActivation,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
-  readOptionalStringArray,
-  readRankFieldDocuments,
-  readString,
-} from '../wire-fields.js';
+import { declaredParse } from '../define-wire-fields.js';
 import { formatOpenAiError } from './openai-error-envelope.js';
-import { openAiRequestSchema } from './openai-request-schema.js';
+import { openAiRequestFields } from './openai-request-fields.js';
 import { openAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
 
 /**
@@ -29,30 +15,9 @@ import { openAiErrorSchema, openAiResponseSchema } from './openai-response-schem
  */
 export const openAiDialect: Dialect = {
   name: 'openai',
-  requestSchema: openAiRequestSchema,
+  ...declaredParse(openAiRequestFields),
   responseSchema: openAiResponseSchema,
   errorSchema: openAiErrorSchema,
-  paramNames: { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' },
-
-  parse(body: unknown): RerankRequest {
-    const obj = expectObject(body, 'body');
-    const rankFields = readOptionalStringArray(obj, 'rank_fields', 'rank_fields');
-    if (rankFields?.length === 0) throw invalidRequest('rank_fields must name at least one field', 'rank_fields');
-    const maxChunksPerDoc = readOptionalInteger(obj, 'max_chunks_per_doc', 'max_chunks_per_doc', 1);
-    return {
-      model: readOptionalString(obj, 'model', 'model'),
-      query: readString(obj, 'query', 'query'),
-      documents: rankFields ? readRankFieldDocuments(obj['documents'], 'documents', rankFields) : readDocuments(obj['documents'], 'documents'),
-      topN: readOptionalInteger(obj, 'top_n', 'top_n', 0),
-      returnDocuments: readOptionalBoolean(obj, 'return_documents', 'return_documents') ?? false,
-      threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
-      batchSize: readOptionalInteger(obj, 'batch_size', 'batch_size', 1),
-      activation: readRawScoresActivation(obj, 'raw_scores', 'raw_scores'),
-      prompt: undefined,
-      ...optionalTruncate(readOptionalBoolean(obj, 'truncate', 'truncate')),
-      ...(maxChunksPerDoc === undefined ? {} : { maxChunksPerDoc }),
-    };
-  },
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
     return {

@@ -2,29 +2,15 @@ import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { formatOpenAiError } from '../openai/openai-error-envelope.js';
-import {
-  expectObject,
-  readDocuments,
-  readRawScoresActivation,
-  readOptionalInteger,
-  readOptionalNumber,
-  readOptionalString,
-  readString,
-  type JsonObject,
-} from '../wire-fields.js';
-import { pipelineRequestSchema } from './pipeline-request-schema.js';
+import { toRerankRequest } from '../define-wire-fields.js';
+import { readDocuments, type JsonObject } from '../wire-fields.js';
+import { documentsSource, pipelineRequestFields } from './pipeline-request-fields.js';
 import { pipelineResponseSchema } from './pipeline-response-schema.js';
 import { openAiErrorSchema } from '../openai/openai-response-schema.js';
 
-/**
- * Seed 003's read priority (`data.get("refining_docs") or data.get("retrieval_docs")`): the refiner's output
- * when there is any, else the retriever's. A `refining_docs` that is not a list is read (and refused) as sent.
- */
-function sourceField(dict: JsonObject): 'refining_docs' | 'retrieval_docs' {
-  const refining = dict['refining_docs'];
-  if (refining === undefined || refining === null || (Array.isArray(refining) && refining.length === 0)) return 'retrieval_docs';
-  return 'refining_docs';
-}
+/** How the documents list read from a dict is spelled: errors name the list actually read. */
+const documentsParam = (dict: unknown): string =>
+  pipelineRequestFields.param(documentsSource(pipelineRequestFields.sent(dict, 'refiningDocs')));
 
 /**
  * A reranking stage of seed 003's RAG pipeline: `POST /v1/rag/rerank` takes the pipeline dict, reads `query`
@@ -35,28 +21,22 @@ function sourceField(dict: JsonObject): 'refining_docs' | 'retrieval_docs' {
  */
 export const pipelineDialect: Dialect = {
   name: 'pipeline',
-  requestSchema: pipelineRequestSchema,
+  requestSchema: pipelineRequestFields.schema,
   responseSchema: pipelineResponseSchema,
   errorSchema: openAiErrorSchema,
-  paramNames: { query: 'query', documents: 'retrieval_docs', topN: 'top_k', batchSize: 'batch_size' },
+  paramNames: (request) => pipelineRequestFields.paramNames({ documents: documentsParam(request.echo) }),
   queueable: false,
 
   parse(body: unknown): RerankRequest {
-    const dict = expectObject(body, 'body');
-    const docsField = sourceField(dict);
-    return {
-      model: readOptionalString(dict, 'model', 'model'),
-      query: readString(dict, 'query', 'query'),
-      documents: readDocuments(dict[docsField], docsField),
-      topN: readOptionalInteger(dict, 'top_k', 'top_k', 0),
+    const { inputs, fields } = pipelineRequestFields.read(body);
+    const source = documentsSource(inputs.refiningDocs);
+    return toRerankRequest({
+      ...fields,
+      documents: readDocuments(inputs[source], pipelineRequestFields.param(source)),
       // The texts are what the stage hands on, so every result carries its document.
       returnDocuments: true,
-      threshold: readOptionalNumber(dict, 'rerank_threshold', 'rerank_threshold'),
-      batchSize: undefined,
-      activation: readRawScoresActivation(dict, 'raw_scores', 'raw_scores'),
-      prompt: undefined,
-      echo: dict,
-    };
+      echo: body as JsonObject,
+    });
   },
 
   formatOutcome(outcome: RerankOutcome, _context, request?: RerankRequest): DialectResponse {

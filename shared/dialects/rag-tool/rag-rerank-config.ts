@@ -25,10 +25,8 @@ export const MAX_TIMEOUT_MS = 30_000;
 export const DEFAULT_TERM_WEIGHT = 0.1;
 
 const UPSTREAM_MODES: readonly UpstreamReranker['mode'][] = ['openai', 'dashscope', 'chat'];
-const PARAM = 'rerank_config';
-
-function readUpstream(config: JsonObject, strategy: RerankStrategy, modelId: string | undefined): UpstreamReranker | undefined {
-  const apiUrl = readOptionalString(config, 'api_url', `${PARAM}.api_url`);
+function readUpstream(config: JsonObject, param: string, strategy: RerankStrategy, modelId: string | undefined): UpstreamReranker | undefined {
+  const apiUrl = readOptionalString(config, 'api_url', `${param}.api_url`);
   if (apiUrl === undefined) return undefined;
   let url: URL | undefined;
   try {
@@ -38,21 +36,21 @@ function readUpstream(config: JsonObject, strategy: RerankStrategy, modelId: str
   }
   // The URL itself is never echoed: it may carry credentials.
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw invalidRequest(`${PARAM}.api_url must be an absolute http(s) URL`, `${PARAM}.api_url`);
+    throw invalidRequest(`${param}.api_url must be an absolute http(s) URL`, `${param}.api_url`);
   }
-  const modeText = readOptionalString(config, 'mode', `${PARAM}.mode`)?.toLowerCase();
+  const modeText = readOptionalString(config, 'mode', `${param}.mode`)?.toLowerCase();
   const mode = modeText ?? (strategy === 'llm_rerank' ? 'chat' : 'openai');
   if (!UPSTREAM_MODES.includes(mode as UpstreamReranker['mode'])) {
-    throw invalidRequest(`${PARAM}.mode must be one of ${UPSTREAM_MODES.join(', ')}`, `${PARAM}.mode`);
+    throw invalidRequest(`${param}.mode must be one of ${UPSTREAM_MODES.join(', ')}`, `${param}.mode`);
   }
   // Seconds, as the RFC's httpx-based providers take it; capped rather than refused (the RFC's own default is 60).
-  const timeout = readOptionalNumber(config, 'timeout', `${PARAM}.timeout`);
-  if (timeout !== undefined && timeout <= 0) throw invalidRequest(`${PARAM}.timeout must be a positive number of seconds`, `${PARAM}.timeout`);
+  const timeout = readOptionalNumber(config, 'timeout', `${param}.timeout`);
+  if (timeout !== undefined && timeout <= 0) throw invalidRequest(`${param}.timeout must be a positive number of seconds`, `${param}.timeout`);
   return {
     apiUrl,
-    apiKey: readOptionalString(config, 'api_key', `${PARAM}.api_key`),
+    apiKey: readOptionalString(config, 'api_key', `${param}.api_key`),
     mode: mode as UpstreamReranker['mode'],
-    model: readOptionalString(config, 'model', `${PARAM}.model`) ?? modelId,
+    model: readOptionalString(config, 'model', `${param}.model`) ?? modelId,
     timeoutMs: timeout === undefined ? DEFAULT_TIMEOUT_MS : Math.min(MAX_TIMEOUT_MS, Math.round(timeout * 1000)),
   };
 }
@@ -68,9 +66,9 @@ function readBoostField(value: unknown, param: string): BoostRule['fields'][numb
   return { field: readString(field, 'field', `${param}.field`), value: fieldValue, weight };
 }
 
-function readBoost(config: JsonObject): BoostRule | undefined {
+function readBoost(config: JsonObject, configParam: string): BoostRule | undefined {
   if (config['boost'] === undefined || config['boost'] === null) return undefined;
-  const param = `${PARAM}.boost`;
+  const param = `${configParam}.boost`;
   const boost = expectObject(config['boost'], param);
   const fields = boost['fields'];
   if (fields !== undefined && fields !== null && !Array.isArray(fields)) {
@@ -89,14 +87,14 @@ function readBoost(config: JsonObject): BoostRule | undefined {
  * `fallback` (seed 004: answer the input order when scoring fails; on by default for this endpoint).
  * Upstream fields are ignored without `api_url`. The api_key is never echoed in errors or responses.
  */
-export function readRagRerankConfig(value: unknown, strategy: RerankStrategy, modelId: string | undefined): RagRerankConfig {
+export function readRagRerankConfig(value: unknown, param: string, strategy: RerankStrategy, modelId: string | undefined): RagRerankConfig {
   if (value === undefined || value === null) return { fallbackToInputOrder: true };
-  const config = expectObject(value, PARAM);
-  const upstream = readUpstream(config, strategy, modelId);
-  const boost = readBoost(config);
+  const config = expectObject(value, param);
+  const upstream = readUpstream(config, param, strategy, modelId);
+  const boost = readBoost(config, param);
   return {
     ...(upstream ? { upstream } : {}),
     ...(boost ? { boost } : {}),
-    fallbackToInputOrder: readOptionalBoolean(config, 'fallback', `${PARAM}.fallback`) ?? true,
+    fallbackToInputOrder: readOptionalBoolean(config, 'fallback', `${param}.fallback`) ?? true,
   };
 }

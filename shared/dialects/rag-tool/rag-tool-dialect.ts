@@ -1,33 +1,18 @@
-import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
-import type { RerankRequest, RerankStrategy } from '../../core/rerank-request.js';
+import type { RerankRequest } from '../../core/rerank-request.js';
+import { toRerankRequest } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
-import { readInterleavedText } from '../llama-stack/interleaved-content.js';
 import { formatLlamaStackError } from '../llama-stack/llama-stack-error-envelope.js';
-import { expectObject, readOptionalInteger, readOptionalNumber, readOptionalString, readRawScoresActivation } from '../wire-fields.js';
-import { readRagDocuments } from './rag-documents.js';
 import { readRagRerankConfig } from './rag-rerank-config.js';
 import { scoreMetrics } from './score-metrics.js';
-import { ragToolRequestSchema } from './rag-tool-request-schema.js';
+import { ragToolRequestFields } from './rag-tool-request-fields.js';
 import { ragToolResponseSchema } from './rag-tool-response-schema.js';
 import { llamaStackErrorSchema } from '../llama-stack/llama-stack-response-schema.js';
 
 /** The RFC's `top_k: int = 5`. */
-export const DEFAULT_TOP_K = 5;
+export { DEFAULT_TOP_K } from './rag-tool-request-fields.js';
 
-const STRATEGIES: readonly RerankStrategy[] = ['none', 'default', 'boost', 'hybrid', 'llm_rerank'];
-
-/** RerankingStrategy by value or by name (the RFC's own example sends `"DEFAULT"`); its docstring's `RERANK` = default. */
-function readStrategy(obj: Record<string, unknown>): RerankStrategy {
-  const text = readOptionalString(obj, 'rerank_strategy', 'rerank_strategy');
-  if (text === undefined) return 'default';
-  const name = text.toLowerCase();
-  if (name === 'rerank') return 'default';
-  if (!STRATEGIES.includes(name as RerankStrategy)) {
-    throw invalidRequest(`rerank_strategy must be one of ${STRATEGIES.join(', ')} (any case)`, 'rerank_strategy');
-  }
-  return name as RerankStrategy;
-}
+const PARAM_NAMES = ragToolRequestFields.paramNames();
 
 /** Raw scores as JSON can carry them: a NaN (failed pair) becomes null. */
 const jsonScore = (score: number): number | null => (Number.isFinite(score) ? score : null);
@@ -42,31 +27,18 @@ const jsonScore = (score: number): number | null => (Number.isFinite(score) ? sc
  */
 export const ragToolDialect: Dialect = {
   name: 'rag-tool',
-  requestSchema: ragToolRequestSchema,
+  requestSchema: ragToolRequestFields.schema,
   responseSchema: ragToolResponseSchema,
   errorSchema: llamaStackErrorSchema,
-  paramNames: { query: 'query', documents: 'retrieved_docs', topN: 'top_k', batchSize: 'batch_size' },
+  paramNames: () => PARAM_NAMES,
   queueable: false,
   acceptsEmptyDocuments: true,
 
   parse(body: unknown): RerankRequest {
-    const obj = expectObject(body, 'body');
-    const strategy = readStrategy(obj);
-    const modelId = readOptionalString(obj, 'reranker_model_id', 'reranker_model_id');
-    const config = readRagRerankConfig(obj['rerank_config'], strategy, modelId);
-    return {
-      model: config.upstream ? undefined : modelId,
-      query: readInterleavedText(obj['query'], 'query'),
-      documents: readRagDocuments(obj['retrieved_docs'], 'retrieved_docs'),
-      topN: readOptionalInteger(obj, 'top_k', 'top_k', 0) ?? DEFAULT_TOP_K,
-      returnDocuments: false,
-      threshold: readOptionalNumber(obj, 'rerank_threshold', 'rerank_threshold'),
-      batchSize: undefined,
-      activation: readRawScoresActivation(obj, 'raw_scores', 'raw_scores'),
-      prompt: undefined,
-      strategy,
-      ...config,
-    };
+    const { inputs, fields } = ragToolRequestFields.read(body);
+    const { strategy, modelId } = inputs;
+    const config = readRagRerankConfig(inputs.rerankConfig, ragToolRequestFields.param('rerankConfig'), strategy, modelId);
+    return toRerankRequest({ ...fields, model: config.upstream ? undefined : modelId, strategy, ...config });
   },
 
   formatOutcome(outcome: RerankOutcome, _context, request?: RerankRequest): DialectResponse {

@@ -3,7 +3,7 @@ import { RerankError } from '../../../shared/core/rerank-error.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import { validateRerankRequest } from '../../../shared/core/validate-request.js';
 
-const NAMES = { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' };
+const NAMES = { query: 'query', documents: 'documents', batchSize: 'batch_size' };
 const LIMITS = { maxDocuments: 3, maxBatchSize: 10, maxQueryChars: 5, maxDocumentChars: 4 };
 const request = (query: string, docs: string[], truncate?: boolean): RerankRequest =>
   rerankRequest(query, docs.map((text) => ({ text })), truncate === undefined ? {} : { truncate });

@@ -168,7 +168,7 @@ describe('chatDialect.parse: seed request examples', () => {
     for (const name of ['chat-request.json', 'chat-request-complete.json', 'chat-request-top-k-2.json']) {
       const request = chatDialect.parse(loadSeedObject(name));
 
-      expect(validateRerankRequest(request, chatDialect.paramNames, LIMITS)).toBe(request);
+      expect(validateRerankRequest(request, chatDialect.paramNames(request), LIMITS)).toBe(request);
     }
   });
 
@@ -461,7 +461,7 @@ describe('chatDialect.parse: malformed bodies', () => {
 describe('chatDialect + validateRerankRequest: semantic rules in the chat spelling', () => {
   it('spells the shared param names as the rerank data JSON does', () => {
     expect(chatDialect.name).toBe('chat');
-    expect(chatDialect.paramNames).toStrictEqual({ query: 'query', documents: 'candidates', topN: 'top_k', batchSize: 'batch_size' });
+    expect(chatDialect.paramNames(chatDialect.parse(dataBody(validData())))).toStrictEqual({ query: 'query', documents: 'candidates', batchSize: 'batch_size' });
   });
 
   it.each(
@@ -475,7 +475,7 @@ describe('chatDialect + validateRerankRequest: semantic rules in the chat spelli
   )('%s -> invalid_request naming %s', (_name, param, body) => {
     const request = chatDialect.parse(body);
 
-    expectInvalid(() => validateRerankRequest(request, chatDialect.paramNames, LIMITS), param);
+    expectInvalid(() => validateRerankRequest(request, chatDialect.paramNames(request), LIMITS), param);
   });
 });
 

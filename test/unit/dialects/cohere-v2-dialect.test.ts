@@ -42,7 +42,7 @@ describe('cohereV2Dialect.parse', () => {
         topN: 1,
       }),
     );
-    expect(validateRerankRequest(request, cohereV2Dialect.paramNames, LIMITS)).toBe(request);
+    expect(validateRerankRequest(request, cohereV2Dialect.paramNames(request), LIMITS)).toBe(request);
   });
 
   it('model may be absent (default model); return_documents is accepted as an extension', () => {

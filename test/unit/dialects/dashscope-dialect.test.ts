@@ -101,7 +101,7 @@ describe('dashScopeDialect.parse: seed request examples', () => {
     for (const name of ['dashscope-request.json', 'dashscope-request-top-n-2.json']) {
       const request = dashScopeDialect.parse(loadSeedObject(name));
 
-      expect(validateRerankRequest(request, dashScopeDialect.paramNames, LIMITS)).toBe(request);
+      expect(validateRerankRequest(request, dashScopeDialect.paramNames(request), LIMITS)).toBe(request);
     }
   });
 
@@ -281,10 +281,9 @@ describe('dashScopeDialect.parse: malformed bodies', () => {
 describe('dashScopeDialect + validateRerankRequest: semantic rules in the DashScope spelling', () => {
   it('spells the shared param names as DashScope clients send them', () => {
     expect(dashScopeDialect.name).toBe('dashscope');
-    expect(dashScopeDialect.paramNames).toStrictEqual({
+    expect(dashScopeDialect.paramNames(dashScopeDialect.parse(validBody()))).toStrictEqual({
       query: 'input.query',
       documents: 'input.documents',
-      topN: 'parameters.top_n',
       batchSize: 'parameters.batch_size',
     });
   });
@@ -300,7 +299,7 @@ describe('dashScopeDialect + validateRerankRequest: semantic rules in the DashSc
   )('%s -> invalid_request naming %s', (_name, param, body) => {
     const request = dashScopeDialect.parse(body);
 
-    expectInvalid(() => validateRerankRequest(request, dashScopeDialect.paramNames, LIMITS), param);
+    expectInvalid(() => validateRerankRequest(request, dashScopeDialect.paramNames(request), LIMITS), param);
   });
 });
 

@@ -24,7 +24,7 @@ describe('llamaStackDialect.parse', () => {
     const request = llamaStackDialect.parse(valid({ max_num_results: 1 }));
 
     expect(request).toStrictEqual(expectedRequest({ model: 'm', query: 'q', documents: textDocs(['a', 'b']), topN: 1 }));
-    expect(validateRerankRequest(request, llamaStackDialect.paramNames, LIMITS)).toBe(request);
+    expect(validateRerankRequest(request, llamaStackDialect.paramNames(request), LIMITS)).toBe(request);
   });
 
   it('query and items may be OpenAI-style text parts; strings and parts mix', () => {
@@ -90,7 +90,7 @@ describe('llamaStackDialect.parse', () => {
 
   it('empty items parse, and the shared validation refuses them naming items', () => {
     const request = llamaStackDialect.parse(valid({ items: [] }));
-    expectInvalid(() => validateRerankRequest(request, llamaStackDialect.paramNames, LIMITS), 'items');
+    expectInvalid(() => validateRerankRequest(request, llamaStackDialect.paramNames(request), LIMITS), 'items');
   });
 });
 

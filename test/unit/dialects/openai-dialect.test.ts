@@ -97,7 +97,7 @@ describe('openAiDialect.parse: seed request examples', () => {
     for (const name of ['openai-request.json', 'openai-request-top-n-2.json']) {
       const request = openAiDialect.parse(loadSeedObject(name));
 
-      expect(validateRerankRequest(request, openAiDialect.paramNames, LIMITS)).toBe(request);
+      expect(validateRerankRequest(request, openAiDialect.paramNames(request), LIMITS)).toBe(request);
     }
   });
 
@@ -303,7 +303,7 @@ describe('openAiDialect.parse: malformed bodies', () => {
 describe('openAiDialect + validateRerankRequest: semantic rules in the OpenAI spelling', () => {
   it('spells the shared param names as OpenAI clients send them', () => {
     expect(openAiDialect.name).toBe('openai');
-    expect(openAiDialect.paramNames).toStrictEqual({ query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' });
+    expect(openAiDialect.paramNames(openAiDialect.parse({ query: 'q', documents: ['a'] }))).toStrictEqual({ query: 'query', documents: 'documents', batchSize: 'batch_size' });
   });
 
   it.each(
@@ -317,7 +317,7 @@ describe('openAiDialect + validateRerankRequest: semantic rules in the OpenAI sp
   )('%s -> invalid_request naming %s', (_name, param, body) => {
     const request = openAiDialect.parse(body);
 
-    expectInvalid(() => validateRerankRequest(request, openAiDialect.paramNames, LIMITS), param);
+    expectInvalid(() => validateRerankRequest(request, openAiDialect.paramNames(request), LIMITS), param);
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RerankError } from '../../../shared/core/rerank-error.js';
 import type { RankedResult, RerankOutcome } from '../../../shared/core/rerank-outcome.js';
 import { validateRerankRequest } from '../../../shared/core/validate-request.js';
 import { pipelineDialect } from '../../../shared/dialects/pipeline/pipeline-dialect.js';
@@ -29,7 +30,7 @@ describe('pipelineDialect.parse', () => {
     expect(request.echo).toBe(dict);
     expect(request.returnDocuments).toBe(true);
     expect(request.topN).toBeUndefined();
-    expect(validateRerankRequest(request, pipelineDialect.paramNames, LIMITS)).toBe(request);
+    expect(validateRerankRequest(request, pipelineDialect.paramNames(request), LIMITS)).toBe(request);
   });
 
   it('prefers non-empty refining_docs over retrieval_docs (seed 003 read priority)', () => {
@@ -81,6 +82,36 @@ describe('pipelineDialect.parse', () => {
 
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ error: { message: error.message, type: 'invalid_request_error', param, code: 'invalid_value' } });
+  });
+});
+
+describe('pipelineDialect + validateRerankRequest: errors name the documents list actually read', () => {
+  const SHORT = { ...LIMITS, maxDocumentChars: 3 };
+
+  it.each([
+    ['refining_docs (non-empty, so read)', { query: 'q', refining_docs: ['ok', 'too long'], retrieval_docs: ['a'] }, 'refining_docs[1]'],
+    ['retrieval_docs (refining_docs empty)', { query: 'q', refining_docs: [], retrieval_docs: ['a', 'b', 'too long'] }, 'retrieval_docs[2]'],
+    ['retrieval_docs (no refining_docs)', { query: 'q', retrieval_docs: ['too long'] }, 'retrieval_docs[0]'],
+  ])('a too-long document of %s -> 413 naming %s', (_name, body, param) => {
+    const request = pipelineDialect.parse(body);
+
+    const error = (() => {
+      try {
+        validateRerankRequest(request, pipelineDialect.paramNames(request), SHORT);
+      } catch (thrown) {
+        return thrown as RerankError;
+      }
+      throw new Error('expected a 413');
+    })();
+
+    expect(error).toBeInstanceOf(RerankError);
+    expect([error.status, error.param]).toEqual([413, param]);
+    expect(error.message).toContain(param);
+  });
+
+  it('names the list for the validation rules as the reader chose it', () => {
+    expect(pipelineDialect.paramNames(pipelineDialect.parse({ query: 'q', refining_docs: [], retrieval_docs: ['a'] })).documents).toBe('retrieval_docs');
+    expect(pipelineDialect.paramNames(pipelineDialect.parse({ query: 'q', refining_docs: ['a'] })).documents).toBe('refining_docs');
   });
 });
 

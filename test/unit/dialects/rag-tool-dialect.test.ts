@@ -56,7 +56,7 @@ describe('ragToolDialect.parse: the RFC request', () => {
     expect(request.upstream).toEqual({ apiUrl: 'https://api.together.xyz/v1', apiKey: 'API_KEY', mode: 'openai', model: 'LlamaRank', timeoutMs: 10_000 });
     expect(request.fallbackToInputOrder).toBe(true);
     expect(request.returnDocuments).toBe(false);
-    expect(validateRerankRequest(request, ragToolDialect.paramNames, LIMITS)).toBe(request);
+    expect(validateRerankRequest(request, ragToolDialect.paramNames(request), LIMITS)).toBe(request);
   });
 
   it('defaults: top_k 5 (the RFC signature), strategy default, fallback on, served default model', () => {
@@ -191,8 +191,8 @@ describe('ragToolDialect.parse: malformed bodies are 400s naming the field', () 
   it('accepts an empty retrieved_docs (the RFC answers it with an empty list), which other dialects refuse', () => {
     expect(ragToolDialect.acceptsEmptyDocuments).toBe(true);
     const request = ragToolDialect.parse(minimal({ retrieved_docs: [] }));
-    expect(validateRerankRequest(request, ragToolDialect.paramNames, LIMITS, { allowEmptyDocuments: true })).toBe(request);
-    expectInvalid(() => validateRerankRequest(request, ragToolDialect.paramNames, LIMITS), 'retrieved_docs');
+    expect(validateRerankRequest(request, ragToolDialect.paramNames(request), LIMITS, { allowEmptyDocuments: true })).toBe(request);
+    expectInvalid(() => validateRerankRequest(request, ragToolDialect.paramNames(request), LIMITS), 'retrieved_docs');
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chatDialect } from '../../../shared/dialects/chat/chat-dialect.js';
+import { chatContentFields, chatRequestFields } from '../../../shared/dialects/chat/chat-request-fields.js';
 import { cohereV2Dialect } from '../../../shared/dialects/cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from '../../../shared/dialects/dashscope/dashscope-dialect.js';
 import type { Dialect } from '../../../shared/dialects/dialect.js';
@@ -8,13 +9,17 @@ import { llamaStackDialect } from '../../../shared/dialects/llama-stack/llama-st
 import { openAiDialect } from '../../../shared/dialects/openai/openai-dialect.js';
 import { pipelineDialect } from '../../../shared/dialects/pipeline/pipeline-dialect.js';
 import { ragToolDialect } from '../../../shared/dialects/rag-tool/rag-tool-dialect.js';
+import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
 import { propertyParams } from '../../property/support/property-params.js';
 import { readerError, schemaError } from './schema-reader-agreement.js';
 
 /**
- * The schema runs first, so it must never refuse a body the reader accepts: for bodies built from valid ones
- * with fields replaced by edge values (null, wrong types, empty lists, image items, URL contents...) or
- * removed, "the schema rejects" implies "the reader rejects". The schema never throws anything but a 400.
+ * The schema runs first, so it must never refuse a body the reader accepts. Both derive from the dialect's
+ * declaration, field by field; this checks the rest: the custom readers (chat content, rank_fields, RAG documents
+ * and config, the pipeline's two lists) against their hand-written schema fragments and cross-field rules. For
+ * bodies built from valid ones with fields (every path the schema declares) replaced by edge values (null, wrong
+ * types, empty lists, image items, URL contents...) or removed, "the schema rejects" implies "the reader rejects".
+ * The schema never throws anything but a 400.
  */
 
 const REMOVE = Symbol('remove');
@@ -56,15 +61,14 @@ const mutated = (valid: Body, fields: readonly string[]): fc.Arbitrary<unknown> 
     .array(fc.tuple(fc.constantFrom(...fields), edgeValue), { maxLength: 4 })
     .map((edits) => edits.reduce<unknown>((body, [path, value]) => withField(body, path, value), valid));
 
-const CONTENT_FIELDS = ['query', 'candidates', 'top_k', 'prompt', 'batch_size', 'include_docs', 'return_documents', 'rerank_threshold', 'raw_scores', 'truncate'];
 
 /** Chat bodies: the content JSON mutated like a body, then wrapped in messages bent out of shape. */
 const chatBodies: fc.Arbitrary<unknown> = fc
   .tuple(
-    mutated({ query: 'q', candidates: ['a', 'b'], top_k: 1 }, CONTENT_FIELDS),
+    mutated({ query: 'q', candidates: ['a', 'b'], top_k: 1 }, fieldPaths(chatContentFields.schema)),
     fc.constantFrom('string', 'parts', 'raw', 'junk-first', 'no-user', 'second-user-junk'),
     edgeValue,
-    mutated({ model: 'm' }, ['model', 'stream']),
+    mutated({ model: 'm' }, fieldPaths(chatRequestFields.schema).filter((path) => path !== 'messages')),
   )
   .map(([content, shape, junk, envelope]) => {
     const text = JSON.stringify(content);
@@ -79,27 +83,24 @@ const chatBodies: fc.Arbitrary<unknown> = fc
     return { ...(envelope as Body), messages: messages[shape] };
   });
 
+/** Every property path a schema declares (`parameters.top_n`, `rerank_config.boost.terms`): the fields to bend. */
+function fieldPaths(schema: JsonSchema, prefix = ''): string[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([key, child]) => [`${prefix}${key}`, ...fieldPaths(child, `${prefix}${key}.`)]);
+}
+
+/** A valid body per dialect, bent along every field its declaration publishes. */
+const VALID: readonly (readonly [Dialect, Body])[] = [
+  [openAiDialect, { query: 'q', documents: ['a', { text: 'b' }] }],
+  [dashScopeDialect, { input: { query: 'q', documents: ['a'] }, parameters: {} }],
+  [ragToolDialect, { query: 'q', retrieved_docs: ['a', { content: 'b' }], rerank_config: { boost: {} } }],
+  [llamaStackDialect, { query: 'q', items: ['a', { type: 'text', text: 'b' }] }],
+  [pipelineDialect, { query: 'q', retrieval_docs: ['a'] }],
+  [cohereV2Dialect, { query: 'q', documents: ['a'] }],
+];
+
 const CASES: readonly (readonly [Dialect, fc.Arbitrary<unknown>])[] = [
-  [openAiDialect, mutated({ query: 'q', documents: ['a', { text: 'b' }] }, [
-    'model', 'query', 'documents', 'top_n', 'return_documents', 'rerank_threshold', 'batch_size', 'raw_scores', 'truncate', 'rank_fields', 'max_chunks_per_doc',
-  ])],
-  [dashScopeDialect, mutated({ input: { query: 'q', documents: ['a'] }, parameters: {} }, [
-    'model', 'input', 'parameters', 'input.query', 'input.documents', 'parameters.top_n', 'parameters.return_documents', 'parameters.rerank_threshold',
-    'parameters.batch_size', 'parameters.raw_scores', 'parameters.instruct', 'parameters.truncate',
-  ])],
+  ...VALID.map(([dialect, valid]) => [dialect, mutated(valid, fieldPaths(dialect.requestSchema))] as const),
   [chatDialect, chatBodies],
-  [ragToolDialect, mutated({ query: 'q', retrieved_docs: ['a', { content: 'b' }], rerank_config: { boost: {} } }, [
-    'query', 'retrieved_docs', 'top_k', 'rerank_strategy', 'reranker_model_id', 'rerank_config', 'rerank_threshold', 'raw_scores',
-    'rerank_config.api_url', 'rerank_config.api_key', 'rerank_config.mode', 'rerank_config.model', 'rerank_config.timeout', 'rerank_config.fallback',
-    'rerank_config.boost', 'rerank_config.boost.terms', 'rerank_config.boost.weight', 'rerank_config.boost.fields',
-  ])],
-  [llamaStackDialect, mutated({ query: 'q', items: ['a', { type: 'text', text: 'b' }] }, [
-    'model', 'query', 'items', 'max_num_results', 'rerank_threshold', 'batch_size', 'raw_scores',
-  ])],
-  [pipelineDialect, mutated({ query: 'q', retrieval_docs: ['a'] }, ['model', 'query', 'refining_docs', 'retrieval_docs', 'top_k', 'rerank_threshold', 'raw_scores'])],
-  [cohereV2Dialect, mutated({ query: 'q', documents: ['a'] }, [
-    'model', 'query', 'documents', 'top_n', 'max_tokens_per_doc', 'return_documents', 'rerank_threshold', 'batch_size', 'raw_scores',
-  ])],
 ];
 
 describe('request schema and reader agree', () => {

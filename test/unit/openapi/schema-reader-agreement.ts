@@ -20,7 +20,8 @@ export function schemaError(dialect: Dialect, body: unknown): RerankError | unde
 /** The reader's verdict: undefined when it accepts, its 4xx otherwise (a 5xx is a bug and rethrown). */
 export function readerError(dialect: Dialect, body: unknown): RerankError | undefined {
   try {
-    validateRerankRequest(dialect.parse(body), dialect.paramNames, LIMITS, { allowEmptyDocuments: dialect.acceptsEmptyDocuments === true });
+    const request = dialect.parse(body);
+    validateRerankRequest(request, dialect.paramNames(request), LIMITS, { allowEmptyDocuments: dialect.acceptsEmptyDocuments === true });
     return undefined;
   } catch (error) {
     if (error instanceof RerankError && error.status < 500) return error;

@@ -1,0 +1,60 @@
+import { invalidRequest } from '../../core/rerank-error.js';
+import type { RerankDocument } from '../../core/rerank-request.js';
+import type { JsonSchema } from '../../openapi/json-schema.js';
+import { DOCUMENT } from '../../openapi/request-schema-parts.js';
+import { defineWireFields } from '../define-wire-fields.js';
+import { at, withDefault, type WireType } from '../wire-field.js';
+import { optionalStringArrayValue, readDocuments, readRankFieldDocuments } from '../wire-fields.js';
+import { BATCH_SIZE, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, TRUNCATE, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
+
+/** Cohere v1's `rank_fields`: a non-empty list of the document fields to score. */
+const RANK_FIELDS: WireType<string[] | undefined> = {
+  schema: {
+    type: ['array', 'null'],
+    minItems: 1,
+    items: { type: 'string' },
+    description: 'Cohere v1: score each (object) document as its listed fields, serialized as `field: value` lines; a listed field a document lacks is a 400.',
+  },
+  required: false,
+  read(value, param) {
+    const fields = optionalStringArrayValue(value, param);
+    if (fields?.length === 0) throw invalidRequest(`${param} must name at least one field`, param);
+    return fields;
+  },
+};
+
+/** With `rank_fields`, any object is a document (its listed fields are scored); without, objects need `text`. */
+const DOCUMENTS: WireType<RerankDocument[], { readonly rankFields: string[] | undefined }> = {
+  schema: {
+    type: 'array',
+    minItems: 1,
+    description: 'Strings, or objects with a string `text` (objects are returned as sent). With `rank_fields`: any objects (or strings, read as `{text}`).',
+  },
+  required: true,
+  read: (value, param, { rankFields }) => (rankFields ? readRankFieldDocuments(value, param, rankFields) : readDocuments(value, param)),
+};
+
+const RANK_FIELDS_SENT: JsonSchema = { type: 'object', required: ['rank_fields'], properties: { rank_fields: { type: 'array' } } };
+
+/** The body of `POST /v1/rerank` (Jina / Cohere v1 style). */
+export const openAiRequestFields = defineWireFields({
+  title: 'OpenAiRerankRequest',
+  inputs: { rankFields: at('rank_fields', RANK_FIELDS) },
+  fields: {
+    maxChunksPerDoc: at('max_chunks_per_doc', integerOrAbsent(1, 'Cohere v1: split long documents into word windows; a document scores as its best chunk.')),
+    model: at('model', MODEL),
+    query: at('query', QUERY),
+    documents: at('documents', DOCUMENTS),
+    topN: at('top_n', TOP_N),
+    returnDocuments: at('return_documents', withDefault(booleanOrAbsent('true = every result carries its document.'), false)),
+    threshold: at('rerank_threshold', THRESHOLD),
+    batchSize: at('batch_size', BATCH_SIZE),
+    activation: at('raw_scores', RAW_SCORES),
+    truncate: at('truncate', TRUNCATE),
+  },
+  rules: {
+    if: RANK_FIELDS_SENT,
+    then: { properties: { documents: { type: 'array', items: { type: ['string', 'object'] } } } },
+    else: { properties: { documents: { type: 'array', items: DOCUMENT } } },
+  },
+});

@@ -1,0 +1,83 @@
+import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
+import { documentList, optionalBoolean, optionalInteger, optionalNumber, optionalString } from '../openapi/request-schema-parts.js';
+import type { WireType } from './wire-field.js';
+import {
+  optionalBooleanValue,
+  optionalIntegerValue,
+  optionalNumberValue,
+  optionalStringValue,
+  readDocuments,
+  stringValue,
+} from './wire-fields.js';
+
+/**
+ * The wire types the dialects share. Optional ones accept `null` as absent in both the schema and the reader
+ * (Python clients send `None` for "unset"); limits that come from configuration (documents per request,
+ * `batch_size`, text lengths) are not in the schemas: validateRerankRequest checks them.
+ */
+
+export const stringOrAbsent = (description: string): WireType<string | undefined> => ({
+  schema: optionalString(description),
+  required: false,
+  read: optionalStringValue,
+});
+
+export const booleanOrAbsent = (description: string): WireType<boolean | undefined> => ({
+  schema: optionalBoolean(description),
+  required: false,
+  read: optionalBooleanValue,
+});
+
+export const numberOrAbsent = (description: string): WireType<number | undefined> => ({
+  schema: optionalNumber(description),
+  required: false,
+  read: optionalNumberValue,
+});
+
+export const integerOrAbsent = (minimum: number, description: string): WireType<number | undefined> => ({
+  schema: optionalInteger(minimum, description),
+  required: false,
+  read: (value, param) => optionalIntegerValue(value, param, minimum),
+});
+
+export const MODEL = stringOrAbsent('A served model id (see `GET /v1/models`); absent = the default model.');
+
+/** A non-empty query string (whitespace only is refused too, by validateRerankRequest). */
+export const QUERY: WireType<string> = {
+  schema: { type: 'string', minLength: 1, description: 'The search query.' },
+  required: true,
+  read: stringValue,
+};
+
+/** Strings, or objects with a string `text` (Cohere / Jina style; objects are returned as sent). */
+export const documents = (description: string): WireType<RerankDocument[]> => ({
+  schema: documentList(description),
+  required: true,
+  read: readDocuments,
+});
+
+export const TOP_N = integerOrAbsent(0, 'How many results to return, best first; absent or larger than the list = all, 0 = none.');
+
+export const THRESHOLD = numberOrAbsent('Drops results scoring below it (after the activation).');
+
+export const BATCH_SIZE = integerOrAbsent(1, 'Documents per queued chunk when the request runs as a job (at most the configured maximum).');
+
+/** TEI's `raw_scores`: true = the model's raw output, false = sigmoid, absent = the scorer's default. */
+export const RAW_SCORES: WireType<ScoreActivation | undefined> = {
+  schema: optionalBoolean('true = raw model scores (logits); default: sigmoid scores in [0, 1].'),
+  required: false,
+  read: (value, param) => {
+    const raw = optionalBooleanValue(value, param);
+    return raw === undefined ? undefined : raw ? 'none' : 'sigmoid';
+  },
+};
+
+/** TEI's `truncate`. */
+export const TRUNCATE = booleanOrAbsent('true = cut a query or document longer than the limit instead of answering 413.');
+
+/** A value the schema describes and the dialect reads itself (a custom reader hook), handed over as sent. */
+export const asSent = (schema: WireType<unknown>['schema'], required = false): WireType<unknown> => ({
+  schema,
+  required,
+  read: (value) => value,
+});
