@@ -15,6 +15,8 @@ export interface DialectContext {
 export interface DialectResponse {
   readonly status: number;
   readonly body: unknown;
+  /** When the client asked for server-sent events (chat `stream: true`): sent as `data:` lines instead of `body`. */
+  readonly events?: readonly unknown[];
 }
 
 /**

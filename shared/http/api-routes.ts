@@ -44,6 +44,8 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'POST', path: LLAMA_STACK_RERANK_PATH, action: { kind: 'rerank', dialect: llamaStackDialect }, errorDialect: llamaStackDialect },
   { method: 'POST', path: PIPELINE_RERANK_PATH, action: { kind: 'rerank', dialect: pipelineDialect }, errorDialect: pipelineDialect },
   { method: 'POST', path: COHERE_V2_RERANK_PATH, action: { kind: 'rerank', dialect: cohereV2Dialect }, errorDialect: cohereV2Dialect },
+  // The Cohere SDK appends `/v2/rerank` to its base URL: users who set `.../v1` (the base every other client takes) send this.
+  { method: 'POST', path: `/v1${COHERE_V2_RERANK_PATH}`, action: { kind: 'rerank', dialect: cohereV2Dialect }, errorDialect: cohereV2Dialect },
   { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
   { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },

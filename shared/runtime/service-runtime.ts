@@ -14,6 +14,7 @@ import { createHybridScorer, isSplittableHybrid } from '../scoring/hybrid/index.
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
+import { aliasedScorerCatalog } from './aliased-scorer-catalog.js';
 import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../scoring/scorer-registry.js';
 
@@ -50,7 +51,7 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     config,
     scorers,
     service: new RerankService({
-      catalog: scorers,
+      catalog: aliasedScorerCatalog(scorers, config.modelAliases),
       hybridOf,
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
     }),

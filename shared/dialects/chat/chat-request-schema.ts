@@ -22,7 +22,7 @@ export const chatRerankContentSchema = {
     top_k: optionalInteger(0, 'How many results to return, best first; absent or larger than the list = all, 0 = none.'),
     prompt: optionalString('An instruction passed to scorers that take one.'),
     batch_size: BATCH_SIZE_FIELD,
-    include_docs: optionalBoolean('true = every result carries its document text (`return_documents` is read when this is absent).'),
+    include_docs: optionalBoolean('Default true: every result carries its document text; false omits it (`return_documents` is read when this is absent).'),
     return_documents: optionalBoolean('Same as include_docs.'),
     rerank_threshold: THRESHOLD_FIELD,
     raw_scores: RAW_SCORES_FIELD,
@@ -60,7 +60,10 @@ export const chatRequestSchema = {
   required: ['messages'],
   properties: {
     model: MODEL_FIELD,
-    stream: { type: ['boolean', 'null'], not: { const: true }, description: 'Streaming is not supported: false or absent.' },
+    stream: {
+      type: ['boolean', 'null'],
+      description: 'true = the reply as server-sent `chat.completion.chunk` events ending with `data: [DONE]`, sent at once when complete.',
+    },
     messages: {
       type: 'array',
       minItems: 1,

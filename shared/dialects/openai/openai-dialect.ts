@@ -16,9 +16,9 @@ import {
   readRankFieldDocuments,
   readString,
 } from '../wire-fields.js';
-import { formatOpenAiError } from './openai-error-envelope.js';
+import { formatMessageAndOpenAiError } from './openai-error-envelope.js';
 import { openAiRequestSchema } from './openai-request-schema.js';
-import { openAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
+import { messageAndOpenAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
 
 /**
  * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
@@ -31,7 +31,7 @@ export const openAiDialect: Dialect = {
   name: 'openai',
   requestSchema: openAiRequestSchema,
   responseSchema: openAiResponseSchema,
-  errorSchema: openAiErrorSchema,
+  errorSchema: messageAndOpenAiErrorSchema,
   paramNames: { query: 'query', documents: 'documents', topN: 'top_n', batchSize: 'batch_size' },
 
   parse(body: unknown): RerankRequest {
@@ -66,10 +66,11 @@ export const openAiDialect: Dialect = {
           relevance_score: r.score,
           ...(r.document ? { document: documentObject(r.document) } : {}),
         })),
-        usage: { prompt_tokens: outcome.usage.totalTokens, total_tokens: outcome.usage.totalTokens },
+        // completion_tokens: Together AI's spec (and the AI SDK's Together provider) require it.
+        usage: { prompt_tokens: outcome.usage.totalTokens, completion_tokens: 0, total_tokens: outcome.usage.totalTokens },
       },
     };
   },
 
-  formatError: formatOpenAiError,
+  formatError: formatMessageAndOpenAiError,
 };
