@@ -21,8 +21,9 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'gte-rerank-v2',
   'gte-rerank',
   'qwen3-rerank',
-  // Together AI (the AI SDK's Together provider)
+  // Together AI (its docs spell it -V1, the AI SDK's examples -v1)
   'Salesforce/Llama-Rank-V1',
+  'Salesforce/Llama-Rank-v1',
   // Voyage
   'rerank-2',
   'rerank-2-lite',
