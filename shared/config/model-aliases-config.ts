@@ -27,6 +27,8 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   // Voyage
   'rerank-2',
   'rerank-2-lite',
+  'rerank-2.5',
+  'rerank-2.5-lite',
   // Chat clients (OpenAI SDK defaults in examples; seed 001's model name)
   'gpt-4o-mini',
   'gpt-4o',
