@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DynamoDbApiKeyStore } from '../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
@@ -6,6 +7,16 @@ import type { ApiKeyStore } from '../../shared/auth/api-key-store.js';
 
 /** The local key file `npm start` reads by default: under the project, gitignored, digests only. */
 export const DEFAULT_KEY_FILE = fileURLToPath(new URL('../../.rerank/keys.json', import.meta.url));
+
+/**
+ * The file the server reads: `RERANK_KEYS_FILE` when set (resolved as loadServiceConfig resolves it), else the
+ * default. Writing anywhere else would leave a server started with that variable running without auth.
+ */
+export function configuredKeyFile(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = env['RERANK_KEYS_FILE'];
+  if (configured === undefined || configured === '') return DEFAULT_KEY_FILE;
+  return resolve(env['RERANK_CODE_ROOT'] ?? env['LAMBDA_TASK_ROOT'] ?? process.cwd(), configured);
+}
 
 export interface KeyStoreTarget {
   readonly file?: string;
@@ -28,6 +39,6 @@ export function openKeyStore(target: KeyStoreTarget): { store: ApiKeyStore; desc
       close: () => client.destroy(),
     };
   }
-  const file = target.file ?? DEFAULT_KEY_FILE;
+  const file = target.file ?? configuredKeyFile();
   return { store: new InMemoryApiKeyStore({ file }), description: `key file ${file}`, close: () => undefined };
 }

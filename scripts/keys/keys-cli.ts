@@ -11,7 +11,7 @@ Usage:
   npm run keys -- revoke <keyId>
 
 Where the keys live (default: the local file that npm start reads):
-  --file <path>       JSON key file (default ${DEFAULT_KEY_FILE})
+  --file <path>       JSON key file (default: $RERANK_KEYS_FILE, as the server reads it, else ${DEFAULT_KEY_FILE})
   --table <name>      the deployed jobs table instead (stack output JobsTableName); region and credentials
                       come from the normal AWS environment (AWS_PROFILE, AWS_REGION, SSO, ...)
   --endpoint <url>    DynamoDB endpoint, e.g. DynamoDB Local (only with --table)

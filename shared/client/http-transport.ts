@@ -83,10 +83,12 @@ function apiError(response: Response, body: unknown): RerankApiError {
   const fallback =
     typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 500) : `HTTP ${response.status} ${response.statusText}`.trim();
   const requestId = envelope?.details.requestId ?? headerId;
+  const location = response.headers.get('location') ?? undefined;
   return new RerankApiError(envelope?.message ?? fallback, {
     ...envelope?.details,
     status: response.status,
     ...(requestId ? { requestId } : {}),
+    ...(location ? { location } : {}),
     body,
   });
 }

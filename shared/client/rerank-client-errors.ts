@@ -18,6 +18,8 @@ export interface RerankApiErrorDetails {
   readonly requestId?: string;
   /** The decoded error body (or its text when it was not JSON). */
   readonly body?: unknown;
+  /** The `Location` header: a 504 from a dialect endpoint names the still-running job's poll URL there. */
+  readonly location?: string;
 }
 
 /** The server answered with an error: its own message, from whichever dialect's envelope it used. */
@@ -28,10 +30,12 @@ export class RerankApiError extends RerankClientError {
   readonly param: string | undefined;
   readonly requestId: string | undefined;
   readonly body: unknown;
+  readonly location: string | undefined;
 
   constructor(message: string, details: RerankApiErrorDetails, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'RerankApiError';
+    this.location = details.location;
     this.status = details.status;
     this.code = details.code;
     this.type = details.type;

@@ -3,7 +3,7 @@ import { defaultJobsUrl } from './jobs-url.js';
 import { RERANK_MODES, isRerankModeName } from './modes/rerank-modes.js';
 import type { BackoffOptions } from './poll-backoff.js';
 import { readRerankReply } from './read-rerank-reply.js';
-import { RerankClientError } from './rerank-client-errors.js';
+import { RerankApiError, RerankClientError } from './rerank-client-errors.js';
 import { isJobView, readJobView } from './rerank-job.js';
 import { RerankJobsClient } from './rerank-jobs-client.js';
 import type { ModeRequest, RerankMode, RerankModeName } from './rerank-mode.js';
@@ -32,6 +32,9 @@ export interface RerankClientOptions {
   /** Polling backoff for jobs. Defaults: 250 ms doubling up to 5 s, with jitter. */
   readonly backoff?: BackoffOptions;
 }
+
+/** The poll path a 504 names in `Location` (`.../v1/rerank/jobs/{id}`). */
+const JOB_LOCATION = /\/rerank\/jobs\/([^/?#]+)$/;
 
 /**
  * One rerank API for the three client dialects (OpenAI/Jina/Cohere, DashScope, chat). Whatever the mode, `rerank` returns
@@ -78,7 +81,7 @@ export class RerankClient {
   /**
    * Ranks `documents` against `query`. topK and threshold are applied here as well as sent, so a
    * server that ignores them still yields the asked-for list. No documents -> no results, no request.
-   * A 202 (the server turned a large request into a job) is followed to the job's result.
+   * A 202, or a 504 naming a job (the server turned a large request into a job), is followed to the job's result.
    */
   rerank(query: string, documents: readonly string[], options: RerankOptions & { includeDocs: true }): Promise<RerankResult<RankedDocument>>;
   rerank(query: string, documents: readonly string[], options?: RerankOptions & { includeDocs?: false }): Promise<RerankResult<RankedPair>>;
@@ -86,13 +89,24 @@ export class RerankClient {
   async rerank(query: string, documents: readonly string[], options: RerankOptions = {}): Promise<RerankResult> {
     if (!Array.isArray(documents)) throw new RerankClientError('documents must be an array of strings');
     if (documents.length === 0) return { results: [], usage: {} };
-    const reply = await this.#transport.send({
-      method: 'POST',
-      url: this.endpoint,
-      body: this.#mode.buildBody(this.#request(query, documents, options)),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
     const shaping = { topK: options.topK, includeDocs: options.includeDocs ?? false, threshold: options.threshold, returnRaw: options.returnRaw };
+    let reply;
+    try {
+      reply = await this.#transport.send({
+        method: 'POST',
+        url: this.endpoint,
+        body: this.#mode.buildBody(this.#request(query, documents, options)),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (error) {
+      // 504 + Location: the server turned the request into a job that outlived its wait; follow it.
+      const jobId = error instanceof RerankApiError && error.status === 504 ? JOB_LOCATION.exec(error.location ?? '')?.[1] : undefined;
+      if (jobId === undefined) throw error;
+      return this.jobs.wait(
+        { id: decodeURIComponent(jobId), status: 'running', progress: { chunksDone: 0, chunksTotal: 0 }, submitted: { documents, options: shaping } },
+        options.signal ? { signal: options.signal } : {},
+      );
+    }
     if (reply.status === 202 && isJobView(reply.body)) {
       const job = readJobView(reply.body);
       return this.jobs.wait({ ...job, submitted: { documents, options: shaping } }, options.signal ? { signal: options.signal } : {});

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ENV_DEFAULTS, type EnvName, type NumericEnvName } from './env-vars.js';
 import { defaultIntraOpThreads } from './lambda-vcpus.js';
+import { parseModelAliases } from './model-aliases-config.js';
 
 /**
  * One served model: an ONNX folder (cross-encoder or bi-encoder, told apart by its config.json), the
@@ -30,6 +31,8 @@ export interface ServiceConfig {
   readonly maxConcurrentJobs: number | undefined;
   /** Hosts an upstream rerank provider (rerank_config.api_url) may point at; `*` = any; empty = none. */
   readonly upstreamAllowedHosts: readonly string[];
+  /** Model names clients send (hosted APIs' names) -> a served model id or `default` (RERANK_MODEL_ALIASES). */
+  readonly modelAliases: ReadonlyMap<string, string>;
   readonly jobs: JobsConfig;
 }
 
@@ -143,6 +146,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
+    modelAliases: parseModelAliases(env['RERANK_MODEL_ALIASES']),
     jobs: loadJobsConfig(env),
   };
 }

@@ -4,7 +4,7 @@ import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from '../openapi/json-schema.js';
 
-export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2';
+export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage';
 
 export interface DialectContext {
   readonly requestId: string;
@@ -15,6 +15,8 @@ export interface DialectContext {
 export interface DialectResponse {
   readonly status: number;
   readonly body: unknown;
+  /** When the client asked for server-sent events (chat `stream: true`): sent as `data:` lines instead of `body`. */
+  readonly events?: readonly unknown[];
 }
 
 /**

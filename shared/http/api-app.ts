@@ -5,7 +5,7 @@ import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RerankService } from '../core/rerank-service.js';
 import { validateRerankRequest, type RequestLimits } from '../core/validate-request.js';
-import type { Dialect, DialectContext } from '../dialects/dialect.js';
+import type { Dialect, DialectContext, DialectResponse } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import { parseJsonText } from '../dialects/wire-fields.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
@@ -20,7 +20,9 @@ import { matchRoute, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
 import type { Caller } from '../auth/caller.js';
 import type { RequestAuthenticator } from '../auth/request-authenticator.js';
+import { eventStreamResult } from './event-stream-result.js';
 import { jobPollPath, jobView } from './job-view.js';
+import { JobStillRunningError } from './job-still-running-error.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
@@ -72,6 +74,10 @@ const docsResponse = (asset: DocsAsset): Result => ({
   body: asset.body,
 });
 
+/** A dialect's reply: its JSON body, or the server-sent events the client asked for. */
+const reply = (formatted: DialectResponse, headers: Record<string, string>): Result =>
+  formatted.events ? eventStreamResult(formatted.status, formatted.events, headers) : json(formatted.status, formatted.body, headers);
+
 const header = (event: APIGatewayProxyEventV2, name: string): string | undefined => {
   const headers = event.headers ?? {};
   return headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
@@ -99,7 +105,10 @@ function locate(event: APIGatewayProxyEventV2): { path: string; match: RouteMatc
 /** A failure answered in the route's own error envelope (5xx texts never leak). */
 function errorResult(dialect: Dialect, error: RerankError, context: DialectContext): Result {
   const headers: Record<string, string> = error instanceof RateLimitedError ? { 'retry-after': String(error.retryAfterSeconds) } : {};
-  if (error.status >= 500) {
+  if (error instanceof JobStillRunningError) {
+    // Not a failure of the service: the job runs on; Location says where its result will be.
+    Object.assign(headers, { location: error.pollPath, 'retry-after': RETRY_AFTER_SECONDS, 'x-should-retry': 'false' });
+  } else if (error.status >= 500) {
     logger.error('request failed', { requestId: context.requestId, kind: error.kind, error: error.cause instanceof Error ? error.cause : error });
   }
   const formatted = dialect.formatError(error, context);
@@ -221,13 +230,15 @@ export class ApiApp {
       const submitted = await this.#submit(request, dialect, plan.job, caller);
       if (plan.respondAsync) return this.#accepted(submitted, context);
       const job = await this.#waitForJob(submitted, caller);
-      if (job.status === 'running') return this.#accepted(job, context);
-      return this.#formatJob(job, dialect, context);
+      if (job.status === 'running') {
+        throw new JobStillRunningError(job.id, `${context.basePath}${jobPollPath(job.id)}`, this.#deps.jobOptions.waitMs);
+      }
+      return this.#formatJob(job, dialect, context, request);
     }
     const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await this.#deps.service.rerank(request);
     const formatted = dialect.formatOutcome(outcome, context, request);
     recordRerankMetrics(dialect.name, request.documents.length, outcome);
-    return json(formatted.status, formatted.body, {
+    return reply(formatted, {
       'server-timing': `scoring;dur=${outcome.timings.scoringMs.toFixed(1)}, total;dur=${outcome.timings.totalMs.toFixed(1)}`,
       ...(outcome.fallback ? { 'x-rerank-fallback': 'input-order' } : {}),
     });
@@ -247,7 +258,7 @@ export class ApiApp {
     });
   }
 
-  /** Waits below the API timeout for a fanned-out job; the caller answers 202 if it is still running. */
+  /** Waits below the API timeout for a fanned-out job; a job still running then is a 504 naming its poll URL. */
   async #waitForJob(job: JobRecord, caller: Caller): Promise<JobRecord> {
     const deadline = performance.now() + this.#deps.jobOptions.waitMs;
     let current = job;
@@ -264,11 +275,12 @@ export class ApiApp {
   }
 
   /** A finished job answered on a dialect endpoint: the dialect's normal body, or its error envelope. */
-  async #formatJob(job: JobRecord, dialect: Dialect, context: ApiContext): Promise<Result> {
+  async #formatJob(job: JobRecord, dialect: Dialect, context: ApiContext, request: RerankRequest): Promise<Result> {
     const outcome = await this.#deps.jobs.outcome(job);
     if (!outcome) throw new RerankError('upstream', `rerank job ${job.id} failed: ${job.error ?? 'unknown reason'}`);
-    const formatted = dialect.formatOutcome(outcome, context);
-    return json(formatted.status, formatted.body, { 'x-rerank-job-id': job.id });
+    // The request only chooses the framing (chat `stream`); the job's outcome carries everything else.
+    const formatted = dialect.formatOutcome(outcome, context, request);
+    return reply(formatted, { 'x-rerank-job-id': job.id });
   }
 
   async #getJob(jobId: string, caller: Caller, context: ApiContext): Promise<Result> {

@@ -6,6 +6,7 @@ import { llamaStackDialect } from '../dialects/llama-stack/llama-stack-dialect.j
 import { openAiDialect } from '../dialects/openai/openai-dialect.js';
 import { pipelineDialect } from '../dialects/pipeline/pipeline-dialect.js';
 import { ragToolDialect } from '../dialects/rag-tool/rag-tool-dialect.js';
+import { voyageDialect } from '../dialects/voyage/voyage-dialect.js';
 
 export type RouteAction =
   | { kind: 'rerank'; dialect: Dialect }
@@ -33,6 +34,8 @@ export const RAG_TOOL_RERANK_PATH = '/tool-runtime/rag-tool/rerank';
 export const LLAMA_STACK_RERANK_PATH = '/v1alpha/inference/rerank';
 export const PIPELINE_RERANK_PATH = '/v1/rag/rerank';
 export const COHERE_V2_RERANK_PATH = '/v2/rerank';
+/** Voyage's SDK appends `/rerank` to its base URL; `/voyage/v1` keeps its `top_k`/`data` shape apart from `/v1/rerank`'s. */
+export const VOYAGE_RERANK_PATH = '/voyage/v1/rerank';
 
 /** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
 export const API_ROUTES: readonly Route[] = [
@@ -46,6 +49,9 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'POST', path: LLAMA_STACK_RERANK_PATH, action: { kind: 'rerank', dialect: llamaStackDialect }, errorDialect: llamaStackDialect },
   { method: 'POST', path: PIPELINE_RERANK_PATH, action: { kind: 'rerank', dialect: pipelineDialect }, errorDialect: pipelineDialect },
   { method: 'POST', path: COHERE_V2_RERANK_PATH, action: { kind: 'rerank', dialect: cohereV2Dialect }, errorDialect: cohereV2Dialect },
+  // The Cohere SDK appends `/v2/rerank` to its base URL: users who set `.../v1` (the base every other client takes) send this.
+  { method: 'POST', path: `/v1${COHERE_V2_RERANK_PATH}`, action: { kind: 'rerank', dialect: cohereV2Dialect }, errorDialect: cohereV2Dialect },
+  { method: 'POST', path: VOYAGE_RERANK_PATH, action: { kind: 'rerank', dialect: voyageDialect }, errorDialect: voyageDialect },
   { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
   { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },

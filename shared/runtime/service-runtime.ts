@@ -15,6 +15,7 @@ import { createBm25Scorer } from '../scoring/lexical/index.js';
 import { isSplittableScorer, type Scorer } from '../core/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
 import { createJobCoordinator } from './job-coordinator-runtime.js';
+import { aliasedScorerCatalog } from './aliased-scorer-catalog.js';
 import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
 
@@ -51,7 +52,7 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     config,
     scorers,
     service: new RerankService({
-      catalog: scorers,
+      catalog: aliasedScorerCatalog(scorers, config.modelAliases),
       hybridOf,
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
     }),

@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
@@ -29,8 +30,14 @@ describeChunkQueueContract('in-process', async () => {
 
 // Auth ports (issue 7): keys in memory and in a JSON file, rate and job-slot counters in memory.
 describeApiKeyStoreContract('in-memory', () => ({ store: new InMemoryApiKeyStore() }), { persists: false });
+const keyDirs: string[] = [];
+afterAll(() => {
+  for (const dir of keyDirs) rmSync(dir, { recursive: true, force: true });
+});
 describeApiKeyStoreContract('in-memory with a JSON file', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'rerank-keys-')), '.rerank', 'keys.json');
+  const dir = mkdtempSync(join(tmpdir(), 'rerank-keys-'));
+  keyDirs.push(dir);
+  const file = join(dir, '.rerank', 'keys.json');
   return { store: new InMemoryApiKeyStore({ file }), storedText: async () => readFileSync(file, 'utf8') };
 });
 describeRateLimiterContract('in-memory', () => new InMemoryRateLimiter());

@@ -89,7 +89,7 @@ describe('DashScope dialect over HTTP', () => {
 
 describe('chat-based dialect over HTTP', () => {
   it('replies with the results JSON string in choices[0].message.content', async () => {
-    const { status, body } = await post('/v1/chat/completions', chatBody({ query: QUERY, candidates: DOCS, top_k: 4 }));
+    const { status, body } = await post('/v1/chat/completions', chatBody({ query: QUERY, candidates: DOCS, top_k: 4, include_docs: false }));
     expect(status).toBe(200);
     const choice = (body['choices'] as { message: { role: string; content: string } }[])[0];
     expect(choice?.message.role).toBe('assistant');
@@ -99,8 +99,8 @@ describe('chat-based dialect over HTTP', () => {
     expect(body['object']).toBe('chat.completion');
   });
 
-  it('includes document strings when include_docs is set', async () => {
-    const { body } = await post('/v1/chat/completions', chatBody({ query: QUERY, candidates: DOCS, include_docs: true }));
+  it('includes document strings unless include_docs is false', async () => {
+    const { body } = await post('/v1/chat/completions', chatBody({ query: QUERY, candidates: DOCS }));
     const content = JSON.parse((body['choices'] as { message: { content: string } }[])[0]?.message.content ?? '') as {
       results: { index: number; document: string }[];
     };

@@ -95,7 +95,7 @@ const chatCases: Case[] = [
   { name: 'messages empty', body: { messages: [] }, status: 400 },
   { name: 'no user message', body: { messages: [{ role: 'system', content: '{}' }] }, status: 400 },
   { name: 'content a number', body: { messages: [{ role: 'user', content: 7 }] }, status: 400 },
-  { name: 'stream requested', body: chat({ query: 'q', candidates: ['a'] }, { stream: true }), status: 400 },
+  { name: 'stream not a boolean', body: chat({ query: 'q', candidates: ['a'] }, { stream: 'yes' }), status: 400 },
   { name: 'top_k negative', body: chat({ query: 'q', candidates: ['a'], top_k: -1 }), status: 400 },
 ];
 

@@ -49,6 +49,7 @@ describe('a body violating the published schema is a 400 in its route envelope',
 
     expect(status).toBe(400);
     expect(body).toEqual({
+      message: 'documents[1] must be a string or an object with a string "text" field, got a number',
       error: {
         message: 'documents[1] must be a string or an object with a string "text" field, got a number',
         type: 'invalid_request_error',

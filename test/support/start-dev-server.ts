@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
 import type { LocalServerListening } from '../../scripts/local-server.js';
 
@@ -13,17 +15,42 @@ export interface RunningServer {
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
+ * The caller's environment without what configures the service: a developer's RERANK_* settings, AWS
+ * credentials or Powertools levels must not change what a test sees.
+ */
+export function cleanServerEnv(): Record<string, string> {
+  const clean: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value === undefined || /^(RERANK_|AWS_|POWERTOOLS_)/.test(name) || name === 'PORT' || name === 'HOST') continue;
+    clean[name] = value;
+  }
+  return clean;
+}
+
+/**
  * Starts `scripts/dev-server.ts` (what `npm start` runs) on a free port and resolves once it reports
  * its URL over the IPC channel (no log line parsed). `stop()` kills exactly that process by its own PID and waits for it to exit.
  */
 export async function startDevServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  // Its own key file (absent = no stored keys): the project's `.rerank/keys.json` never switches auth on in a test.
+  const scratch = mkdtempSync(join(tmpdir(), 'rerank-dev-server-'));
+  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-server.ts'], {
     cwd: ROOT,
     // The fixture cross-encoder by default: fast, deterministic, and chunkable (jobs fan out); pass
     // RERANK_MODELS: '' to get the shipped default models.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', POWERTOOLS_LOG_LEVEL: 'ERROR', RERANK_MODELS: FIXTURE_MODEL_SPEC, ...env },
+    env: {
+      ...cleanServerEnv(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+      RERANK_MODELS: FIXTURE_MODEL_SPEC,
+      RERANK_KEYS_FILE: join(scratch, 'keys.json'),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
+  child.once('exit', removeScratch);
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`dev server did not start in 60 s:\n${output}`)), 60_000);
@@ -44,7 +71,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
     url,
     pid,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return removeScratch();
       const exited = once(child, 'exit');
       process.kill(pid, 'SIGTERM');
       const timer = setTimeout(() => child.exitCode === null && process.kill(pid, 'SIGKILL'), 5_000);

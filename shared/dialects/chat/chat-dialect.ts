@@ -16,6 +16,21 @@ const notARerankRequest = (param: string): string =>
 const PARAM_NAMES = chatContentFields.paramNames();
 
 /**
+ * `stream: true` as OpenAI-compatible servers answer it: the role, then the whole content in one delta, then
+ * a chunk with finish_reason (and usage); the HTTP layer adds `data: [DONE]`. The content is one JSON text,
+ * so there is nothing to gain from cutting it smaller.
+ */
+function chatCompletionChunks(head: Record<string, unknown>, content: string, usage: Record<string, number>): unknown[] {
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null, extra: Record<string, unknown> = {}) => ({
+    ...head,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...extra,
+  });
+  return [chunk({ role: 'assistant', content: '' }, null), chunk({ content }, null), chunk({}, 'stop', { usage })];
+}
+
+/**
  * Chat-based rerank (seed 001): `POST /v1/chat/completions` whose user message content is the JSON
  * string `{query, candidates, top_k, prompt, batch_size}`; the reply is a chat completion whose
  * `choices[0].message.content` is the JSON string `{"results":[{"index","score"(,"document")}]}`.
@@ -29,9 +44,7 @@ export const chatDialect: Dialect = {
 
   parse(body: unknown): RerankRequest {
     const { inputs, fields } = chatRequestFields.read(body);
-    if (inputs.stream === true) {
-      throw invalidRequest('stream=true is not supported: rerank replies are a single chat completion', chatRequestFields.param('stream'));
-    }
+    const stream = inputs.stream === true;
     const { content, param } = inputs.messages;
     const parsed = parseJsonText(content, param);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
@@ -45,11 +58,14 @@ export const chatDialect: Dialect = {
     return toRerankRequest({
       ...fields,
       ...rerank.fields,
-      returnDocuments: rerank.inputs.includeDocs ?? rerank.inputs.returnDocuments ?? false,
+      // The seed's client never sends include_docs and drops results without a document when its caller asked for
+      // them, so documents are on unless the content turns them off.
+      returnDocuments: rerank.inputs.includeDocs ?? rerank.inputs.returnDocuments ?? true,
+      ...(stream ? { echo: { stream } } : {}),
     });
   },
 
-  formatOutcome(outcome: RerankOutcome, context: DialectContext): DialectResponse {
+  formatOutcome(outcome: RerankOutcome, context: DialectContext, request?: RerankRequest): DialectResponse {
     const content = JSON.stringify({
       results: outcome.results.map((r) => ({
         index: r.index,
@@ -57,17 +73,11 @@ export const chatDialect: Dialect = {
         ...(r.document ? { document: r.document.text } : {}),
       })),
     });
-    return {
-      status: 200,
-      body: {
-        id: `chatcmpl-${outcome.id}`,
-        object: 'chat.completion',
-        created: context.now,
-        model: outcome.model,
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: outcome.usage.totalTokens, completion_tokens: 0, total_tokens: outcome.usage.totalTokens },
-      },
-    };
+    const head = { id: `chatcmpl-${outcome.id}`, created: context.now, model: outcome.model };
+    const usage = { prompt_tokens: outcome.usage.totalTokens, completion_tokens: 0, total_tokens: outcome.usage.totalTokens };
+    const body = { ...head, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage };
+    if (request?.echo?.['stream'] !== true) return { status: 200, body };
+    return { status: 200, body, events: chatCompletionChunks(head, content, usage) };
   },
 
   formatError: formatOpenAiError,

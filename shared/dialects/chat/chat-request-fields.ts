@@ -10,7 +10,7 @@ import { readUserContent, type UserContent } from './chat-message.js';
 export const chatContentFields = defineWireFields({
   title: 'ChatRerankContent',
   inputs: {
-    includeDocs: at('include_docs', booleanOrAbsent('true = every result carries its document text (`return_documents` is read when this is absent).')),
+    includeDocs: at('include_docs', booleanOrAbsent('Default true: every result carries its document text; false omits it (`return_documents` is read when this is absent).')),
     returnDocuments: at('return_documents', booleanOrAbsent('Same as include_docs.')),
   },
   fields: {
@@ -65,9 +65,12 @@ const MESSAGES: WireType<UserContent> = {
   read: readUserContent,
 };
 
-/** The schema refuses `stream: true`; the reader reads the boolean and chatDialect.parse refuses it with its own message. */
+/** OpenAI's `stream`: true = the reply as server-sent chunks (formatted whole, then sent at once). */
 const STREAM: WireType<boolean | undefined> = {
-  schema: { type: ['boolean', 'null'], not: { const: true }, description: 'Streaming is not supported: false or absent.' },
+  schema: {
+    type: ['boolean', 'null'],
+    description: 'true = the reply as server-sent `chat.completion.chunk` events ending with `data: [DONE]`, sent at once when complete.',
+  },
   required: false,
   read: optionalBooleanValue,
 };

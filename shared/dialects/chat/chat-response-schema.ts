@@ -14,7 +14,7 @@ export const chatRerankResultsSchema = {
         properties: {
           index: { type: 'integer', minimum: 0 },
           score: { type: 'number' },
-          document: { type: 'string', description: 'The document text, when include_docs / return_documents was sent.' },
+          document: { type: 'string', description: 'The document text; omitted when the request said include_docs (or return_documents) false.' },
         },
       },
     },

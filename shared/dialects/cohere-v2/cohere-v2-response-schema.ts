@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../../openapi/json-schema.js';
-import { OPENAI_ERROR_OBJECT, RANKED_RESULT } from '../openai/openai-response-schema.js';
+import { RANKED_RESULT, messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
 
 export const cohereV2ResponseSchema = {
   title: 'CohereV2RerankResponse',
@@ -18,10 +18,5 @@ export const cohereV2ResponseSchema = {
   },
 } as const satisfies JsonSchema;
 
-/** Cohere's `{"message"}` plus OpenAI's `error` object, carrying the same text. */
-export const cohereV2ErrorSchema = {
-  title: 'CohereV2Error',
-  type: 'object',
-  required: ['message', 'error'],
-  properties: { message: { type: 'string' }, error: OPENAI_ERROR_OBJECT },
-} as const satisfies JsonSchema;
+/** Cohere's `{"message"}` plus OpenAI's `error` object, carrying the same text (the `/v1/rerank` envelope). */
+export const cohereV2ErrorSchema = { ...messageAndOpenAiErrorSchema, title: 'CohereV2Error' } as const satisfies JsonSchema;

@@ -2,9 +2,9 @@ import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
 import { declaredParse } from '../define-wire-fields.js';
-import { formatOpenAiError } from './openai-error-envelope.js';
+import { formatMessageAndOpenAiError } from './openai-error-envelope.js';
 import { openAiRequestFields } from './openai-request-fields.js';
-import { openAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
+import { messageAndOpenAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
 
 /**
  * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
@@ -17,7 +17,7 @@ export const openAiDialect: Dialect = {
   name: 'openai',
   ...declaredParse(openAiRequestFields),
   responseSchema: openAiResponseSchema,
-  errorSchema: openAiErrorSchema,
+  errorSchema: messageAndOpenAiErrorSchema,
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
     return {
@@ -31,10 +31,11 @@ export const openAiDialect: Dialect = {
           relevance_score: r.score,
           ...(r.document ? { document: documentObject(r.document) } : {}),
         })),
-        usage: { prompt_tokens: outcome.usage.totalTokens, total_tokens: outcome.usage.totalTokens },
+        // completion_tokens: Together AI's spec (and the AI SDK's Together provider) require it.
+        usage: { prompt_tokens: outcome.usage.totalTokens, completion_tokens: 0, total_tokens: outcome.usage.totalTokens },
       },
     };
   },
 
-  formatError: formatOpenAiError,
+  formatError: formatMessageAndOpenAiError,
 };

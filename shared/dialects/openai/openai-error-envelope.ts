@@ -21,3 +21,12 @@ export function formatOpenAiError(error: RerankError): DialectResponse {
     body: { error: { message: error.publicMessage, type, param: error.param ?? null, code } },
   };
 }
+
+/**
+ * Cohere's API answers errors as `{"message": "..."}` and v1-style clients (Cohere's SDK, LangChain) read
+ * that; OpenAI-style readers read `error.message`. `{"message", "error":{...}}` carries the same text for both.
+ */
+export function formatMessageAndOpenAiError(error: RerankError): DialectResponse {
+  const openAi = formatOpenAiError(error);
+  return { status: openAi.status, body: { message: error.publicMessage, ...(openAi.body as Record<string, unknown>) } };
+}

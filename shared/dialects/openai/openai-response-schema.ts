@@ -30,8 +30,12 @@ export const openAiResponseSchema = {
     results: { type: 'array', items: RANKED_RESULT, description: 'Best first; ties keep the input order.' },
     usage: {
       type: 'object',
-      required: ['prompt_tokens', 'total_tokens'],
-      properties: { prompt_tokens: { type: 'integer' }, total_tokens: { type: 'integer' } },
+      required: ['prompt_tokens', 'completion_tokens', 'total_tokens'],
+      properties: {
+        prompt_tokens: { type: 'integer' },
+        completion_tokens: { type: 'integer', description: 'Always 0 (a rerank generates nothing); Together AI clients require the field.' },
+        total_tokens: { type: 'integer' },
+      },
     },
   },
 } as const satisfies JsonSchema;
@@ -54,4 +58,12 @@ export const openAiErrorSchema = {
   type: 'object',
   required: ['error'],
   properties: { error: OPENAI_ERROR_OBJECT },
+} as const satisfies JsonSchema;
+
+/** `/v1/rerank`: Cohere v1's top-level `{"message"}` plus OpenAI's `error` object, carrying the same text. */
+export const messageAndOpenAiErrorSchema = {
+  title: 'MessageAndOpenAiError',
+  type: 'object',
+  required: ['message', 'error'],
+  properties: { message: { type: 'string' }, error: OPENAI_ERROR_OBJECT },
 } as const satisfies JsonSchema;

@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { handler as deadLetterHandler } from '../../../functions/workers/chunk-dead-letter.js';
 import { handler as scoreChunkHandler } from '../../../functions/workers/score-chunk.js';
 import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
@@ -40,7 +42,11 @@ let loaded: Promise<InProcessApi> | undefined;
  * thread: vitest runs two files at once on two cores.
  */
 async function build(): Promise<InProcessApi> {
+  // Hermetic: a developer's RERANK_* settings and the project's key file must not reach the runtime.
+  for (const name of Object.keys(process.env)) if (/^(RERANK_|POWERTOOLS_)/.test(name)) delete process.env[name];
   Object.assign(process.env, {
+    // Never created: no stored keys, whatever `.rerank/keys.json` holds.
+    RERANK_KEYS_FILE: join(tmpdir(), `rerank-property-${process.pid}-absent`, 'keys.json'),
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     RERANK_MODELS: FIXTURE_MODEL_SPEC,
     RERANK_THREADS: '1',

@@ -23,6 +23,9 @@ export function parseResponse(result: APIGatewayProxyStructuredResultV2): Parsed
     expect.fail(`status ${status}, body ${result.body?.slice(0, 2_000)}`);
   }
   const headers = result.headers ?? {};
+  if (status === 200 && String(headers['content-type']).startsWith('text/event-stream')) {
+    return { status, headers, body: assembleChatStream(result.body ?? '') };
+  }
   expect(headers['content-type']).toBe('application/json');
   expect(typeof headers['x-request-id']).toBe('string');
   expect(typeof result.body).toBe('string');
@@ -31,10 +34,36 @@ export function parseResponse(result: APIGatewayProxyStructuredResultV2): Parsed
   return { status, headers, body };
 }
 
+/**
+ * A chat `stream: true` reply (server-sent chunks, then `data: [DONE]`) assembled into the chat completion an
+ * OpenAI client would build from it, so the same checks apply to both framings.
+ */
+function assembleChatStream(text: string): Record<string, unknown> {
+  const events = text.split('\n\n').filter(Boolean);
+  expect(events.at(-1)).toBe('data: [DONE]');
+  const chunks = events.slice(0, -1).map((e) => {
+    expect(e.startsWith('data: ')).toBe(true);
+    return JSON.parse(e.slice('data: '.length)) as Record<string, unknown> & { choices: { delta: { content?: string }; finish_reason: string | null }[] };
+  });
+  for (const chunk of chunks) expect(chunk['object']).toBe('chat.completion.chunk');
+  const last = chunks.at(-1);
+  const content = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+  return {
+    id: chunks[0]?.['id'],
+    object: 'chat.completion',
+    created: chunks[0]?.['created'],
+    model: chunks[0]?.['model'],
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: last?.choices[0]?.finish_reason }],
+    usage: last?.['usage'],
+  };
+}
+
 /** `{"error":{"message","type","param","code"}}` (OpenAI-compatible, chat, jobs, models, health, unknown paths). */
 export function expectOpenAiError(body: Record<string, unknown>): void {
-  expect(Object.keys(body)).toEqual(['error']);
+  // `/v1/rerank`-style routes add Cohere v1's top-level `message`, the same text as `error.message`.
+  expect(Object.keys(body).filter((k) => k !== 'message')).toEqual(['error']);
   const error = body['error'];
+  if ('message' in body) expect(body['message']).toBe((error as Record<string, unknown> | undefined)?.['message']);
   expect(isRecord(error), 'error is an object').toBe(true);
   const e = error as Record<string, unknown>;
   expect(typeof e['message']).toBe('string');

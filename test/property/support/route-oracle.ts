@@ -82,7 +82,8 @@ export function rankingExpectation(dialect: WireDialect, sent: unknown): Ranking
     fields = content;
     docsKey = 'candidates';
     topNKey = 'top_k';
-    returnDocuments = content['include_docs'] ?? content['return_documents'];
+    // Chat replies carry documents unless the content turns them off.
+    returnDocuments = content['include_docs'] ?? content['return_documents'] ?? true;
   }
   const documents = fields[docsKey];
   const topN = fields[topNKey];

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 import { API_KEY_PATTERN, apiKeyDigest } from '../../../shared/auth/api-key.js';
+import { cleanServerEnv } from '../../support/start-dev-server.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -17,7 +18,7 @@ export interface CliResult {
 /** Runs `npm run keys -- ...` the way npm does (tsx), from the project root, without throwing on a non-zero exit. */
 export async function runKeysCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...cleanServerEnv(), ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

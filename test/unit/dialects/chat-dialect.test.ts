@@ -106,6 +106,7 @@ describe('chatDialect.parse: seed request examples', () => {
         query: 'python http library',
         documents: textDocs(SEED_DOCS),
         topN: 3,
+        returnDocuments: true, // chat replies carry documents unless told not to
       }),
     );
   });
@@ -121,6 +122,7 @@ describe('chatDialect.parse: seed request examples', () => {
         query: 'python http library',
         documents: textDocs(['urllib', 'requests', 'httpx']),
         topN: 2,
+        returnDocuments: true, // chat replies carry documents unless told not to
       }),
     );
   });
@@ -138,6 +140,7 @@ describe('chatDialect.parse: seed request examples', () => {
         topN: 3,
         prompt: 'optional prompt text',
         batchSize: 10,
+        returnDocuments: true, // chat replies carry documents unless told not to
       }),
     );
   });
@@ -154,6 +157,7 @@ describe('chatDialect.parse: seed request examples', () => {
         query: 'python http library',
         documents: textDocs(['urllib is a built-in library', 'requests is popular', 'httpx is modern']),
         topN: 3,
+        returnDocuments: true, // chat replies carry documents unless told not to
       }),
     );
   });
@@ -188,7 +192,24 @@ describe('chatDialect.parse: seed request examples', () => {
       stream: null,
     });
 
-    expect(request).toStrictEqual(expectedRequest({ query: 'q', documents: textDocs(['a', 'b']) }));
+    expect(request).toStrictEqual(expectedRequest({ query: 'q', documents: textDocs(['a', 'b']), returnDocuments: true }));
+  });
+
+  it('stream: true is read into the request (the reply is then server-sent chunks)', () => {
+    const request = chatDialect.parse(chatBody(JSON.stringify(validData()), { stream: true }));
+
+    expect(request.echo).toStrictEqual({ stream: true });
+    const response = chatDialect.formatOutcome(outcomeOf([{ index: 0, score: 0.5 }], 3), CONTEXT, request);
+    const events = response.events as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] }[];
+    expect(events.map((e) => e.object)).toStrictEqual(['chat.completion.chunk', 'chat.completion.chunk', 'chat.completion.chunk']);
+    expect(JSON.parse(events.map((e) => e.choices[0]?.delta.content ?? '').join(''))).toStrictEqual(replyContent(response.body as ChatBody));
+    expect(events.map((e) => e.choices[0]?.finish_reason)).toStrictEqual([null, null, 'stop']);
+  });
+
+  it('turns documents off only when the content says include_docs or return_documents false', () => {
+    expect(chatDialect.parse(dataBody(validData({}))).returnDocuments).toBe(true);
+    expect(chatDialect.parse(dataBody(validData({ include_docs: false }))).returnDocuments).toBe(false);
+    expect(chatDialect.parse(dataBody(validData({ return_documents: false }))).returnDocuments).toBe(false);
   });
 
   it('finds the user message after a system message, and accepts content as text parts', () => {
@@ -363,8 +384,15 @@ describe('chatDialect: document presence', () => {
     });
   });
 
-  it('end to end: the seed top_k 2 request as sent (no include_docs) -> no document key', () => {
-    const request = chatDialect.parse(loadSeedObject('chat-request-top-k-2.json'));
+  it('end to end: the seed top_k 2 request as sent (no include_docs) -> documents on (seed 000\'s client drops results without one)', () => {
+    const asSent = chatDialect.parse(loadSeedObject('chat-request-top-k-2.json'));
+    expect(asSent.returnDocuments).toBe(true);
+  });
+
+  it('end to end: the seed top_k 2 request with include_docs false -> no document key', () => {
+    const seed = loadSeedObject<{ messages: { content: string }[] }>('chat-request-top-k-2.json');
+    const data = JSON.parse(seed.messages[0]?.content ?? '') as Json;
+    const request = chatDialect.parse(dataBody({ ...data, include_docs: false }));
     const results = normalizeResults([0.2, 0.9, 0.5], {
       activation: 'none',
       topN: request.topN,
@@ -420,7 +448,6 @@ describe('chatDialect.parse: malformed bodies', () => {
     ['return_documents a number', dataBody(validData({ return_documents: 1 })), 'return_documents'],
     ['prompt a number', dataBody(validData({ prompt: 5 })), 'prompt'],
     ['batch_size zero', dataBody(validData({ batch_size: 0 })), 'batch_size'],
-    ['stream true', chatBody(JSON.stringify(validData()), { stream: true }), 'stream'],
     ['stream a string', chatBody(JSON.stringify(validData()), { stream: 'false' }), 'stream'],
     ['model a number', chatBody(JSON.stringify(validData()), { model: 1 }), 'model'],
   ];

@@ -33,7 +33,7 @@ interface OpenAiBody {
   object: unknown;
   model: unknown;
   results: Json[];
-  usage: { total_tokens: unknown; prompt_tokens?: unknown };
+  usage: { total_tokens: unknown; prompt_tokens?: unknown; completion_tokens?: unknown };
 }
 
 const SEED_DOCS = [
@@ -165,7 +165,7 @@ describe('openAiDialect.formatOutcome: seed response examples', () => {
     expect(body.usage.total_tokens).toBe(150);
   });
 
-  it('adds only well-typed extra fields (id, object, model, usage.prompt_tokens)', () => {
+  it('adds only well-typed extra fields (id, object, model, usage.prompt_tokens/completion_tokens)', () => {
     const seed = loadSeedObject<SeedResponse>('openai-response.json');
 
     const body = format(resultsFromSeed(seed, true));
@@ -174,7 +174,9 @@ describe('openAiDialect.formatOutcome: seed response examples', () => {
     expect(body.id).toBe('rr-0001');
     expect(body.object).toBe('rerank');
     expect(body.model).toBe('test-model');
-    expect(keysOf(body.usage)).toStrictEqual(['prompt_tokens', 'total_tokens']);
+    // completion_tokens: Together AI clients require it.
+    expect(keysOf(body.usage)).toStrictEqual(['completion_tokens', 'prompt_tokens', 'total_tokens']);
+    expect(body.usage.completion_tokens).toBe(0);
     expect(typeof body.usage.prompt_tokens).toBe('number');
     expect(Number.isInteger(body.usage.total_tokens)).toBe(true);
   });
@@ -295,6 +297,7 @@ describe('openAiDialect.parse: malformed bodies', () => {
 
     expect(response.status).toBe(400);
     expect(response.body).toStrictEqual({
+      message: error.message,
       error: { message: error.message, type: 'invalid_request_error', param: 'documents', code: 'invalid_value' },
     });
   });
@@ -322,14 +325,16 @@ describe('openAiDialect + validateRerankRequest: semantic rules in the OpenAI sp
 });
 
 describe('openAiDialect.formatError', () => {
-  it.each(ALL_KINDS)('%s -> its status and the {"error":{message,type,param,code}} envelope', (kind) => {
+  it.each(ALL_KINDS)('%s -> its status and the {"message", "error":{message,type,param,code}} envelope', (kind) => {
     const error = new RerankError(kind, 'detail for the client', { param: 'top_n' });
 
     const response = openAiDialect.formatError(error, CONTEXT);
-    const body = response.body as { error: Json };
+    const body = response.body as { error: Json; message: unknown };
 
     expect(response.status).toBe(EXPECTED_STATUS[kind]);
-    expect(keysOf(body)).toStrictEqual(['error']);
+    // Cohere v1-style clients read the top-level message; OpenAI-style ones error.message.
+    expect(keysOf(body)).toStrictEqual(['error', 'message']);
+    expect(body['message']).toBe(body.error['message']);
     expect(keysOf(body.error)).toStrictEqual(['code', 'message', 'param', 'type']);
     expect(typeof body.error['message']).toBe('string');
     expect(typeof body.error['type']).toBe('string');
@@ -351,6 +356,7 @@ describe('openAiDialect.formatError', () => {
     const response = openAiDialect.formatError(new RerankError('unauthorized', 'missing API key'), CONTEXT);
 
     expect(response.body).toStrictEqual({
+      message: 'missing API key',
       error: { message: 'missing API key', type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
     });
   });

@@ -78,7 +78,7 @@ describe('openAiDialect: malformed rank_fields / max_chunks_per_doc', () => {
     const error = expectInvalid(() => openAiDialect.parse(body), param);
     expect(openAiDialect.formatError(error, CONTEXT)).toEqual({
       status: 400,
-      body: { error: { message: error.message, type: 'invalid_request_error', param, code: 'invalid_value' } },
+      body: { message: error.message, error: { message: error.message, type: 'invalid_request_error', param, code: 'invalid_value' } },
     });
   });
 });

@@ -100,7 +100,6 @@ const MALFORMED: readonly (readonly [Dialect, string, unknown, string])[] = [
   [chatDialect, 'messages an object', { messages: { role: 'user', content: '{}' } }, 'messages'],
   [chatDialect, 'no user message', { messages: [{ role: 'system', content: '{}' }] }, 'messages'],
   [chatDialect, 'user content a number', { messages: [{ role: 'user', content: 7 }] }, 'messages'],
-  [chatDialect, 'stream requested', chat({ query: Q, candidates: ['a'] }, { stream: true }), 'stream'],
   [chatDialect, 'stream a string', chat({ query: Q, candidates: ['a'] }, { stream: 'no' }), 'stream'],
   [chatDialect, 'model a number', chat({ query: Q, candidates: ['a'] }, { model: 1 }), 'model'],
   [ragToolDialect, 'query missing', { retrieved_docs: [] }, 'query'],
@@ -199,7 +198,7 @@ describe('request schemas', () => {
     expect(schemaError(chatDialect, { messages: [{ role: 'system', content: '{}' }] })?.message).toBe(
       'messages must contain an object with role "user" and a "content" field',
     );
-    expect(schemaError(chatDialect, chat({}, { stream: true }))?.message).toBe('stream must not be true');
+    expect(schemaError(chatDialect, chat({}, { stream: 'yes' }))?.message).toMatch(/^stream must be/);
     expect(schemaError(cohereV2Dialect, { query: Q, documents: [{ text: 'a' }] })?.message).toMatch(/strings only/);
     expect(schemaError(llamaStackDialect, { query: Q, items: [{ type: 'image' }] })?.message).toMatch(/only text items/);
     expect(schemaError(ragToolDialect, { query: Q, retrieved_docs: [{ content: { uri: 'u' } }] })?.message).toMatch(/URL/);

@@ -1,0 +1,55 @@
+import { ConfigError } from './service-config.js';
+
+/** An alias's target: a served model id, or `default` for whichever model is listed first. */
+export const DEFAULT_MODEL_TARGET = 'default';
+
+/**
+ * The names hosted rerank APIs and their SDKs send - some by default, some in their docs' examples - so a
+ * client that only swapped its base URL is not turned away. Each maps to the default model.
+ */
+export const HOSTED_MODEL_NAMES: readonly string[] = [
+  // Cohere (cohere-ai, LangChain, LlamaIndex's default rerank-english-v2.0, the AI SDK's Cohere provider)
+  'rerank-v3.5',
+  'rerank-english-v3.0',
+  'rerank-multilingual-v3.0',
+  'rerank-english-v2.0',
+  'rerank-multilingual-v2.0',
+  // Jina
+  'jina-reranker-v3',
+  'jina-reranker-v2-base-multilingual',
+  // DashScope (seed 000's DashScope example)
+  'gte-rerank-v2',
+  'gte-rerank',
+  'qwen3-rerank',
+  // Together AI (its docs spell it -V1, the AI SDK's examples -v1)
+  'Salesforce/Llama-Rank-V1',
+  'Salesforce/Llama-Rank-v1',
+  // Voyage
+  'rerank-2',
+  'rerank-2-lite',
+  'rerank-2.5',
+  'rerank-2.5-lite',
+  // Chat clients (OpenAI SDK defaults in examples; seed 001's model name)
+  'gpt-4o-mini',
+  'gpt-4o',
+  'RerankService',
+];
+
+/**
+ * `RERANK_MODEL_ALIASES`: absent = every HOSTED_MODEL_NAMES entry -> the default model; `off` = no aliases
+ * (a hosted name is a 400 listing the served models); otherwise `alias=target` pairs, comma-separated,
+ * where target is a served model id or `default`. Targets are checked against the served models at startup.
+ */
+export function parseModelAliases(raw: string | undefined): ReadonlyMap<string, string> {
+  if (raw === undefined || raw.trim() === '') return new Map(HOSTED_MODEL_NAMES.map((name) => [name, DEFAULT_MODEL_TARGET]));
+  if (raw.trim() === 'off') return new Map();
+  const aliases = new Map<string, string>();
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const eq = entry.indexOf('=');
+    if (eq <= 0 || eq === entry.length - 1) throw new ConfigError(`RERANK_MODEL_ALIASES entry '${entry}' must be alias=model (or alias=default)`);
+    const alias = entry.slice(0, eq).trim();
+    if (aliases.has(alias)) throw new ConfigError(`RERANK_MODEL_ALIASES names '${alias}' twice`);
+    aliases.set(alias, entry.slice(eq + 1).trim());
+  }
+  return aliases;
+}

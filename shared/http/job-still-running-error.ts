@@ -1,0 +1,25 @@
+import { RerankError } from '../core/rerank-error.js';
+
+/**
+ * A request that did not ask to run asynchronously, whose job outlived the wait: never a 2xx without
+ * results (SDKs would report success with nothing in it). 504 in every dialect's own envelope, naming the
+ * job's poll URL; the HTTP layer adds `Location` and `Retry-After`, and `x-should-retry: false` so clients
+ * that honour it poll instead of submitting the same work again.
+ */
+export class JobStillRunningError extends RerankError {
+  readonly pollPath: string;
+
+  constructor(jobId: string, pollPath: string, waitedMs: number) {
+    super(
+      'upstream',
+      `rerank job ${jobId} is still running after ${Math.round(waitedMs / 1000)} s; its result will be at GET ${pollPath} ` +
+        '(send "Prefer: respond-async" or use POST /v1/rerank/jobs to get the job at once)',
+    );
+    this.name = 'JobStillRunningError';
+    this.pollPath = pollPath;
+  }
+
+  override get status(): number {
+    return 504;
+  }
+}
