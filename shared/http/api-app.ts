@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { needsQueuedJob, type SyncLimits } from '../core/plan-request.js';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
+import { enforceRequestBounds } from '../core/request-bounds.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import { defaultActivation, type RerankService } from '../core/rerank-service.js';
@@ -166,6 +167,7 @@ export class ApiApp {
     const { dialect, request } = this.#parse(event, endpointDialect);
     // Prefer is a preference (RFC 7240): requests whose scores cannot be computed chunk by chunk are answered now.
     const queueable = dialect.queueable !== false && this.#queueable(request);
+    enforceRequestBounds(request, this.#deps.limits, queueable);
     const respondAsync = queueable && /\brespond-async\b/i.test(header(event, 'prefer') ?? '');
     if (respondAsync || (queueable && needsQueuedJob(request, this.#deps.limits))) {
       const submitted = await this.#submit(request, dialect, caller);
