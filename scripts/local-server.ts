@@ -49,6 +49,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   const port = typeof address === 'object' && address ? address.port : options.port;
   // The e2e tests read this line to find the port when PORT=0.
   console.log(`rerank service listening on http://${options.host}:${port} (models: ${runtime.scorers.ids().join(', ')})`);
+  // Stated once, here: whether callers need a key is decided at start-up, never by later revocations.
+  console.log(runtime.auth.accessDescription);
 
   let stopping = false;
   const shutdown = () => {

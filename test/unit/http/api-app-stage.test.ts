@@ -29,8 +29,7 @@ function app(): ApiApp {
     auth: new RequestAuthenticator({
       operatorKeys: new BearerAuth([]),
       clientKeys: new ApiKeyAuthenticator({ store: keys }),
-      store: keys,
-      openWhenNoKeys: true,
+      openAccess: { isOpen: () => true, description: 'open' },
     }),
     limits: { maxBodyBytes: 1 << 20, maxDocuments: 100, maxBatchSize: 10, syncMaxDocuments: 100, syncMaxChars: 1 << 20 },
     jobOptions: { defaultBatchSize: 2, waitMs: 10 },
