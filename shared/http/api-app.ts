@@ -20,6 +20,7 @@ import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { matchRoute, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
+import { requireJsonContentType } from './require-json-content-type.js';
 import type { Caller } from './bearer-auth.js';
 import type { AuthenticatedCaller, RequestAuthenticator } from './request-authenticator.js';
 import { jobPollPath, jobView } from './job-view.js';
@@ -156,6 +157,7 @@ export class ApiApp {
   }
 
   #parse(event: APIGatewayProxyEventV2, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
+    requireJsonContentType(header(event, 'content-type'));
     const body = parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
     // The published schema decides what is well-formed; the reader then maps fields and checks what it cannot say.
     validateRequestBody(dialect.requestSchema, body);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_BOUNDS } from '../../shared/core/request-bounds.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
-// Issue 17: one boost request froze the server; requests that cannot be queued skipped the sync limits.
+// Issue 17: one boost request froze the server; requests that cannot be queued skipped the sync limits;
+// any content type was parsed as JSON (a CORS-simple POST from any web page could drive a key-less server).
 let server: RunningServer;
 
 type Json = Record<string, unknown>;
@@ -78,5 +79,32 @@ describe('synchronous limits for requests that cannot be queued', () => {
       expect(status).toBe(413);
       expect(body['error']).toMatchObject({ detail: expect.stringMatching(/cannot run as a job/) as unknown });
     }
+  });
+});
+
+describe('POST bodies must be sent as application/json', () => {
+  const send = async (path: string, body: string, headers: Record<string, string>) => {
+    const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body });
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+  const openai = JSON.stringify({ query: 'q', documents: ['a', 'b'] });
+
+  it('refuses the types a web page can send cross-origin without a preflight with 415 in the dialect envelope', async () => {
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const { status, body } = await send('/v1/rerank', openai, { 'content-type': type });
+      expect(status, type).toBe(415);
+      expect(body['error']).toMatchObject({ code: 'unsupported_media_type' });
+    }
+    // A Blob body without a type: fetch sends no Content-Type at all.
+    const untyped = await fetch(`${server.url}/v1/rerank`, { method: 'POST', body: new Blob([openai]) });
+    expect(untyped.status).toBe(415);
+    const dashscope = await send('/api/v1/services/rerank/text-rerank/text-rerank', JSON.stringify({ input: { query: 'q', documents: ['a'] } }), { 'content-type': 'text/plain' });
+    expect(dashscope.status).toBe(415);
+    expect(dashscope.body).toMatchObject({ code: 'UnsupportedMediaType' });
+  });
+
+  it('accepts application/json with a UTF-8 charset', async () => {
+    expect((await send('/v1/rerank', openai, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(200);
+    expect((await send('/v1/rerank', openai, { 'content-type': 'Application/JSON' })).status).toBe(200);
   });
 });
