@@ -1,21 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { RerankError } from '../../../shared/core/rerank-error.js';
 import { REQUEST_BOUNDS, enforceRequestBounds } from '../../../shared/core/request-bounds.js';
-import type { RerankRequest } from '../../../shared/core/rerank-request.js';
+import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 
 const limits = { syncMaxDocuments: 3, syncMaxChars: 1_000 };
-const request = (overrides: Partial<RerankRequest> = {}): RerankRequest => ({
-  model: undefined,
-  query: 'q',
-  documents: [{ text: 'a' }, { text: 'b' }],
-  topN: undefined,
-  returnDocuments: false,
-  threshold: undefined,
-  batchSize: undefined,
-  activation: undefined,
-  prompt: undefined,
-  ...overrides,
-});
+const request = (overrides: Partial<RerankRequest> = {}): RerankRequest => {
+  const { query = 'q', documents = [{ text: 'a' }, { text: 'b' }], ...options } = overrides;
+  return rerankRequest(query, documents, options);
+};
 
 const refusal = (r: RerankRequest, queueable = false): RerankError => {
   try {
