@@ -58,6 +58,8 @@ export function createUpstreamScorer(upstream: UpstreamReranker, allowedHosts: U
       baseUrl: upstream.apiUrl,
       mode: upstream.mode,
       timeoutMs: upstream.timeoutMs,
+      // An upstream answering 202 is polled on its own origin, but never for longer than the request's timeout.
+      jobWaitTimeoutMs: upstream.timeoutMs,
       followRedirects: false,
       maxResponseBytes,
       ...(upstream.apiKey ? { apiKey: upstream.apiKey } : {}),
