@@ -57,6 +57,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   console.log(`rerank service listening on ${url} (models: ${runtime.scorers.ids().join(', ')})`);
   // A parent that started this process with an IPC channel (the e2e tests, with PORT=0) learns the address here.
   process.send?.({ type: 'listening', url } satisfies LocalServerListening);
+  // Stated once, here: whether callers need a key is decided at start-up, never by later revocations.
+  console.log(runtime.auth.accessDescription);
 
   let stopping = false;
   const shutdown = () => {

@@ -1,19 +1,18 @@
 import type { ApiKeyAuthenticator } from './api-key-authenticator.js';
-import type { ApiKeyStore } from './api-key-store.js';
 import type { BearerAuth } from './bearer-auth.js';
 import type { Caller } from './caller.js';
+import type { OpenAccess } from './open-access.js';
 
 export interface RequestAuthenticatorOptions {
   /** Operator keys from configuration (RERANK_API_KEYS), checked first, never rate limited. */
   readonly operatorKeys: BearerAuth;
   /** Client keys from the key store (hashed), with their rate limits. */
   readonly clientKeys: ApiKeyAuthenticator;
-  readonly store: ApiKeyStore;
   /**
-   * Local development only: with no operator keys and an empty key store, every caller is let in as
-   * `anonymous`. Never set on AWS, where auth fails closed.
+   * Local development only: while open, every caller is let in as `anonymous`. Decided at start-up
+   * (decideOpenAccess), never from the keys' state. Absent = a key is always required (AWS).
    */
-  readonly openWhenNoKeys: boolean;
+  readonly openAccess?: OpenAccess;
 }
 
 /** `Authorization: Bearer <key>` against operator keys, then the key store. */
@@ -24,11 +23,14 @@ export class RequestAuthenticator {
     this.#options = options;
   }
 
+  /** For the start-up banner: whether and why callers need a key. */
+  get accessDescription(): string {
+    return this.#options.openAccess?.description ?? 'auth: API key required';
+  }
+
   async authenticate(authorization: string | undefined): Promise<Caller> {
-    const { operatorKeys, clientKeys, store, openWhenNoKeys } = this.#options;
-    if (openWhenNoKeys && !operatorKeys.enabled && (await store.list()).every((k) => k.revokedAt !== undefined)) {
-      return { keyId: 'anonymous' };
-    }
+    const { operatorKeys, clientKeys, openAccess } = this.#options;
+    if (openAccess?.isOpen()) return { keyId: 'anonymous' };
     if (operatorKeys.enabled) {
       const operator = operatorKeys.match(authorization);
       if (operator) return operator;

@@ -1,5 +1,7 @@
 import { RerankApiError, RerankClientError, RerankNetworkError, RerankTimeoutError } from './rerank-client-errors.js';
+import { readCappedBody } from './read-capped-body.js';
 import { readErrorEnvelope } from './read-error-envelope.js';
+import { redactUrl } from './redact-url.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -7,7 +9,17 @@ export interface TransportOptions {
   readonly apiKey?: string;
   readonly timeoutMs: number;
   readonly fetch: FetchLike;
+  /**
+   * Follow 3xx replies (the default, as browsers and fetch do). A service calling a URL a caller chose
+   * sets false: each hop would need its own allow-list check, so a 3xx is an error instead.
+   */
+  readonly followRedirects?: boolean;
+  /** Reply bodies larger than this are cut off with RerankResponseTooLargeError. Default 64 MiB. */
+  readonly maxResponseBytes?: number;
 }
+
+/** Large enough for any rerank reply a client asks for, small enough that a runaway server cannot exhaust memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export interface HttpCall {
   readonly method: 'GET' | 'POST';
@@ -46,10 +58,12 @@ export class HttpTransport {
   }
 
   async send(call: HttpCall): Promise<HttpReply> {
-    const { timeoutMs, apiKey, fetch } = this.#options;
+    const { timeoutMs, apiKey, fetch, followRedirects = true, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES } = this.#options;
     call.signal?.throwIfAborted();
+    // Messages never quote user info or the query string: either can hold a credential.
+    const where = `${call.method} ${redactUrl(call.url)}`;
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new RerankTimeoutError(`${call.method} ${call.url} timed out after ${timeoutMs} ms`, timeoutMs)), timeoutMs);
+    const timer = setTimeout(() => timeout.abort(new RerankTimeoutError(`${where} timed out after ${timeoutMs} ms`, timeoutMs)), timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
     try {
       const response = await fetch(call.url, {
@@ -61,16 +75,22 @@ export class HttpTransport {
           ...call.headers,
         },
         ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+        redirect: followRedirects ? 'follow' : 'manual',
         signal,
       });
-      const body = decode(await response.text());
+      if (!followRedirects && response.status >= 300 && response.status < 400) {
+        // The redirect's body and target are the other side's words: neither is read nor quoted.
+        await response.body?.cancel().catch(() => undefined);
+        throw new RerankApiError(`${where} answered a redirect (HTTP ${response.status}); redirects are not followed`, { status: response.status });
+      }
+      const body = decode(await readCappedBody(response, maxResponseBytes, where));
       if (!response.ok) throw apiError(response, body);
       return { status: response.status, headers: response.headers, body };
     } catch (error) {
       if (error instanceof RerankClientError) throw error;
       if (call.signal?.aborted) throw call.signal.reason;
       if (timeout.signal.aborted) throw timeout.signal.reason;
-      throw new RerankNetworkError(`${call.method} ${call.url} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new RerankNetworkError(`${where} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
     }

@@ -17,6 +17,7 @@ export {
   RerankJobFailedError,
   RerankNetworkError,
   RerankResponseFormatError,
+  RerankResponseTooLargeError,
   RerankTimeoutError,
   type RerankApiErrorDetails,
 } from './rerank-client-errors.js';

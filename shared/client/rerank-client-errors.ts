@@ -75,6 +75,17 @@ export class RerankResponseFormatError extends RerankClientError {
   }
 }
 
+/** The server's reply body was larger than the client's `maxResponseBytes`; the connection was dropped. */
+export class RerankResponseTooLargeError extends RerankClientError {
+  readonly maxBytes: number;
+
+  constructor(message: string, maxBytes: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RerankResponseTooLargeError';
+    this.maxBytes = maxBytes;
+  }
+}
+
 /** An async rerank job ended in `failed`; `reason` is the server's `error.message`. */
 export class RerankJobFailedError extends RerankClientError {
   readonly jobId: string;

@@ -4,6 +4,7 @@ import { RERANK_MODES, isRerankModeName } from './modes/rerank-modes.js';
 import type { BackoffOptions } from './poll-backoff.js';
 import { readRerankReply } from './read-rerank-reply.js';
 import { RerankApiError, RerankClientError } from './rerank-client-errors.js';
+import { redactUrl } from './redact-url.js';
 import { isJobView, readJobView } from './rerank-job.js';
 import { RerankJobsClient } from './rerank-jobs-client.js';
 import type { ModeRequest, RerankMode, RerankModeName } from './rerank-mode.js';
@@ -23,6 +24,10 @@ export interface RerankClientOptions {
   readonly mode?: RerankModeName;
   /** Limit for each HTTP request, body included. Default 60 000 ms. */
   readonly timeoutMs?: number;
+  /** Follow HTTP redirects. Default true; a server relaying a caller-chosen URL sets false. */
+  readonly followRedirects?: boolean;
+  /** Reply bodies larger than this fail with RerankResponseTooLargeError. Default 64 MiB. */
+  readonly maxResponseBytes?: number;
   /** Default: the global fetch. */
   readonly fetch?: FetchLike;
   /** Default: derived from the endpoint (`{origin}{stage prefix}/v1/rerank/jobs`). */
@@ -55,7 +60,7 @@ export class RerankClient {
     const mode = options.mode ?? 'chat';
     if (!isRerankModeName(mode)) throw new RerankClientError(`unknown mode '${String(mode)}'; use openai, dashscope or chat`);
     if (!URL.canParse(options.baseUrl) || !/^https?:$/.test(new URL(options.baseUrl).protocol)) {
-      throw new RerankClientError(`baseUrl must be an absolute http(s) URL, got '${options.baseUrl}'`);
+      throw new RerankClientError(`baseUrl must be an absolute http(s) URL, got '${redactUrl(options.baseUrl)}'`);
     }
     const fetchImpl = options.fetch ?? ((input: string, init: RequestInit) => fetch(input, init));
     this.mode = mode;
@@ -66,6 +71,8 @@ export class RerankClient {
       timeoutMs: options.timeoutMs ?? 60_000,
       fetch: fetchImpl,
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(options.followRedirects === undefined ? {} : { followRedirects: options.followRedirects }),
+      ...(options.maxResponseBytes === undefined ? {} : { maxResponseBytes: options.maxResponseBytes }),
     });
     this.jobs = new RerankJobsClient({
       transport: this.#transport,

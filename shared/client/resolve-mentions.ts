@@ -10,6 +10,23 @@ export interface CandidateMention {
 
 const squash = (text: string): string => text.trim().replace(/\s+/g, ' ');
 
+/** The positions holding one text, and how many of the first ones are known to be taken. */
+interface Positions {
+  readonly indices: number[];
+  next: number;
+}
+
+function positionsBy(documents: readonly string[], key: (doc: string) => string): Map<string, Positions> {
+  const map = new Map<string, Positions>();
+  documents.forEach((doc, i) => {
+    const k = key(doc);
+    const entry = map.get(k);
+    if (entry) entry.indices.push(i);
+    else map.set(k, { indices: [i], next: 0 });
+  });
+  return map;
+}
+
 /**
  * Turns mentions into indexed candidates. A mention by text takes the first not yet taken position
  * holding that text (exact match, else whitespace-insensitive), best-scored mentions first, so
@@ -40,17 +57,21 @@ export function resolveMentions(
     throw new RerankResponseFormatError('reply names documents by text but the documents sent are not known here', body);
   }
   const taken = new Set(resolved.map((c) => c.index));
-  const positions = (match: (doc: string) => boolean): number[] =>
-    documents.flatMap((doc, i) => (match(doc) ? [i] : []));
+  // Positions by exact and by whitespace-insensitive text, built once: a reply (an upstream's, untrusted)
+  // naming many documents costs O(reply + documents), not O(mentions x documents).
+  const exact = positionsBy(documents, (doc) => doc);
+  let squashed: Map<string, Positions> | undefined;
   // Stable sort: equal scores keep the reply's order.
   for (const m of [...byText].sort((a, b) => b.score - a.score)) {
     const text = m.text as string;
-    let candidates = positions((doc) => doc === text);
-    if (candidates.length === 0) candidates = positions((doc) => squash(doc) === squash(text));
-    if (candidates.length === 0) {
+    let candidates = exact.get(text);
+    if (candidates === undefined) candidates = (squashed ??= positionsBy(documents, squash)).get(squash(text));
+    if (candidates === undefined) {
       throw new RerankResponseFormatError(`reply names a document that is not among the candidates: ${JSON.stringify(text.slice(0, 80))}`, body);
     }
-    const free = candidates.find((i) => !taken.has(i));
+    // Taken positions never free up again, so each list's cursor only moves forward.
+    while (candidates.next < candidates.indices.length && taken.has(candidates.indices[candidates.next] as number)) candidates.next++;
+    const free = candidates.indices[candidates.next];
     if (free === undefined) continue;
     taken.add(free);
     resolved.push({ index: free, score: m.score, document: documents[free] as string });

@@ -7,6 +7,8 @@
 export const ENV_DEFAULTS = {
   RERANK_MODELS: undefined, // DEFAULT_MODELS in service-config.ts, which needs the model ids
   RERANK_API_KEYS: undefined,
+  RERANK_AUTH: 'auto',
+  RERANK_MODEL_ALIASES: undefined, // the hosted names SDKs send -> the default model (model-aliases-config.ts)
   RERANK_UPSTREAM_ALLOWED_HOSTS: undefined,
   RERANK_THREADS: undefined, // defaultIntraOpThreads(): the CPUs, or on Lambda the memory size's vCPUs
   RERANK_MAX_BODY_BYTES: 6 * 1024 * 1024,

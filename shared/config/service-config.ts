@@ -33,6 +33,8 @@ export interface ServiceConfig {
   readonly upstreamAllowedHosts: readonly string[];
   /** Model names clients send (hosted APIs' names) -> a served model id or `default` (RERANK_MODEL_ALIASES). */
   readonly modelAliases: ReadonlyMap<string, string>;
+  /** RERANK_AUTH (on | off | auto): whether a local server may run without keys. */
+  readonly auth: AuthSetting;
   readonly jobs: JobsConfig;
 }
 
@@ -89,6 +91,21 @@ function optionalPositiveInt(env: Env, name: EnvName): number | undefined {
   return raw === undefined || raw === '' ? undefined : positiveInt(env, name, 1);
 }
 
+/**
+ * RERANK_AUTH: `on` always asks for a key; `off` lets every caller in (local development only, never
+ * with the aws backend); unset = `auto`: keys are required unless this is a local server that has never
+ * had a key (no operator keys, no key file) - decided once at start-up, see decideOpenAccess.
+ */
+export type AuthSetting = 'on' | 'off' | 'auto';
+
+function readAuthSetting(env: Env, backend: JobsConfig['backend']): AuthSetting {
+  const raw = (env['RERANK_AUTH'] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'auto') return 'auto';
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`RERANK_AUTH must be on, off or auto, got '${raw}'`);
+  if (raw === 'off' && backend === 'aws') throw new ConfigError('RERANK_AUTH=off is for the local server only; the aws backend always requires keys');
+  return raw;
+}
+
 function parseModelSpec(id: string, spec: string, root: string): ModelConfig {
   if (spec === 'lexical' || spec === 'bm25') return { id, kind: 'lexical' };
   if (spec.startsWith('hybrid:')) {
@@ -127,6 +144,7 @@ function parseModels(raw: string | undefined, root: string): ModelConfig[] {
 /** Read and validate once per process; the first model listed is the default. */
 export function loadServiceConfig(env: Env = process.env): ServiceConfig {
   const root = env['RERANK_CODE_ROOT'] ?? env['LAMBDA_TASK_ROOT'] ?? process.cwd();
+  const jobs = loadJobsConfig(env);
   return {
     models: parseModels(env['RERANK_MODELS'], root),
     apiKeys: (env['RERANK_API_KEYS'] ?? '')
@@ -147,7 +165,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       .map((h) => h.trim())
       .filter(Boolean),
     modelAliases: parseModelAliases(env['RERANK_MODEL_ALIASES']),
-    jobs: loadJobsConfig(env),
+    jobs,
+    auth: readAuthSetting(env, jobs.backend),
   };
 }
 

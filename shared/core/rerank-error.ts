@@ -8,6 +8,7 @@ export type RerankErrorKind =
   | 'not_found'
   | 'method_not_allowed'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'rate_limited'
   | 'upstream'
   | 'internal';
@@ -18,6 +19,7 @@ export const STATUS_BY_KIND: Readonly<Record<RerankErrorKind, number>> = {
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   upstream: 502,
   internal: 500,

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { planRequest, type JobPlan, type PlanLimits } from '../core/plan-request.js';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
+import { enforceRequestBounds } from '../core/request-bounds.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RerankService } from '../core/rerank-service.js';
@@ -21,6 +22,7 @@ import { classifyFailure } from './classify-failure.js';
 import type { Caller } from '../auth/caller.js';
 import type { RequestAuthenticator } from '../auth/request-authenticator.js';
 import { eventStreamResult } from './event-stream-result.js';
+import { requireJsonContentType } from './require-json-content-type.js';
 import { jobPollPath, jobView } from './job-view.js';
 import { JobStillRunningError } from './job-still-running-error.js';
 
@@ -212,6 +214,7 @@ export class ApiApp {
   }
 
   #parse(event: APIGatewayProxyEventV2, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
+    requireJsonContentType(header(event, 'content-type'));
     const body = parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
     // The published schema decides what is well-formed; the reader then maps fields and checks what it cannot say.
     validateRequestBody(dialect.requestSchema, body);
@@ -226,6 +229,8 @@ export class ApiApp {
       preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? ''),
       dialectQueueable: dialect.queueable !== false,
     });
+    // A request that cannot be split into a job is planned sync whatever its size: the bounds refuse it past the sync limits.
+    enforceRequestBounds(request, this.#deps.plan, plan.kind === 'job');
     if (plan.kind === 'job') {
       const submitted = await this.#submit(request, dialect, plan.job, caller);
       if (plan.respondAsync) return this.#accepted(submitted, context);

@@ -81,6 +81,7 @@ const ERROR_STATUSES: Readonly<Record<string, string>> = {
   '401': 'Missing or wrong API key (only when keys are configured).',
   '404': 'No such job (jobs expire, and are visible only to the key that submitted them).',
   '413': 'Body, query or a document above the configured limits (send `truncate: true` to cut texts instead).',
+  '415': 'The body was not sent as `Content-Type: application/json`.',
   '429': 'Rate limit or concurrent-job limit of the key reached; see Retry-After.',
   '5XX': 'Scoring or an upstream provider failed; the message of internal errors is generic.',
 };
@@ -112,7 +113,7 @@ const PREFER_PARAMETER = {
 function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean): Operation {
   const queueable = dialect.queueable !== false;
   const body = { required: true, content: jsonContent(ref(schemaName(dialect.requestSchema))) };
-  const errors = errorResponses(route.errorDialect, ['400', '401', '413', '429', '5XX']);
+  const errors = errorResponses(route.errorDialect, ['400', '401', '413', '415', '429', '5XX']);
   if (submitOnly) {
     return {
       tags: ['jobs'],

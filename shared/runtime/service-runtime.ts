@@ -7,6 +7,7 @@ import { createBackendAdapters } from './backend-adapters.js';
 import { loadServiceConfig, type ServiceConfig } from '../config/service-config.js';
 import { RerankService } from '../core/rerank-service.js';
 import { BearerAuth } from '../auth/bearer-auth.js';
+import { decideOpenAccess } from './decide-open-access.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import type { ChunkFuser, JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
@@ -59,10 +60,14 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     jobs: createJobCoordinator(config, { store, queue, jobSlots }, (modelId) => fuserOf(scorers, modelId)),
     auth: new RequestAuthenticator({
       operatorKeys: new BearerAuth(config.apiKeys),
-      clientKeys: new ApiKeyAuthenticator({ store: new CachedApiKeyStore(keys), rateLimiter, defaults }),
-      store: keys,
-      // Fail closed on AWS; locally, no keys anywhere means auth is off.
-      openWhenNoKeys: config.jobs.backend === 'memory',
+      // The local key file is read on every lookup, so a revocation bites at once; DynamoDB lookups are cached.
+      clientKeys: new ApiKeyAuthenticator({ store: config.jobs.backend === 'aws' ? new CachedApiKeyStore(keys) : keys, rateLimiter, defaults }),
+      openAccess: decideOpenAccess({
+        setting: config.auth,
+        backend: config.jobs.backend,
+        hasOperatorKeys: config.apiKeys.length > 0,
+        keysFile: config.keysFile,
+      }),
     }),
     store,
     queue,

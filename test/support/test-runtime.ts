@@ -15,8 +15,10 @@ import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 export interface TestRuntimeOptions {
   /** The served models; the first is the default. */
   readonly scorers: readonly Scorer[];
-  /** Operator keys (auth off when empty and no client keys). */
+  /** Operator keys. */
   readonly apiKeys?: readonly string[];
+  /** Let callers in without a key (as a local server started with no keys). Default: open unless apiKeys are given. */
+  readonly open?: boolean;
   readonly limits?: Partial<ApiAppDeps['limits']>;
   readonly plan?: Partial<PlanLimits>;
   readonly waitMs?: number;
@@ -46,11 +48,11 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
   const slots = new InMemoryJobSlots();
   const service = new RerankService({ catalog: scorers });
   const jobs = new JobCoordinator({ store, queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20, slots });
+  const open = options.open ?? (options.apiKeys ?? []).length === 0;
   const auth = new RequestAuthenticator({
     operatorKeys: new BearerAuth(options.apiKeys ?? []),
     clientKeys: new ApiKeyAuthenticator({ store: keys }),
-    store: keys,
-    openWhenNoKeys: true,
+    openAccess: { isOpen: () => open, description: open ? 'auth: off (test)' : 'auth: API key required' },
   });
   const app = new ApiApp({
     service,

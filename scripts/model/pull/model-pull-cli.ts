@@ -16,6 +16,8 @@ Downloads config.json, tokenizer.json, tokenizer_config.json, special_tokens_map
   --file      exact ONNX path in the repo (overrides --variant)
   --revision  branch, tag or commit (default main)
   --out       model folder (default models/<repo name>)
+  --allow-unverified  keep files the hub gives no checksum for (default: such a file fails the pull)
+Repository ids and file names with '..', '.', empty or absolute segments are refused; every file is written inside --out.
 env: HF_ENDPOINT (default https://huggingface.co), HF_TOKEN (private or gated repositories)
 
 examples:
@@ -50,6 +52,7 @@ async function main(): Promise<number> {
       file: { type: 'string' },
       revision: { type: 'string', default: 'main' },
       out: { type: 'string' },
+      'allow-unverified': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -73,6 +76,7 @@ async function main(): Promise<number> {
     variant: variant as ModelVariant,
     revision: values.revision,
     ...(values.file === undefined ? {} : { onnxFile: values.file }),
+    allowUnverified: values['allow-unverified'] === true,
     onProgress,
     onFile: (f) => {
       if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');

@@ -13,6 +13,7 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
   not_found: 'NotFound',
   method_not_allowed: 'MethodNotAllowed',
   payload_too_large: 'RequestTooLarge',
+  unsupported_media_type: 'UnsupportedMediaType',
   rate_limited: 'Throttling',
   upstream: 'InternalError.Upstream',
   internal: 'InternalError',

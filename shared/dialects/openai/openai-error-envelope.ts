@@ -8,6 +8,7 @@ const OPENAI_ERROR: Readonly<Record<RerankErrorKind, { type: string; code: strin
   not_found: { type: 'invalid_request_error', code: 'not_found' },
   method_not_allowed: { type: 'invalid_request_error', code: 'method_not_allowed' },
   payload_too_large: { type: 'invalid_request_error', code: 'payload_too_large' },
+  unsupported_media_type: { type: 'invalid_request_error', code: 'unsupported_media_type' },
   rate_limited: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   upstream: { type: 'api_error', code: 'upstream_error' },
   internal: { type: 'server_error', code: 'internal_error' },

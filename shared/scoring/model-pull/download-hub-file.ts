@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { authHeaders, type HubAccess } from './hub-repo-files.js';
 import { ChecksumMismatchError, ModelPullError } from './model-pull-error.js';
+import { sameOrigin } from './safe-hub-paths.js';
 
 export interface DownloadProgress {
   readonly file: string;
@@ -33,6 +34,8 @@ export interface DownloadHubFileOptions {
   /** sha256 from the repo listing (LFS files), checked in addition to the resolve headers. */
   readonly expectedSha256?: string | undefined;
   readonly onProgress?: (progress: DownloadProgress) => void;
+  /** Keep a file the hub gives no checksum for (neither LFS sha256 nor git blob sha1). Default false: it fails. */
+  readonly allowUnverified?: boolean;
 }
 
 const unquote = (etag: string | null): string | undefined => etag?.replace(/^W\//, '').replace(/"/g, '').toLowerCase() || undefined;
@@ -48,9 +51,8 @@ async function openResolved(options: DownloadHubFileOptions): Promise<{ response
   let url = `${base}/${options.repo}/resolve/${encodeURIComponent(options.revision)}/${options.file.split('/').map(encodeURIComponent).join('/')}`;
   let etag: string | undefined;
   for (let hop = 0; hop < 5; hop++) {
-    // The token goes to the hub only, never to the CDN a redirect points at.
-    const sameHost = new URL(url).host === new URL(base).host;
-    const response = await doFetch(url, { headers: sameHost ? authHeaders(options.access) : {}, redirect: 'manual' });
+    // The token goes to the hub's exact origin only: never to the CDN a redirect points at, nor over http.
+    const response = await doFetch(url, { headers: sameOrigin(url, base) ? authHeaders(options.access) : {}, redirect: 'manual' });
     etag ??= unquote(response.headers.get('x-linked-etag'));
     if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
       url = new URL(response.headers.get('location')!, url).toString();
@@ -98,6 +100,9 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
     } else if (etag?.length === 40 && totalBytes === receivedBytes) {
       if (gitActual !== etag) throw new ChecksumMismatchError(options.file, 'git-sha1', etag, gitActual);
       verifiedBy = 'git-sha1';
+    }
+    if (verifiedBy === 'none' && options.allowUnverified !== true) {
+      throw new ModelPullError(`${options.file}: the hub gives no checksum for it, so it cannot be verified; pass --allow-unverified to keep it anyway`);
     }
     if (totalBytes !== undefined && receivedBytes !== totalBytes) {
       throw new ModelPullError(`${options.file}: received ${receivedBytes} bytes, expected ${totalBytes}; the download was cut short, pull again`);

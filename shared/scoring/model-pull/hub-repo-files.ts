@@ -1,4 +1,5 @@
 import { MissingModelFileError, ModelPullError, RepoNotFoundError } from './model-pull-error.js';
+import { checkRepoId, sameOrigin } from './safe-hub-paths.js';
 
 /** Which ONNX export to pull: the plain fp32 graph or the dynamic-quantized int8 one. */
 export type ModelVariant = 'fp32' | 'quantized';
@@ -32,9 +33,18 @@ export function authHeaders(access: HubAccess): Record<string, string> {
 
 /** Repository metadata at a revision (default main). */
 export async function fetchRepoInfo(access: HubAccess, repo: string, revision = 'main'): Promise<HubRepoInfo> {
+  checkRepoId(repo);
   const base = access.endpoint.replace(/\/+$/, '');
-  const url = `${base}/api/models/${repo}${revision === 'main' ? '' : `/revision/${encodeURIComponent(revision)}`}?blobs=true`;
-  const response = await (access.fetch ?? fetch)(url, { headers: authHeaders(access) });
+  let url = `${base}/api/models/${repo}${revision === 'main' ? '' : `/revision/${encodeURIComponent(revision)}`}?blobs=true`;
+  // Redirects (a renamed repository) are followed by hand, within the hub's origin only: the token must not leave it.
+  let response = await (access.fetch ?? fetch)(url, { headers: authHeaders(access), redirect: 'manual' });
+  for (let hop = 0; hop < 5 && response.status >= 300 && response.status < 400 && response.headers.has('location'); hop++) {
+    const next = new URL(response.headers.get('location')!, url).toString();
+    await response.body?.cancel();
+    if (!sameOrigin(next, base)) throw new ModelPullError(`${url}: the hub redirected to another origin (${new URL(next).origin}); not followed`);
+    url = next;
+    response = await (access.fetch ?? fetch)(url, { headers: authHeaders(access), redirect: 'manual' });
+  }
   if (response.status === 401 || response.status === 404) {
     throw new RepoNotFoundError(
       `repository ${repo} (revision ${revision}) not found on ${base} (HTTP ${response.status}); check the id, or set HF_TOKEN for a private or gated repository`,

@@ -4,6 +4,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { downloadHubFile, type DownloadedFile, type DownloadProgress } from './download-hub-file.js';
 import { fetchRepoInfo, selectModelFiles, type HubAccess, type ModelVariant } from './hub-repo-files.js';
+import { checkRepoFilePath, checkRepoId, pathInside } from './safe-hub-paths.js';
 
 export interface PullModelOptions {
   /** Hub repository id, e.g. cross-encoder/ms-marco-MiniLM-L-6-v2. */
@@ -24,6 +25,8 @@ export interface PullModelOptions {
   readonly onProgress?: (progress: DownloadProgress) => void;
   /** Called once per file when it is verified and in place (or already was). */
   readonly onFile?: (file: DownloadedFile & { readonly skipped: boolean }) => void;
+  /** Keep files the hub gives no checksum for (CLI --allow-unverified). Default false: such a file fails the pull. */
+  readonly allowUnverified?: boolean;
 }
 
 export interface PulledModel {
@@ -58,6 +61,9 @@ async function sha256OfFile(file: string): Promise<string | undefined> {
  * Files already present with the hub's sha256 are kept, so a re-run only fetches what changed.
  */
 export async function pullModel(options: PullModelOptions): Promise<PulledModel> {
+  // Hub names become paths: refuse any that could leave the folder before asking the hub for anything.
+  checkRepoId(options.repo);
+  if (options.onnxFile !== undefined) checkRepoFilePath(options.onnxFile);
   const access: HubAccess = {
     endpoint: options.endpoint ?? process.env['HF_ENDPOINT'] ?? 'https://huggingface.co',
     token: options.token ?? process.env['HF_TOKEN'],
@@ -68,7 +74,7 @@ export async function pullModel(options: PullModelOptions): Promise<PulledModel>
   const folder = path.resolve(options.destination);
   const files: (DownloadedFile & { skipped: boolean })[] = [];
   for (const sibling of selected) {
-    const destination = path.join(folder, ...sibling.rfilename.split('/'));
+    const destination = pathInside(folder, sibling.rfilename);
     await mkdir(path.dirname(destination), { recursive: true });
     const known = sibling.lfs?.sha256?.toLowerCase();
     if (known !== undefined && (await sha256OfFile(destination)) === known) {
@@ -85,6 +91,7 @@ export async function pullModel(options: PullModelOptions): Promise<PulledModel>
       destination,
       expectedSize: sibling.lfs?.size ?? sibling.size,
       expectedSha256: known,
+      allowUnverified: options.allowUnverified === true,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
     files.push({ ...downloaded, skipped: false });

@@ -10,7 +10,7 @@ export interface ParsedResponse {
 }
 
 /** Every status the service may answer a client's mistake (or success) with; anything else is a bug. */
-export const CLIENT_STATUSES = [200, 202, 400, 401, 404, 405, 413, 429] as const;
+export const CLIENT_STATUSES = [200, 202, 400, 401, 404, 405, 413, 415, 429] as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

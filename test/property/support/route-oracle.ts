@@ -96,6 +96,14 @@ export function rankingExpectation(dialect: WireDialect, sent: unknown): Ranking
   };
 }
 
+/** The Content-Type as ApiApp reads it: the exact lower-case name first, else any spelling. */
+function sentContentType(event: APIGatewayProxyEventV2): string | undefined {
+  const headers = event.headers ?? {};
+  return headers['content-type'] ?? Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+}
+
+const isJsonContentType = (value: string | undefined): boolean => /^application\/json\s*(;\s*charset="?utf-?8"?\s*)?$/i.test(value?.trim() ?? '');
+
 /**
  * The oracle for any event on any path: never a 5xx; errors in the envelope of the path's dialect;
  * 202 a job view; 200 the route's success shape, rankings checked against the request sent.
@@ -105,6 +113,10 @@ export function expectApiResponse(event: APIGatewayProxyEventV2, result: APIGate
   const path = normalizePath(event.rawPath);
   const { body, status } = response;
   if (isOutOfScopeRoute(path)) return response;
+  // Bodies are read only when they say they are JSON (issue 17): a 415 means they did not, and a success means they did.
+  if (status === 415 || (status < 300 && event.requestContext.http.method.toUpperCase() === 'POST')) {
+    expect(isJsonContentType(sentContentType(event)), `status ${status} with Content-Type ${sentContentType(event)}`).toBe(status !== 415);
+  }
   if (status >= 400) {
     expectErrorEnvelope(errorDialectForPath(path), response, event.requestContext.requestId);
     return response;

@@ -310,6 +310,7 @@ describe('dashScopeDialect.formatError', () => {
     not_found: 'NotFound',
     method_not_allowed: 'MethodNotAllowed',
     payload_too_large: 'RequestTooLarge',
+    unsupported_media_type: 'UnsupportedMediaType',
     rate_limited: 'Throttling',
     upstream: 'InternalError.Upstream',
     internal: 'InternalError',

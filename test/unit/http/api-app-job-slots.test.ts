@@ -12,7 +12,7 @@ const lengthScorer: Scorer = {
 
 describe('job slots taken by JobCoordinator.submit', () => {
   it('refuses a second running job of a one-job key with 429, and frees the slot when the job ends', async () => {
-    const rt = testRuntime({ scorers: [lengthScorer] });
+    const rt = testRuntime({ scorers: [lengthScorer], open: false });
     const { key, record } = await rt.keys.create('one-job', { maxConcurrentJobs: 1 });
     const submit = () =>
       rt.app.handle(

@@ -20,7 +20,7 @@ const event = (method: string, rawPath: string, stage: string, body?: unknown, h
   routeKey: '$default',
   rawPath,
   rawQueryString: '',
-  headers,
+  headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
   requestContext: {
     accountId: '1',
     apiId: 'a',
