@@ -10,7 +10,7 @@ import { BearerAuth } from '../http/bearer-auth.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { createHybridScorer, isSplittableHybrid } from '../scoring/hybrid/index.js';
+import { createDefaultHybridScorer, isLexicalOrHybrid, isSplittableHybrid } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import type { Scorer } from '../scoring/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
@@ -36,9 +36,9 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
   const hybrids = new Map<string, Scorer>();
   const hybridOf = (model: Scorer): Scorer => {
     // A model that is already lexical or hybrid is its own hybrid.
-    if (model.candidateRelative) return model;
+    if (model.candidateRelative || isLexicalOrHybrid(model)) return model;
     let hybrid = hybrids.get(model.id);
-    if (!hybrid) hybrids.set(model.id, (hybrid = createHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
+    if (!hybrid) hybrids.set(model.id, (hybrid = createDefaultHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
     return hybrid;
   };
   const { store, queue, keys, rateLimiter, jobSlots } = createBackendAdapters(config);
