@@ -5,23 +5,29 @@ import type { LogisticModel } from '../logistic-model.js';
 export const USE_LITE_BM25_FUSION: LogisticModel = {
   "features": [
     "bm25Saturated",
+    "logBm25",
     "coverage",
     "idfCoverage",
+    "rarestMatched",
     "logQueryTerms",
     "logDocumentTerms",
     "cosine",
+    "cosineSquared",
     "cosineTimesIdfCoverage"
   ],
   "weights": [
-    2.243886,
-    -1.096063,
-    1.542894,
-    -1.203096,
-    0.113485,
-    3.542924,
-    2.828521
+    -3.540123,
+    1.349627,
+    -0.355498,
+    0.789021,
+    0.367207,
+    -1.752875,
+    0.235691,
+    2.785081,
+    2.117779,
+    1.450021
   ],
-  "bias": -4.290475,
-  "saturation": 64,
-  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.624), Platt-calibrated"
+  "bias": -3.633278,
+  "saturation": 1,
+  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.628), Platt-calibrated"
 };

@@ -5,19 +5,23 @@ import type { LogisticModel } from '../logistic-model.js';
 export const BM25_CALIBRATION: LogisticModel = {
   "features": [
     "bm25Saturated",
+    "logBm25",
     "coverage",
     "idfCoverage",
+    "rarestMatched",
     "logQueryTerms",
     "logDocumentTerms"
   ],
   "weights": [
-    1.203403,
-    -0.560906,
-    3.350998,
-    0.128456,
-    -0.021175
+    -5.732014,
+    2.494602,
+    0.030843,
+    1.351809,
+    0.508627,
+    -0.920674,
+    0.22318
   ],
-  "bias": -4.712896,
-  "saturation": 8,
-  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.569), Platt-calibrated"
+  "bias": -3.536505,
+  "saturation": 1,
+  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.567), Platt-calibrated"
 };

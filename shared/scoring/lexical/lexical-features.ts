@@ -8,6 +8,8 @@ export interface LexicalFeatures {
   readonly coverage: number;
   /** The same share weighted by IDF (a matched rare word counts more than a matched common one), 0..1. */
   readonly idfCoverage: number;
+  /** 1 when the query's rarest term (highest IDF) occurs in the document, else 0. */
+  readonly rarestMatched: number;
   /** Distinct query terms. */
   readonly queryTerms: number;
   /** Document length in tokens. */
@@ -26,9 +28,15 @@ export function lexicalFeatures(queryTerms: readonly string[], documentTerms: re
   let bm25 = 0;
   let matchedIdf = 0;
   let totalIdf = 0;
+  let rarestIdf = -1;
+  let rarestMatched = 0;
   for (const term of terms) {
     const idf = background.idf(term);
     totalIdf += idf;
+    if (idf > rarestIdf) {
+      rarestIdf = idf;
+      rarestMatched = tf.has(term) ? 1 : 0;
+    }
     const f = tf.get(term);
     if (f === undefined) continue;
     matchedIdf += idf;
@@ -38,18 +46,19 @@ export function lexicalFeatures(queryTerms: readonly string[], documentTerms: re
     bm25,
     coverage: terms.size === 0 ? 0 : tf.size / terms.size,
     idfCoverage: totalIdf === 0 ? 0 : matchedIdf / totalIdf,
+    rarestMatched,
     queryTerms: terms.size,
     documentTerms: documentTerms.length,
   };
 }
 
 /** Names of lexicalFeatureVector's entries, in order. */
-export const LEXICAL_FEATURE_NAMES = ['bm25Saturated', 'coverage', 'idfCoverage', 'logQueryTerms', 'logDocumentTerms'] as const;
+export const LEXICAL_FEATURE_NAMES = ['bm25Saturated', 'logBm25', 'coverage', 'idfCoverage', 'rarestMatched', 'logQueryTerms', 'logDocumentTerms'] as const;
 
 /**
  * The lexical inputs of the fitted logistic models. BM25 is saturated as s / (s + k) so one very long
- * or very repetitive match cannot dominate; lengths enter as logarithms.
+ * or very repetitive match cannot dominate (log(1 + s) lets the fit choose how much to saturate); lengths enter as logarithms.
  */
 export function lexicalFeatureVector(f: LexicalFeatures, saturation: number): number[] {
-  return [f.bm25 / (f.bm25 + saturation), f.coverage, f.idfCoverage, Math.log1p(f.queryTerms), Math.log1p(f.documentTerms)];
+  return [f.bm25 / (f.bm25 + saturation), Math.log1p(f.bm25), f.coverage, f.idfCoverage, f.rarestMatched, Math.log1p(f.queryTerms), Math.log1p(f.documentTerms)];
 }

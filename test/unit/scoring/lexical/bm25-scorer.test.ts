@@ -104,7 +104,7 @@ describe('createBm25Scorer with background statistics (the served default)', () 
     expect(features!.queryTerms).toBe(3);
     expect(features!.bm25).toBeGreaterThan(0);
     const [none] = scorer.features('zebra', ['cat']);
-    expect(none).toEqual({ bm25: 0, coverage: 0, idfCoverage: 0, queryTerms: 1, documentTerms: 1 });
+    expect(none).toEqual({ bm25: 0, coverage: 0, idfCoverage: 0, rarestMatched: 0, queryTerms: 1, documentTerms: 1 });
   });
 });
 
