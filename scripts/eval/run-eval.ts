@@ -149,12 +149,18 @@ async function main(): Promise<void> {
   }
 
   await mkdir('eval/reliability', { recursive: true });
+  const plotted: { name: string; file: string }[] = [];
   const calibrationRows = ['| scorer | ECE, eval splits of the training sources (pooled) | ECE, man pages (unseen) | plot |', '| --- | --- | --- | --- |'];
   for (const f of factories) {
     if (!results.has(f.name)) continue;
     const inDomain = pooled(f.name, TRAINING_SOURCES);
     const man = pooled(f.name, UNSEEN_SOURCES);
+    if (!isProbabilityScale(inDomain) && !f.name.startsWith('use-lite')) {
+      calibrationRows.push(`| ${f.name} | ${ece(f.name, inDomain)} | ${ece(f.name, man)} | none (not a probability) |`);
+      continue;
+    }
     const file = `reliability/${slug(f.name)}.svg`;
+    plotted.push({ name: f.name, file });
     await writeFile(
       `eval/${file}`,
       reliabilitySvg(`${f.name}: reliability`, [
@@ -207,7 +213,7 @@ ${calibrationRows.join('\n')}
 Reliability plots: share of relevant candidates against the mean score, per bin (circle area ~ candidates in
 the bin); a calibrated model follows the dashed diagonal.
 
-${[...results.keys()].map((name) => `![${name}](reliability/${slug(name)}.svg)`).join('\n')}
+${plotted.map((p) => `![${p.name}](${p.file})`).join('\n')}
 
 ### What a threshold means (\`use-lite-bm25\`, all candidates of the eval splits of the three training sources)
 
