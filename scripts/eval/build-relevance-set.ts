@@ -13,28 +13,15 @@ import { bm25Scores } from '../../shared/scoring/lexical/bm25-scorer.js';
 import { tokenizeLexical } from '../../shared/scoring/lexical/lexical-tokenizer.js';
 import { parseDebianDescriptions, type DebianDescription } from './debian-descriptions.js';
 import { formatRelevanceSet, type RelevanceQuery } from './relevance-set.js';
+import { queryWithoutNames } from './query-without-names.js';
 import { hashSeed, seededRandom, shuffled } from './seeded-random.js';
 
 const MIN_QUERY_TERMS = 2;
 const MIN_DOCUMENT_TERMS = 15;
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * The synopsis without the package's own name (binary and source), so a query is not answered by
- * spotting the name that most extended descriptions repeat. Only exact names are removed, as whole
- * words; other identifiers ("GNU C Library", "OpenSSL") stay, since they are what a user would type.
- */
+/** The synopsis without the package's own names (binary and source); see queryWithoutNames. */
 export function queryFromSynopsis(description: Pick<DebianDescription, 'package' | 'source' | 'short'>): string {
-  let query = description.short;
-  for (const name of new Set([description.package, description.source])) {
-    query = query.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'giu'), ' ');
-  }
-  return query
-    .replace(/\(\s*\)/g, ' ')
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s\-:,;.]+|[\s\-:,;]+$/g, '')
-    .trim();
+  return queryWithoutNames(description.short, [description.package, description.source]);
 }
 
 async function main(): Promise<void> {

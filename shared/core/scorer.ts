@@ -16,7 +16,8 @@ export interface Scorer {
   /** Raw score range kind, so the core can pick the right activation (sigmoid of a logit, or none). */
   readonly scoreKind: 'logit' | 'similarity';
   /**
-   * True when a document's score depends on the other candidates (BM25's IDF, per-request fusion).
+   * True when a document's score depends on the other candidates (BM25 with the candidates' own statistics,
+   * per-request min-max fusion).
    * Such scores cannot be computed chunk by chunk, so requests using them are never fanned out.
    */
   readonly candidateRelative?: boolean;

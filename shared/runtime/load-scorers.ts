@@ -1,6 +1,6 @@
 import type { ModelConfig } from '../config/service-config.js';
 import { loadOnnxBiEncoder, readRerankKind } from '../scoring/bi-encoder/index.js';
-import { createHybridScorer } from '../scoring/hybrid/index.js';
+import { createDefaultHybridScorer } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import { loadOnnxCrossEncoder } from '../scoring/onnx-cross-encoder.js';
 import type { Scorer } from '../core/scorer.js';
@@ -22,7 +22,7 @@ export async function loadScorers(models: readonly ModelConfig[], threads: numbe
   );
   for (const m of models) {
     if (m.kind === 'hybrid') {
-      byId.set(m.id, createHybridScorer({ id: m.id, model: byId.get(m.model) as Scorer, lexical: byId.get(m.lexical) as Scorer }));
+      byId.set(m.id, createDefaultHybridScorer({ id: m.id, model: byId.get(m.model) as Scorer, lexical: byId.get(m.lexical) as Scorer }));
     }
   }
   return models.map((m) => byId.get(m.id) as Scorer);

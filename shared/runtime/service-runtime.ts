@@ -11,7 +11,7 @@ import { decideOpenAccess } from './decide-open-access.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import type { ChunkFuser, JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobStore } from '../jobs/job-store.js';
-import { createHybridScorer } from '../scoring/hybrid/index.js';
+import { createDefaultHybridScorer, isLexicalOrHybrid } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import { isSplittableScorer, type Scorer } from '../core/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
@@ -39,9 +39,9 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
   const hybrids = new Map<string, Scorer>();
   const hybridOf = (model: Scorer): Scorer => {
     // A model that is already lexical or hybrid is its own hybrid.
-    if (model.candidateRelative) return model;
+    if (model.candidateRelative || isLexicalOrHybrid(model)) return model;
     let hybrid = hybrids.get(model.id);
-    if (!hybrid) hybrids.set(model.id, (hybrid = createHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
+    if (!hybrid) hybrids.set(model.id, (hybrid = createDefaultHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
     return hybrid;
   };
   const { store, queue, keys, rateLimiter, jobSlots } = createBackendAdapters(config);

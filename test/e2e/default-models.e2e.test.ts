@@ -42,6 +42,24 @@ describe('the default models', () => {
     expect(body.results.every((r) => r.relevance_score >= 0 && r.relevance_score <= 1)).toBe(true);
   });
 
+  it("gives a document the same default-model score whatever else is sent (absolute, not min-max)", async () => {
+    const score = async (documents: string[]) => {
+      const res = await fetch(`${server.url}/v1/rerank`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'python http library', documents }),
+      });
+      const body = (await res.json()) as { results: { index: number; relevance_score: number }[] };
+      return body.results.find((r) => r.index === 0)!.relevance_score;
+    };
+    const httpx = 'httpx is a fully featured HTTP client library for Python 3';
+    const alone = await score([httpx]);
+    const withBetter = await score([httpx, 'requests is a popular third-party HTTP library for Python']);
+    expect(alone).toBeGreaterThan(0);
+    expect(alone).toBeLessThan(1);
+    expect(withBetter).toBeCloseTo(alone, 6);
+  });
+
   it('serves the bi-encoder and BM25 on their own by name', async () => {
     for (const model of ['use-lite', 'bm25']) {
       const res = await fetch(`${server.url}/v1/rerank`, {
@@ -54,7 +72,7 @@ describe('the default models', () => {
     }
   });
 
-  it('fans the hybrid out over the queue (bi-encoder chunks, BM25 fused at the merge) with the synchronous ranking', async () => {
+  it('fans the hybrid out over the queue (each chunk scored on its own: absolute scores) with the synchronous ranking', async () => {
     const topics = ['python http client library', 'panda bears eat bamboo', 'http requests in python', 'lambda functions on aws', 'rerank search results'];
     const documents = Array.from({ length: 30 }, (_, i) => `${topics[i % topics.length]} number ${i} ${'filler '.repeat(i % 4)}`);
     const body = JSON.stringify({ query: 'python http library', documents, top_n: 10 });

@@ -42,7 +42,8 @@ export interface HybridScorer extends SplittableScorer {
  * Why not add raw scores: logits, cosines and BM25 sums have unrelated scales that change per request
  * (BM25 grows with query length and shrinks as terms get common), so a fixed weight on raw scores
  * would mean something different in every request. Both rules are scale-free. The flip side: fused
- * scores only compare candidates WITHIN one request; a rerank_threshold on them is a relative cut.
+ * scores only compare candidates WITHIN one request; a rerank_threshold on them is a relative cut. The served
+ * default for bi-encoders is createFittedHybridScorer instead (absolute P(relevant); fitted-hybrid-scorer.ts).
  *
  * scoreKind 'similarity' (no further sigmoid); tokens are the model's. close() does NOT close the
  * components: they are usually also served on their own, and their owner (the registry) closes them.

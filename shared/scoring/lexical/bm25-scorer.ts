@@ -1,4 +1,8 @@
+import { logisticProbability, type LogisticModel } from '../logistic-model.js';
 import type { ScoreBatch, Scorer } from '../../core/scorer.js';
+import { defaultBackground } from './background-idf.js';
+import { BM25_CALIBRATION } from './bm25-calibration.js';
+import { BM25_B, BM25_K1, lexicalFeatureVector, lexicalFeatures, type LexicalFeatures } from './lexical-features.js';
 import { tokenizeLexical } from './lexical-tokenizer.js';
 
 export interface Bm25Parameters {
@@ -13,20 +17,28 @@ export interface Bm25ScorerOptions extends Bm25Parameters {
   readonly id: string;
   /** Drop English stopwords from query and documents (default true); see lexical-tokenizer.ts. */
   readonly stopwords?: boolean;
+  /**
+   * 'background' (default): IDF and average length from the committed background table, and the score is
+   * P(relevant) from the fitted lexical logistic model (bm25-calibration.ts) - absolute, in (0, 1), the
+   * same for a document whatever else is sent. k1 and b are then the fitted model's (1.2, 0.75).
+   * 'candidates': the classic raw BM25 with statistics from the request's own candidates (unbounded,
+   * candidate-relative); kept for the eval's baseline and the relevance-set miner.
+   */
+  readonly statistics?: 'background' | 'candidates';
 }
 
-/**
- * A BM25 Scorer. Its scores are relative to the candidate set: IDF and average length come from the
- * documents of the same call, so the same document can score differently in another call.
- */
+/** A BM25 Scorer; see Bm25ScorerOptions.statistics for what its scores mean. */
 export interface Bm25Scorer extends Scorer {
   readonly scoreKind: 'similarity';
-  /** Marks scorers whose scores depend on the whole candidate set (see bm25Scores). */
-  readonly candidateRelative: true;
+  /** False with background statistics (absolute scores); true with request-local statistics. */
+  readonly candidateRelative: boolean;
+  readonly statistics: 'background' | 'candidates';
+  /** Request-independent lexical features of each document (background statistics), for fitted fusions. */
+  features(query: string, documents: readonly string[]): LexicalFeatures[];
 }
 
-const DEFAULT_K1 = 1.2;
-const DEFAULT_B = 0.75;
+const DEFAULT_K1 = BM25_K1;
+const DEFAULT_B = BM25_B;
 
 /**
  * Okapi BM25 of every document against the query, over token lists, with the statistics taken from
@@ -80,18 +92,31 @@ function checkedParameters(parameters: Bm25Parameters): { k1: number; b: number 
 }
 
 /**
- * BM25 over the request's own candidates (see bm25Scores), with the tokenizer of lexical-tokenizer.ts.
- * scoreKind 'similarity' (scores are >= 0 and unbounded: no sigmoid); tokens = 0 (no model tokens).
- * Deterministic and synchronous inside; nothing to load or close.
+ * The lexical scorer. With background statistics (default) a score is P(relevant) in (0, 1) from a
+ * logistic model over the saturated BM25, query-term coverage and lengths, fitted offline
+ * (scripts/eval/fit-fusion.ts); with 'candidates', raw BM25 over the request's candidates (>= 0, unbounded).
+ * scoreKind 'similarity' (no sigmoid); tokens = 0 (no model tokens). Deterministic; nothing to load or close.
  */
-export function createBm25Scorer(options: Bm25ScorerOptions): Bm25Scorer {
+export function createBm25Scorer(options: Bm25ScorerOptions, calibration: LogisticModel = BM25_CALIBRATION): Bm25Scorer {
   const parameters = checkedParameters(options);
   const tokenizerOptions = { stopwords: options.stopwords ?? true };
+  const statistics = options.statistics ?? 'background';
+  const features = (query: string, documents: readonly string[]): LexicalFeatures[] => {
+    const queryTerms = tokenizeLexical(query, tokenizerOptions);
+    const background = defaultBackground();
+    return documents.map((document) => lexicalFeatures(queryTerms, tokenizeLexical(document, tokenizerOptions), background));
+  };
   return {
     id: options.id,
     scoreKind: 'similarity',
-    candidateRelative: true,
+    candidateRelative: statistics === 'candidates',
+    statistics,
+    features,
     async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
+      if (statistics === 'background') {
+        const scores = features(query, documents).map((f) => logisticProbability(calibration, lexicalFeatureVector(f, calibration.saturation)));
+        return { scores, tokens: 0 };
+      }
       const queryTerms = tokenizeLexical(query, tokenizerOptions);
       const documentTerms = documents.map((document) => tokenizeLexical(document, tokenizerOptions));
       return { scores: bm25Scores(queryTerms, documentTerms, parameters), tokens: 0 };

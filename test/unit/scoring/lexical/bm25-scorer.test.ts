@@ -75,8 +75,41 @@ describe('bm25Scores', () => {
   });
 });
 
-describe('createBm25Scorer', () => {
+describe('createBm25Scorer with background statistics (the served default)', () => {
   const scorer = createBm25Scorer({ id: 'bm25' });
+  const documents = ['requests is an HTTP library for Python', 'a text editor for the terminal', 'an HTTP server written in Go'];
+
+  it('returns P(relevant) in (0, 1), higher for the better match, with no model tokens', async () => {
+    const batch = await scorer.score('python http library', documents);
+    expect(scorer.statistics).toBe('background');
+    expect(scorer.candidateRelative).toBe(false);
+    expect(batch.tokens).toBe(0);
+    for (const score of batch.scores) expect(score > 0 && score < 1).toBe(true);
+    expect(batch.scores[0]).toBeGreaterThan(batch.scores[2]!);
+    expect(batch.scores[2]).toBeGreaterThan(batch.scores[1]!);
+  });
+
+  it("gives a document the same score whatever the other candidates are", async () => {
+    const all = (await scorer.score('python http library', documents)).scores;
+    const alone = (await scorer.score('python http library', [documents[0]!])).scores;
+    const withOthers = (await scorer.score('python http library', [documents[0]!, 'python python python', 'library'])).scores;
+    expect(alone[0]).toBe(all[0]);
+    expect(withOthers[0]).toBe(all[0]);
+  });
+
+  it('exposes the request-independent features the fitted models read', () => {
+    const [features] = scorer.features('python http library', [documents[0]!]);
+    expect(features!.coverage).toBe(1);
+    expect(features!.idfCoverage).toBe(1);
+    expect(features!.queryTerms).toBe(3);
+    expect(features!.bm25).toBeGreaterThan(0);
+    const [none] = scorer.features('zebra', ['cat']);
+    expect(none).toEqual({ bm25: 0, coverage: 0, idfCoverage: 0, rarestMatched: 0, queryTerms: 1, documentTerms: 1 });
+  });
+});
+
+describe('createBm25Scorer with the candidates\' statistics (raw BM25)', () => {
+  const scorer = createBm25Scorer({ id: 'bm25', statistics: 'candidates' });
 
   it('is a similarity scorer with no model tokens', async () => {
     const batch = await scorer.score('python http library', ['requests is an HTTP library for Python', 'a text editor']);
@@ -84,6 +117,7 @@ describe('createBm25Scorer', () => {
     expect(scorer.id).toBe('bm25');
     expect(scorer.scoreKind).toBe('similarity');
     expect(scorer.candidateRelative).toBe(true); // IDF comes from the candidates: never scored chunk by chunk
+    expect(scorer.statistics).toBe('candidates');
     expect(batch.tokens).toBe(0);
     expect(batch.scores).toHaveLength(2);
     expect(batch.scores[0]).toBeGreaterThan(batch.scores[1]!);
@@ -115,7 +149,7 @@ describe('createBm25Scorer', () => {
   });
 
   it('keeps stopwords when asked to', async () => {
-    const withStopwords = createBm25Scorer({ id: 'bm25', stopwords: false });
+    const withStopwords = createBm25Scorer({ id: 'bm25', stopwords: false, statistics: 'candidates' });
     const batch = await withStopwords.score('the', ['the cat', 'a dog']);
     expect(batch.scores[0]).toBeGreaterThan(0);
     expect(batch.scores[1]).toBe(0);
