@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { totalmem } from 'node:os';
 
 /** How one scorer spends its CPUs: sessions on inference worker threads x intra-op threads each, or in-thread. */
@@ -47,4 +48,20 @@ export function chooseExecutionPlan(input: ExecutionPlanInput): ExecutionPlan {
   const fitting = Math.max(1, Math.floor((memory * SESSION_MEMORY_SHARE) / perSession));
   const workers = Math.min(threads, fitting);
   return { inWorkerThreads: true, workers, intraOpThreads: Math.max(1, Math.floor(threads / workers)) };
+}
+
+/**
+ * True when the ONNX graph quantizes activations per run (DynamicQuantizeLinear, what `quantize_dynamic`
+ * emits): its scores then depend on which pairs share a batch, so the scheduler must keep the batches it
+ * always made. Op types are plain strings in the protobuf; streamed, so a multi-GB file is not read at once.
+ */
+export async function quantizesActivationsPerRun(onnxPath: string): Promise<boolean> {
+  const needle = Buffer.from('DynamicQuantizeLinear');
+  let tail = Buffer.alloc(0);
+  for await (const chunk of createReadStream(onnxPath, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const window = Buffer.concat([tail, chunk]);
+    if (window.includes(needle)) return true;
+    tail = window.subarray(Math.max(0, window.length - needle.length + 1));
+  }
+  return false;
 }

@@ -12,6 +12,12 @@ export interface BatchSchedule extends BatchLimits {
   readonly parallelism: number;
   /** Hidden size of the encoder (384 for MiniLM-L6, 128 for TinyBERT-L2); weighs attention against the dense layers. */
   readonly hiddenSize?: number;
+  /**
+   * Whether a pair's score is independent of its batch mates. False for dynamically quantized graphs
+   * (DynamicQuantizeLinear picks one activation scale per run, over every row and the padding): re-cutting
+   * their batches would move scores by ~1e-3, so the schedule then only reorders the plain length batches.
+   */
+  readonly batchInvariant: boolean;
 }
 
 const DEFAULT_HIDDEN_SIZE = 384;
@@ -59,15 +65,16 @@ export function lengthBatches(lengths: readonly number[], limits: BatchLimits & 
 /**
  * The batches of one request in the order they should start: costliest first (longest-processing-time
  * first), so with several workers pulling from one queue the long batches do not end up as the tail that
- * one worker runs while the others idle. With parallelism > 1 a batch's cost is also capped at half
- * of the request's share per worker (total / (SPLIT_PER_WORKER x parallelism), never below one pair): small
- * requests split across every worker (latency) and long pairs come in smaller batches (a finer tail).
- * With parallelism 1 the batches are exactly lengthBatches' (same rows, same padding, same scores).
+ * one worker runs while the others idle. With parallelism > 1 and a batch-invariant graph, a batch's cost
+ * is also capped at half of the request's share per worker (total / (SPLIT_PER_WORKER x parallelism), never
+ * below one pair): small requests split across every worker (latency) and long pairs come in smaller
+ * batches (a finer tail). Otherwise the batches are exactly lengthBatches' (same rows, same padding, same
+ * scores), only in another order.
  */
 export function scheduleBatches(lengths: readonly number[], schedule: BatchSchedule): number[][] {
   const hiddenSize = schedule.hiddenSize ?? DEFAULT_HIDDEN_SIZE;
   let maxBatchCost = Number.POSITIVE_INFINITY;
-  if (schedule.parallelism > 1 && lengths.length > 1) {
+  if (schedule.parallelism > 1 && schedule.batchInvariant && lengths.length > 1) {
     const total = lengths.reduce((sum, n) => sum + batchCost(1, n, hiddenSize), 0);
     maxBatchCost = total / (SPLIT_PER_WORKER * schedule.parallelism);
   }

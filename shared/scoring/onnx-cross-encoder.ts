@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { chooseExecutionPlan, type ExecutionPlan } from './execution-plan.js';
+import { chooseExecutionPlan, quantizesActivationsPerRun, type ExecutionPlan } from './execution-plan.js';
 import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
 import { scheduleBatches, type BatchLimits } from './length-batches.js';
 import { ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
@@ -178,7 +178,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     private readonly runner: BatchRunner,
     private readonly tokenizer: PairTokenizer,
     private readonly config: CrossEncoderConfig,
-    private readonly limits: BatchLimits & { readonly hiddenSize: number | undefined },
+    private readonly limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean },
   ) {
     this.inputNames = runner.inputNames;
   }
@@ -195,8 +195,8 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, this.tokenizer.pieces(document)));
     const lengths = pairs.map((pair) => pair.inputIds.length);
     const scores = new Array<number>(documents.length);
-    // Costliest first across `parallelism` sessions (see scheduleBatches); in-thread (parallelism 1) the
-    // batches are the plain length batches, so scores do not change with the plan's order.
+    // Costliest first across `parallelism` sessions (see scheduleBatches). In-thread, or for a dynamically
+    // quantized graph, the batches are the plain length batches: scores do not depend on the plan.
     const batches = scheduleBatches(lengths, { ...this.limits, parallelism: this.runner.parallelism });
     // At most `parallelism` batches of one request in flight, each drain loop taking the next costliest:
     // every worker stays busy, and a concurrent small request can slip its batch in between a large
@@ -278,6 +278,7 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
     hiddenSize: await encoderHiddenSize(folder.folder),
+    batchInvariant: !(await quantizesActivationsPerRun(folder.onnxPath)),
   });
 }
 

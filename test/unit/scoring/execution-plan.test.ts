@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { chooseExecutionPlan, processMemoryBytes } from '../../../shared/scoring/execution-plan.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chooseExecutionPlan, processMemoryBytes, quantizesActivationsPerRun } from '../../../shared/scoring/execution-plan.js';
+import { FIXTURE_MODEL_DIR, FIXTURE_MODEL_FILE } from './fixture-model.js';
 
 const MB = 2 ** 20;
 const GB = 2 ** 30;
@@ -43,5 +47,24 @@ describe('chooseExecutionPlan', () => {
 describe('processMemoryBytes', () => {
   it('reads the Lambda memory size', () => {
     expect(processMemoryBytes({ AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '3538' })).toBe(3538 * MB);
+  });
+});
+
+describe('quantizesActivationsPerRun', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'rerank-graph-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is false for the fixture (weights quantized ahead of time, no per-run activation scale)', async () => {
+    expect(await quantizesActivationsPerRun(path.join(FIXTURE_MODEL_DIR, FIXTURE_MODEL_FILE))).toBe(false);
+  });
+
+  it('finds a DynamicQuantizeLinear op type even across a read-chunk boundary', async () => {
+    // Arrange: the op name straddles the 1 MiB stream chunk
+    const file = path.join(dir, 'dynamic.onnx');
+    const before = Buffer.alloc((1 << 20) - 7, 0x20);
+    writeFileSync(file, Buffer.concat([before, Buffer.from('DynamicQuantizeLinear'), Buffer.alloc(100, 0x20)]));
+
+    // Act / Assert
+    expect(await quantizesActivationsPerRun(file)).toBe(true);
   });
 });

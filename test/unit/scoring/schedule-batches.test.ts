@@ -23,7 +23,7 @@ describe('scheduleBatches', () => {
 
   it('with one session, runs exactly the length batches, costliest first', () => {
     // Act
-    const scheduled = scheduleBatches(lengths, { ...LIMITS, parallelism: 1 });
+    const scheduled = scheduleBatches(lengths, { ...LIMITS, batchInvariant: true, parallelism: 1 });
 
     // Assert
     const plain = lengthBatches(lengths, LIMITS);
@@ -34,7 +34,7 @@ describe('scheduleBatches', () => {
 
   it('starts the costliest batch first with several sessions and covers every pair once', () => {
     // Act
-    const scheduled = scheduleBatches(lengths, { ...LIMITS, parallelism: 4, hiddenSize: 128 });
+    const scheduled = scheduleBatches(lengths, { ...LIMITS, batchInvariant: true, parallelism: 4, hiddenSize: 128 });
 
     // Assert
     expect(sortedIndices(scheduled)).toEqual(lengths.map((_, i) => i));
@@ -48,8 +48,8 @@ describe('scheduleBatches', () => {
     const small = [40, 42, 41, 44, 39, 40, 43, 45, 41, 42];
 
     // Act
-    const one = scheduleBatches(small, { ...LIMITS, parallelism: 1 });
-    const four = scheduleBatches(small, { ...LIMITS, parallelism: 4 });
+    const one = scheduleBatches(small, { ...LIMITS, batchInvariant: true, parallelism: 1 });
+    const four = scheduleBatches(small, { ...LIMITS, batchInvariant: true, parallelism: 4 });
 
     // Assert
     expect(one).toHaveLength(2);
@@ -57,16 +57,30 @@ describe('scheduleBatches', () => {
     expect(sortedIndices(four)).toEqual(small.map((_, i) => i));
   });
 
+  it('keeps the plain length batches for a graph whose scores depend on batch mates (dynamic int8)', () => {
+    // Arrange
+    const small = [40, 42, 41, 44, 39, 40, 43, 45, 41, 42];
+
+    // Act
+    const scheduled = scheduleBatches(lengths, { ...LIMITS, batchInvariant: false, parallelism: 4 });
+    const smallScheduled = scheduleBatches(small, { ...LIMITS, batchInvariant: false, parallelism: 4 });
+
+    // Assert: same rows per batch as one session would run, only the order differs
+    const byFirst = (batches: number[][]): number[][] => [...batches].sort((a, b) => a[0]! - b[0]!);
+    expect(byFirst(scheduled)).toEqual(byFirst(lengthBatches(lengths, LIMITS)));
+    expect(byFirst(smallScheduled)).toEqual(byFirst(lengthBatches(small, LIMITS)));
+  });
+
   it('never splits below one pair per batch', () => {
     // Act
-    const batches = scheduleBatches([512, 10], { ...LIMITS, parallelism: 6 });
+    const batches = scheduleBatches([512, 10], { ...LIMITS, batchInvariant: true, parallelism: 6 });
 
     // Assert
     expect(batches).toEqual([[0], [1]]);
   });
 
   it('schedules nothing for no pairs and one batch for one pair', () => {
-    expect(scheduleBatches([], { ...LIMITS, parallelism: 2 })).toEqual([]);
-    expect(scheduleBatches([77], { ...LIMITS, parallelism: 2 })).toEqual([[0]]);
+    expect(scheduleBatches([], { ...LIMITS, batchInvariant: true, parallelism: 2 })).toEqual([]);
+    expect(scheduleBatches([77], { ...LIMITS, batchInvariant: true, parallelism: 2 })).toEqual([[0]]);
   });
 });
