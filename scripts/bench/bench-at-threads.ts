@@ -164,8 +164,8 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
 
 async function latency(words: string[], rows: LatencyRow[]): Promise<void> {
   const plan = [
-    { model: MODELS[1], sizes: quick ? { 10: 8, 100: 3, 1000: 1 } : { 10: 15, 100: 5, 1000: 2 } },
-    { model: MODELS[0], sizes: quick ? { 10: 5, 100: 2 } : { 10: 8, 100: 3, 1000: 1 } },
+    { model: MODELS[1], sizes: quick ? { 10: 5, 100: 2, 1000: 1 } : { 10: 15, 100: 5, 1000: 2 } },
+    { model: MODELS[0], sizes: quick ? { 10: 3, 100: 1 } : { 10: 8, 100: 3, 1000: 1 } },
   ];
   for (const { model, sizes } of plan) {
     const folder = path.join(MODELS_DIR, model.name);

@@ -37,7 +37,7 @@ async function tokenizedPairs(folder: string, file: string, request: BenchReques
 async function padding(input: ExtrasInput, rows: Extras['padding']): Promise<void> {
   for (const model of MODELS) {
     // Padding to 512 is slow by design: a subset that still spans several token-budget batches.
-    const { pairs, onnxPath, maxLength } = await tokenizedPairs(path.join(MODELS_DIR, model.name), VARIANTS[1].file, benchRequest(input.words, input.quick ? 32 : 64, 1));
+    const { pairs, onnxPath, maxLength } = await tokenizedPairs(path.join(MODELS_DIR, model.name), VARIANTS[1].file, benchRequest(input.words, input.quick ? 24 : 64, 1));
     const session = await ort.InferenceSession.create(onnxPath, crossEncoderSessionOptions(input.threads));
     const strategies: { name: string; padding: Padding }[] = [
       { name: 'length-aware (sorted, per-batch padding, token budget)', padding: { kind: 'length-aware', ...BATCH } },
@@ -90,7 +90,7 @@ async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<vo
       : []),
   ];
   for (const model of MODELS) {
-    const request = benchRequest(input.words, model.name === 'minilm-l6' ? (input.quick ? 16 : 32) : input.quick ? 48 : 96, 3);
+    const request = benchRequest(input.words, model.name === 'minilm-l6' ? (input.quick ? 8 : 32) : input.quick ? 32 : 96, 3);
     const { pairs, onnxPath } = await tokenizedPairs(path.join(MODELS_DIR, model.name), VARIANTS[1].file, request);
     const samples = configs.map(() => [] as number[]);
     for (const [i, c] of configs.entries()) {
@@ -98,7 +98,7 @@ async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<vo
       const session = await ort.InferenceSession.create(onnxPath, c.options);
       const paddingFor: Padding = { kind: 'length-aware', maxBatchTokens: BATCH.maxBatchTokens, batchSize: c.batchSize ?? BATCH.batchSize };
       await runPadded(session, pairs.slice(0, 4), paddingFor);
-      for (let rep = 0; rep < 2; rep++) samples[i]!.push((await timed(() => runPadded(session, pairs, paddingFor))).seconds);
+      for (let rep = 0; rep < (input.quick ? 1 : 2); rep++) samples[i]!.push((await timed(() => runPadded(session, pairs, paddingFor))).seconds);
       await session.release();
     }
     const base = median(samples[0]!);
@@ -125,7 +125,7 @@ async function quantization(input: ExtrasInput, rows: QuantizationRow[]): Promis
             .map((f) => ({ variant: f.replace(/\.onnx$/, ''), file: `onnx/variants/${f}`, description: describeVariant(f) }))
         : []),
     ];
-    const request = benchRequest(input.words, model.name === 'minilm-l6' ? (input.quick ? 24 : 48) : input.quick ? 96 : 192, 11);
+    const request = benchRequest(input.words, model.name === 'minilm-l6' ? (input.quick ? 16 : 48) : input.quick ? 64 : 192, 11);
     let reference: number[] = [];
     let fp32Pps = Number.NaN;
     for (const v of files) {
@@ -133,7 +133,7 @@ async function quantization(input: ExtrasInput, rows: QuantizationRow[]): Promis
       await scorer.score(request.query, request.documents.slice(0, 4));
       const seconds: number[] = [];
       let scores: number[] = [];
-      for (let rep = 0; rep < 2; rep++) {
+      for (let rep = 0; rep < (input.quick ? 1 : 2); rep++) {
         const run = await timed(() => scorer.score(request.query, request.documents));
         seconds.push(run.seconds);
         scores = run.value.scores;
@@ -210,7 +210,7 @@ async function concurrency(input: ExtrasInput, rows: Extras['concurrency']): Pro
     await scorer.score(small.query, small.documents);
     const alone: number[] = [];
     for (let i = 0; i < (input.quick ? 5 : 15); i++) alone.push((await timed(() => scorer.score(small.query, small.documents))).seconds * 1000);
-    const load = await concurrentLoad(scorer, large, small, input.quick ? 4 : 8);
+    const load = await concurrentLoad(scorer, large, small, input.quick ? 3 : 8);
     await scorer.close();
     rows.push({ setup: setup.name, model: `${model.label} int8`, aloneP50Ms: median(alone), ...load });
     input.log(`${setup.name}: 10 docs alone ${fmt(median(alone), 1)} ms, under load p50 ${fmt(load.smallP50Ms, 0)} ms, ${fmt(load.pairsPerSecond, 0)} pairs/s`);
