@@ -239,6 +239,12 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       'The first rows change one thing on the single-threaded session each plan worker runs; the last rows are one session using all threads ' +
         '(the pre-plan default) with the parallel-loop knobs (`session.intra_op.allow_spinning`, `session.dynamic_block_base`).',
       '',
+      `Did not beat the plan session here (relative < 1.05x in every model): ${
+        [...new Set(extras.sessionOptions.map((o) => o.config))]
+          .filter((c) => !c.startsWith('plan session') && extras.sessionOptions.filter((o) => o.config === c).every((o) => o.relative < 1.05))
+          .join('; ') || 'none'
+      }. Single-threaded sessions have no thread pool, so spinning and block sizes do not apply to the plan at all.`,
+      '',
       `## Quantization variants (our plan, ${extras.threads} threads; built by scripts/bench/quantize-variants.py)`,
       '',
       extras.quantization.length === 0
@@ -247,6 +253,18 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
             ['model', 'variant', 'what', 'MB', 'pairs/s', 'vs fp32', 'Spearman vs fp32', 'max |score - fp32|'],
             extras.quantization.map((q) => [q.model, q.variant, q.description, fmt(q.megabytes, 1), fmt(q.pairsPerSecond), x(q.relativeToFp32), q.spearmanVsFp32.toFixed(4), fmt(q.maxAbsDiffVsFp32, 3)]),
           ),
+      '',
+      'Rank agreement of random-weight models understates a trained one\'s: their logits barely differ between documents (a random head), so ' +
+        'quantization noise of the same size reorders them; a trained reranker spreads relevant and irrelevant documents by whole logits. ' +
+        'Dynamically quantized graphs (`DynamicQuantizeLinear`) also pick activation scales per run, so a document\'s score depends on its batch ' +
+        'mates; the scheduler keeps the one-session batches for them (`quantizesActivationsPerRun`), while fp32 and static (QDQ) graphs may be re-cut.',
+      '',
+      'Which int8 to ship per architecture (what `model:pull` / the converters should produce): x86 with AVX-512 VNNI (Lambda x86_64 on recent ' +
+        'Xeons) runs u8 x s8 dynamic int8 at full speed - QInt8 weights, per-tensor or per-channel (optimum names it `model_qint8_avx512_vnni.onnx`); ' +
+        'x86 without VNNI (AVX2) saturates u8 x s8 products, so use QUInt8 weights or `reduce_range` (`model_quint8_avx2.onnx`); arm64 (Graviton, ' +
+        'Lambda\'s default) runs int8 through SDOT/UDOT (Graviton2) and I8MM (Graviton3+) kernels, so QInt8 weights without reduce_range ' +
+        '(`model_qint8_arm64.onnx`), and on Graviton3+ an fp32 graph with `mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative when ' +
+        'int8 ranks too far from fp32. These kernel differences are from ONNX Runtime\'s MLAS, not measured here (this machine is x86).',
       '',
       `## Length-aware batching vs padding (int8, raw ${extras.threads}-thread session, same tokenized pairs)`,
       '',

@@ -9,6 +9,7 @@
  * Models: random-weight BERT cross-encoders with the exact shapes of ms-marco-MiniLM-L-6-v2 and
  * ms-marco-TinyBERT-L-2-v2 (scripts/model/build-random-shapes.py, built on first run into bench/.models/);
  * quantization variants by scripts/bench/quantize-variants.py when present.
+ * `--report-only` rewrites the report from the last run's bench/out/threads-N.json files without measuring.
  * Env: BENCH_PYTHON (default /tmp/mlvenv/bin/python if present, else python3).
  */
 import { spawnSync } from 'node:child_process';
@@ -25,6 +26,7 @@ import { writeScoringMeasurements } from './scoring-measurements.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.argv.includes('--quick');
+const reportOnly = process.argv.includes('--report-only');
 
 function threadList(): number[] {
   const i = process.argv.indexOf('--threads');
@@ -67,12 +69,18 @@ function runAtThreads(threads: number, extras: boolean): ThreadRun {
 
 async function main(): Promise<void> {
   const threads = threadList();
-  ensureModels(benchPython());
   mkdirSync(path.join(ROOT, 'bench', 'out'), { recursive: true });
-  const runs = threads.map((n) => runAtThreads(n, n === threads[threads.length - 1]));
+  let runs: ThreadRun[];
+  if (reportOnly) {
+    runs = threads.map((n) => JSON.parse(readFileSync(path.join(ROOT, 'bench', 'out', `threads-${n}.json`), 'utf8')) as ThreadRun);
+    runs.forEach((run) => (run.pinnedCores ??= hasTaskset && run.threads <= availableParallelism() ? `0-${run.threads - 1}` : null));
+  } else {
+    ensureModels(benchPython());
+    runs = threads.map((n) => runAtThreads(n, n === threads[threads.length - 1]));
+  }
   const results: BenchResults = {
     date: new Date().toISOString(),
-    quick,
+    quick: runs.some((r) => r.quick),
     machine: { cpus: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`, memoryGb: totalmem() / 2 ** 30, node: process.version, onnxruntimeNode: ort.env.versions.common },
     runs,
   };

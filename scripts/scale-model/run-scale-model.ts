@@ -34,11 +34,41 @@ interface JobsMeasurements {
   readonly jobs: { workers: number; wallMs: number }[];
 }
 
+/**
+ * bench/jobs-measurements.json when present (bench:jobs writes it), else the figures of the committed
+ * bench/jobs-report.md (runs made before bench:jobs wrote JSON): parsed, never retyped.
+ */
+function readJobsMeasurements(): JobsMeasurements {
+  try {
+    return readJson<JobsMeasurements>('bench/jobs-measurements.json', '`npm run bench:jobs`');
+  } catch {
+    const report = readFileSync(path.join(ROOT, 'bench/jobs-report.md'), 'utf8');
+    const number = (pattern: RegExp): number => {
+      const match = pattern.exec(report);
+      if (match === null) throw new Error(`bench/jobs-report.md: no ${pattern.source}; run \`npm run bench:jobs\``);
+      return Number(match[1]!.replace(/,/g, ''));
+    };
+    const documents = number(/(\d[\d,]*) documents of/);
+    const batchSize = number(/batch_size (\d+)/);
+    const jobs = [...report.matchAll(/^\| (\d+) \| ([\d.]+) s \|/gm)].map((m) => ({ workers: Number(m[1]), wallMs: Number(m[2]) * 1000 }));
+    return {
+      date: /^(\d{4}-\d\d-\d\dT[\d:.]+Z)/m.exec(report)?.[1] ?? 'unknown',
+      cpus: number(/(\d+) vCPUs/),
+      documents,
+      batchSize,
+      chunks: Math.ceil(documents / batchSize),
+      syncMs: number(/synchronous, one process, 1 thread \| ([\d.]+) s/) * 1000,
+      overheadPerChunkMs: number(/per chunk \(1 consumer, no scoring\) \| ([\d.]+) ms/),
+      jobs,
+    };
+  }
+}
+
 function readJson<T>(file: string, hint: string): T {
   try {
     return JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as T;
   } catch (error) {
-    throw new Error(`cannot read ${file} (${(error as Error).message}); run ${hint} first`);
+    throw new Error(`cannot read ${file} (${(error as Error).message}); run ${hint} first`, { cause: error });
   }
 }
 
@@ -57,7 +87,7 @@ function coldStartSeconds(scoring: ScoringMeasurements, model: string, variant: 
 
 function main(): void {
   const scoring = readJson<ScoringMeasurements>('bench/scoring-measurements.json', '`npm run bench`');
-  const jobsBench = readJson<JobsMeasurements>('bench/jobs-measurements.json', '`npm run bench:jobs`');
+  const jobsBench = readJobsMeasurements();
   const overhead = jobsBench.overheadPerChunkMs / 1000;
   const series = [...new Set(scoring.rows.map((r) => `${r.model}|${r.variant}`))].map((k) => {
     const [model, variant] = k.split('|') as [string, string];
