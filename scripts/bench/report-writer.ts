@@ -120,7 +120,10 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         ],
         [
           `Scaling: ${maxThreads} threads vs 1 (target 4.5x at 6 threads, i.e. 75% of linear)`,
-          rows.filter((r) => r.threads === maxThreads && maxThreads > 1).map((r) => `${r.model} ${r.variant} ${x(scaling((t) => t.ours, r.model, r.variant, maxThreads))}`).join(', ') || 'n/a',
+          (rows.filter((r) => r.threads === maxThreads && maxThreads > 1).map((r) => `${r.model} ${r.variant} ${x(scaling((t) => t.ours, r.model, r.variant, maxThreads))}`).join(', ') || 'n/a') +
+            (rows.some((r) => r.threads === maxThreads && (scaling((t) => t.ours, r.model, r.variant, maxThreads) ?? 0) > maxThreads)
+              ? ` (above ${maxThreads}x is impossible on ${maxThreads} cores: the machine's load changed between the runs, so read the same-run ratios instead)`
+              : ''),
           verdict(rows.filter((r) => r.threads === maxThreads && maxThreads > 1).map((r) => scaling((t) => t.ours, r.model, r.variant, maxThreads)), 0.75 * maxThreads),
         ],
         [

@@ -13,7 +13,7 @@
  * Env: BENCH_PYTHON (default /tmp/mlvenv/bin/python if present, else python3).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,7 +79,8 @@ async function main(): Promise<void> {
     runs = threads.map((n) => runAtThreads(n, n === threads[threads.length - 1]));
   }
   const results: BenchResults = {
-    date: new Date().toISOString(),
+    // Report-only keeps the date of the measurements, not of the rewrite.
+    date: reportOnly ? statSync(path.join(ROOT, 'bench', 'out', `threads-${threads[threads.length - 1]}.json`)).mtime.toISOString() : new Date().toISOString(),
     quick: runs.some((r) => r.quick),
     machine: { cpus: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`, memoryGb: totalmem() / 2 ** 30, node: process.version, onnxruntimeNode: ort.env.versions.common },
     runs,

@@ -87,8 +87,10 @@ export function predictJob(s: JobScenario): JobPrediction {
   }
   const wallSeconds = t + chunkSeconds + (s.unlimited ? 0 : s.coldStartSeconds);
 
-  if (!s.unlimited && s.concurrency > LIMITS.accountConcurrency) binding.push('account concurrency (1,000 by default, shared with the API): ask AWS for more');
-  else if (!s.unlimited && s.concurrency >= LIMITS.accountConcurrency) binding.push('at the default account concurrency (shared with the API function): ask AWS for more, or reserve concurrency per function');
+  // Only when the job really reaches the account's limit (a 16-chunk job never does).
+  if (!s.unlimited && peak >= LIMITS.accountConcurrency) {
+    binding.push('account concurrency (1,000 by default, shared with the API function): ask AWS for more, and reserve concurrency for the API');
+  }
   if (rampBound > 0.1 * t) binding.push(`SQS scale-up ramp (300 workers/minute) for ${Math.round(rampBound)} s: the queue absorbs the backlog`);
   if (storeBound > 0.1 * t) {
     binding.push(
