@@ -106,11 +106,25 @@ export class InferenceWorkerPool {
   }
 }
 
+/**
+ * The process's Node flags minus --input-type: workers inherit execArgv, and `--input-type=module` (a
+ * process started with `node --input-type=module -e ...`) would make the eval'd CommonJS source ESM.
+ */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const args = process.execArgv;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--input-type') i++;
+    else if (!args[i]!.startsWith('--input-type=')) out.push(args[i]!);
+  }
+  return out;
+}
+
 function startWorker(
   onnxPath: string,
   sessionOptions: InferenceSession.SessionOptions,
 ): Promise<{ worker: PoolWorker; inputNames: string[]; outputNames: string[] }> {
-  const worker = new Worker(ONNX_INFERENCE_WORKER_SOURCE, { eval: true, workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions } });
+  const worker = new Worker(ONNX_INFERENCE_WORKER_SOURCE, { eval: true, execArgv: workerExecArgv(), workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions } });
   const pending = new Map<number, PendingRun>();
   return new Promise((resolve, reject) => {
     worker.on('message', (message: WorkerMessage) => {
