@@ -100,6 +100,7 @@ try {
 
   // Overhead per chunk: a consumer that records zeros instead of scoring leaves only queue + store + merge.
   const overheadRows: string[] = [];
+  let overheadPerChunkMs = Number.NaN;
   {
     const poller = startSqsPoller({
       client: stack.sqs,
@@ -117,6 +118,7 @@ try {
     });
     try {
       const t = median(await sequential(RUNS, () => timeJob(runtime)));
+      overheadPerChunkMs = t / chunks;
       overheadRows.push(`| queue + store + merge per chunk (1 consumer, no scoring) | ${(t / chunks).toFixed(1)} ms |`);
       console.log(`overhead: ${(t / chunks).toFixed(1)} ms per chunk (${chunks} chunks, ${(t / 1000).toFixed(2)} s)`);
     } finally {
@@ -125,11 +127,13 @@ try {
   }
 
   const rows: string[] = [];
+  const wallMs: { workers: number; wallMs: number }[] = [];
   for (const count of WORKER_COUNTS) {
     const workers = await startWorkers(count, stack.env);
     try {
       const t = median(await sequential(RUNS, () => timeJob(runtime)));
       rows.push(`| ${count} | ${(t / 1000).toFixed(2)} s | ${(syncMs / t).toFixed(2)}x |`);
+      wallMs.push({ workers: count, wallMs: t });
       console.log(`${count} worker(s): ${(t / 1000).toFixed(2)} s (${(syncMs / t).toFixed(2)}x sync)`);
     } finally {
       await stopWorkers(workers);
@@ -156,6 +160,9 @@ worker has its own vCPUs, so wall time keeps falling with workers until the queu
 `;
   mkdirSync(join(ROOT, 'bench'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/jobs-report.md'), report);
+  // What `npm run scale-model` reads (committed, like the report): per-chunk overhead and wall times to check its predictions against.
+  const measurements = { date: new Date().toISOString(), cpus: availableParallelism(), documents: DOCS, batchSize: BATCH, chunks, syncMs, overheadPerChunkMs, jobs: wallMs };
+  writeFileSync(join(ROOT, 'bench/jobs-measurements.json'), `${JSON.stringify(measurements, null, 2)}\n`);
   console.log('wrote bench/jobs-report.md');
   await runtime.scorers.closeAll();
 } finally {

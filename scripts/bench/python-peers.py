@@ -2,9 +2,12 @@
 """Python peers of the rerank bench, driven by scripts/bench/run-bench.ts over stdin/stdout (JSON lines).
 
 Runtimes, each given the same (query, documents) and the same model folder as the TypeScript scorer:
-  ort  Python onnxruntime on the same .onnx graph with the same session options, HF `tokenizers` (Rust)
-       with truncation=longest_first at max_length, and the same length-aware batching (sort by length,
-       pad per batch, cap rows and padded tokens). Same work, other language: measures binding overhead.
+  ort  Python onnxruntime on the same .onnx graph, one session with `threads` intra-op threads, HF
+       `tokenizers` (Rust) with truncation=longest_first at max_length, and the same length-aware batching
+       (sort by length, pad per batch, cap rows and padded tokens).
+  ortpar  The same, but `threads` single-threaded sessions on a thread pool working through the batches
+       costliest first (the same schedule as shared/scoring/length-batches.ts scheduleBatches): the plan our
+       scorer runs, in Python. Same work, other language: measures binding overhead.
   st   sentence-transformers CrossEncoder(folder).predict(pairs, batch_size) on PyTorch CPU (fp32
        safetensors weights of the same random model): what most Python rerank services run.
 
@@ -33,35 +36,66 @@ def versions() -> dict:
     return out
 
 
-def load_ort(req: dict) -> dict:
+def ort_session(path: str, threads: int):
     import onnxruntime as ort
-    from tokenizers import Tokenizer
 
     opts = ort.SessionOptions()
-    opts.intra_op_num_threads = req["threads"]
+    opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.enable_mem_pattern = False
-    session = ort.InferenceSession(f"{req['folder']}/{req['onnx']}", opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+
+
+def load_ort(req: dict) -> dict:
+    from tokenizers import Tokenizer
+
+    path = f"{req['folder']}/{req['onnx']}"
+    if req["runtime"] == "ortpar":
+        sessions = [ort_session(path, 1) for _ in range(req["threads"])]
+    else:
+        sessions = [ort_session(path, req["threads"])]
     tok = Tokenizer.from_file(f"{req['folder']}/tokenizer.json")
     tok.enable_truncation(req.get("maxLength", 512), strategy="longest_first")
     tok.no_padding()
-    return {"session": session, "tokenizer": tok, "inputs": [i.name for i in session.get_inputs()], **req}
+    hidden = json.load(open(f"{req['folder']}/config.json")).get("hidden_size", 384)
+    # Same test as shared/scoring/execution-plan.ts quantizesActivationsPerRun.
+    batch_invariant = b"DynamicQuantizeLinear" not in open(path, "rb").read()
+    return {"sessions": sessions, "tokenizer": tok, "inputs": [i.name for i in sessions[0].get_inputs()], "hidden": hidden,
+            "batchInvariant": batch_invariant, **req}
 
 
-def length_batches(lengths: list[int], batch_size: int, max_tokens: int) -> list[list[int]]:
-    """Same rule as shared/scoring/length-batches.ts."""
+def batch_cost(rows: int, width: int, hidden: int) -> float:
+    """Same estimate as shared/scoring/length-batches.ts batchCost."""
+    return rows * width * (1 + width / (6 * hidden))
+
+
+def length_batches(lengths: list[int], batch_size: int, max_tokens: int, max_cost: float = float("inf"),
+                   hidden: int = 384) -> list[list[int]]:
+    """Same rule as shared/scoring/length-batches.ts lengthBatches."""
     order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
     batches, current = [], []
     for i in order:
-        if current and (len(current) >= batch_size or (len(current) + 1) * lengths[i] > max_tokens):
+        rows = len(current) + 1
+        full = len(current) >= batch_size or rows * lengths[i] > max_tokens or batch_cost(rows, lengths[i], hidden) > max_cost
+        if current and full:
             batches.append(current)
             current = []
         current.append(i)
     if current:
         batches.append(current)
     return batches
+
+
+def schedule_batches(lengths: list[int], batch_size: int, max_tokens: int, parallelism: int, hidden: int,
+                     batch_invariant: bool) -> list[list[int]]:
+    """Same rule as shared/scoring/length-batches.ts scheduleBatches: cost-capped, costliest first."""
+    max_cost = float("inf")
+    if parallelism > 1 and batch_invariant and len(lengths) > 1:
+        max_cost = sum(batch_cost(1, n, hidden) for n in lengths) / (2 * parallelism)
+    batches = length_batches(lengths, batch_size, max_tokens, max_cost, hidden)
+    return sorted(batches, key=lambda b: -batch_cost(len(b), lengths[b[-1]], hidden))
 
 
 def run_ort(state: dict, query: str, documents: list[str]) -> dict:
@@ -72,7 +106,11 @@ def run_ort(state: dict, query: str, documents: list[str]) -> dict:
     t1 = time.perf_counter()
     lengths = [len(e.ids) for e in encodings]
     scores = np.empty(len(documents), dtype=np.float32)
-    for batch in length_batches(lengths, state["batchSize"], state["maxBatchTokens"]):
+    sessions = state["sessions"]
+    batches = schedule_batches(lengths, state["batchSize"], state["maxBatchTokens"], len(sessions), state["hidden"],
+                               state["batchInvariant"])
+
+    def run_batch(session, batch: list[int]) -> None:
         width = max(lengths[i] for i in batch)
         ids = np.zeros((len(batch), width), dtype=np.int64)
         mask = np.zeros_like(ids)
@@ -84,10 +122,35 @@ def run_ort(state: dict, query: str, documents: list[str]) -> dict:
             mask[row, :n] = 1
             types[row, :n] = e.type_ids
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        logits = state["session"].run(None, {k: feeds[k] for k in state["inputs"]})[0]
+        logits = session.run(None, {k: feeds[k] for k in state["inputs"]})[0]
         scores[batch] = logits[:, 0]
+
+    if len(sessions) == 1:
+        for batch in batches:
+            run_batch(sessions[0], batch)
+    else:
+        # One Python thread per session pulling the next costliest batch (session.run releases the GIL).
+        import threading
+
+        lock = threading.Lock()
+        queue = list(reversed(batches))
+
+        def drain(session) -> None:
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    batch = queue.pop()
+                run_batch(session, batch)
+
+        workers = [threading.Thread(target=drain, args=(s,)) for s in sessions]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
     t2 = time.perf_counter()
-    return {"seconds": t2 - t0, "tokenizeSeconds": t1 - t0, "checksum": float(scores.sum())}
+    return {"seconds": t2 - t0, "tokenizeSeconds": t1 - t0, "checksum": float(scores.sum()),
+            **({"scores": scores.tolist()} if state.get("returnScores") else {})}
 
 
 def load_st(req: dict) -> dict:
@@ -115,11 +178,11 @@ def handle(req: dict) -> dict:
         return {"versions": versions()}
     if cmd == "load":
         t0 = time.perf_counter()
-        loaded[req["runtime"]] = (load_ort if req["runtime"] == "ort" else load_st)(req)
+        loaded[req["runtime"]] = (load_st if req["runtime"] == "st" else load_ort)(req)
         return {"loadSeconds": time.perf_counter() - t0}
     if cmd == "run":
         state = loaded[req["runtime"]]
-        return (run_ort if req["runtime"] == "ort" else run_st)(state, req["query"], req["documents"])
+        return (run_st if req["runtime"] == "st" else run_ort)(state, req["query"], req["documents"])
     raise ValueError(f"unknown command {cmd}")
 
 

@@ -1,123 +1,146 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fmt } from './bench-stats.js';
 import { LENGTH_MIX } from './bench-documents.js';
+import type { BenchResults, ThroughputRow } from './bench-results.js';
+import { fmt } from './bench-stats.js';
 import { groupedBarChartSvg } from './svg-bar-chart.js';
 
-export interface ThroughputRow {
-  readonly model: string;
-  readonly variant: string;
-  readonly documents: number;
-  readonly meanTokens: number;
-  readonly reps: number;
-  readonly oursPairsPerSecond: number;
-  readonly pythonOrtPairsPerSecond: number | undefined;
-  readonly crossEncoderPairsPerSecond: number | undefined;
-  readonly tokenizeShare: number;
-  readonly pythonTokenizeShare: number | undefined;
-  /** Mean score per runtime: same graph should agree (fp32 to ~1e-5; int8 vs fp32 PyTorch differs). */
-  readonly meanScore: { ours: number; ort: number | undefined; st: number | undefined };
-}
-
-export interface BenchResults {
-  readonly quick: boolean;
-  readonly machine: { cpus: string; memoryGb: number; node: string; threads: number };
-  readonly versions: Record<string, string | null | undefined>;
-  readonly notes: string[];
-  readonly throughput: ThroughputRow[];
-  readonly padding: { model: string; strategy: string; pairsPerSecond: number; paddedTokens: number; speedupOfLengthAware: number }[];
-  readonly sessionOptions: { model: string; config: string; pairsPerSecond: number; relativeToChosen: number }[];
-  readonly latency: { model: string; documents: number; samples: number; p50Ms: number; p95Ms: number }[];
-  readonly coldStart: { model: string; runs: number; importMs: number; loadMs: number; firstScoreMs: number }[];
-  readonly concurrency: {
-    setup: string;
-    model: string;
-    aloneP50Ms: number;
-    smallRequests: number;
-    smallP50Ms: number;
-    smallP95Ms: number;
-    largeRequests: number;
-    eventLoopDelayP99Ms: number;
-    eventLoopDelayMaxMs: number;
-    pairsPerSecond: number;
-  }[];
-}
-
 const ratio = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined || b === undefined ? undefined : a / b);
-const verdict = (value: number | undefined, target: number, below = false): string =>
-  value === undefined ? 'not measured' : (below ? value < target : value >= target) ? '**met**' : '**not met**';
+const x = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? 'n/a' : `${value.toFixed(2)}x`);
+const verdict = (values: (number | undefined)[], target: number): string => {
+  const known = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
+  if (known.length === 0) return 'not measured';
+  return known.every((v) => v >= target) ? '**met**' : known.some((v) => v >= target) ? '**partly met**' : '**not met**';
+};
 
 function table(header: string[], rows: (string | number)[][]): string {
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 }
 
+/** CrossEncoder runs fp32 only: an int8 row is compared with the fp32 CrossEncoder of the same model and thread count. */
+function crossEncoderFor(rows: readonly ThroughputRow[], row: ThroughputRow): number | undefined {
+  return row.crossEncoder ?? rows.find((r) => r.model === row.model && r.threads === row.threads && r.variant === 'fp32')?.crossEncoder;
+}
+
+const bestPythonOrt = (r: ThroughputRow): number | undefined =>
+  r.pythonOrtSessions === undefined && r.pythonOrtOneSession === undefined ? undefined : Math.max(r.pythonOrtSessions ?? 0, r.pythonOrtOneSession ?? 0);
+
 /** Writes bench/report.md and bench/throughput.svg; returns the paths. */
 export function writeReport(results: BenchResults, benchDir: string): string[] {
   const svgPath = path.join(benchDir, 'throughput.svg');
   const reportPath = path.join(benchDir, 'report.md');
-  const models = [...new Set(results.throughput.map((r) => r.model))];
+  const rows = results.runs.flatMap((r) => r.throughput);
+  const threadCounts = results.runs.map((r) => r.threads);
+  const maxThreads = Math.max(...threadCounts);
+  const models = [...new Set(rows.map((r) => r.model))];
   writeFileSync(
     svgPath,
     groupedBarChartSvg(
-      `Cross-encoder throughput, ${results.machine.threads} threads (median pairs/s, higher is better)`,
+      'Cross-encoder throughput by thread count (median pairs/s, higher is better)',
       'pairs/s',
       models.map((model) => ({
         title: `${model} shape`,
-        groups: results.throughput
+        groups: rows
           .filter((r) => r.model === model)
           .map((r) => ({
-            label: `${r.variant}`,
+            label: `${r.variant}, ${r.threads} thr`,
             bars: [
-              { series: 'ours (onnxruntime-node)', value: r.oursPairsPerSecond },
-              { series: 'Python onnxruntime', value: r.pythonOrtPairsPerSecond },
-              { series: 'CrossEncoder (PyTorch)', value: r.crossEncoderPairsPerSecond },
+              { series: 'ours (plan)', value: r.ours },
+              { series: 'ours, one N-thread session', value: r.oursOneSession },
+              { series: 'Python ort, N sessions', value: r.pythonOrtSessions },
+              { series: 'Python ort, one session', value: r.pythonOrtOneSession },
+              { series: 'CrossEncoder (PyTorch fp32)', value: crossEncoderFor(rows, r) },
             ],
           })),
       })),
     ),
   );
 
-  const t = results.throughput;
-  const ortRatios = t.map((r) => ratio(r.oursPairsPerSecond, r.pythonOrtPairsPerSecond)).filter((v): v is number => v !== undefined);
-  const stRows = t.filter((r) => r.variant === 'fp32' && r.crossEncoderPairsPerSecond !== undefined);
-  const stRatios = stRows.map((r) => r.oursPairsPerSecond / r.crossEncoderPairsPerSecond!);
-  const int8VsSt = stRows.map((r) => {
-    const int8 = t.find((x) => x.model === r.model && x.variant === 'int8');
-    return int8 === undefined ? undefined : int8.oursPairsPerSecond / r.crossEncoderPairsPerSecond!;
-  });
-  const maxPad = results.padding.filter((p) => p.strategy.includes('max length'));
-  const miniTok = t.filter((r) => r.model.startsWith('MiniLM')).map((r) => r.tokenizeShare);
-  const min = (xs: number[]): number | undefined => (xs.length === 0 ? undefined : Math.min(...xs));
-  const max = (xs: number[]): number | undefined => (xs.length === 0 ? undefined : Math.max(...xs));
+  const at = (model: string, variant: string, threads: number): ThroughputRow | undefined =>
+    rows.find((r) => r.model === model && r.variant === variant && r.threads === threads);
+  const scaling = (pick: (r: ThroughputRow) => number | undefined, model: string, variant: string, n: number): number | undefined => {
+    const one = at(model, variant, 1);
+    const many = at(model, variant, n);
+    return one === undefined || many === undefined ? undefined : ratio(pick(many), pick(one));
+  };
+  const mini = (variant: string): ThroughputRow[] => rows.filter((r) => r.model.startsWith('MiniLM') && r.variant === variant);
+  const tiny = rows.filter((r) => r.model.startsWith('TinyBERT'));
+  const spearmans = results.runs.flatMap((r) => r.spearman.map((s) => ({ ...s, threads: r.threads })));
+  const latency = results.runs.flatMap((r) => r.latency);
+  const extras = results.runs.find((r) => r.extras !== undefined)?.extras;
+  const versions = results.runs[0]?.versions ?? {};
+  const notes = [...new Set(results.runs.flatMap((r) => r.notes))];
 
   const lines: string[] = [
     '# Rerank scoring benchmark',
     '',
-    `Generated by \`npm run bench${results.quick ? ' -- --quick' : ''}\` (scripts/bench/run-bench.ts) on ${new Date().toISOString().slice(0, 10)}. ` +
-      `Machine: ${results.machine.cpus}, ${fmt(results.machine.memoryGb, 0)} GiB, Node ${results.machine.node}, ${results.machine.threads} intra-op threads for every runtime. ` +
-      'All runtimes ran in this one run, interleaved repetition by repetition, on the same graphs and inputs. Figures are medians; the ' +
-      'machine is shared and noisy, so read ratios (measured side by side), not absolute numbers.',
+    `Generated by \`npm run bench${results.quick ? ' -- --quick' : ''} -- --threads ${threadCounts.join(',')}\` (scripts/bench/run-bench.ts) on ${results.date.slice(0, 16)} UTC. ` +
+      `Machine: ${results.machine.cpus}, ${fmt(results.machine.memoryGb, 0)} GiB, Node ${results.machine.node}, onnxruntime-node ${results.machine.onnxruntimeNode}. ` +
+      'Each thread count ran in its own process, pinned with `taskset` to that many cores where possible; inside it every runtime ran ' +
+      'on the same graphs and inputs, interleaved repetition by repetition. Figures are medians.',
     '',
-    `Versions: ${Object.entries(results.versions).filter(([k, v]) => v && !k.endsWith('_error')).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+    `**Noisy machine**: this host has ${results.machine.cpus.split(' x ')[0]} cores shared with other jobs; 1-minute load average per run: ` +
+      results.runs.map((r) => `${r.threads} thread(s) ${fmt(r.loadAverageStart[0], 1)} -> ${fmt(r.loadAverageEnd[0], 1)}${r.pinnedCores ? ` (cores ${r.pinnedCores})` : ' (not pinned)'}`).join(', ') +
+      '. Read the ratios (measured side by side in the same seconds), not the absolute pairs/s; re-run on a quiet machine with `--threads 1,2,4,6` for 4-6 threads.',
+    '',
+    `Versions: ${Object.entries(versions).filter(([k, v]) => v && !k.endsWith('_error')).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
     '',
     'Models: random weights with the exact shapes of `cross-encoder/ms-marco-MiniLM-L-6-v2` (384 hidden, 6 layers, 12 heads) and ' +
-      '`cross-encoder/ms-marco-TinyBERT-L-2-v2` (128 hidden, 2 layers), real bert-base-uncased WordPiece tokenizer, built by ' +
-      '`scripts/model/build-random-shapes.py`. fp32 = `onnx/model.onnx`; int8 = `onnx/model_quantized.onnx` (onnxruntime `quantize_dynamic`, ' +
-      'MatMul + Gather, QInt8, per-tensor). Documents: seeded synthetic English-vocabulary text, ' +
+      '`cross-encoder/ms-marco-TinyBERT-L-2-v2` (128 hidden, 2 layers), real bert-base-uncased WordPiece tokenizer (`scripts/model/build-random-shapes.py`). ' +
+      'fp32 = `onnx/model.onnx`; int8 = `onnx/model_quantized.onnx` (`quantize_dynamic`, MatMul + Gather, QInt8, per-tensor). Documents: seeded synthetic ' +
+      'English-vocabulary text, ' +
       LENGTH_MIX.map((b) => `${Math.round(b.share * 100)}% ${b.minWords}-${b.maxWords} words (${b.what})`).join(', ') +
       '; shuffled. Batching: 8 pairs, 4,096 padded tokens (the scorer defaults).',
     '',
-    ...results.notes.map((n) => `> Note: ${n}`),
+    '"ours" is the scorer as the service runs it: `chooseExecutionPlan` (shared/scoring/execution-plan.ts) gives one single-threaded ' +
+      'ONNX session per CPU on worker threads, batches start costliest first (`scheduleBatches`, attention-aware cost), and small requests are split ' +
+      'across the sessions. "one N-thread session" is the scorer before this plan (one in-thread session with N intra-op threads, same batches).',
+    '',
+    ...notes.map((n) => `> Note: ${n}`),
     '',
     '## Targets',
     '',
     table(
       ['target', 'measured', 'verdict'],
       [
-        ['>= 0.95x Python onnxruntime on the same graph', ortRatios.length ? `${fmt(min(ortRatios), 2)}x - ${fmt(max(ortRatios), 2)}x (${ortRatios.length} model/variant pairs)` : 'n/a', verdict(min(ortRatios), 0.95)],
-        ['>= 2x sentence-transformers CrossEncoder (CPU)', stRatios.length ? `fp32 vs fp32: ${stRatios.map((v) => `${fmt(v, 2)}x`).join(', ')}; our int8 vs CrossEncoder: ${int8VsSt.map((v) => `${fmt(v, 2)}x`).join(', ')}` : 'n/a', verdict(min(stRatios), 2)],
-        ['>= 1.5x from length-aware batching (mixed lengths)', maxPad.length ? `vs padding to max length: ${maxPad.map((p) => `${p.model} ${fmt(p.speedupOfLengthAware, 2)}x`).join(', ')}` : 'n/a', verdict(min(maxPad.map((p) => p.speedupOfLengthAware)), 1.5)],
-        ['tokenization < 10% of MiniLM-shape scoring time', miniTok.length ? miniTok.map((v) => `${fmt(v * 100)}%`).join(', ') : 'n/a', verdict(max(miniTok), 0.1, true)],
+        [
+          'MiniLM-L6 int8 >= 2x CrossEncoder (PyTorch fp32), each thread count',
+          mini('int8').map((r) => `${r.threads} thr ${x(ratio(r.ours, crossEncoderFor(rows, r)))}`).join(', ') || 'n/a',
+          verdict(mini('int8').map((r) => ratio(r.ours, crossEncoderFor(rows, r))), 2),
+        ],
+        [
+          'MiniLM-L6 fp32 >= 1.2x CrossEncoder, each thread count',
+          mini('fp32').map((r) => `${r.threads} thr ${x(ratio(r.ours, r.crossEncoder))}`).join(', ') || 'n/a',
+          verdict(mini('fp32').map((r) => ratio(r.ours, r.crossEncoder)), 1.2),
+        ],
+        [
+          'TinyBERT-L2 >= 1.0x Python onnxruntime on the same graph (its faster plan), both variants',
+          tiny.map((r) => `${r.variant} ${r.threads} thr ${x(ratio(r.ours, bestPythonOrt(r)))}`).join(', ') || 'n/a',
+          verdict(tiny.map((r) => ratio(r.ours, bestPythonOrt(r))), 1.0),
+        ],
+        [
+          `Scaling: ${maxThreads} threads vs 1 (target 4.5x at 6 threads, i.e. 75% of linear)`,
+          (rows.filter((r) => r.threads === maxThreads && maxThreads > 1).map((r) => `${r.model} ${r.variant} ${x(scaling((t) => t.ours, r.model, r.variant, maxThreads))}`).join(', ') || 'n/a') +
+            (rows.some((r) => r.threads === maxThreads && (scaling((t) => t.ours, r.model, r.variant, maxThreads) ?? 0) > maxThreads)
+              ? ` (above ${maxThreads}x is impossible on ${maxThreads} cores: the machine's load changed between the runs, so read the same-run ratios instead)`
+              : ''),
+          verdict(rows.filter((r) => r.threads === maxThreads && maxThreads > 1).map((r) => scaling((t) => t.ours, r.model, r.variant, maxThreads)), 0.75 * maxThreads),
+        ],
+        [
+          'int8 ranks like fp32: Spearman >= 0.99 on the bench documents',
+          spearmans.map((s) => `${s.model} ${s.threads} thr ${s.rho.toFixed(4)}`).join(', ') || 'n/a',
+          verdict(spearmans.map((s) => s.rho), 0.99),
+        ],
+        [
+          'Latency at 10 / 100 / 1,000 documents does not regress (p50, plan vs one session; >= 1 = not slower)',
+          latency.map((l) => `${l.model.split(' ')[0]} ${l.documents} docs ${l.threads} thr ${x(ratio(l.oneSessionP50Ms, l.oursP50Ms))}`).join(', ') || 'n/a',
+          verdict(latency.map((l) => ratio(l.oneSessionP50Ms, l.oursP50Ms)), 0.95),
+        ],
+        [
+          'The plan does not change results (max |plan - one session| over each request)',
+          `max ${Math.max(...rows.map((r) => r.maxScoreDeviation)).toExponential(1)}`,
+          rows.every((r) => r.maxScoreDeviation <= 1e-6) ? '**met** (<= 1e-6)' : '**not met**',
+        ],
       ],
     ),
     '',
@@ -126,75 +149,162 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '![throughput](throughput.svg)',
     '',
     table(
-      ['model', 'variant', 'docs x reps', 'mean tokens', 'ours', 'Python onnxruntime', 'ours / Python ort', 'CrossEncoder (PyTorch fp32)', 'ours / CrossEncoder', 'tokenization share (ours / Python)', 'mean score ours / ort / CrossEncoder'],
-      t.map((r) => [
+      [
+        'model',
+        'variant',
+        'threads',
+        'our plan',
+        'docs x reps',
+        'mean tokens',
+        'ours',
+        'ours, one N-thread session',
+        'Python ort, N sessions',
+        'Python ort, one session',
+        'CrossEncoder (PyTorch fp32)',
+        'ours / CrossEncoder',
+        'ours / best Python ort',
+        'tokenization share (ours / Python)',
+        'mean score ours / ort / CrossEncoder',
+      ],
+      rows.map((r) => [
         r.model,
         r.variant,
+        r.threads,
+        r.plan,
         `${r.documents} x ${r.reps}`,
         fmt(r.meanTokens, 0),
-        fmt(r.oursPairsPerSecond),
-        fmt(r.pythonOrtPairsPerSecond),
-        fmt(ratio(r.oursPairsPerSecond, r.pythonOrtPairsPerSecond), 2),
-        fmt(r.crossEncoderPairsPerSecond ?? t.find((x) => x.model === r.model && x.variant === 'fp32')?.crossEncoderPairsPerSecond),
-        fmt(ratio(r.oursPairsPerSecond, r.crossEncoderPairsPerSecond ?? t.find((x) => x.model === r.model && x.variant === 'fp32')?.crossEncoderPairsPerSecond), 2),
+        fmt(r.ours),
+        fmt(r.oursOneSession),
+        fmt(r.pythonOrtSessions),
+        fmt(r.pythonOrtOneSession),
+        fmt(crossEncoderFor(rows, r)),
+        x(ratio(r.ours, crossEncoderFor(rows, r))),
+        x(ratio(r.ours, bestPythonOrt(r))),
         `${fmt(r.tokenizeShare * 100)}% / ${r.pythonTokenizeShare === undefined ? 'n/a' : `${fmt(r.pythonTokenizeShare * 100)}%`}`,
         `${fmt(r.meanScore.ours, 4)} / ${fmt(r.meanScore.ort, 4)} / ${fmt(r.meanScore.st, 4)}`,
       ]),
     ),
     '',
-    'CrossEncoder runs PyTorch fp32 only; int8 rows compare our int8 against it (the usual deployment choice on each side). ' +
-      'Python onnxruntime tokenizes with the Rust `tokenizers` (`encode_batch`, multi-threaded) and uses the same length-aware batching ' +
-      'and session options as ours, so its ratio isolates runtime + binding overhead. Same-graph mean scores agreeing shows the runs did the same work.',
+    'CrossEncoder runs PyTorch fp32 only; int8 rows compare our int8 against it (the usual deployment choice on each side). Python ' +
+      'onnxruntime tokenizes with the Rust `tokenizers` (`encode_batch`) and uses the same batches; "N sessions" is our plan in Python (a thread ' +
+      'per session pulling the costliest batch next). Same-graph mean scores agreeing shows the runs did the same work (the CrossEncoder ' +
+      'mean is after its default sigmoid, so it is not comparable; only its speed is).',
     '',
-    '## Length-aware batching vs padding (int8, raw session, same tokenized pairs)',
+    '## Scaling (throughput at N threads / 1 thread)',
+    '',
+    threadCounts.length < 2 || !threadCounts.includes(1)
+      ? 'Needs 1 and at least one more thread count in `--threads`.'
+      : table(
+          ['model', 'variant', 'threads', 'ours (plan)', 'ours, one N-thread session', 'Python ort, N sessions', 'Python ort, one session', 'CrossEncoder'],
+          rows
+            .filter((r) => r.threads > 1)
+            .map((r) => [
+              r.model,
+              r.variant,
+              r.threads,
+              x(scaling((t) => t.ours, r.model, r.variant, r.threads)),
+              x(scaling((t) => t.oursOneSession, r.model, r.variant, r.threads)),
+              x(scaling((t) => t.pythonOrtSessions, r.model, r.variant, r.threads)),
+              x(scaling((t) => t.pythonOrtOneSession, r.model, r.variant, r.threads)),
+              x(scaling((t) => crossEncoderFor(rows, t), r.model, r.variant, r.threads)),
+            ]),
+        ),
+    '',
+    '## int8 vs fp32 rankings (our scores, same documents)',
     '',
     table(
-      ['model', 'strategy', 'pairs/s', 'padded tokens', 'length-aware speedup'],
-      results.padding.map((p) => [p.model, p.strategy, fmt(p.pairsPerSecond), p.paddedTokens, `${fmt(p.speedupOfLengthAware, 2)}x`]),
-    ),
-    '',
-    '## Session options and batch size (int8, length-aware, relative to the chosen options; >1 = faster than chosen)',
-    '',
-    table(
-      ['model', 'options', 'pairs/s', 'relative'],
-      results.sessionOptions.map((s) => [s.model, s.config, fmt(s.pairsPerSecond), `${fmt(s.relativeToChosen, 2)}x`]),
+      ['model', 'threads', 'documents', 'Spearman rho'],
+      spearmans.map((s) => [s.model, s.threads, s.documents, s.rho.toFixed(4)]),
     ),
     '',
     '## Latency per request (int8, one request at a time)',
     '',
     table(
-      ['model', 'documents', 'samples', 'p50 ms', 'p95 ms'],
-      results.latency.map((l) => [l.model, l.documents, l.samples, fmt(l.p50Ms, 0), fmt(l.p95Ms, 0)]),
-    ),
-    '',
-    '## Cold start (fresh process each run, median)',
-    '',
-    table(
-      ['model', 'runs', 'import scorer + onnxruntime-node ms', 'model load + session create ms', 'first 10-document request ms'],
-      results.coldStart.map((c) => [c.model, c.runs, fmt(c.importMs, 0), fmt(c.loadMs, 0), fmt(c.firstScoreMs, 0)]),
-    ),
-    '',
-    'Import time includes tsx transpiling the TypeScript sources; a bundled Lambda pays less.',
-    '',
-    '## Inference on worker threads under concurrent requests',
-    '',
-    'One client streams 200-document requests back to back while two clients send 10-document requests (10 ms think time). ' +
-      '"Event-loop delay" is how long any other work on the server (a health check, reading a request) waits.',
-    '',
-    table(
-      ['setup', 'model', '10 docs alone p50 ms', '10 docs under load p50 / p95 ms', 'small / large requests done', 'event-loop delay p99 / max ms', 'total pairs/s'],
-      results.concurrency.map((c) => [
-        c.setup,
-        c.model,
-        fmt(c.aloneP50Ms, 1),
-        `${fmt(c.smallP50Ms, 0)} / ${fmt(c.smallP95Ms, 0)}`,
-        `${c.smallRequests} / ${c.largeRequests}`,
-        `${fmt(c.eventLoopDelayP99Ms, 0)} / ${fmt(c.eventLoopDelayMaxMs, 0)}`,
-        fmt(c.pairsPerSecond, 0),
+      ['model', 'threads', 'documents', 'samples', 'ours p50 / p95 ms', 'one N-thread session p50 / p95 ms', 'one session / ours (p50)'],
+      latency.map((l) => [
+        l.model,
+        l.threads,
+        l.documents,
+        l.samples,
+        `${fmt(l.oursP50Ms, 0)} / ${fmt(l.oursP95Ms, 0)}`,
+        `${fmt(l.oneSessionP50Ms, 0)} / ${fmt(l.oneSessionP95Ms, 0)}`,
+        x(ratio(l.oneSessionP50Ms, l.oursP50Ms)),
       ]),
     ),
     '',
   ];
+  if (extras !== undefined) {
+    lines.push(
+      `## Session options and batch size (int8, raw session, sequential batches, ${extras.threads}-thread run; relative to the plan session)`,
+      '',
+      table(['model', 'options', 'pairs/s', 'relative'], extras.sessionOptions.map((s) => [s.model, s.config, fmt(s.pairsPerSecond), x(s.relative)])),
+      '',
+      'The first rows change one thing on the single-threaded session each plan worker runs; the last rows are one session using all threads ' +
+        '(the pre-plan default) with the parallel-loop knobs (`session.intra_op.allow_spinning`, `session.dynamic_block_base`).',
+      '',
+      `Did not beat the plan session here (relative < 1.05x in every model): ${
+        [...new Set(extras.sessionOptions.map((o) => o.config))]
+          .filter((c) => !c.startsWith('plan session') && extras.sessionOptions.filter((o) => o.config === c).every((o) => o.relative < 1.05))
+          .join('; ') || 'none'
+      }. Single-threaded sessions have no thread pool, so spinning and block sizes do not apply to the plan at all.`,
+      '',
+      `## Quantization variants (our plan, ${extras.threads} threads; built by scripts/bench/quantize-variants.py)`,
+      '',
+      extras.quantization.length === 0
+        ? 'Not measured (variants not built).'
+        : table(
+            ['model', 'variant', 'what', 'MB', 'pairs/s', 'vs fp32', 'Spearman vs fp32', 'max |score - fp32|'],
+            extras.quantization.map((q) => [q.model, q.variant, q.description, fmt(q.megabytes, 1), fmt(q.pairsPerSecond), x(q.relativeToFp32), q.spearmanVsFp32.toFixed(4), fmt(q.maxAbsDiffVsFp32, 3)]),
+          ),
+      '',
+      'Rank agreement of random-weight models understates a trained one\'s: their logits barely differ between documents (a random head), so ' +
+        'quantization noise of the same size reorders them; a trained reranker spreads relevant and irrelevant documents by whole logits. ' +
+        'Dynamically quantized graphs (`DynamicQuantizeLinear`) also pick activation scales per run, so a document\'s score depends on its batch ' +
+        'mates; the scheduler keeps the one-session batches for them (`quantizesActivationsPerRun`), while fp32 and static (QDQ) graphs may be re-cut.',
+      '',
+      'Which int8 to ship per architecture (what `model:pull` / the converters should produce): x86 with AVX-512 VNNI (Lambda x86_64 on recent ' +
+        'Xeons) runs u8 x s8 dynamic int8 at full speed - QInt8 weights, per-tensor or per-channel (optimum names it `model_qint8_avx512_vnni.onnx`); ' +
+        'x86 without VNNI (AVX2) saturates u8 x s8 products, so use QUInt8 weights or `reduce_range` (`model_quint8_avx2.onnx`); arm64 (Graviton, ' +
+        'Lambda\'s default) runs int8 through SDOT/UDOT (Graviton2) and I8MM (Graviton3+) kernels, so QInt8 weights without reduce_range ' +
+        '(`model_qint8_arm64.onnx`), and on Graviton3+ an fp32 graph with `mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative when ' +
+        'int8 ranks too far from fp32. These kernel differences are from ONNX Runtime\'s MLAS, not measured here (this machine is x86).',
+      '',
+      `## Length-aware batching vs padding (int8, raw ${extras.threads}-thread session, same tokenized pairs)`,
+      '',
+      table(
+        ['model', 'strategy', 'pairs/s', 'padded tokens', 'length-aware speedup'],
+        extras.padding.map((p) => [p.model, p.strategy, fmt(p.pairsPerSecond), p.paddedTokens, x(p.speedupOfLengthAware)]),
+      ),
+      '',
+      `## Cold start (fresh process each run, median, ${extras.threads} threads: the plan's worker sessions load in parallel)`,
+      '',
+      table(
+        ['model', 'runs', 'import scorer + onnxruntime-node ms', 'model load + sessions ms', 'first 10-document request ms'],
+        extras.coldStart.map((c) => [c.model, c.runs, fmt(c.importMs, 0), fmt(c.loadMs, 0), fmt(c.firstScoreMs, 0)]),
+      ),
+      '',
+      'Import time includes tsx transpiling the TypeScript sources; a bundled Lambda pays less.',
+      '',
+      '## Concurrent requests (local server)',
+      '',
+      'One client streams 200-document requests back to back while two clients send 10-document requests (10 ms think time). ' +
+        '"Event-loop delay" is how long any other work on the server (a health check, reading a request) waits.',
+      '',
+      table(
+        ['setup', 'model', '10 docs alone p50 ms', '10 docs under load p50 / p95 ms', 'small / large requests done', 'event-loop delay p99 / max ms', 'total pairs/s'],
+        extras.concurrency.map((c) => [
+          c.setup,
+          c.model,
+          fmt(c.aloneP50Ms, 1),
+          `${fmt(c.smallP50Ms, 0)} / ${fmt(c.smallP95Ms, 0)}`,
+          `${c.smallRequests} / ${c.largeRequests}`,
+          `${fmt(c.eventLoopDelayP99Ms, 0)} / ${fmt(c.eventLoopDelayMaxMs, 0)}`,
+          fmt(c.pairsPerSecond, 0),
+        ]),
+      ),
+      '',
+    );
+  }
   writeFileSync(reportPath, lines.join('\n'));
   return [reportPath, svgPath];
 }

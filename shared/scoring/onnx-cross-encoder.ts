@@ -1,8 +1,11 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
 import { forEachBounded } from '../core/for-each-bounded.js';
+import { chooseExecutionPlan, quantizesActivationsPerRun, type ExecutionPlan } from './execution-plan.js';
 import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
-import { lengthBatches, type BatchLimits } from './length-batches.js';
+import { scheduleBatches, type BatchLimits } from './length-batches.js';
 import { ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
 import type { ScoreBatch, Scorer } from '../core/scorer.js';
@@ -20,28 +23,32 @@ export interface OnnxCrossEncoderOptions {
    * Default: the folder's first ONNX file (fp32 when both exist).
    */
   readonly variant?: 'fp32' | 'int8';
-  /** ONNX Runtime intra-op threads; default defaultIntraOpThreads() (Lambda: vCPUs of the memory size). */
+  /**
+   * CPUs the scorer may use; default defaultIntraOpThreads() (Lambda: vCPUs of the memory size). Unless
+   * inWorkerThread is given, chooseExecutionPlan splits them into sessions x intra-op threads; with
+   * inWorkerThread given, they are the intra-op threads of each session (the explicit, pre-plan form).
+   */
   readonly threads?: number;
   /** Max pairs per ONNX run (default DEFAULT_BATCH_SIZE, 8). */
   readonly batchSize?: number;
   /** Max padded tokens per ONNX run (default DEFAULT_MAX_BATCH_TOKENS, 8 x 512 = 4096). */
   readonly maxBatchTokens?: number;
   /**
-   * Run inference on worker threads instead of the calling thread (default false). onnxruntime-node's
-   * session.run() blocks its thread for the whole inference; a long-lived server would stay responsive
-   * with this on. Only the benchmarks and tests turn it on today: the runtime (Lambda and `npm start`)
-   * scores in the calling thread, and Lambda handles one request at a time anyway.
+   * Force where inference runs: true = `workers` worker threads x `threads` intra-op threads each,
+   * false = one in-thread session with `threads` intra-op threads. Default: chooseExecutionPlan from
+   * `threads` (one single-threaded session per CPU on worker threads when there are 2+ CPUs).
    */
   readonly inWorkerThread?: boolean;
-  /** Worker threads when inWorkerThread is on (default 1; each holds its own session). */
+  /** Worker threads when inWorkerThread is true (default 1; each holds its own session). */
   readonly workers?: number;
 }
 
-/** A loaded cross-encoder; `maxLength` and `inputNames` are exposed for diagnostics and tests. */
+/** A loaded cross-encoder; `maxLength`, `inputNames` and `plan` are exposed for diagnostics, bench and tests. */
 export interface OnnxCrossEncoder extends Scorer {
   readonly scoreKind: 'logit';
   readonly maxLength: number;
   readonly inputNames: readonly string[];
+  readonly plan: ExecutionPlan;
   close(): Promise<void>;
 }
 
@@ -158,10 +165,11 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
 
   constructor(
     readonly id: string,
+    readonly plan: ExecutionPlan,
     private readonly runner: BatchRunner,
     private readonly tokenizer: PairTokenizer,
     private readonly config: CrossEncoderConfig,
-    private readonly limits: BatchLimits,
+    private readonly limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean },
   ) {
     this.inputNames = runner.inputNames;
   }
@@ -178,10 +186,12 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, this.tokenizer.pieces(document)));
     const lengths = pairs.map((pair) => pair.inputIds.length);
     const scores = new Array<number>(documents.length);
-    const batches = lengthBatches(lengths, this.limits);
-    // At most `parallelism` batches of one request in flight: in-thread that is 1; with a worker pool, a
-    // concurrent small request can slip its batch in between a large request's batches instead of
-    // queueing behind all of them.
+    // Costliest first across `parallelism` sessions (see scheduleBatches). In-thread, or for a dynamically
+    // quantized graph, the batches are the plain length batches: scores do not depend on the plan.
+    const batches = scheduleBatches(lengths, { ...this.limits, parallelism: this.runner.parallelism });
+    // At most `parallelism` batches of one request in flight, each free session taking the next costliest:
+    // every worker stays busy, and a concurrent small request can slip its batch in between a large
+    // request's batches instead of queueing behind all of them.
     await forEachBounded(batches, this.runner.parallelism, async (batch) => {
       const feeds = batchFeeds(
         batch.map((index) => pairs[index]!),
@@ -235,10 +245,11 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     maxLength: folder.maxLength,
     padTokenId: folder.config.padTokenId,
   });
-  const sessionOptions = crossEncoderSessionOptions(options.threads ?? defaultIntraOpThreads());
+  const plan = await executionPlanFor(options, folder.onnxPath);
+  const sessionOptions = crossEncoderSessionOptions(plan.intraOpThreads);
   let runner: BatchRunner;
-  if (options.inWorkerThread === true) {
-    const size = Math.max(1, options.workers ?? 1);
+  if (plan.inWorkerThreads) {
+    const size = plan.workers;
     const pool = await InferenceWorkerPool.start({ onnxPath: folder.onnxPath, size, sessionOptions });
     runner = { inputNames: pool.inputNames, parallelism: size, run: (feeds) => pool.run(feeds), release: () => pool.close() };
   } else {
@@ -249,8 +260,33 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     await runner.release();
     throw new Error(`model ${options.id}: unsupported ONNX inputs [${runner.inputNames.join(', ')}] in ${folder.onnxPath}`);
   }
-  return new OnnxCrossEncoderScorer(options.id, runner, tokenizer, folder.config, {
+  return new OnnxCrossEncoderScorer(options.id, plan, runner, tokenizer, folder.config, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
+    hiddenSize: await encoderHiddenSize(folder.folder),
+    batchInvariant: !(await quantizesActivationsPerRun(folder.onnxPath)),
   });
+}
+
+/** The explicit inWorkerThread/workers/threads options when given, else chooseExecutionPlan from the CPU budget. */
+async function executionPlanFor(options: OnnxCrossEncoderOptions, onnxPath: string): Promise<ExecutionPlan> {
+  const threads = Math.max(1, options.threads ?? defaultIntraOpThreads());
+  if (options.inWorkerThread === true) return { inWorkerThreads: true, workers: Math.max(1, options.workers ?? 1), intraOpThreads: threads };
+  if (options.inWorkerThread === false) return { inWorkerThreads: false, workers: 1, intraOpThreads: threads };
+  return chooseExecutionPlan({ threads, modelBytes: (await stat(onnxPath)).size });
+}
+
+/**
+ * config.json's hidden_size (or d_model / n_embd), only to weigh attention in the batch cost estimate;
+ * undefined (a default width) when the folder does not say. Read here, not in model-folder.ts, because
+ * nothing but the scheduler needs it.
+ */
+async function encoderHiddenSize(folder: string): Promise<number | undefined> {
+  try {
+    const config = JSON.parse(await readFile(path.join(folder, 'config.json'), 'utf8')) as Record<string, unknown>;
+    const size = config['hidden_size'] ?? config['d_model'] ?? config['n_embd'];
+    return typeof size === 'number' && size > 0 ? size : undefined;
+  } catch {
+    return undefined;
+  }
 }

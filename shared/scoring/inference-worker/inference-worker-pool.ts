@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { InferenceSession } from 'onnxruntime-node';
+import { ONNX_INFERENCE_WORKER_SOURCE } from './onnx-inference-worker-source.js';
 
 /** One padded batch: int64 inputs by graph input name, all of shape dims ([rows, width]). */
 export interface BatchFeeds {
@@ -37,13 +39,15 @@ interface PoolWorker {
   readonly pending: Map<number, PendingRun>;
 }
 
-const WORKER_FILE = new URL('./onnx-inference-worker.mjs', import.meta.url);
+/** onnxruntime-node as the main thread resolves it, handed to the eval'd workers (see ONNX_INFERENCE_WORKER_SOURCE). */
+const ORT_PATH = createRequire(import.meta.url).resolve('onnxruntime-node');
 
 /**
  * ONNX Runtime sessions on worker threads. onnxruntime-node's session.run() holds the calling thread for the
- * whole inference; on the main thread of a server that stalls every other request (health checks, parsing,
- * small reranks). Batches go to the worker with the fewest runs in flight, so a small request's batch can
- * overtake a large request's remaining batches when size > 1.
+ * whole inference, so N sessions on N threads are how one request's batches run in parallel (and the
+ * event loop of a server stays free for health checks, parsing and small reranks). Batches go to the
+ * worker with the fewest runs in flight; the scorer keeps at most `size` of one request's batches in
+ * flight, so a concurrent small request's batch can overtake a large request's remaining batches.
  */
 export class InferenceWorkerPool {
   private nextId = 0;
@@ -102,11 +106,25 @@ export class InferenceWorkerPool {
   }
 }
 
+/**
+ * The process's Node flags minus --input-type: workers inherit execArgv, and `--input-type=module` (a
+ * process started with `node --input-type=module -e ...`) would make the eval'd CommonJS source ESM.
+ */
+function workerExecArgv(): string[] {
+  const out: string[] = [];
+  const args = process.execArgv;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--input-type') i++;
+    else if (!args[i]!.startsWith('--input-type=')) out.push(args[i]!);
+  }
+  return out;
+}
+
 function startWorker(
   onnxPath: string,
   sessionOptions: InferenceSession.SessionOptions,
 ): Promise<{ worker: PoolWorker; inputNames: string[]; outputNames: string[] }> {
-  const worker = new Worker(WORKER_FILE, { workerData: { onnxPath, sessionOptions } });
+  const worker = new Worker(ONNX_INFERENCE_WORKER_SOURCE, { eval: true, execArgv: workerExecArgv(), workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions } });
   const pending = new Map<number, PendingRun>();
   return new Promise((resolve, reject) => {
     worker.on('message', (message: WorkerMessage) => {

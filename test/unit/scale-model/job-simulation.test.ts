@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { documentsPerJob, predictJob, type JobScenario } from '../../../scripts/scale-model/job-simulation.js';
+import { lambdaThroughput } from '../../../scripts/scale-model/lambda-throughput.js';
+import { replaceBetweenMarkers } from '../../../scripts/scale-model/readme-section.js';
+
+const base: JobScenario = {
+  documents: 10_000,
+  concurrency: 10,
+  memoryMb: 3538,
+  architecture: 'arm64',
+  pairsPerSecond: 40,
+  overheadPerChunkSeconds: 0.05,
+  coldStartSeconds: 0.5,
+};
+
+describe('predictJob', () => {
+  it('never predicts a longer wall time for more workers', () => {
+    // Act
+    const walls = [10, 100, 1000].map((concurrency) => predictJob({ ...base, documents: 100_000, concurrency }).wallSeconds);
+
+    // Assert
+    expect(walls[1]).toBeLessThanOrEqual(walls[0]!);
+    expect(walls[2]).toBeLessThanOrEqual(walls[1]!);
+  });
+
+  it('with no limits, matches chunks x chunk time / workers', () => {
+    // Act
+    const p = predictJob({ ...base, documents: 6400, chunkDocuments: 64, concurrency: 4, unlimited: true });
+
+    // Assert: 100 chunks of (0.05 + 64/40) s over 4 workers, plus the last chunk
+    const chunkSeconds = 0.05 + 64 / 40;
+    expect(p.chunks).toBe(100);
+    expect(p.wallSeconds).toBeCloseTo((100 * chunkSeconds) / 4 + chunkSeconds, 6);
+  });
+
+  it('marks the DynamoDB partition of one job when fast workers outrun it', () => {
+    // Act: small chunks of a fast model: every worker wants ~12 chunk transactions/s, the ramp soon brings 50+
+    const p = predictJob({ ...base, documents: 6000, chunkDocuments: 8, concurrency: 1000, pairsPerSecond: 5000, overheadPerChunkSeconds: 0.08 });
+
+    // Assert
+    expect(p.binding.join(' ')).toMatch(/DynamoDB partition/);
+  });
+
+  it('splits a set larger than one request into several jobs', () => {
+    // Act
+    const p = predictJob({ ...base, documents: 1_000_000 });
+
+    // Assert
+    expect(p.jobs).toBe(Math.ceil(1_000_000 / documentsPerJob(900)));
+    expect(p.binding.join(' ')).toMatch(/6 MB request body/);
+    expect(p.cost.total).toBeGreaterThan(p.cost.compute);
+  });
+});
+
+describe('lambdaThroughput', () => {
+  const points = [
+    { threads: 1, pairsPerSecond: 10 },
+    { threads: 2, pairsPerSecond: 18 },
+  ];
+
+  it('uses the measurement at a measured thread count', () => {
+    expect(lambdaThroughput(points, 3538)).toMatchObject({ threads: 2, pairsPerSecond: 18, basis: 'measured' });
+  });
+
+  it('scales one thread by the CPU share below one vCPU', () => {
+    const t = lambdaThroughput(points, 1024);
+    expect(t.basis).toBe('scaled');
+    expect(t.pairsPerSecond).toBeCloseTo((10 * 1024) / 1769, 9);
+  });
+
+  it('extrapolates past the measured threads with the measured marginal gain', () => {
+    // Act: each thread past the first added 0.8 of one thread
+    const t = lambdaThroughput(points, 10240);
+
+    // Assert
+    expect(t).toMatchObject({ threads: 6, basis: 'extrapolated' });
+    expect(t.pairsPerSecond).toBeCloseTo(18 + 10 * 0.8 * 4, 9);
+  });
+});
+
+describe('replaceBetweenMarkers', () => {
+  it('replaces only the text between the markers, keeping them', () => {
+    const text = 'a\n<!-- t:start -->\nold\n<!-- t:end -->\nb';
+    expect(replaceBetweenMarkers(text, 't', 'new')).toBe('a\n<!-- t:start -->\nnew\n<!-- t:end -->\nb');
+    expect(() => replaceBetweenMarkers('no markers', 't', 'x')).toThrow(/not found/);
+  });
+});
