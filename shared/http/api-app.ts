@@ -191,6 +191,8 @@ export class ApiApp {
     const plain = (request.strategy ?? 'default') === 'default' && !request.upstream && request.maxChunksPerDoc === undefined;
     if (!plain) return false;
     const scorer = this.#deps.service.resolveScorer(request.model);
+    // Chunk tasks carry no instruction: a request whose instruction changes the scores is scored whole.
+    if (scorer.usesInstruction === true && request.prompt !== undefined) return false;
     return !scorer.candidateRelative || isSplittableHybrid(scorer);
   }
 
