@@ -298,6 +298,21 @@ def build_qwen3(corpus: list[str], out_root: Path) -> None:
                                                     "additional_special_tokens": ["<|im_start|>", "<|im_end|>"]})
 
 
+FIXTURE_README = """# {name}: a test fixture, NOT a real reranker
+
+The real `{arch}` architecture with a tiny config (2 layers, hidden 32) and **random weights**: its scores mean
+nothing. Its tokenizer is of the family's real type with the family's special tokens and template, trained on local
+text (Debian license texts and package descriptions) by `scripts/model/build-family-fixtures.py`. It exists to prove
+the scorer serves this family faithfully: golden scores from Python transformers / sentence-transformers on the same
+weights are in `test/fixtures/model-families/{name}.json` (`scripts/model/family-golden.py`).
+"""
+
+
+def write_readme(folder: Path) -> None:
+    arch = json.loads((folder / "config.json").read_text())["architectures"][0]
+    (folder / "README.md").write_text(FIXTURE_README.format(name=folder.name, arch=arch), encoding="utf-8")
+
+
 def copy_tokenizer_files(folder: Path) -> None:
     """The PyTorch checkpoint gets the same tokenizer, so sentence-transformers can load it for the golden values."""
     target = MODELS / ".build" / f"{folder.name}-torch"
@@ -324,6 +339,7 @@ def main() -> None:
         for folder in sorted(args.out.glob("*-fixture")):
             if (MODELS / ".build" / f"{folder.name}-torch").exists():
                 copy_tokenizer_files(folder)
+                write_readme(folder)
         print(f"built {name}")
 
 
