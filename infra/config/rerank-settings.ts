@@ -1,15 +1,19 @@
-import path from 'node:path';
 import { lambdaVcpus } from '../../shared/config/lambda-vcpus.js';
+import { readDeployModels, type DeployModels } from './rerank-models.js';
 
 /** Everything the stack can be told through cdk context (`cdk.json` or `-c rerank:key=value`). */
 export interface RerankSettings {
   /** Deployment name: the stack is `Rerank-<stage>`; the API itself always serves on its `$default` stage. */
   readonly stage: string;
   readonly apiName: string;
-  /** Model id clients send; defaults to the folder's base name. */
-  readonly modelId: string;
-  /** Hugging Face ONNX layout folder, relative to the project root; copied into every scoring function's bundle. */
+  /** RERANK_MODELS syntax (`id=folder,id=lexical,id=hybrid:a+b`, first = default); '' = what `npm start` serves. */
+  readonly models: string;
+  /** Legacy: one model folder to deploy instead of `models` (relative to the project root); '' = unset. */
   readonly modelFolder: string;
+  /** The default model among `models` (or the legacy folder's id); '' = the first listed. */
+  readonly modelId: string;
+  /** `models` parsed and validated: the functions serve exactly this list (see infra/config/rerank-models.ts). */
+  readonly deployModels: DeployModels;
   readonly architecture: 'arm64' | 'x86_64';
   readonly apiMemoryMb: number;
   readonly workerMemoryMb: number;
@@ -53,11 +57,12 @@ export interface RerankSettings {
 }
 
 /** The documented defaults; `cdk.json` repeats them (a test keeps the two equal). */
-export const DEFAULT_RERANK_SETTINGS: RerankSettings = {
+export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   stage: 'dev',
   apiName: 'rerank-api',
-  modelId: 'tinybert-l2-fixture',
-  modelFolder: 'models/tinybert-l2-fixture',
+  models: '',
+  modelFolder: '',
+  modelId: '',
   architecture: 'arm64',
   apiMemoryMb: 3008,
   workerMemoryMb: 3008,
@@ -149,16 +154,22 @@ function text(key: string, raw: unknown, pattern: RegExp, hint: string): string 
  * instead of failing a deployment. Context from `-c` arrives as strings, from cdk.json as JSON values.
  */
 export function readRerankSettings(tryGetContext: ContextReader): RerankSettings {
-  const get = <K extends keyof RerankSettings>(key: K): unknown => tryGetContext(`${CONTEXT_PREFIX}${key}`) ?? DEFAULT_RERANK_SETTINGS[key];
+  const get = <K extends keyof typeof DEFAULT_RERANK_SETTINGS>(key: K): unknown => tryGetContext(`${CONTEXT_PREFIX}${key}`) ?? DEFAULT_RERANK_SETTINGS[key];
   for (const [key, hint] of Object.entries(REMOVED_KEYS)) {
     if (tryGetContext(`${CONTEXT_PREFIX}${key}`) !== undefined) throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} was removed: ${hint}`);
   }
   const retainTable = bool('retainTable', get('retainTable'));
   const rawPitr = tryGetContext(`${CONTEXT_PREFIX}pointInTimeRecovery`) ?? PITR_FOLLOWS_RETENTION;
   const pointInTimeRecovery = rawPitr === PITR_FOLLOWS_RETENTION ? retainTable : bool('pointInTimeRecovery', rawPitr);
-  const modelFolder = text('modelFolder', get('modelFolder'), /^[^,=]+$/, 'a folder path without , or =');
-  const explicitModelId = tryGetContext(`${CONTEXT_PREFIX}modelId`);
-  const modelId = text('modelId', explicitModelId ?? path.basename(modelFolder), /^[A-Za-z0-9._-]+$/, 'letters, digits, . _ -');
+  const modelFolder = text('modelFolder', get('modelFolder'), /^[^,=]*$/, 'a folder path without , or =');
+  const modelId = text('modelId', get('modelId'), /^[A-Za-z0-9._-]*$/, 'letters, digits, . _ -');
+  const models = text('models', get('models'), /^[^\s]*$/, 'RERANK_MODELS syntax: id=folder|lexical|hybrid:a+b, comma-separated');
+  let deployModels: DeployModels;
+  try {
+    deployModels = readDeployModels((key) => ({ 'rerank:models': models, 'rerank:modelFolder': modelFolder, 'rerank:modelId': modelId })[key]);
+  } catch (error) {
+    throw new RerankSettingsError((error as Error).message);
+  }
   const apiTimeoutSeconds = intIn('apiTimeoutSeconds', get('apiTimeoutSeconds'), 3, 29);
   const jobWaitMs = intIn('jobWaitMs', get('jobWaitMs'), 1, 28_000);
   // The API function must still answer (202) after waiting; 3 s covers a cold start's tail and the response.
@@ -177,8 +188,10 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
   return {
     stage: text('stage', get('stage'), /^[A-Za-z][A-Za-z0-9-]{0,31}$/, 'a letter then letters, digits or - (max 32)'),
     apiName: text('apiName', get('apiName'), /^[A-Za-z0-9._-]{1,128}$/, 'letters, digits, . _ - (max 128)'),
-    modelId,
+    models,
     modelFolder,
+    modelId,
+    deployModels,
     architecture: oneOf('architecture', get('architecture'), ['arm64', 'x86_64'] as const),
     apiMemoryMb: intIn('apiMemoryMb', get('apiMemoryMb'), 512, 10_240),
     workerMemoryMb: intIn('workerMemoryMb', get('workerMemoryMb'), 512, 10_240),

@@ -6,7 +6,8 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { threadsForMemory } from '../config/rerank-settings.js';
-import { bundledModelFolder, scorerBundleCommands, type LambdaArchitectureName } from '../packaging/scorer-bundle.js';
+import { bundledFolders, bundledModelsSpec, type DeployModels } from '../config/rerank-models.js';
+import { scorerBundleCommands, type LambdaArchitectureName } from '../packaging/scorer-bundle.js';
 
 export interface ScorerFunctionProps {
   /** Entry file relative to the project root, e.g. `functions/api/handler.ts` (the same file the local server runs). */
@@ -16,9 +17,8 @@ export interface ScorerFunctionProps {
   readonly architecture: LambdaArchitectureName;
   readonly memoryMb: number;
   readonly timeout: Duration;
-  readonly modelId: string;
-  /** Model folder relative to the project root. */
-  readonly modelFolder: string;
+  /** The models served (RERANK_MODELS), their folders copied into the bundle. */
+  readonly models: DeployModels;
   readonly logRetentionDays: number;
   /** Service configuration (RERANK_*) beyond the model and threads, which this construct sets. */
   readonly environment: Readonly<Record<string, string>>;
@@ -64,7 +64,7 @@ export class ScorerFunction extends Construct {
       depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
       environment: {
         ...props.environment,
-        RERANK_MODELS: `${props.modelId}=${bundledModelFolder(props.modelId)}`,
+        RERANK_MODELS: bundledModelsSpec(props.models),
         RERANK_THREADS: String(this.threads),
         NODE_OPTIONS: '--enable-source-maps',
       },
@@ -87,8 +87,7 @@ export class ScorerFunction extends Construct {
               outputDir,
               projectRoot,
               architecture: props.architecture,
-              modelId: props.modelId,
-              modelFolder: props.modelFolder,
+              folders: bundledFolders(props.models),
             }),
         },
       },

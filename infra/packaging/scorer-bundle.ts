@@ -20,9 +20,6 @@ export interface OnnxRuntimeSource {
   readonly binaryDirs: readonly string[];
 }
 
-/** The folder a bundled function finds its model in, relative to the code root (LAMBDA_TASK_ROOT). */
-export const bundledModelFolder = (modelId: string): string => `models/${modelId}`;
-
 function packageRoot(entry: string, name: string): string {
   for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     if (path.basename(dir) === name && existsSync(path.join(dir, 'package.json'))) return dir;
@@ -72,26 +69,29 @@ const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 /**
  * Shell commands run after esbuild (commandHooks.afterBundling, local bundling, no Docker):
  * onnxruntime-node stays external and only its JS plus the one linux/<arch> binary are copied, not the
- * ~290 MB of every platform; the model folder is copied to models/<id> so RERANK_MODELS resolves it
+ * ~290 MB of every platform; each model folder is copied to models/<id> so RERANK_MODELS resolves it
  * against LAMBDA_TASK_ROOT exactly as the local server resolves it against the checkout.
  */
 export function scorerBundleCommands(options: {
   readonly outputDir: string;
   readonly projectRoot: string;
   readonly architecture: LambdaArchitectureName;
-  readonly modelId: string;
-  readonly modelFolder: string;
+  /** Model folders to copy: source (absolute or relative to the project root) -> target under the code root. */
+  readonly folders: readonly { readonly id: string; readonly source: string; readonly target: string }[];
 }): string[] {
   const ort = locateOnnxRuntime(options.projectRoot, options.architecture);
-  const modelSource = path.resolve(options.projectRoot, options.modelFolder);
-  if (!existsSync(path.join(modelSource, 'config.json'))) {
-    throw new ScorerBundleError(`model folder ${modelSource} has no config.json (rerank:modelFolder must be a Hugging Face ONNX folder)`);
-  }
   const out = options.outputDir;
+  const copies = options.folders.map((folder) => {
+    const source = path.resolve(options.projectRoot, folder.source);
+    if (!existsSync(path.join(source, 'config.json'))) {
+      throw new ScorerBundleError(`model folder ${source} (model ${folder.id}) has no config.json: rerank:models must name Hugging Face ONNX folders`);
+    }
+    const target = path.join(out, folder.target);
+    return [`mkdir -p ${quote(target)}`, `cp -R ${quote(source)}/. ${quote(target)}/`];
+  });
   const ortOut = path.join(out, 'node_modules', 'onnxruntime-node');
-  const modelOut = path.join(out, bundledModelFolder(options.modelId));
   return [
-    `mkdir -p ${quote(path.join(ortOut, 'dist'))} ${quote(modelOut)}`,
+    `mkdir -p ${quote(path.join(ortOut, 'dist'))}`,
     `cp ${quote(path.join(ort.packageDir, 'package.json'))} ${quote(ortOut)}/`,
     // Only the runtime JavaScript: no .d.ts, source maps, sources or install scripts.
     `cp ${quote(path.join(ort.packageDir, 'dist'))}/*.js ${quote(path.join(ortOut, 'dist'))}/`,
@@ -101,7 +101,7 @@ export function scorerBundleCommands(options: {
     ]),
     `mkdir -p ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}`,
     `cp -R ${quote(path.join(ort.commonDir, 'package.json'))} ${quote(path.join(ort.commonDir, 'dist'))} ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}/`,
-    `cp -R ${quote(modelSource)}/. ${quote(modelOut)}/`,
+    ...copies.flat(),
     ...docsPageCommands(options.projectRoot, out),
     `node -e ${quote(SIZE_GUARD)} ${quote(out)} ${LAMBDA_UNZIPPED_LIMIT_BYTES}`,
   ];

@@ -62,8 +62,7 @@ export class RerankStack extends Stack {
     const common = {
       projectRoot: props.projectRoot,
       architecture: s.architecture,
-      modelId: s.modelId,
-      modelFolder: s.modelFolder,
+      models: s.deployModels,
       logRetentionDays: s.logRetentionDays,
       environment,
     };

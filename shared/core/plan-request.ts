@@ -75,7 +75,9 @@ export function planRequest(input: PlanInput): RequestPlan {
   // A dialect that never queues scores through RerankService alone, which resolves the model itself.
   const mayQueue = mode === 'job' || input.dialectQueueable !== false;
   const scorer = mayQueue && isPlain(request) ? input.resolveScorer(request.model) : undefined;
-  const chunkable = scorer !== undefined && isChunkable(scorer);
+  // Chunk tasks carry no instruction: a request whose instruction changes the scores (LLM rerankers) is scored whole.
+  const instructed = scorer?.usesInstruction === true && request.prompt !== undefined;
+  const chunkable = scorer !== undefined && isChunkable(scorer) && !instructed;
   if (mode === 'job') {
     if (!scorer || !chunkable) {
       throw invalidRequest(

@@ -82,11 +82,11 @@ export class RerankService {
     let tokens: number;
     if (request.maxChunksPerDoc !== undefined) {
       const split = splitLongDocuments(texts, request.maxChunksPerDoc);
-      const batch = await scorer.score(request.query, split.texts);
+      const batch = await scorer.score(request.query, split.texts, { instruction: request.prompt });
       scores = maxPerOwner(batch.scores, split.owner, texts.length);
       tokens = batch.tokens;
     } else {
-      const batch = await scorer.score(request.query, texts);
+      const batch = await scorer.score(request.query, texts, { instruction: request.prompt });
       scores = [...batch.scores];
       tokens = batch.tokens;
     }

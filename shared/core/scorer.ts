@@ -6,6 +6,15 @@ export interface ScoreBatch {
   readonly tokens: number;
 }
 
+/** Per-request inputs some scorers take besides the texts. */
+export interface ScoreOptions {
+  /**
+   * The request's instruction (`prompt` / `instruct`): LLM rerankers put it in their prompt template;
+   * scorers without one ignore it.
+   */
+  readonly instruction?: string | undefined;
+}
+
 /**
  * The Scorer port: knows only texts. Dialects, queues and HTTP never reach past it.
  * Implementations load their model once and are reused across calls.
@@ -21,7 +30,9 @@ export interface Scorer {
    * Such scores cannot be computed chunk by chunk, so requests using them are never fanned out.
    */
   readonly candidateRelative?: boolean;
-  score(query: string, documents: readonly string[]): Promise<ScoreBatch>;
+  /** True when scores depend on ScoreOptions.instruction (LLM rerankers): such requests are scored whole, never chunked. */
+  readonly usesInstruction?: boolean;
+  score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch>;
   /** Releases native resources (ONNX sessions). */
   close?(): Promise<void>;
 }

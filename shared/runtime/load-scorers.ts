@@ -1,22 +1,15 @@
 import type { ModelConfig } from '../config/service-config.js';
-import { loadOnnxBiEncoder, readRerankKind } from '../scoring/bi-encoder/index.js';
 import { createDefaultHybridScorer } from '../scoring/hybrid/index.js';
 import { createBm25Scorer } from '../scoring/lexical/index.js';
-import { loadOnnxCrossEncoder } from '../scoring/onnx-cross-encoder.js';
+import { loadFolderScorer } from '../scoring/load-folder-scorer.js';
 import type { Scorer } from '../core/scorer.js';
-
-async function loadFolder(id: string, folder: string, threads: number): Promise<Scorer> {
-  return (await readRerankKind(folder)) === 'bi-encoder'
-    ? loadOnnxBiEncoder({ id, folder, threads })
-    : loadOnnxCrossEncoder({ id, folder, threads });
-}
 
 /** Loads every configured model once, in config order (the first is the default); hybrids reuse their parts. */
 export async function loadScorers(models: readonly ModelConfig[], threads: number): Promise<Scorer[]> {
   const byId = new Map<string, Scorer>();
   await Promise.all(
     models.map(async (m) => {
-      if (m.kind === 'folder') byId.set(m.id, await loadFolder(m.id, m.folder, threads));
+      if (m.kind === 'folder') byId.set(m.id, await loadFolderScorer({ id: m.id, folder: m.folder, threads }));
       if (m.kind === 'lexical') byId.set(m.id, createBm25Scorer({ id: m.id }));
     }),
   );

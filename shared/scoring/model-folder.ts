@@ -11,6 +11,8 @@ export const ONNX_FILE_CANDIDATES = [
   'model.onnx',
   'onnx/model_quantized.onnx',
   'model_quantized.onnx',
+  'onnx/model_int8.onnx',
+  'onnx/model_uint8.onnx',
 ] as const;
 
 /** Used when neither tokenizer_config.json nor config.json gives a usable length (BERT's value). */
@@ -34,16 +36,34 @@ export class ModelFolderError extends Error {
   }
 }
 
+/**
+ * The activation sentence-transformers' CrossEncoder applies to the head, when config.json names one
+ * (`sentence_transformers.activation_fn`, or the older `sbert_ce_default_activation_function`).
+ */
+export type HeadActivation = 'sigmoid' | 'identity' | 'softmax' | 'other';
+
 /** The parts of config.json the scorer needs. */
 export interface CrossEncoderConfig {
   readonly modelType: string;
+  /** e.g. ['XLMRobertaForSequenceClassification'], ['Qwen3ForCausalLM']; [] when config.json names none. */
+  readonly architectures: readonly string[];
+  /** transformers' `problem_type`: 'multi_label_classification' heads are read per label with a sigmoid. */
+  readonly problemType: string | undefined;
+  readonly headActivation: HeadActivation | undefined;
   /** Output width of the classification head (1 for ms-marco cross-encoders). */
   readonly numLabels: number;
   /** Label names by class index, e.g. { 0: 'LABEL_0' }. */
   readonly id2label: Readonly<Record<number, string>>;
   readonly maxPositionEmbeddings: number | undefined;
   readonly padTokenId: number | undefined;
+  /** Attention geometry of causal LMs, needed to feed an empty KV cache to exports that take one. */
+  readonly numKeyValueHeads: number | undefined;
+  readonly headDim: number | undefined;
 }
+
+/** A causal LM (Qwen3-Reranker and the like) is scored from its next-token logits, not a classification head. */
+export const isCausalLm = (config: Pick<CrossEncoderConfig, 'architectures'>): boolean =>
+  config.architectures.some((name) => name.endsWith('ForCausalLM'));
 
 /** A resolved model folder: file paths plus parsed JSON, nothing loaded into ONNX Runtime yet. */
 export interface ModelFolder {
@@ -103,7 +123,16 @@ function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
+function headActivation(raw: Record<string, unknown>): HeadActivation | undefined {
+  const st = raw.sentence_transformers;
+  const named = st !== null && typeof st === 'object' ? (st as Record<string, unknown>).activation_fn : raw.sbert_ce_default_activation_function;
+  if (typeof named !== 'string') return undefined;
+  const leaf = named.split('.').pop()!.toLowerCase();
+  return leaf === 'sigmoid' || leaf === 'identity' || leaf === 'softmax' ? leaf : 'other';
+}
+
 function parseConfig(folder: string, raw: Record<string, unknown>): CrossEncoderConfig {
+  const architectures = Array.isArray(raw.architectures) ? raw.architectures.filter((a): a is string => typeof a === 'string') : [];
   const id2label: Record<number, string> = {};
   if (raw.id2label !== null && typeof raw.id2label === 'object') {
     for (const [key, label] of Object.entries(raw.id2label as Record<string, unknown>)) {
@@ -112,15 +141,22 @@ function parseConfig(folder: string, raw: Record<string, unknown>): CrossEncoder
   }
   // config.json of HF classifiers always carries id2label; num_labels is only sometimes written.
   const numLabels = positiveInt(raw.num_labels) ?? (Object.keys(id2label).length || undefined);
-  if (numLabels === undefined) {
+  if (numLabels === undefined && !isCausalLm({ architectures })) {
     throw new ModelFolderError(`model folder ${folder}: config.json has neither num_labels nor id2label`);
   }
   return {
     modelType: typeof raw.model_type === 'string' ? raw.model_type : 'unknown',
-    numLabels,
+    architectures,
+    problemType: typeof raw.problem_type === 'string' ? raw.problem_type : undefined,
+    headActivation: headActivation(raw),
+    numLabels: numLabels ?? 0,
     id2label,
     maxPositionEmbeddings: positiveInt(raw.max_position_embeddings),
     padTokenId: typeof raw.pad_token_id === 'number' ? raw.pad_token_id : undefined,
+    numKeyValueHeads: positiveInt(raw.num_key_value_heads) ?? positiveInt(raw.num_attention_heads),
+    headDim:
+      positiveInt(raw.head_dim) ??
+      (positiveInt(raw.hidden_size) && positiveInt(raw.num_attention_heads) ? Number(raw.hidden_size) / Number(raw.num_attention_heads) : undefined),
   };
 }
 

@@ -6,7 +6,7 @@ import { forEachBounded } from '../core/for-each-bounded.js';
 import { chooseExecutionPlan, quantizesActivationsPerRun, type ExecutionPlan } from './execution-plan.js';
 import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
 import { scheduleBatches, type BatchLimits } from './length-batches.js';
-import { ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
+import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
 import type { ScoreBatch, Scorer } from '../core/scorer.js';
 
@@ -84,13 +84,19 @@ export function crossEncoderSessionOptions(threads: number): ort.InferenceSessio
  * Turns one row of logits into one relevance logit, so the core can always apply sigmoid:
  * - 1 label (ms-marco cross-encoders): the logit itself.
  * - 2 labels: logit[positive] - logit[negative]. sigmoid(l1 - l0) equals softmax(l)[1], so the score
- *   stays a logit whose sigmoid is the model's own positive-class probability.
+ *   stays a logit whose sigmoid is the model's own positive-class probability (CrossEncoder apply_softmax).
+ * - 2 labels whose config names a Sigmoid activation or a multi-label problem: logit[positive], whose
+ *   sigmoid is what CrossEncoder.predict returns for that label.
  */
 function relevanceReader(config: CrossEncoderConfig, width: number): (logits: Float32Array, row: number) => number {
   if (width === 1) return (logits, row) => logits[row]!;
   if (width === 2) {
     const positive = positiveLabelIndex(config);
     const negative = 1 - positive;
+    // A head trained per label (BCE) is read as sentence-transformers reads it: sigmoid of the positive logit.
+    if (config.headActivation === 'sigmoid' || config.problemType === 'multi_label_classification') {
+      return (logits, row) => logits[row * 2 + positive]!;
+    }
     return (logits, row) => logits[row * 2 + positive]! - logits[row * 2 + negative]!;
   }
   throw new Error(`cross-encoder has ${width} output labels; only 1 (score) or 2 (negative/positive) are supported`);
@@ -236,6 +242,9 @@ async function resolveFolder(options: OnnxCrossEncoderOptions): Promise<ModelFol
  */
 export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Promise<OnnxCrossEncoder> {
   const folder = await resolveFolder(options);
+  if (isCausalLm(folder.config)) {
+    throw new ModelFolderError(`model ${options.id}: ${folder.folder} is a causal LM (${folder.config.architectures.join(', ')}); load it with loadCausalLmReranker`);
+  }
   if (folder.config.numLabels > 2) {
     throw new Error(`model ${options.id}: ${folder.config.numLabels} labels; only 1 or 2 are supported for reranking`);
   }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
@@ -35,7 +36,11 @@ const statusOf = (response: unknown): number => (response as { statusCode: numbe
 describe(`bundled functions (linux/${nodeArch})`, () => {
   it('are laid out as Lambda runs them and fit its limits', () => {
     expect(assets.Api.dir.startsWith(PROJECT_ROOT)).toBe(false);
-    for (const asset of Object.values(assets)) expectScorerBundleLayout(asset, nodeArch, 'models/tinybert-l2-fixture');
+    for (const asset of Object.values(assets)) {
+      // The default deployment bundles what npm start serves: the USE-lite folder and the fixture.
+      expectScorerBundleLayout(asset, nodeArch, 'models/tinybert-l2-fixture');
+      expect(existsSync(path.join(asset.dir, 'models', 'use-lite', 'onnx'))).toBe(true);
+    }
     expectWithinLambdaLimits(Object.values(assets));
   });
 
@@ -54,7 +59,7 @@ describe(`bundled functions (linux/${nodeArch})`, () => {
     expect(ortEntry.startsWith(path.join(assets.Api.dir, 'node_modules', 'onnxruntime-node'))).toBe(true);
     const [openai, dashscope, chat, models, missing, docsCss] = results;
     expect(results.slice(0, 4).map(statusOf)).toEqual([200, 200, 200, 200]);
-    expect(bodyOf(openai)).toMatchObject({ model: 'tinybert-l2-fixture', results: expect.any(Array) });
+    expect(bodyOf(openai)).toMatchObject({ model: 'use-lite-bm25', results: expect.any(Array) });
     expect((bodyOf(openai)['results'] as unknown[]).length).toBe(2);
     expect((bodyOf(dashscope)['output'] as { results: unknown[] }).results).toHaveLength(2);
     const content = (bodyOf(chat)['choices'] as { message: { content: string } }[])[0]!.message.content;

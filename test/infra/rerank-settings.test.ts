@@ -7,22 +7,25 @@ import {
   RerankSettingsError,
   threadsForMemory,
 } from '../../infra/config/rerank-settings.js';
-import { cdkJsonContext } from './support/synth-rerank.js';
+import { DEFAULT_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
+import { cdkJsonContext, PROJECT_ROOT } from './support/synth-rerank.js';
 
 const fromContext = (context: Record<string, unknown>) => readRerankSettings((key) => context[key]);
 
 describe('rerank cdk context', () => {
-  it('cdk.json documents exactly the defaults (modelId defaults to the model folder name, PITR to the table retention)', () => {
+  it('cdk.json documents exactly the defaults (the models npm start serves, PITR following the table retention)', () => {
     const rerankKeys = Object.fromEntries(
       Object.entries(cdkJsonContext())
         .filter(([key]) => key.startsWith(CONTEXT_PREFIX))
         .map(([key, value]) => [key.slice(CONTEXT_PREFIX.length), value]),
     );
-    const { modelId, ...documented } = DEFAULT_RERANK_SETTINGS;
-    expect(rerankKeys).toEqual({ ...documented, pointInTimeRecovery: PITR_FOLLOWS_RETENTION });
-    expect(fromContext(cdkJsonContext())).toEqual(DEFAULT_RERANK_SETTINGS);
-    expect(fromContext({})).toEqual(DEFAULT_RERANK_SETTINGS);
-    expect(modelId).toBe('tinybert-l2-fixture');
+    expect(rerankKeys).toEqual({ ...DEFAULT_RERANK_SETTINGS, pointInTimeRecovery: PITR_FOLLOWS_RETENTION });
+    const { deployModels, ...fromCdkJson } = fromContext(cdkJsonContext());
+    const { deployModels: _sameModels, ...fromNothing } = fromContext({});
+    expect(fromCdkJson).toEqual(DEFAULT_RERANK_SETTINGS);
+    expect(fromNothing).toEqual(DEFAULT_RERANK_SETTINGS);
+    expect(deployModels.defaultId).toBe(DEFAULT_MODEL_ID);
+    expect(deployModels.models).toEqual(loadServiceConfig({ RERANK_CODE_ROOT: PROJECT_ROOT }).models);
   });
 
   it('reads -c overrides, which arrive as strings', () => {
@@ -32,7 +35,8 @@ describe('rerank cdk context', () => {
       'rerank:architecture': 'x86_64',
       'rerank:modelFolder': 'models/minilm-l6',
     });
-    expect(settings).toMatchObject({ apiMemoryMb: 4096, pointInTimeRecovery: true, architecture: 'x86_64', modelId: 'minilm-l6' });
+    expect(settings).toMatchObject({ apiMemoryMb: 4096, pointInTimeRecovery: true, architecture: 'x86_64' });
+    expect(settings.deployModels.defaultId).toBe('minilm-l6');
   });
 
   it.each([
@@ -43,6 +47,8 @@ describe('rerank cdk context', () => {
     ['rerank:logRetentionDays', 2],
     ['rerank:apiTimeoutSeconds', 30],
     ['rerank:modelFolder', 'a=b'],
+    ['rerank:modelId', 'not-a-served-model'],
+    ['rerank:models', 'x=hybrid:a'],
     ['rerank:retainTable', 'yes'],
     ['rerank:pointInTimeRecovery', 'on'],
     ['rerank:rateLimitPerMinute', '0'],

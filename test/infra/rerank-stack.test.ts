@@ -87,7 +87,8 @@ describe('functions', () => {
           RERANK_DEFAULT_BATCH_SIZE: '64',
           RERANK_JOB_TTL_SECONDS: '86400',
           RERANK_MAX_MESSAGE_BYTES: '1048576',
-          RERANK_MODELS: 'tinybert-l2-fixture=models/tinybert-l2-fixture',
+          // What npm start serves, folders inside the bundle: no override, no random-weight fixture as the default.
+          RERANK_MODELS: 'use-lite-bm25=hybrid:use-lite+bm25,use-lite=models/use-lite,bm25=lexical,tinybert-l2-fixture=models/tinybert-l2-fixture',
           // 3008 MB is 1.7 vCPU: two intra-op threads.
           RERANK_THREADS: '2',
           RERANK_JOBS_TABLE: { Ref: Match.stringLikeRegexp('^JobsTable') },

@@ -11,7 +11,12 @@ const run = (commands: string[]) => {
   for (const command of commands) execSync(command, { shell: '/bin/bash', stdio: 'pipe' });
 };
 const bundleOptions = (outputDir: string) =>
-  ({ outputDir, projectRoot: PROJECT_ROOT, architecture: 'arm64', modelId: 'fixture', modelFolder: 'models/tinybert-l2-fixture' }) as const;
+  ({
+    outputDir,
+    projectRoot: PROJECT_ROOT,
+    architecture: 'arm64',
+    folders: [{ id: 'fixture', source: 'models/tinybert-l2-fixture', target: 'models/fixture' }],
+  }) as const;
 
 describe('scorer bundle packaging (afterBundling hook)', () => {
   it('finds a linux binary of onnxruntime-node for both Lambda architectures', () => {
@@ -39,6 +44,8 @@ describe('scorer bundle packaging (afterBundling hook)', () => {
   });
 
   it('rejects a model folder that is not a Hugging Face folder', () => {
-    expect(() => scorerBundleCommands({ ...bundleOptions('/tmp/x'), modelFolder: 'models/no-such-model' })).toThrow(ScorerBundleError);
+    expect(() => scorerBundleCommands({ ...bundleOptions('/tmp/x'), folders: [{ id: 'x', source: 'models/no-such-model', target: 'models/x' }] })).toThrow(
+      ScorerBundleError,
+    );
   });
 });

@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { createReadStream } from 'node:fs';
+import { open, rename, rm, stat } from 'node:fs/promises';
 import { authHeaders, type HubAccess } from './hub-repo-files.js';
-import { ChecksumMismatchError, ModelPullError } from './model-pull-error.js';
+import { ChecksumMismatchError, InterruptedDownloadError, ModelPullError } from './model-pull-error.js';
 import { sameOrigin } from './safe-hub-paths.js';
 
 export interface DownloadProgress {
@@ -45,14 +42,15 @@ const unquote = (etag: string | null): string | undefined => etag?.replace(/^W\/
  * (X-Linked-Etag = sha256, X-Linked-Size) are on that first response, so redirects are followed by hand.
  * Regular git files come straight back with ETag = git blob sha1.
  */
-async function openResolved(options: DownloadHubFileOptions): Promise<{ response: Response; etag: string | undefined }> {
+async function openResolved(options: DownloadHubFileOptions, resumeFrom = 0): Promise<{ response: Response; etag: string | undefined }> {
   const doFetch = options.access.fetch ?? fetch;
   const base = options.access.endpoint.replace(/\/+$/, '');
   let url = `${base}/${options.repo}/resolve/${encodeURIComponent(options.revision)}/${options.file.split('/').map(encodeURIComponent).join('/')}`;
   let etag: string | undefined;
   for (let hop = 0; hop < 5; hop++) {
     // The token goes to the hub's exact origin only: never to the CDN a redirect points at, nor over http.
-    const response = await doFetch(url, { headers: sameOrigin(url, base) ? authHeaders(options.access) : {}, redirect: 'manual' });
+    const range: Record<string, string> = resumeFrom > 0 ? { range: `bytes=${resumeFrom}-` } : {};
+    const response = await doFetch(url, { headers: { ...(sameOrigin(url, base) ? authHeaders(options.access) : {}), ...range }, redirect: 'manual' });
     etag ??= unquote(response.headers.get('x-linked-etag'));
     if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
       url = new URL(response.headers.get('location')!, url).toString();
@@ -68,27 +66,60 @@ async function openResolved(options: DownloadHubFileOptions): Promise<{ response
   throw new ModelPullError(`${options.repo}/${options.file}: too many redirects`);
 }
 
-/** Streams one file to `destination` (via a .part file), hashing as it goes; verifies before the rename. */
+/** Size of a .part file left by an interrupted download (0 when there is none). */
+async function partSize(part: string): Promise<number> {
+  try {
+    return (await stat(part)).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Streams one file to `destination` (via a .part file), hashing as it goes; verifies before the rename.
+ * An interrupted download keeps its .part file and the next attempt resumes it with a Range request (the hub
+ * and its CDN answer 206); a server that ignores the range answers 200 and the file starts over.
+ */
 export async function downloadHubFile(options: DownloadHubFileOptions): Promise<DownloadedFile> {
-  const { response, etag } = await openResolved(options);
-  const headerSize = Number(response.headers.get('x-linked-size') ?? response.headers.get('content-length'));
+  const part = `${options.destination}.part`;
+  const existing = options.expectedSize !== undefined ? await partSize(part) : 0;
+  const resumeFrom = existing > 0 && existing < options.expectedSize! ? existing : 0;
+  if (existing > 0 && resumeFrom === 0) await rm(part, { force: true });
+  const { response, etag } = await openResolved(options, resumeFrom);
+  const resumed = resumeFrom > 0 && response.status === 206;
+  const headerSize = Number(response.headers.get('x-linked-size') ?? (resumed ? undefined : response.headers.get('content-length')));
   const totalBytes = Number.isFinite(headerSize) && headerSize > 0 ? headerSize : options.expectedSize;
   const sha256 = createHash('sha256');
   const gitSha1 = createHash('sha1');
   if (totalBytes !== undefined) gitSha1.update(`blob ${totalBytes}\0`);
   let receivedBytes = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      sha256.update(chunk);
-      gitSha1.update(chunk);
-      receivedBytes += chunk.length;
-      options.onProgress?.({ file: options.file, receivedBytes, totalBytes });
-      callback(null, chunk);
-    },
-  });
-  const part = `${options.destination}.part`;
+  if (resumed) {
+    for await (const chunk of createReadStream(part)) {
+      sha256.update(chunk as Buffer);
+      gitSha1.update(chunk as Buffer);
+      receivedBytes += (chunk as Buffer).length;
+    }
+  }
   try {
-    await pipeline(Readable.fromWeb(response.body as unknown as WebReadableStream<Uint8Array>), meter, createWriteStream(part));
+    // Each chunk is on disk before it is hashed and the next one is read: when the transfer breaks off, the
+    // .part file holds exactly the bytes counted, so the next attempt can resume from its size.
+    const out = await open(part, resumed ? 'a' : 'w');
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        await out.write(chunk);
+        sha256.update(chunk);
+        gitSha1.update(chunk);
+        receivedBytes += chunk.length;
+        options.onProgress?.({ file: options.file, receivedBytes, totalBytes });
+      }
+    } finally {
+      await out.close();
+    }
+    // Short before checksummed: a cut-off transfer is resumable, not corrupt.
+    if (totalBytes !== undefined && receivedBytes !== totalBytes) {
+      if (receivedBytes < totalBytes) throw new InterruptedDownloadError(`${options.file}: received ${receivedBytes} of ${totalBytes} bytes; pull again to resume`);
+      throw new ModelPullError(`${options.file}: received ${receivedBytes} bytes, expected ${totalBytes}; the download was cut short, pull again`);
+    }
     const actual = sha256.digest('hex');
     const gitActual = gitSha1.digest('hex');
     const expectedSha256 = options.expectedSha256?.toLowerCase() ?? (etag?.length === 64 ? etag : undefined);
@@ -104,13 +135,13 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
     if (verifiedBy === 'none' && options.allowUnverified !== true) {
       throw new ModelPullError(`${options.file}: the hub gives no checksum for it, so it cannot be verified; pass --allow-unverified to keep it anyway`);
     }
-    if (totalBytes !== undefined && receivedBytes !== totalBytes) {
-      throw new ModelPullError(`${options.file}: received ${receivedBytes} bytes, expected ${totalBytes}; the download was cut short, pull again`);
-    }
     await rename(part, options.destination);
     return { file: options.file, bytes: receivedBytes, sha256: actual, verifiedBy };
   } catch (error) {
-    await rm(part, { force: true });
+    // Verified-wrong bytes are dropped; a transfer cut short keeps its .part for the next attempt to resume.
+    if (error instanceof InterruptedDownloadError) throw error;
+    if (error instanceof ModelPullError) await rm(part, { force: true });
+    else throw new InterruptedDownloadError(`${options.file}: download interrupted after ${receivedBytes} bytes (${(error as Error).message}); pull again to resume`, { cause: error });
     throw error;
   }
 }

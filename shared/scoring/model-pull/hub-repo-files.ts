@@ -1,8 +1,14 @@
 import { MissingModelFileError, ModelPullError, RepoNotFoundError } from './model-pull-error.js';
 import { checkRepoId, sameOrigin } from './safe-hub-paths.js';
 
-/** Which ONNX export to pull: the plain fp32 graph or the dynamic-quantized int8 one. */
-export type ModelVariant = 'fp32' | 'quantized';
+/**
+ * Which ONNX export to pull. Hub repos (Xenova / onnx-community / optimum exports) publish them side by side
+ * in onnx/: model.onnx (fp32), model_fp16.onnx, model_quantized.onnx (dynamic int8), model_int8.onnx,
+ * model_uint8.onnx, model_q4.onnx, ...
+ */
+export type ModelVariant = 'fp32' | 'fp16' | 'quantized' | 'int8' | 'uint8' | 'q4';
+
+export const MODEL_VARIANTS: readonly ModelVariant[] = ['fp32', 'fp16', 'quantized', 'int8', 'uint8', 'q4'];
 
 /** One file of a hub repository, as `GET /api/models/{repo}?blobs=true` lists it. */
 export interface HubSibling {
@@ -62,8 +68,31 @@ const SUPPORT_FILES = { required: ['config.json', 'tokenizer.json'], optional: [
 /** Where Xenova / optimum / sentence-transformers exports put each variant, in preference order. */
 export const ONNX_VARIANT_FILES: Readonly<Record<ModelVariant, readonly string[]>> = {
   fp32: ['onnx/model.onnx', 'model.onnx'],
+  fp16: ['onnx/model_fp16.onnx', 'model_fp16.onnx'],
   quantized: ['onnx/model_quantized.onnx', 'model_quantized.onnx', 'onnx/model_int8.onnx', 'onnx/model_qint8_avx512_vnni.onnx', 'onnx/model_quint8_avx2.onnx'],
+  // optimum's dynamic int8 export is named model_quantized.onnx: the same weights when no model_int8.onnx exists.
+  int8: ['onnx/model_int8.onnx', 'model_int8.onnx', 'onnx/model_quantized.onnx', 'model_quantized.onnx'],
+  uint8: ['onnx/model_uint8.onnx', 'model_uint8.onnx'],
+  q4: ['onnx/model_q4.onnx', 'model_q4.onnx'],
 };
+
+/**
+ * External-data files of a graph: `model.onnx_data` (transformers.js, onnx-community), `model.onnx.data`
+ * (optimum), and the numbered shards of graphs above 2 GB (`model.onnx_data_1`, ...).
+ */
+export function externalDataFiles(onnx: string, names: Iterable<string>): string[] {
+  const shard = new RegExp(`^${onnx.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:_data|\\.data)(?:_\\d+)?$`);
+  return [...names].filter((name) => shard.test(name)).sort();
+}
+
+/** What to do for a repository that publishes no ONNX graph at all (PyTorch / safetensors only). */
+export function noOnnxExportHint(repo: string): string {
+  return (
+    `${repo} publishes no ONNX export. Pull its PyTorch checkpoint with --pytorch, then convert it:\n` +
+    `  npm run model:pull -- ${repo} --pytorch --out models/.build/<name>-torch\n` +
+    `  python3 scripts/model/export-onnx.py models/.build/<name>-torch models/<name>`
+  );
+}
 
 /**
  * The files the scorer needs, and nothing else (hub repos also carry PyTorch/TF/OpenVINO weights that can be
@@ -80,11 +109,12 @@ export function selectModelFiles(info: HubRepoInfo, variant: ModelVariant, onnxF
   const onnx = candidates.find((name) => byName.has(name));
   if (onnx === undefined) {
     const available = info.siblings.map((s) => s.rfilename).filter((name) => name.endsWith('.onnx'));
+    if (available.length === 0) throw new MissingModelFileError(noOnnxExportHint(info.id));
     throw new MissingModelFileError(
       `${info.id} has no ${onnxFile ?? `${variant} ONNX graph`} (looked for ${candidates.join(', ')}; ONNX files in the repo: ${available.join(', ') || 'none'})`,
     );
   }
   const names = [...SUPPORT_FILES.required, ...SUPPORT_FILES.optional.filter((name) => byName.has(name)), onnx];
-  for (const data of [`${onnx}_data`, `${onnx}.data`]) if (byName.has(data)) names.push(data);
+  names.push(...externalDataFiles(onnx, byName.keys()));
   return names.map((name) => byName.get(name)!);
 }

@@ -1,5 +1,16 @@
 export { downloadHubFile, type DownloadedFile, type DownloadProgress } from './download-hub-file.js';
-export { fetchRepoInfo, ONNX_VARIANT_FILES, selectModelFiles, type HubRepoInfo, type HubSibling, type ModelVariant } from './hub-repo-files.js';
-export { ChecksumMismatchError, MissingModelFileError, ModelPullError, RepoNotFoundError } from './model-pull-error.js';
+export {
+  externalDataFiles,
+  fetchRepoInfo,
+  MODEL_VARIANTS,
+  noOnnxExportHint,
+  ONNX_VARIANT_FILES,
+  selectModelFiles,
+  type HubRepoInfo,
+  type HubSibling,
+  type ModelVariant,
+} from './hub-repo-files.js';
+export { ChecksumMismatchError, InterruptedDownloadError, MissingModelFileError, ModelPullError, RepoNotFoundError } from './model-pull-error.js';
+export { selectPytorchFiles } from './pytorch-files.js';
 export { UnsafeHubPathError } from './safe-hub-paths.js';
 export { CHECKSUMS_FILE, PROVENANCE_FILE, pullModel, type PulledModel, type PullModelOptions } from './pull-model.js';

@@ -26,3 +26,8 @@ export class ChecksumMismatchError extends ModelPullError {
     super(`${file}: ${algorithm} mismatch (hub says ${expected}, downloaded ${actual}); the file was deleted, pull again`);
   }
 }
+
+/** The transfer broke off; the partial file is kept and the next pull resumes it (Range request). */
+export class InterruptedDownloadError extends ModelPullError {
+  override readonly name = 'InterruptedDownloadError';
+}

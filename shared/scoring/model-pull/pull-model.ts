@@ -5,6 +5,8 @@ import path from 'node:path';
 import { downloadHubFile, type DownloadedFile, type DownloadProgress } from './download-hub-file.js';
 import { fetchRepoInfo, selectModelFiles, type HubAccess, type ModelVariant } from './hub-repo-files.js';
 import { checkRepoFilePath, checkRepoId, pathInside } from './safe-hub-paths.js';
+import { InterruptedDownloadError } from './model-pull-error.js';
+import { selectPytorchFiles } from './pytorch-files.js';
 
 export interface PullModelOptions {
   /** Hub repository id, e.g. cross-encoder/ms-marco-MiniLM-L-6-v2. */
@@ -15,6 +17,10 @@ export interface PullModelOptions {
   readonly variant?: ModelVariant;
   /** Exact ONNX path in the repo, overriding variant (e.g. onnx/model_O4.onnx). */
   readonly onnxFile?: string;
+  /** Pull the PyTorch checkpoint (config, tokenizer, safetensors) instead, for scripts/model/export-onnx.py. */
+  readonly pytorch?: boolean;
+  /** Attempts per file when the transfer breaks off; each resumes where the last stopped (default 3). */
+  readonly attempts?: number;
   /** Branch, tag or commit; default main. */
   readonly revision?: string;
   /** Default: HF_ENDPOINT or https://huggingface.co. */
@@ -34,7 +40,8 @@ export interface PulledModel {
   /** Commit every file was resolved at. */
   readonly commit: string;
   readonly folder: string;
-  readonly onnxFile: string;
+  /** The ONNX graph pulled; undefined for a PyTorch checkpoint pull. */
+  readonly onnxFile: string | undefined;
   readonly files: readonly (DownloadedFile & { readonly skipped: boolean })[];
 }
 
@@ -54,6 +61,17 @@ async function sha256OfFile(file: string): Promise<string | undefined> {
   return hash.digest('hex');
 }
 
+/** Retries a download cut short; each attempt resumes from the kept .part file. */
+async function withResumes<T>(attempt: () => Promise<T>, attempts: number): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof InterruptedDownloadError) || i >= attempts) throw error;
+    }
+  }
+}
+
 /**
  * Pulls an ONNX cross-encoder from a Hugging Face hub (or anything serving its API and resolve layout) into a
  * model folder loadOnnxCrossEncoder can read: one revision, only the files the scorer needs, streamed with
@@ -70,7 +88,7 @@ export async function pullModel(options: PullModelOptions): Promise<PulledModel>
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
   const info = await fetchRepoInfo(access, options.repo, options.revision ?? 'main');
-  const selected = selectModelFiles(info, options.variant ?? 'fp32', options.onnxFile);
+  const selected = options.pytorch === true ? selectPytorchFiles(info) : selectModelFiles(info, options.variant ?? 'fp32', options.onnxFile);
   const folder = path.resolve(options.destination);
   const files: (DownloadedFile & { skipped: boolean })[] = [];
   for (const sibling of selected) {
@@ -83,22 +101,24 @@ export async function pullModel(options: PullModelOptions): Promise<PulledModel>
       options.onFile?.(kept);
       continue;
     }
-    const downloaded = await downloadHubFile({
-      access,
-      repo: options.repo,
-      revision: info.sha,
-      file: sibling.rfilename,
-      destination,
-      expectedSize: sibling.lfs?.size ?? sibling.size,
-      expectedSha256: known,
-      allowUnverified: options.allowUnverified === true,
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    });
+    const download = () =>
+      downloadHubFile({
+        access,
+        repo: options.repo,
+        revision: info.sha,
+        file: sibling.rfilename,
+        destination,
+        expectedSize: sibling.lfs?.size ?? sibling.size,
+        expectedSha256: known,
+        allowUnverified: options.allowUnverified === true,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      });
+    const downloaded = await withResumes(download, options.attempts ?? 3);
     files.push({ ...downloaded, skipped: false });
     options.onFile?.({ ...downloaded, skipped: false });
   }
   await writeFile(path.join(folder, CHECKSUMS_FILE), files.map((f) => `${f.sha256}  ${f.file}\n`).join(''));
-  const onnxFile = selected.find((s) => s.rfilename.endsWith('.onnx'))!.rfilename;
+  const onnxFile = selected.find((s) => s.rfilename.endsWith('.onnx'))?.rfilename;
   await writeFile(
     path.join(folder, PROVENANCE_FILE),
     `${JSON.stringify({ repo: options.repo, commit: info.sha, endpoint: access.endpoint, onnxFile, pulledAt: new Date().toISOString() }, null, 2)}\n`,

@@ -13,11 +13,15 @@ export interface FakeRepo {
   readonly files: Map<string, FakeRepoFile>;
   /** Paths whose served bytes differ from the listed checksum (one byte flipped). */
   readonly corrupt?: Set<string>;
+  /** Paths whose next CDN transfer breaks off after this many bytes (once per entry: deleted when used). */
+  readonly cutAfter?: Map<string, number>;
 }
 
 export interface FakeHub {
   readonly endpoint: string;
   readonly requests: string[];
+  /** Range headers of CDN requests, in order (undefined when none was sent). */
+  readonly ranges: (string | undefined)[];
   readonly authorizations: (string | undefined)[];
   close(): Promise<void>;
 }
@@ -32,6 +36,7 @@ const gitSha1 = (data: Buffer): string => createHash('sha1').update(`blob ${data
 export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<FakeHub> {
   const requests: string[] = [];
   const authorizations: (string | undefined)[] = [];
+  const ranges: (string | undefined)[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(`${req.method} ${url.pathname}`);
@@ -83,9 +88,20 @@ export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<Fak
         return;
       }
       const body = repo!.corrupt?.has(filePath) ? Buffer.from(file.content.map((b, i) => (i === 100 ? b ^ 0xff : b))) : file.content;
+      // Range: bytes=N- resumes (206), like the hub's CDN.
+      ranges.push(req.headers.range);
+      const start = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
+      const cut = repo!.cutAfter?.get(filePath);
+      repo!.cutAfter?.delete(filePath);
+      const headers = { 'content-length': body.length - start, etag: `"${sha256(file.content)}"` };
+      res.writeHead(start > 0 ? 206 : 200, start > 0 ? { ...headers, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : headers);
+      if (cut !== undefined) {
+        // The connection drops mid-transfer: the client gets a short body and an error.
+        res.write(body.subarray(start, start + cut), () => res.destroy());
+        return;
+      }
       // Streamed in chunks so the client sees progress.
-      res.writeHead(200, { 'content-length': body.length, etag: `"${sha256(file.content)}"` });
-      for (let i = 0; i < body.length; i += 256 * 1024) res.write(body.subarray(i, i + 256 * 1024));
+      for (let i = start; i < body.length; i += 256 * 1024) res.write(body.subarray(i, i + 256 * 1024));
       res.end();
       return;
     }
@@ -97,6 +113,7 @@ export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<Fak
     endpoint: `http://127.0.0.1:${port}`,
     requests,
     authorizations,
+    ranges,
     close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
   };
 }

@@ -1,0 +1,218 @@
+import { Tokenizer } from '@huggingface/tokenizers';
+import * as ort from 'onnxruntime-node';
+import { lengthBatches, type BatchLimits } from '../length-batches.js';
+import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig } from '../model-folder.js';
+import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
+import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
+import { formatPair, readLlmRerankTemplate, type LlmRerankTemplate } from './llm-rerank-template.js';
+
+export interface CausalLmRerankerOptions {
+  readonly id: string;
+  /** Hugging Face layout folder of a *ForCausalLM export (config.json, tokenizer.json, onnx/model.onnx). */
+  readonly folder: string;
+  /** ONNX file relative to the folder; default: the first of ONNX_FILE_CANDIDATES found. */
+  readonly modelFile?: string;
+  readonly threads?: number;
+  /** Max prompts per ONNX run (default 4). */
+  readonly batchSize?: number;
+  /** Max padded tokens per run (default 4,096; lowered for full-sequence logits of a large vocabulary). */
+  readonly maxBatchTokens?: number;
+}
+
+export interface CausalLmReranker extends Scorer {
+  readonly scoreKind: 'logit';
+  readonly maxLength: number;
+  readonly inputNames: readonly string[];
+  readonly template: LlmRerankTemplate;
+  /** Token ids of one prompt exactly as they are fed (exposed for parity tests). */
+  encode(query: string, document: string, instruction?: string): number[];
+  close(): Promise<void>;
+}
+
+const DEFAULT_BATCH_SIZE = 4;
+const DEFAULT_MAX_BATCH_TOKENS = 4096;
+/** A graph returning logits for every position allocates rows x width x vocab floats; keep that near 256 MB. */
+const MAX_LOGIT_FLOATS = 64 * 1024 * 1024;
+const TOKEN_INPUTS = new Set(['input_ids', 'attention_mask', 'position_ids']);
+const PAST = /^past_key_values\.\d+\.(key|value)$/;
+
+/** IEEE 754 half -> float, for fp16 exports whose logits come back as raw 16-bit words. */
+function halfToFloat(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exponent = (h >> 10) & 0x1f;
+  const fraction = h & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? NaN : sign * Infinity;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
+
+function tokenId(tokenizer: Tokenizer, token: string, what: string, folder: string): number {
+  const id = tokenizer.token_to_id(token);
+  if (id === undefined) throw new ModelFolderError(`model folder ${folder}: the ${what} token '${token}' is not in tokenizer.json`);
+  return id;
+}
+
+interface GraphShape {
+  readonly inputNames: readonly string[];
+  readonly outputName: string;
+  /** 3 = logits for every position (read at each row's last token), 2 = logits of the last token only. */
+  readonly outputRank: number;
+  readonly pastType: 'float32' | 'float16';
+}
+
+function graphShape(session: ort.InferenceSession, id: string, config: CrossEncoderConfig): GraphShape {
+  const unexpected = session.inputNames.filter((name) => !TOKEN_INPUTS.has(name) && !PAST.test(name) && name !== 'use_cache_branch');
+  if (unexpected.length > 0 || !session.inputNames.includes('input_ids')) {
+    throw new Error(`model ${id}: unsupported ONNX inputs [${session.inputNames.join(', ')}] for a causal LM reranker`);
+  }
+  const past = session.inputMetadata.find((m) => PAST.test(m.name));
+  if (past !== undefined && (config.numKeyValueHeads === undefined || config.headDim === undefined)) {
+    throw new Error(`model ${id}: the graph takes a KV cache but config.json gives no num_key_value_heads/head_dim`);
+  }
+  const outputName = session.outputNames.includes('logits') ? 'logits' : session.outputNames[0]!;
+  const output = session.outputMetadata.find((m) => m.name === outputName);
+  const outputRank = output?.isTensor === true && output.shape.length > 0 ? output.shape.length : 3;
+  const pastType = past?.isTensor === true && past.type === 'float16' ? 'float16' : 'float32';
+  return { inputNames: session.inputNames, outputName, outputRank, pastType };
+}
+
+class OnnxCausalLmReranker implements CausalLmReranker {
+  readonly scoreKind = 'logit' as const;
+  readonly usesInstruction = true;
+  readonly inputNames: readonly string[];
+  private readonly prefixIds: number[];
+  private readonly suffixIds: number[];
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    readonly template: LlmRerankTemplate,
+    readonly maxLength: number,
+    private readonly tokenizer: Tokenizer,
+    private readonly session: ort.InferenceSession,
+    private readonly graph: GraphShape,
+    private readonly config: CrossEncoderConfig,
+    private readonly answer: { readonly yes: number; readonly no: number; readonly pad: number },
+    private readonly limits: BatchLimits,
+  ) {
+    this.inputNames = graph.inputNames;
+    this.prefixIds = this.ids(template.prefix);
+    this.suffixIds = this.ids(template.suffix);
+    if (this.prefixIds.length + this.suffixIds.length + 1 > maxLength) {
+      throw new ModelFolderError(`model ${id}: the prompt template alone is longer than the max length ${maxLength}`);
+    }
+  }
+
+  private ids(text: string): number[] {
+    return this.tokenizer.encode(text, { add_special_tokens: false }).ids;
+  }
+
+  encode(query: string, document: string, instruction?: string): number[] {
+    // The whole formatted pair is tokenized as one text (byte-level BPE merges across the boundaries) and cut
+    // at its end, as the reference code's tokenizer(..., truncation=True, max_length=budget) does.
+    const budget = this.maxLength - this.prefixIds.length - this.suffixIds.length;
+    const body = this.ids(formatPair(this.template, instruction, query, document)).slice(0, budget);
+    return [...this.prefixIds, ...body, ...this.suffixIds];
+  }
+
+  private feeds(rows: readonly number[][]): Record<string, ort.Tensor> {
+    const width = Math.max(...rows.map((row) => row.length));
+    const size = rows.length * width;
+    // Right padding: under causal attention no real token sees a pad, so each row scores as if alone.
+    const inputIds = new BigInt64Array(size).fill(BigInt(this.answer.pad));
+    const attentionMask = new BigInt64Array(size);
+    const positionIds = new BigInt64Array(size);
+    rows.forEach((row, r) => {
+      for (let i = 0; i < width; i++) {
+        if (i < row.length) {
+          inputIds[r * width + i] = BigInt(row[i]!);
+          attentionMask[r * width + i] = 1n;
+        }
+        positionIds[r * width + i] = BigInt(i);
+      }
+    });
+    const dims = [rows.length, width];
+    const tokens: Record<string, BigInt64Array> = { input_ids: inputIds, attention_mask: attentionMask, position_ids: positionIds };
+    const feeds: Record<string, ort.Tensor> = {};
+    for (const name of this.graph.inputNames) {
+      if (TOKEN_INPUTS.has(name)) feeds[name] = new ort.Tensor('int64', tokens[name]!, dims);
+      else if (name === 'use_cache_branch') feeds[name] = new ort.Tensor('bool', [false], [1]);
+      else {
+        // An export with a KV cache scores from an empty one: past length 0.
+        const pastDims = [rows.length, this.config.numKeyValueHeads!, 0, this.config.headDim!];
+        feeds[name] = this.graph.pastType === 'float16' ? new ort.Tensor('float16', new Uint16Array(0), pastDims) : new ort.Tensor('float32', new Float32Array(0), pastDims);
+      }
+    }
+    return feeds;
+  }
+
+  /** logit(yes) - logit(no) at each row's last real token: its sigmoid is p(yes). */
+  private async run(rows: readonly number[][]): Promise<number[]> {
+    const output = (await this.session.run(this.feeds(rows)))[this.graph.outputName];
+    if (output === undefined) throw new Error(`model ${this.id}: no ${this.graph.outputName} output`);
+    const vocab = Number(output.dims[output.dims.length - 1]);
+    const width = output.dims.length === 3 ? Number(output.dims[1]) : 1;
+    const data = output.data;
+    const read = output.type === 'float16' && !(data instanceof Float32Array) ? (i: number) => halfToFloat(Number(data[i])) : (i: number) => Number(data[i]);
+    return rows.map((row, r) => {
+      const base = (r * width + (output.dims.length === 3 ? row.length - 1 : 0)) * vocab;
+      return read(base + this.answer.yes) - read(base + this.answer.no);
+    });
+  }
+
+  async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
+    if (this.closed) throw new Error(`scorer ${this.id} is closed`);
+    const prompts = documents.map((document) => this.encode(query, document, options?.instruction));
+    const scores = new Array<number>(documents.length);
+    for (const batch of lengthBatches(
+      prompts.map((p) => p.length),
+      this.limits,
+    )) {
+      const results = await this.run(batch.map((index) => prompts[index]!));
+      batch.forEach((index, i) => (scores[index] = results[i]!));
+    }
+    return { scores, tokens: prompts.reduce((sum, p) => sum + p.length, 0) };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.session.release();
+  }
+}
+
+/**
+ * Loads an LLM reranker scored from yes/no next-token logits (the Qwen3-Reranker family): a *ForCausalLM ONNX
+ * export (with or without a KV cache input; logits for every position or for the last one), its tokenizer, and
+ * the prompt template (rerank_template.json, default Qwen3-Reranker's). The request's instruction fills the
+ * template's {instruction}.
+ */
+export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Promise<CausalLmReranker> {
+  const folder = await readModelFolder(options.folder, options.modelFile === undefined ? {} : { modelFile: options.modelFile });
+  if (!isCausalLm(folder.config)) {
+    throw new ModelFolderError(`model ${options.id}: ${folder.folder} is not a causal LM (architectures: ${folder.config.architectures.join(', ') || 'none'})`);
+  }
+  const template = await readLlmRerankTemplate(folder.folder);
+  const tokenizer = new Tokenizer(folder.tokenizerJson, folder.tokenizerConfig);
+  const answer = {
+    yes: tokenId(tokenizer, template.yesToken, 'yes', folder.folder),
+    no: tokenId(tokenizer, template.noToken, 'no', folder.folder),
+    // Any id works for padding (masked, and after every real token); the model's own pad token when it has one.
+    pad: folder.config.padTokenId ?? tokenizer.token_to_id(String(folder.tokenizerConfig.pad_token ?? '')) ?? 0,
+  };
+  const maxLength = Math.min(template.maxLength, folder.config.maxPositionEmbeddings ?? template.maxLength);
+  const session = await ort.InferenceSession.create(folder.onnxPath, crossEncoderSessionOptions(options.threads ?? defaultIntraOpThreads()));
+  try {
+    const graph = graphShape(session, options.id, folder.config);
+    const vocab = Object.keys((folder.tokenizerJson.model as { vocab?: object } | undefined)?.vocab ?? {}).length || 1;
+    const logitBound = graph.outputRank === 3 ? Math.max(1, Math.floor(MAX_LOGIT_FLOATS / vocab)) : Number.POSITIVE_INFINITY;
+    const limits = {
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      maxBatchTokens: Math.min(options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS, logitBound),
+    };
+    return new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, folder.config, answer, limits);
+  } catch (error) {
+    await session.release();
+    throw error;
+  }
+}
