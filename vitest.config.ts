@@ -13,6 +13,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'],
+          // Golden tests score whole reference sets with real models: seconds each, more on a loaded machine.
+          exclude: ['**/*.golden.test.ts'],
           // In-process code and fake ports: a test that needs longer is hanging. Hooks may load a small ONNX model.
           testTimeout: 20_000,
           hookTimeout: 60_000,
@@ -22,8 +24,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'slow',
-          include: ['test/e2e/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/property/**/*.test.ts'],
-          // Real HTTP servers, emulators (DynamoDB Local, moto), CDK synth and bundles, thousands of in-process events.
+          include: [
+            'test/e2e/**/*.test.ts',
+            'test/integration/**/*.test.ts',
+            'test/infra/**/*.test.ts',
+            'test/property/**/*.test.ts',
+            'test/unit/**/*.golden.test.ts',
+          ],
+          // Real models against golden outputs, real HTTP servers, emulators (DynamoDB Local, moto), CDK synth and
+          // bundles, thousands of in-process events.
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
