@@ -8,6 +8,7 @@ import type { RerankOutcome } from './rerank-outcome.js';
 import type { RerankRequest, ScoreActivation, UpstreamReranker } from './rerank-request.js';
 import type { ScorerCatalog } from './scorer-catalog.js';
 import { maxPerOwner, splitLongDocuments } from './split-long-documents.js';
+import { traced } from '../observability/tracer.js';
 
 /** Logits become [0,1] scores like hosted APIs return; similarities are already comparable. */
 export const defaultActivation = (scorer: Pick<Scorer, 'scoreKind'>): ScoreActivation =>
@@ -109,7 +110,7 @@ export class RerankService {
     let scored: Scored;
     let fallback = false;
     try {
-      scored = await this.#score(request);
+      scored = await traced('scoring', () => this.#score(request));
     } catch (error) {
       if (error instanceof RerankError && error.kind === 'invalid_request') throw error;
       if (!request.fallbackToInputOrder) {

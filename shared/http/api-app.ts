@@ -22,6 +22,7 @@ import { classifyFailure } from './classify-failure.js';
 import type { Caller } from './bearer-auth.js';
 import type { AuthenticatedCaller, RequestAuthenticator } from './request-authenticator.js';
 import { jobPollPath, jobView } from './job-view.js';
+import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from './response-size.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
@@ -108,6 +109,7 @@ export class ApiApp {
     } catch (error) {
       response = this.#error(dialect, classifyFailure(error), context);
     }
+    response = this.#withinResponseLimit({ ...response, headers: { ...response.headers, 'x-request-id': context.requestId } }, dialect, context);
     logger.info('request', {
       method,
       path,
@@ -115,7 +117,21 @@ export class ApiApp {
       requestId: context.requestId,
       durationMs: Math.round(performance.now() - started),
     });
-    return { ...response, headers: { ...response.headers, 'x-request-id': context.requestId } };
+    return response;
+  }
+
+  /** An answer Lambda could not return (over 6 MB) is a 413 that says how to shrink it, here as on AWS. */
+  #withinResponseLimit(response: Result, dialect: Dialect, context: DialectContext): Result {
+    const bytes = lambdaResultBytes(response);
+    if (bytes <= LAMBDA_MAX_RESPONSE_BYTES) return response;
+    const error = new RerankError(
+      'payload_too_large',
+      `the response would be ${bytes} bytes, over the ${LAMBDA_MAX_RESPONSE_BYTES}-byte limit of one answer: ` +
+        'set return_documents to false (you have the documents) or lower top_n',
+      { param: 'return_documents' },
+    );
+    const refused = this.#error(dialect, error, context);
+    return { ...refused, headers: { ...refused.headers, 'x-request-id': context.requestId } };
   }
 
   async #dispatch(event: APIGatewayProxyEventV2, path: string, match: RouteMatch, context: ApiContext): Promise<Result> {

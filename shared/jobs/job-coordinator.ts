@@ -4,6 +4,8 @@ import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest, ScoreActivation } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
 import { logger } from '../observability/logger.js';
+import { recordJobEnded } from '../observability/record-job-metrics.js';
+import { annotateJob } from '../observability/tracer.js';
 import type { ScoreBatch } from '../scoring/scorer.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
@@ -58,6 +60,7 @@ export class JobCoordinator {
   async submit(submission: JobSubmission): Promise<JobRecord> {
     const { request, model, batchSize } = submission;
     const id = (this.#deps.newId ?? randomUUID)();
+    annotateJob(id);
     const tasks = planChunks({
       jobId: id,
       model: submission.fusion?.chunkModel ?? model,
@@ -115,6 +118,7 @@ export class JobCoordinator {
       const result = await this.#finalResult(job);
       if (await this.#deps.store.complete(jobId, result, this.#now())) {
         logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: this.#now() - job.createdAt });
+        recordJobEnded(job, 'succeeded', this.#now());
         await this.#ended(job);
       }
     } catch (error) {
@@ -138,6 +142,7 @@ export class JobCoordinator {
     if (!job || job.status !== 'running') return;
     if (await this.#deps.store.fail(jobId, reason, this.#now())) {
       logger.warn('job failed', { jobId, reason });
+      recordJobEnded(job, 'failed', this.#now());
       await this.#ended(job);
     }
   }
