@@ -21,6 +21,7 @@ import { matchRoute, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
 import type { Caller } from './bearer-auth.js';
 import type { AuthenticatedCaller, RequestAuthenticator } from './request-authenticator.js';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../jobs/idempotency-key.js';
 import { jobPollPath, jobView } from './job-view.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from './response-size.js';
 
@@ -160,7 +161,8 @@ export class ApiApp {
         return this.#rerank(event, route.action.dialect, caller, context);
       case 'submit-job': {
         const { dialect, request } = this.#parse(event, route.action.dialect);
-        return this.#accepted(await this.#submit(request, dialect, caller), context);
+        const idempotencyKey = parseIdempotencyKey(header(event, IDEMPOTENCY_HEADER));
+        return this.#accepted(await this.#submit(request, dialect, caller, idempotencyKey), context);
       }
       case 'get-job':
         return this.#getJob(params['id'] ?? '', caller, context);
@@ -210,7 +212,7 @@ export class ApiApp {
     return !scorer.candidateRelative || isSplittableHybrid(scorer);
   }
 
-  async #submit(request: RerankRequest, dialect: Dialect, caller: AuthenticatedCaller): Promise<JobRecord> {
+  async #submit(request: RerankRequest, dialect: Dialect, caller: AuthenticatedCaller, idempotencyKey?: string): Promise<JobRecord> {
     if (!this.#queueable(request)) {
       throw invalidRequest(
         'this request cannot run as a job: only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks',
@@ -218,21 +220,29 @@ export class ApiApp {
       );
     }
     const scorer = this.#deps.service.resolveScorer(request.model);
+    const submission = {
+      request,
+      dialect: dialect.name,
+      ownerKeyId: caller.keyId,
+      model: scorer.id,
+      activation: request.activation ?? defaultActivation(scorer),
+      batchSize: request.batchSize ?? this.#deps.jobOptions.defaultBatchSize,
+      ...(isSplittableHybrid(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
+    };
+    // A retry returns the first job before taking a job slot.
+    const first = idempotencyKey === undefined ? undefined : await this.#deps.jobs.findIdempotent(submission, idempotencyKey);
+    if (first) return first;
     const { jobSlots } = this.#deps;
     const max = caller.maxConcurrentJobs;
     if (jobSlots && max !== undefined && !(await jobSlots.acquire(caller.keyId, max))) {
       throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
     }
     try {
-      return await this.#deps.jobs.submit({
-        request,
-        dialect: dialect.name,
-        ownerKeyId: caller.keyId,
-        model: scorer.id,
-        activation: request.activation ?? defaultActivation(scorer),
-        batchSize: request.batchSize ?? this.#deps.jobOptions.defaultBatchSize,
-        ...(isSplittableHybrid(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
-      });
+      if (idempotencyKey === undefined) return await this.#deps.jobs.submit(submission);
+      const { job, replayed } = await this.#deps.jobs.submitIdempotent(submission, idempotencyKey);
+      // A retry that raced the first submit holds no job of its own: give its slot back.
+      if (replayed && jobSlots && max !== undefined) await jobSlots.release(caller.keyId);
+      return job;
     } catch (error) {
       if (jobSlots && max !== undefined) await jobSlots.release(caller.keyId);
       throw error;

@@ -11,6 +11,7 @@ import type { ChunkQueue } from './chunk-queue.js';
 import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
 import type { JobStore } from './job-store.js';
 import { IncompleteJobError, assembleChunkScores, mergeChunkScores, rankJobScores } from './merge-chunk-scores.js';
+import { idempotentJobId } from './idempotency-key.js';
 import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
@@ -57,9 +58,44 @@ export class JobCoordinator {
     return Math.floor(this.#nowMs() / 1000);
   }
 
+  /**
+   * Submit with an Idempotency-Key: the first call creates the job, every retry by the same key owner gets that
+   * job back (`replayed`), also when two retries race (the store refuses the second create of one id).
+   * A key reused for a different request is a 400. The window is the job's lifetime (jobTtlSeconds).
+   */
+  async submitIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<{ job: JobRecord; replayed: boolean }> {
+    const id = idempotentJobId(submission.ownerKeyId, idempotencyKey);
+    const first = await this.findIdempotent(submission, idempotencyKey);
+    if (first) return { job: first, replayed: true };
+    try {
+      return { job: await this.#submit(submission, id), replayed: false };
+    } catch (error) {
+      const raced = await this.findIdempotent(submission, idempotencyKey);
+      if (raced) return { job: raced, replayed: true };
+      // The id is taken by an expired job whose item the store has not dropped yet (DynamoDB TTL lags).
+      if (error instanceof Error && /already exists/.test(error.message)) {
+        throw new RerankError('invalid_request', 'this Idempotency-Key belongs to a job that has expired; use a new key', { param: 'Idempotency-Key' });
+      }
+      throw error;
+    }
+  }
+
+  /** The job a previous submit with this key created, if it is still kept; 400 if it was for another request. */
+  async findIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<JobRecord | undefined> {
+    const job = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
+    if (!job || job.ownerKeyId !== submission.ownerKeyId) return undefined;
+    const { request } = submission;
+    const same = job.dialect === submission.dialect && job.model === submission.model && job.documentCount === request.documents.length && job.topN === request.topN;
+    if (!same) throw new RerankError('invalid_request', 'this Idempotency-Key was already used for a different request; use a new key', { param: 'Idempotency-Key' });
+    return job;
+  }
+
   async submit(submission: JobSubmission): Promise<JobRecord> {
+    return this.#submit(submission, (this.#deps.newId ?? randomUUID)());
+  }
+
+  async #submit(submission: JobSubmission, id: string): Promise<JobRecord> {
     const { request, model, batchSize } = submission;
-    const id = (this.#deps.newId ?? randomUUID)();
     annotateJob(id);
     const tasks = planChunks({
       jobId: id,
