@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsTable } from '../../../shared/adapters/dynamodb/create-jobs-table.js';
 import { DynamoDbJobStore } from '../../../shared/adapters/dynamodb/dynamodb-job-store.js';
@@ -23,6 +22,7 @@ import type { Scorer } from '../../../shared/scoring/scorer.js';
 import type { EmulatorHandle } from '../../../scripts/emulators/emulator-handle.js';
 import { localAwsConfig } from '../../../scripts/emulators/local-aws-config.js';
 import { startDynamoDbLocal } from '../../../scripts/emulators/start-dynamodb-local.js';
+import { apiGatewayEvent } from '../../support/event-factory.js';
 
 /**
  * Idempotency-Key on job submission over both job stores: DynamoDB Local (the conditional create is what
@@ -136,27 +136,7 @@ describe('Idempotency-Key over HTTP (POST /v1/rerank/jobs)', () => {
     modelIds: scorers.ids(),
   });
   const post = (headers: Record<string, string>): Promise<{ statusCode?: number; body?: string }> =>
-    api.handle({
-      version: '2.0',
-      routeKey: '$default',
-      rawPath: '/v1/rerank/jobs',
-      rawQueryString: '',
-      headers: { 'content-type': 'application/json', ...headers },
-      requestContext: {
-        accountId: '1',
-        apiId: 'a',
-        domainName: 'x',
-        domainPrefix: 'x',
-        http: { method: 'POST', path: '/v1/rerank/jobs', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 't' },
-        requestId: 'req-1',
-        routeKey: '$default',
-        stage: '$default',
-        time: '',
-        timeEpoch: 0,
-      },
-      isBase64Encoded: false,
-      body: JSON.stringify({ query: 'q', documents }),
-    } as APIGatewayProxyEventV2);
+    api.handle(apiGatewayEvent({ path: '/v1/rerank/jobs', headers, json: { query: 'q', documents } }));
 
   it('answers a retry with the first job (202, same id), without a second job slot', async () => {
     const { key } = await keys.create('client', { maxConcurrentJobs: 1 });

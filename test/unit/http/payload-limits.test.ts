@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
 import { InMemoryApiKeyStore } from '../../../shared/adapters/memory/in-memory-api-key-store.js';
@@ -12,6 +11,7 @@ import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from '../../../shared/ht
 import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
 import { createScorerRegistry } from '../../../shared/scoring/scorer-registry.js';
 import type { Scorer } from '../../../shared/scoring/scorer.js';
+import { apiGatewayEvent } from '../../support/event-factory.js';
 
 // A fake Scorer port (unit test): sizes are what this file is about, not scores.
 const lengthScorer: Scorer = {
@@ -36,27 +36,7 @@ function app(): ApiApp {
   });
 }
 
-const event = (rawPath: string, body: string): APIGatewayProxyEventV2 => ({
-  version: '2.0',
-  routeKey: '$default',
-  rawPath,
-  rawQueryString: '',
-  headers: { 'content-type': 'application/json' },
-  requestContext: {
-    accountId: '1',
-    apiId: 'a',
-    domainName: 'x',
-    domainPrefix: 'x',
-    http: { method: 'POST', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 't' },
-    requestId: 'req-1',
-    routeKey: '$default',
-    stage: '$default',
-    time: '',
-    timeEpoch: 0,
-  },
-  isBase64Encoded: false,
-  body,
-});
+const event = (path: string, body: string) => apiGatewayEvent({ path, body, requestId: 'req-1' });
 
 /**
  * 1,000 documents of `size` characters, all quotes (think code or JSON documents): JSON escapes each once in the
