@@ -1,13 +1,12 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ApiApp } from '../../shared/http/api-app.js';
 import { createApiApp } from '../../shared/http/create-api-app.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
-import { tracer } from '../../shared/observability/tracer.js';
+import { tracingMiddleware } from '../../shared/observability/tracer.js';
 import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
 
 // Built once per container: config, models and ONNX sessions are reused by every warm invocation.
@@ -28,4 +27,4 @@ async function handleApiRequest(event: APIGatewayProxyEventV2): Promise<APIGatew
   return app.handle(event);
 }
 
-export const handler = middy(handleApiRequest).use(captureLambdaHandler(tracer)).use(injectLambdaContext(logger)).use(logMetrics(metrics));
+export const handler = middy(handleApiRequest).use(tracingMiddleware).use(injectLambdaContext(logger)).use(logMetrics(metrics));

@@ -1,10 +1,9 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { deadLetterFailure } from '../../shared/jobs/dead-letter-reason.js';
 import { logger } from '../../shared/observability/logger.js';
-import { tracer } from '../../shared/observability/tracer.js';
+import { tracingMiddleware } from '../../shared/observability/tracer.js';
 import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
 
 /** Consumes the chunk dead-letter queue: the chunk's job ends failed with a reason, never stuck running. */
@@ -27,4 +26,4 @@ async function failDeadLetteredJobs(event: SQSEvent): Promise<SQSBatchResponse> 
   return { batchItemFailures };
 }
 
-export const handler = middy(failDeadLetteredJobs).use(captureLambdaHandler(tracer)).use(injectLambdaContext(logger));
+export const handler = middy(failDeadLetteredJobs).use(tracingMiddleware).use(injectLambdaContext(logger));

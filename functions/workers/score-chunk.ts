@@ -1,11 +1,10 @@
 import middy from '@middy/core';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { scoreChunkRecord } from '../../shared/jobs/score-chunk-record.js';
 import { logger } from '../../shared/observability/logger.js';
-import { tracer } from '../../shared/observability/tracer.js';
+import { tracingMiddleware } from '../../shared/observability/tracer.js';
 import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
 
 /** SQS-triggered worker: scores chunks, reports failures item by item (ReportBatchItemFailures). */
@@ -16,4 +15,4 @@ async function scoreChunks(event: SQSEvent, context: Context): Promise<SQSBatchR
   return processPartialResponse(event, (record: SQSRecord) => scoreChunkRecord(record, runtime), processor, { context });
 }
 
-export const handler = middy(scoreChunks).use(captureLambdaHandler(tracer)).use(injectLambdaContext(logger));
+export const handler = middy(scoreChunks).use(tracingMiddleware).use(injectLambdaContext(logger));
