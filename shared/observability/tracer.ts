@@ -12,8 +12,10 @@ export const tracer: Tracer | undefined = onLambda
   ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: process.env['POWERTOOLS_SERVICE_NAME'] ?? 'rerank' })
   : undefined;
 
-/** The handler's segment (cold start annotation, response/error capture), or nothing off Lambda. */
-export const tracingMiddleware: MiddlewareObj = tracer ? (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler(tracer) : {};
+/** The handler's segment (cold start annotation, response/error capture); off Lambda a hook that does nothing (middy wants one). */
+export const tracingMiddleware: MiddlewareObj = tracer
+  ? (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler(tracer)
+  : { before: () => undefined };
 
 /** An AWS SDK v3 client whose calls become DynamoDB/SQS subsegments (unchanged where tracing is off). */
 export const traceClient = <T>(client: T): T => (tracer ? tracer.captureAWSv3Client(client) : client);
