@@ -6,6 +6,7 @@ import { createApiApp } from '../../shared/http/create-api-app.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
 import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';
+import { tracingMiddleware } from '../../shared/observability/tracer.js';
 import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
 
 // Built once per container: config, models and ONNX sessions are reused by every warm invocation.
@@ -22,4 +23,4 @@ async function handleApiRequest(event: APIGatewayProxyEventV2): Promise<APIGatew
   return app.handle(event);
 }
 
-export const handler = middy(handleApiRequest).use(injectLambdaContext(logger)).use(publishRecordedMetrics(metrics));
+export const handler = middy(handleApiRequest).use(tracingMiddleware).use(injectLambdaContext(logger)).use(publishRecordedMetrics(metrics));

@@ -1,13 +1,14 @@
 import middy from '@middy/core';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { deadLetterFailure } from '../../shared/jobs/dead-letter-reason.js';
 import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
 import { deadLetterJobs } from '../../shared/runtime/job-coordinator-runtime.js';
+import { tracingMiddleware } from '../../shared/observability/tracer.js';
+import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';
 
 /** One dead-lettered chunk: its job ends failed with a reason (or finishes, if the chunk was recorded after all). */
 async function failDeadLetteredJob(record: SQSRecord, jobs: JobCoordinator): Promise<void> {
@@ -37,5 +38,5 @@ async function failDeadLetteredJobs(event: SQSEvent, context: Context): Promise<
   });
 }
 
-// The merge a recorded chunk may trigger records the job's metrics; logMetrics flushes them.
-export const handler = middy(failDeadLetteredJobs).use(injectLambdaContext(logger)).use(logMetrics(metrics));
+// The merge a recorded chunk may trigger records the job's metrics; they are flushed when recorded.
+export const handler = middy(failDeadLetteredJobs).use(tracingMiddleware).use(injectLambdaContext(logger)).use(publishRecordedMetrics(metrics));

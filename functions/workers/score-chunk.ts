@@ -1,11 +1,12 @@
 import middy from '@middy/core';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { scoreChunkRecord } from '../../shared/jobs/score-chunk-record.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
+import { tracingMiddleware } from '../../shared/observability/tracer.js';
+import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';
 import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
 
 /** SQS-triggered worker: scores chunks, reports failures item by item (ReportBatchItemFailures). */
@@ -16,5 +17,5 @@ async function scoreChunks(event: SQSEvent, context: Context): Promise<SQSBatchR
   return processPartialResponse(event, (record: SQSRecord) => scoreChunkRecord(record, runtime), processor, { context });
 }
 
-// The worker that records a job's last chunk merges it and records the job's metrics; logMetrics flushes them.
-export const handler = middy(scoreChunks).use(injectLambdaContext(logger)).use(logMetrics(metrics));
+// The worker that records a job's last chunk merges it and records the job's metrics; they are flushed when recorded.
+export const handler = middy(scoreChunks).use(tracingMiddleware).use(injectLambdaContext(logger)).use(publishRecordedMetrics(metrics));

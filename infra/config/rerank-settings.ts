@@ -50,11 +50,38 @@ export interface RerankSettings {
    * upstream reranker may call; empty = none, `*` = any (not advised: clients then choose what the functions call).
    */
   readonly upstreamAllowedHosts: string;
-  /** Optional e-mail subscribed to the alarm topic. */
+  /**
+   * E-mail subscribed to the alarm topic, or ALARM_EMAIL_OPT_OUT ('none'). No default: an operator chooses,
+   * so no stack deploys alarms that reach nobody without someone having said so.
+   */
   readonly alarmEmail: string;
+  /** Stage-wide API Gateway throttling (requests per second, burst). */
   readonly throttleRateLimit: number;
   readonly throttleBurstLimit: number;
+  /**
+   * Reserved concurrency of the API function: the most executions it can hold, so waiting dialect requests
+   * cannot take the account's pool from the workers (or anything else). Must cover throttleRateLimit x jobWait.
+   */
+  readonly apiReservedConcurrency: number;
+  /** Reserved concurrency of the worker; at least workerMaxConcurrency, so the event source is never throttled. */
+  readonly workerReservedConcurrency: number;
+  /** Provisioned concurrency on the API alias (0 = none): warm containers with the model loaded. */
+  readonly apiProvisionedConcurrency: number;
+  /** Lambda REQUEST authorizer on every non-public route: bad keys are answered before the scoring function. */
+  readonly edgeAuthorizer: boolean;
+  /** How long API Gateway caches an authorizer answer per Authorization header (0-3600 s). */
+  readonly authorizerCacheSeconds: number;
+  readonly authorizerReservedConcurrency: number;
+  /** CodeDeploy rollout of a new API/worker version (alarms roll it back). */
+  readonly deploymentPreference: DeploymentPreference;
 }
+
+/** CodeDeploy's predefined Lambda configurations this stack offers (names as CodeDeploy spells them). */
+export const DEPLOYMENT_PREFERENCES = ['AllAtOnce', 'Canary10Percent5Minutes', 'Canary10Percent15Minutes', 'Linear10PercentEvery1Minute', 'Linear10PercentEvery3Minutes'] as const;
+export type DeploymentPreference = (typeof DEPLOYMENT_PREFERENCES)[number];
+
+/** `rerank:alarmEmail` value that deploys alarms without a subscriber, on purpose. */
+export const ALARM_EMAIL_OPT_OUT = 'none';
 
 /** The documented defaults; `cdk.json` repeats them (a test keeps the two equal). */
 export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
@@ -68,7 +95,7 @@ export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   workerMemoryMb: 3008,
   deadLetterMemoryMb: 1024,
   apiTimeoutSeconds: 29,
-  jobWaitMs: 20_000,
+  jobWaitMs: 10_000,
   workerTimeoutSeconds: 60,
   syncMaxDocuments: 256,
   defaultBatchSize: 64,
@@ -83,9 +110,17 @@ export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   rateLimitPerMinute: 600,
   maxConcurrentJobs: 20,
   upstreamAllowedHosts: '',
-  alarmEmail: '',
-  throttleRateLimit: 50,
-  throttleBurstLimit: 100,
+  // What cdk.json ships for the dev stage; readRerankSettings gives alarmEmail no default.
+  alarmEmail: ALARM_EMAIL_OPT_OUT,
+  throttleRateLimit: 20,
+  throttleBurstLimit: 40,
+  apiReservedConcurrency: 200,
+  workerReservedConcurrency: 10,
+  apiProvisionedConcurrency: 0,
+  edgeAuthorizer: true,
+  authorizerCacheSeconds: 60,
+  authorizerReservedConcurrency: 20,
+  deploymentPreference: 'Canary10Percent5Minutes',
 };
 
 export const CONTEXT_PREFIX = 'rerank:';
@@ -185,7 +220,15 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
   if (!LOG_RETENTION_DAYS.includes(logRetentionDays)) {
     throw new RerankSettingsError(`${CONTEXT_PREFIX}logRetentionDays must be one of ${LOG_RETENTION_DAYS.join(', ')}`);
   }
+  const concurrency = readConcurrency(get, jobWaitMs, intIn('workerMaxConcurrency', get('workerMaxConcurrency'), 2, 1_000));
+  const rawAlarmEmail = tryGetContext(`${CONTEXT_PREFIX}alarmEmail`);
+  if (rawAlarmEmail === undefined || rawAlarmEmail === '') {
+    throw new RerankSettingsError(
+      `${CONTEXT_PREFIX}alarmEmail must be set: an e-mail address that receives the alarms, or '${ALARM_EMAIL_OPT_OUT}' to deploy them unsubscribed on purpose`,
+    );
+  }
   return {
+    ...concurrency,
     stage: text('stage', get('stage'), /^[A-Za-z][A-Za-z0-9-]{0,31}$/, 'a letter then letters, digits or - (max 32)'),
     apiName: text('apiName', get('apiName'), /^[A-Za-z0-9._-]{1,128}$/, 'letters, digits, . _ - (max 128)'),
     models,
@@ -212,9 +255,55 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
     rateLimitPerMinute: intIn('rateLimitPerMinute', get('rateLimitPerMinute'), 1, 1_000_000),
     maxConcurrentJobs: intIn('maxConcurrentJobs', get('maxConcurrentJobs'), 1, 10_000),
     upstreamAllowedHosts: hostList('upstreamAllowedHosts', get('upstreamAllowedHosts')),
-    alarmEmail: text('alarmEmail', get('alarmEmail'), /^$|^[^@\s]+@[^@\s]+$/, 'empty or an e-mail address'),
-    throttleRateLimit: intIn('throttleRateLimit', get('throttleRateLimit'), 1, 100_000),
+    alarmEmail: text('alarmEmail', rawAlarmEmail, /^none$|^[^@\s]+@[^@\s]+\.[^@\s]+$/, `an e-mail address or '${ALARM_EMAIL_OPT_OUT}'`),
+    edgeAuthorizer: bool('edgeAuthorizer', get('edgeAuthorizer')),
+    authorizerCacheSeconds: intIn('authorizerCacheSeconds', get('authorizerCacheSeconds'), 0, 3600),
+    deploymentPreference: oneOf('deploymentPreference', get('deploymentPreference'), DEPLOYMENT_PREFERENCES),
+  };
+}
+
+type ConcurrencySettings = Pick<
+  RerankSettings,
+  | 'throttleRateLimit'
+  | 'throttleBurstLimit'
+  | 'apiReservedConcurrency'
+  | 'workerReservedConcurrency'
+  | 'apiProvisionedConcurrency'
+  | 'authorizerReservedConcurrency'
+>;
+
+/**
+ * Concurrency is arithmetic: executions = requests per second x seconds each holds. The slowest API request is a
+ * dialect request that waits jobWaitMs for its job, so the stage throttle times that wait must fit in the API's
+ * reserved concurrency; otherwise waiting requests alone could fill it and throttle the quick ones.
+ */
+function readConcurrency(get: (key: keyof typeof DEFAULT_RERANK_SETTINGS) => unknown, jobWaitMs: number, workerMaxConcurrency: number): ConcurrencySettings {
+  const throttleRateLimit = intIn('throttleRateLimit', get('throttleRateLimit'), 1, 100_000);
+  const apiReservedConcurrency = intIn('apiReservedConcurrency', get('apiReservedConcurrency'), 1, 10_000);
+  const waitingAtFullRate = Math.ceil((throttleRateLimit * jobWaitMs) / 1000);
+  if (waitingAtFullRate > apiReservedConcurrency) {
+    throw new RerankSettingsError(
+      `${CONTEXT_PREFIX}apiReservedConcurrency (${apiReservedConcurrency}) must cover throttleRateLimit x jobWaitMs = ` +
+        `${throttleRateLimit}/s x ${jobWaitMs / 1000} s = ${waitingAtFullRate} executions: lower the rate or the wait, or reserve more`,
+    );
+  }
+  const workerReservedConcurrency = intIn('workerReservedConcurrency', get('workerReservedConcurrency'), 2, 10_000);
+  if (workerReservedConcurrency < workerMaxConcurrency) {
+    throw new RerankSettingsError(
+      `${CONTEXT_PREFIX}workerReservedConcurrency (${workerReservedConcurrency}) must be at least workerMaxConcurrency (${workerMaxConcurrency}), or the event source is throttled`,
+    );
+  }
+  const apiProvisionedConcurrency = intIn('apiProvisionedConcurrency', get('apiProvisionedConcurrency'), 0, 10_000);
+  if (apiProvisionedConcurrency > apiReservedConcurrency) {
+    throw new RerankSettingsError(`${CONTEXT_PREFIX}apiProvisionedConcurrency (${apiProvisionedConcurrency}) must not exceed apiReservedConcurrency (${apiReservedConcurrency})`);
+  }
+  return {
+    throttleRateLimit,
     throttleBurstLimit: intIn('throttleBurstLimit', get('throttleBurstLimit'), 1, 100_000),
+    apiReservedConcurrency,
+    workerReservedConcurrency,
+    apiProvisionedConcurrency,
+    authorizerReservedConcurrency: intIn('authorizerReservedConcurrency', get('authorizerReservedConcurrency'), 1, 10_000),
   };
 }
 

@@ -8,6 +8,8 @@ import { keyPk, ratePk, slotsPk } from '../../shared/adapters/dynamodb/keys/key-
 export interface JobsTableProps {
   /** Point-in-time recovery (default false). */
   readonly pointInTimeRecovery?: boolean;
+  /** Refuse DeleteTable from anyone until turned off (default false). */
+  readonly deletionProtection?: boolean;
   /** Default RETAIN: the table holds the API keys as well as the (transient) jobs. */
   readonly removalPolicy?: RemovalPolicy;
 }
@@ -57,6 +59,8 @@ export const TABLE_ACCESS = {
     { partitions: ['jobs'], actions: ['GetItem', 'UpdateItem'] },
     { partitions: ['slots'], actions: ['GetItem', 'UpdateItem'] },
   ],
+  /** The edge authorizer only looks keys up by digest. */
+  authorizer: [{ partitions: ['keys'], actions: ['GetItem'] }],
 } as const satisfies Record<string, TableAccess>;
 
 /** The jobs table: on-demand, string pk/sk and TTL named by the adapter's own constants, so the two cannot drift. */
@@ -72,6 +76,7 @@ export class JobsTable extends Construct {
       timeToLiveAttribute: JOB_TABLE_TTL_ATTRIBUTE,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: props.pointInTimeRecovery ?? false },
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+      deletionProtection: props.deletionProtection ?? false,
     });
   }
 

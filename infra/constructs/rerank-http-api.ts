@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import type { HttpLambdaAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -14,18 +15,23 @@ export interface RerankHttpApiProps {
   readonly throttleRateLimit: number;
   readonly throttleBurstLimit: number;
   readonly logRetentionDays: number;
+  /** Checks the key of every non-public route before the handler runs; undefined = the handler alone checks. */
+  readonly authorizer?: HttpLambdaAuthorizer;
 }
 
 /**
  * HTTP API (payload v2) in front of the API function: one route per entry of API_ROUTES (the same table the
- * handler matches, so they cannot drift) plus `$default`, so unknown paths and wrong methods still reach the
- * handler and get the dialect's own 404/405 envelope. Served on the `$default` stage, so client base URLs carry
+ * handler matches, so they cannot drift) and nothing else. There is no `$default` route: API Gateway itself
+ * answers unknown paths and wrong methods (404 `{"message":"Not Found"}`) without invoking the 3 GB function.
+ * Non-public routes carry the edge authorizer when one is given. Served on the `$default` stage, so client base URLs carry
  * no stage segment; stages are separate stacks (`Rerank-<stage>`).
  */
 export class RerankHttpApi extends Construct {
   readonly httpApi: apigwv2.HttpApi;
   readonly stage: apigwv2.HttpStage;
   readonly accessLogs: logs.LogGroup;
+  /** Routes served without a key (API_ROUTES' `public`): no authorizer. */
+  readonly publicRoutes: apigwv2.HttpRoute[] = [];
 
   constructor(scope: Construct, id: string, props: RerankHttpApiProps) {
     super(scope, id);
@@ -36,10 +42,11 @@ export class RerankHttpApi extends Construct {
       apiName: props.apiName,
       description: 'Rerank service: OpenAI/Jina/Cohere, DashScope and chat dialects, and async jobs',
       createDefaultStage: false,
-      defaultIntegration: integration,
     });
     for (const route of API_ROUTES) {
-      this.httpApi.addRoutes({ path: route.path, methods: [apigwv2.HttpMethod[route.method]], integration });
+      const authorizer = route.public === true ? undefined : props.authorizer;
+      const added = this.httpApi.addRoutes({ path: route.path, methods: [apigwv2.HttpMethod[route.method]], integration, ...(authorizer ? { authorizer } : {}) });
+      if (route.public === true) this.publicRoutes.push(...added);
     }
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.logRetentionDays as logs.RetentionDays,
@@ -77,6 +84,8 @@ function accessLogFormat(): AccessLogFormat {
       latencyMs: '$context.responseLatency',
       integrationLatencyMs: '$context.integrationLatency',
       integrationError: '$context.integrationErrorMessage',
+      authorizerError: '$context.authorizer.error',
+      keyId: '$context.authorizer.keyId',
     }),
   );
 }

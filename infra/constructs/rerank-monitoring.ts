@@ -1,8 +1,10 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -17,15 +19,27 @@ export interface RerankMonitoringProps {
   readonly chunkQueue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
   readonly table: dynamodb.ITable;
-  /** Optional e-mail subscribed to the alarm topic. */
+  /** E-mail subscribed to the alarm topic; undefined only when the operator opted out (rerank:alarmEmail=none). */
   readonly alarmEmail?: string;
+  /** API p99 latency (ms) above which someone should look: near the job wait, requests are waiting or timing out. */
+  readonly apiLatencyP99ThresholdMs: number;
+  /** A chunk older than this has waited for a worker too long (workers throttled, failing, or too few). */
+  readonly oldestChunkAgeThresholdSeconds: number;
+  /** Namespace of the service's own EMF metrics (POWERTOOLS_METRICS_NAMESPACE). */
+  readonly metricsNamespace: string;
+  /** The `service` dimension Powertools adds to every metric (POWERTOOLS_SERVICE_NAME). */
+  readonly serviceName: string;
 }
 
 const FIVE_MINUTES = Duration.minutes(5);
 
+/** Emitted by shared/observability/record-job-metrics.ts when a job ends failed (merge or dead letter). */
+export const JOBS_FAILED_METRIC = 'JobsFailed';
+
 /**
- * Alarms that need a human (chunks dead-lettered, function errors and throttles, API 5xx), all sent to one
- * SNS topic, and a dashboard of the request path: API, functions, queues, table.
+ * Alarms that need a human (chunks dead-lettered, failed jobs, function errors and throttles, API 5xx and p99
+ * latency, chunks waiting too long, table throttles), all sent to one KMS-encrypted SNS topic when they fire and
+ * when they recover, and a dashboard of the request path: API, functions, queues, table.
  */
 export class RerankMonitoring extends Construct {
   readonly alarmTopic: sns.Topic;
@@ -34,11 +48,50 @@ export class RerankMonitoring extends Construct {
 
   constructor(scope: Construct, id: string, props: RerankMonitoringProps) {
     super(scope, id);
-    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Rerank service alarms', enforceSSL: true });
+    // A customer-managed key (the AWS-managed SNS key cannot let CloudWatch publish); CloudWatch may use it.
+    const topicKey = new kms.Key(this, 'AlarmTopicKey', {
+      description: 'Encrypts the rerank alarm topic',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    topicKey.grant(new iam.ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    this.alarmTopic = new sns.Topic(this, 'AlarmTopic', { displayName: 'Rerank service alarms', enforceSSL: true, masterKey: topicKey });
     if (props.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
 
-    this.alarm('DeadLetterQueueNotEmpty', 'Chunks were dead-lettered: their jobs failed (the DLQ consumer marks them)', {
-      metric: props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+    // NumberOfMessagesReceived, not ...Visible: the dead-letter function drains the DLQ at once, so it is rarely visible.
+    this.alarm('DeadLetterQueueReceived', 'Chunks were dead-lettered: their jobs failed (the DLQ consumer marks them)', {
+      metric: props.deadLetterQueue.metricNumberOfMessagesReceived({ period: FIVE_MINUTES, statistic: 'Sum' }),
+      threshold: 0,
+    });
+    this.alarm('JobsFailed', 'Jobs ended failed (a chunk was dead-lettered or could not be merged)', {
+      metric: new cloudwatch.Metric({
+        namespace: props.metricsNamespace,
+        metricName: JOBS_FAILED_METRIC,
+        dimensionsMap: { service: props.serviceName },
+        period: FIVE_MINUTES,
+        statistic: 'Sum',
+      }),
+      threshold: 0,
+    });
+    this.alarm('ApiLatencyP99', `API p99 latency above ${props.apiLatencyP99ThresholdMs} ms for 15 minutes`, {
+      metric: props.httpApi.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' }),
+      threshold: props.apiLatencyP99ThresholdMs,
+      evaluationPeriods: 3,
+    });
+    this.alarm('OldestChunkAge', `A chunk has waited more than ${props.oldestChunkAgeThresholdSeconds} s for a worker`, {
+      metric: props.chunkQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
+      threshold: props.oldestChunkAgeThresholdSeconds,
+    });
+    this.alarm('TableThrottles', 'The jobs table throttled reads or writes (clients got 429 or jobs slowed)', {
+      metric: new cloudwatch.MathExpression({
+        expression: 'reads + writes',
+        usingMetrics: {
+          reads: props.table.metric('ReadThrottleEvents', { statistic: 'Sum' }),
+          writes: props.table.metric('WriteThrottleEvents', { statistic: 'Sum' }),
+        },
+        period: FIVE_MINUTES,
+        label: 'Throttle events',
+      }),
       threshold: 0,
     });
     for (const [label, fn] of Object.entries(props.functions)) {
@@ -87,17 +140,31 @@ export class RerankMonitoring extends Construct {
     );
   }
 
-  private alarm(id: string, description: string, options: { metric: cloudwatch.IMetric; threshold: number }): void {
+  private alarm(id: string, description: string, options: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number }): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       alarmDescription: description,
       metric: options.metric,
       threshold: options.threshold,
-      evaluationPeriods: 1,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    alarm.addAlarmAction(new actions.SnsAction(this.alarmTopic));
+    const action = new actions.SnsAction(this.alarmTopic);
+    alarm.addAlarmAction(action);
+    // Recovery is news too: whoever was paged learns it is over without opening the console.
+    alarm.addOkAction(action);
     this.alarms.push(alarm);
+    return alarm;
+  }
+
+  /** The alarms that roll a CodeDeploy deployment of the API back (its own errors, 5xx and latency). */
+  get apiRollbackAlarms(): cloudwatch.IAlarm[] {
+    return this.alarms.filter((a) => ['ApiErrors', 'Api5xx', 'ApiLatencyP99'].includes(a.node.id));
+  }
+
+  /** The alarms that roll a deployment of the worker back. */
+  get workerRollbackAlarms(): cloudwatch.IAlarm[] {
+    return this.alarms.filter((a) => ['WorkerErrors', 'JobsFailed', 'DeadLetterQueueReceived'].includes(a.node.id));
   }
 }
 

@@ -22,13 +22,15 @@ export interface ScorerFunctionProps {
   readonly logRetentionDays: number;
   /** Service configuration (RERANK_*) beyond the model and threads, which this construct sets. */
   readonly environment: Readonly<Record<string, string>>;
+  /** The most executions this function may run at once, carved out of the account's pool. */
+  readonly reservedConcurrency: number;
 }
 
 // ESM output keeps the code's `import.meta` and top-level await; bundled CommonJS dependencies still call require().
 const ESM_REQUIRE_BANNER = "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);";
 
 /**
- * One scoring Lambda: the entry bundled by esbuild (ESM, Node 22) with onnxruntime-node external and pruned to
+ * One scoring Lambda: the entry bundled by esbuild (ESM, Node 24) with onnxruntime-node external and pruned to
  * the one linux/<arch> binary, the model folder copied beside it, ONNX threads following the memory's vCPUs,
  * its own log group with retention, and a role that can write only to that log group until grants are added.
  */
@@ -54,7 +56,11 @@ export class ScorerFunction extends Construct {
       entry: path.join(projectRoot, props.entry),
       handler: 'handler',
       description: props.description,
-      runtime: lambda.Runtime.NODEJS_22_X,
+      // Node 22 reaches end of life in April 2027; 24 is the newest Lambda Node runtime aws-cdk-lib 2.276 knows.
+      runtime: lambda.Runtime.NODEJS_24_X,
+      reservedConcurrentExecutions: props.reservedConcurrency,
+      // X-Ray active tracing: Powertools Tracer (shared/observability/tracer.ts) adds the subsegments.
+      tracing: lambda.Tracing.ACTIVE,
       architecture: props.architecture === 'arm64' ? lambda.Architecture.ARM_64 : lambda.Architecture.X86_64,
       memorySize: props.memoryMb,
       timeout: props.timeout,
@@ -70,7 +76,7 @@ export class ScorerFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: 'node24',
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
         minify: true,

@@ -1,7 +1,12 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import * as codedeploy from 'aws-cdk-lib/aws-codedeploy';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
-import type { RerankSettings } from '../config/rerank-settings.js';
+import { ALARM_EMAIL_OPT_OUT, type DeploymentPreference, type RerankSettings } from '../config/rerank-settings.js';
+import { EdgeAuthorizer } from '../constructs/edge-authorizer.js';
+import { acknowledge, NAG_ACKNOWLEDGEMENTS as ACK } from '../nag/acknowledge-nag-findings.js';
 import { ChunkQueues } from '../constructs/chunk-queues.js';
 import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
 import { RerankHttpApi } from '../constructs/rerank-http-api.js';
@@ -26,10 +31,20 @@ export class RerankStack extends Stack {
   readonly jobsTable: JobsTable;
   readonly chunkQueues: ChunkQueues;
   readonly monitoring: RerankMonitoring;
+  /** The versions the API and the worker serve from: CodeDeploy shifts these aliases to a new version. */
+  readonly apiAlias: lambda.Alias;
+  readonly workerAlias: lambda.Alias;
+  readonly edgeAuthorizer: EdgeAuthorizer | undefined;
 
   constructor(scope: Construct, id: string, props: RerankStackProps) {
     super(scope, id, props);
     const s = props.settings;
+    // Every taggable resource, so cost reports and IAM conditions can tell projects and stages apart.
+    // Dashboards are left out: their Tags property is newer than the cfn-lint release the tests pin (E3002), and a
+    // dashboard is named after the stack, which says as much.
+    const tagged = { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] };
+    Tags.of(this).add('project', 'rerank', tagged);
+    Tags.of(this).add('stage', s.stage, tagged);
     const workerTimeout = Duration.seconds(s.workerTimeoutSeconds);
     const deadLetterTimeout = Duration.seconds(30);
 
@@ -37,6 +52,8 @@ export class RerankStack extends Stack {
       pointInTimeRecovery: s.pointInTimeRecovery,
       // The table holds the API keys (hashed) as well as the jobs: deleting the stack must not delete them.
       removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      // A retained table must also survive a console or CLI delete: it holds every client's key.
+      deletionProtection: s.retainTable,
     });
     this.chunkQueues = new ChunkQueues(this, 'Chunks', {
       workerTimeout,
@@ -55,7 +72,8 @@ export class RerankStack extends Stack {
       RERANK_MAX_RECEIVE_COUNT: String(s.maxReceiveCount),
       // Unset = no upstream host allowed, as the service's own default.
       ...(s.upstreamAllowedHosts ? { RERANK_UPSTREAM_ALLOWED_HOSTS: s.upstreamAllowedHosts } : {}),
-      POWERTOOLS_SERVICE_NAME: 'rerank',
+      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       POWERTOOLS_LOG_LEVEL: 'INFO',
       ...this.chunkQueues.environment,
     };
@@ -73,6 +91,7 @@ export class RerankStack extends Stack {
       description: 'Rerank API: every dialect route, synchronous scoring, job submit and poll',
       memoryMb: s.apiMemoryMb,
       timeout: Duration.seconds(s.apiTimeoutSeconds),
+      reservedConcurrency: s.apiReservedConcurrency,
       // With RERANK_JOBS_BACKEND=aws the API authenticates every request against the keys in the jobs table
       // (fail closed); these are the limits of keys created without their own. RERANK_API_KEYS is never set here.
       environment: {
@@ -87,6 +106,7 @@ export class RerankStack extends Stack {
       description: 'Rerank worker: scores queued chunks and records them in the jobs table',
       memoryMb: s.workerMemoryMb,
       timeout: workerTimeout,
+      reservedConcurrency: s.workerReservedConcurrency,
     });
     this.deadLetterFunction = new ScorerFunction(this, 'DeadLetter', {
       ...common,
@@ -94,14 +114,23 @@ export class RerankStack extends Stack {
       description: 'Rerank dead-letter consumer: fails the job of every chunk that could not be scored',
       memoryMb: s.deadLetterMemoryMb,
       timeout: deadLetterTimeout,
+      // Its event source runs at most 2 at once (SQS's minimum maximum concurrency).
+      reservedConcurrency: DEAD_LETTER_CONCURRENCY,
     });
+    this.apiAlias = new lambda.Alias(this, 'ApiAlias', {
+      aliasName: LIVE_ALIAS,
+      version: this.apiFunction.function.currentVersion,
+      ...(s.apiProvisionedConcurrency > 0 ? { provisionedConcurrentExecutions: s.apiProvisionedConcurrency } : {}),
+    });
+    this.workerAlias = new lambda.Alias(this, 'WorkerAlias', { aliasName: LIVE_ALIAS, version: this.workerFunction.function.currentVersion });
 
     this.jobsTable.grantAccess(this.apiFunction.function, TABLE_ACCESS.api);
     this.jobsTable.grantAccess(this.workerFunction.function, TABLE_ACCESS.worker);
     this.jobsTable.grantAccess(this.deadLetterFunction.function, TABLE_ACCESS.deadLetter);
     this.chunkQueues.grantSendChunks(this.apiFunction.function);
 
-    this.workerFunction.function.addEventSource(
+    // The worker consumes through its alias, so a rollout shifts chunks to the new version as it shifts the API.
+    this.workerAlias.addEventSource(
       new SqsEventSource(this.chunkQueues.queue, {
         batchSize: s.workerBatchSize,
         maxBatchingWindow: Duration.seconds(s.workerBatchingWindowSeconds),
@@ -110,12 +139,24 @@ export class RerankStack extends Stack {
       }),
     );
     this.deadLetterFunction.function.addEventSource(
-      new SqsEventSource(this.chunkQueues.deadLetterQueue, { batchSize: 10, maxConcurrency: 2, reportBatchItemFailures: true }),
+      new SqsEventSource(this.chunkQueues.deadLetterQueue, { batchSize: 10, maxConcurrency: DEAD_LETTER_CONCURRENCY, reportBatchItemFailures: true }),
     );
+
+    this.edgeAuthorizer = s.edgeAuthorizer
+      ? new EdgeAuthorizer(this, 'EdgeAuth', {
+          projectRoot: props.projectRoot,
+          architecture: s.architecture,
+          logRetentionDays: s.logRetentionDays,
+          cacheSeconds: s.authorizerCacheSeconds,
+          reservedConcurrency: s.authorizerReservedConcurrency,
+        })
+      : undefined;
+    if (this.edgeAuthorizer) this.jobsTable.grantAccess(this.edgeAuthorizer.function, TABLE_ACCESS.authorizer);
 
     this.api = new RerankHttpApi(this, 'Http', {
       apiName: s.apiName,
-      handler: this.apiFunction.function,
+      handler: this.apiAlias,
+      ...(this.edgeAuthorizer ? { authorizer: this.edgeAuthorizer.authorizer } : {}),
       throttleRateLimit: s.throttleRateLimit,
       throttleBurstLimit: s.throttleBurstLimit,
       logRetentionDays: s.logRetentionDays,
@@ -124,12 +165,29 @@ export class RerankStack extends Stack {
     this.monitoring = new RerankMonitoring(this, 'Monitoring', {
       dashboardName: `${this.stackName}-rerank`,
       httpApi: this.api.httpApi,
-      functions: { Api: this.apiFunction.function, Worker: this.workerFunction.function, DeadLetter: this.deadLetterFunction.function },
+      functions: {
+        Api: this.apiFunction.function,
+        Worker: this.workerFunction.function,
+        DeadLetter: this.deadLetterFunction.function,
+        ...(this.edgeAuthorizer ? { Authorizer: this.edgeAuthorizer.function } : {}),
+      },
       chunkQueue: this.chunkQueues.queue,
       deadLetterQueue: this.chunkQueues.deadLetterQueue,
       table: this.jobsTable.table,
-      ...(s.alarmEmail ? { alarmEmail: s.alarmEmail } : {}),
+      ...(s.alarmEmail === ALARM_EMAIL_OPT_OUT ? {} : { alarmEmail: s.alarmEmail }),
+      // A dialect request may wait jobWaitMs for its job: alarm when the slowest 1% get close to the timeout.
+      apiLatencyP99ThresholdMs: Math.min(s.jobWaitMs + 2000, s.apiTimeoutSeconds * 1000 - 1000),
+      // Three worker timeouts: a chunk has missed more than one chance at a worker.
+      oldestChunkAgeThresholdSeconds: Math.max(300, 3 * s.workerTimeoutSeconds),
+      metricsNamespace: METRICS_NAMESPACE,
+      serviceName: SERVICE_NAME,
     });
+
+    // New versions reach traffic through CodeDeploy, and the alarms above roll them back.
+    const deploymentConfig = DEPLOYMENT_CONFIGS[s.deploymentPreference];
+    this.deployment(this.apiAlias, 'ApiDeployment', deploymentConfig, this.monitoring.apiRollbackAlarms);
+    this.deployment(this.workerAlias, 'WorkerDeployment', deploymentConfig, this.monitoring.workerRollbackAlarms);
+    this.acknowledgeNagFindings(s.pointInTimeRecovery);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; OpenAI-style clients use <ApiUrl>v1' });
     new CfnOutput(this, 'ApiFunctionName', { value: this.apiFunction.function.functionName });
@@ -142,4 +200,40 @@ export class RerankStack extends Stack {
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.alarmTopic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: `${this.stackName}-rerank` });
   }
+
+  /** cdk-nag findings accepted on purpose, each on the constructs it concerns (infra/nag/acknowledge-nag-findings.ts). */
+  private acknowledgeNagFindings(pointInTimeRecovery: boolean): void {
+    const functions = [this.apiFunction, this.workerFunction, this.deadLetterFunction, ...(this.edgeAuthorizer ? [this.edgeAuthorizer] : [])];
+    for (const fn of functions) acknowledge(fn, ACK.xrayWildcard, ACK.noAsyncInvocations);
+    acknowledge(this.deadLetterFunction, ACK.sqsEventSourceFailures);
+    acknowledge(this.workerAlias, ACK.sqsEventSourceFailures);
+    acknowledge(this.chunkQueues.deadLetterQueue, ACK.dlqHasNoRedrive);
+    for (const route of this.api.publicRoutes) acknowledge(route, ACK.publicRoutes);
+    if (!this.edgeAuthorizer) acknowledge(this.api, ACK.functionAuthenticates);
+    acknowledge(this.monitoring.alarmTopic, ACK.alarmMailHasNoRedrive);
+    if (!pointInTimeRecovery) acknowledge(this.jobsTable, ACK.throwawayTable);
+    for (const id of ['ApiDeployment', 'WorkerDeployment']) acknowledge(this.node.findChild(id), ACK.codeDeployRole);
+  }
+
+  private deployment(alias: lambda.Alias, id: string, deploymentConfig: codedeploy.ILambdaDeploymentConfig, alarms: cloudwatch.IAlarm[]): void {
+    new codedeploy.LambdaDeploymentGroup(this, id, {
+      alias,
+      deploymentConfig,
+      alarms,
+      autoRollback: { failedDeployment: true, stoppedDeployment: true, deploymentInAlarm: true },
+    });
+  }
 }
+
+const SERVICE_NAME = 'rerank';
+const METRICS_NAMESPACE = 'RerankService';
+const LIVE_ALIAS = 'live';
+const DEAD_LETTER_CONCURRENCY = 2;
+
+const DEPLOYMENT_CONFIGS: Record<DeploymentPreference, codedeploy.ILambdaDeploymentConfig> = {
+  AllAtOnce: codedeploy.LambdaDeploymentConfig.ALL_AT_ONCE,
+  Canary10Percent5Minutes: codedeploy.LambdaDeploymentConfig.CANARY_10PERCENT_5MINUTES,
+  Canary10Percent15Minutes: codedeploy.LambdaDeploymentConfig.CANARY_10PERCENT_15MINUTES,
+  Linear10PercentEvery1Minute: codedeploy.LambdaDeploymentConfig.LINEAR_10PERCENT_EVERY_1MINUTE,
+  Linear10PercentEvery3Minutes: codedeploy.LambdaDeploymentConfig.LINEAR_10PERCENT_EVERY_3MINUTES,
+};

@@ -17,6 +17,8 @@ export interface RerankServiceDeps {
   /** A scorer that calls an upstream rerank API (external provider, strategy `llm_rerank`). */
   readonly upstreamScorer?: (upstream: UpstreamReranker) => Scorer;
   readonly newId?: () => string;
+  /** Wraps the scoring step in a trace span (X-Ray on Lambda); core knows the port, observability the tracer. */
+  readonly trace?: <T>(name: string, work: () => Promise<T>) => Promise<T>;
 }
 
 /** What scoring produced before normalization. */
@@ -106,7 +108,8 @@ export class RerankService {
     let scored: Scored;
     let fallback = false;
     try {
-      scored = await this.#score(request);
+      const score = () => this.#score(request);
+      scored = await (this.#deps.trace ? this.#deps.trace('scoring', score) : score());
     } catch (error) {
       if (error instanceof RerankError && error.kind === 'invalid_request') throw error;
       if (!request.fallbackToInputOrder) {

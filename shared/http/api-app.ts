@@ -25,6 +25,8 @@ import { eventStreamResult } from './event-stream-result.js';
 import { requireJsonContentType } from './require-json-content-type.js';
 import { jobPollPath, jobView } from './job-view.js';
 import { JobStillRunningError } from './job-still-running-error.js';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../jobs/idempotency-key.js';
+import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from './response-size.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
@@ -158,6 +160,7 @@ export class ApiApp {
     } catch (error) {
       response = this.#error(dialect, classifyFailure(error), context);
     }
+    response = this.#withinResponseLimit({ ...response, headers: { ...response.headers, 'x-request-id': context.requestId } }, dialect, context);
     logger.info('request', {
       method,
       path,
@@ -165,7 +168,21 @@ export class ApiApp {
       requestId: context.requestId,
       durationMs: Math.round(performance.now() - started),
     });
-    return { ...response, headers: { ...response.headers, 'x-request-id': context.requestId } };
+    return response;
+  }
+
+  /** An answer Lambda could not return (over 6 MB) is a 413 that says how to shrink it, here as on AWS. */
+  #withinResponseLimit(response: Result, dialect: Dialect, context: DialectContext): Result {
+    const bytes = lambdaResultBytes(response);
+    if (bytes <= LAMBDA_MAX_RESPONSE_BYTES) return response;
+    const error = new RerankError(
+      'payload_too_large',
+      `the response would be ${bytes} bytes, over the ${LAMBDA_MAX_RESPONSE_BYTES}-byte limit of one answer: ` +
+        'set return_documents to false (you have the documents) or lower top_n',
+      { param: 'return_documents' },
+    );
+    const refused = this.#error(dialect, error, context);
+    return { ...refused, headers: { ...refused.headers, 'x-request-id': context.requestId } };
   }
 
   async #dispatch(event: APIGatewayProxyEventV2, path: string, match: RouteMatch, context: ApiContext): Promise<Result> {
@@ -203,7 +220,8 @@ export class ApiApp {
         const { dialect, request } = this.#parse(event, route.action.dialect);
         const plan = this.#plan(request, 'job');
         if (plan.kind !== 'job') throw new Error('planRequest answered sync for a job submission');
-        return this.#accepted(await this.#submit(request, dialect, plan.job, caller), context);
+        const idempotencyKey = parseIdempotencyKey(header(event, IDEMPOTENCY_HEADER));
+        return this.#accepted(await this.#submit(request, dialect, plan.job, caller, idempotencyKey), context);
       }
       case 'get-job':
         return this.#getJob(params['id'] ?? '', caller, context);
@@ -253,14 +271,15 @@ export class ApiApp {
     return planRequest({ request, mode, resolveScorer: (model) => this.#deps.service.resolveScorer(model), limits: this.#deps.plan, ...options });
   }
 
-  #submit(request: RerankRequest, dialect: Dialect, job: JobPlan, caller: Caller): Promise<JobRecord> {
-    return this.#deps.jobs.submit({
+  #submit(request: RerankRequest, dialect: Dialect, job: JobPlan, caller: Caller, idempotencyKey?: string): Promise<JobRecord> {
+    const submission = {
       ...job,
       request,
       dialect: dialect.name,
       ownerKeyId: caller.keyId,
       ...(caller.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: caller.maxConcurrentJobs }),
-    });
+    };
+    return this.#deps.jobs.submit(submission, idempotencyKey);
   }
 
   /** Waits below the API timeout for a fanned-out job; a job still running then is a 504 naming its poll URL. */

@@ -12,6 +12,9 @@ import type { ChunkQueue } from './chunk-queue.js';
 import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
 import type { JobStore } from './job-store.js';
 import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
+import { recordJobEnded } from '../observability/record-job-metrics.js';
+import { annotateJob } from '../observability/tracer.js';
+import { idempotentJobId } from './idempotency-key.js';
 import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
@@ -60,23 +63,63 @@ export class JobCoordinator {
     return Math.floor(this.#nowMs() / 1000);
   }
 
-  async submit(submission: JobSubmission): Promise<JobRecord> {
+  /**
+   * Submit with an Idempotency-Key: the first call creates the job, every retry by the same key owner gets that
+   * job back (`replayed`), also when two retries race (the store refuses the second create of one id).
+   * A key reused for a different request is a 400. The window is the job's lifetime (jobTtlSeconds).
+   */
+  async submitIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<{ job: JobRecord; replayed: boolean }> {
+    const id = idempotentJobId(submission.ownerKeyId, idempotencyKey);
+    const first = await this.findIdempotent(submission, idempotencyKey);
+    if (first) return { job: first, replayed: true };
+    try {
+      return { job: await this.#submit(submission, id), replayed: false };
+    } catch (error) {
+      const raced = await this.findIdempotent(submission, idempotencyKey);
+      if (raced) return { job: raced, replayed: true };
+      // The id is taken by an expired job whose item the store has not dropped yet (DynamoDB TTL lags).
+      if (error instanceof Error && /already exists/.test(error.message)) {
+        throw new RerankError('invalid_request', 'this Idempotency-Key belongs to a job that has expired; use a new key', { param: 'Idempotency-Key' });
+      }
+      throw error;
+    }
+  }
+
+  /** The job a previous submit with this key created, if it is still kept; 400 if it was for another request. */
+  async findIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<JobRecord | undefined> {
+    const job = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
+    if (!job || job.ownerKeyId !== submission.ownerKeyId) return undefined;
+    const { request } = submission;
+    const same = job.dialect === submission.dialect && job.model === submission.model && job.documentCount === request.documents.length && job.topN === request.topN;
+    if (!same) throw new RerankError('invalid_request', 'this Idempotency-Key was already used for a different request; use a new key', { param: 'Idempotency-Key' });
+    return job;
+  }
+
+  /** Creates and enqueues a job within the owner's job slots; with an Idempotency-Key a retry gets the first job. */
+  async submit(submission: JobSubmission, idempotencyKey?: string): Promise<JobRecord> {
     const { slots } = this.#deps;
     const { ownerKeyId, maxConcurrentJobs: max } = submission;
+    // A retry returns the first job before taking a job slot.
+    const first = idempotencyKey === undefined ? undefined : await this.findIdempotent(submission, idempotencyKey);
+    if (first) return first;
     if (slots && max !== undefined && !(await slots.acquire(ownerKeyId, max))) {
       throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
     }
     try {
-      return await this.#submit(submission);
+      if (idempotencyKey === undefined) return await this.#submit(submission, (this.#deps.newId ?? randomUUID)());
+      const { job, replayed } = await this.submitIdempotent(submission, idempotencyKey);
+      // A retry that raced the first submit holds no job of its own: give its slot back.
+      if (replayed && slots && max !== undefined) await slots.release(ownerKeyId);
+      return job;
     } catch (error) {
       if (slots && max !== undefined) await slots.release(ownerKeyId);
       throw error;
     }
   }
 
-  async #submit(submission: JobSubmission): Promise<JobRecord> {
+  async #submit(submission: JobSubmission, id: string): Promise<JobRecord> {
     const { request, model, batchSize } = submission;
-    const id = (this.#deps.newId ?? randomUUID)();
+    annotateJob(id);
     const tasks = planChunks({
       jobId: id,
       model: submission.fusion?.chunkModel ?? model,
@@ -136,6 +179,7 @@ export class JobCoordinator {
       if (await this.#deps.store.complete(jobId, result, now)) {
         logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: now - job.createdAt });
         this.#recordMetrics(job, result, rawScores, now);
+        recordJobEnded(job, 'succeeded', now);
         await this.#ended(job);
       }
     } catch (error) {
@@ -177,6 +221,7 @@ export class JobCoordinator {
     if (!job || job.status !== 'running') return;
     if (await this.#deps.store.fail(jobId, reason, this.#now())) {
       logger.warn('job failed', { jobId, reason });
+      recordJobEnded(job, 'failed', this.#now());
       await this.#ended(job);
     }
   }

@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
 import { decodeChunkTask } from './chunk-queue.js';
+import { annotateJob, traced } from '../observability/tracer.js';
 import type { JobCoordinator } from './job-coordinator.js';
 
 /**
@@ -12,6 +13,7 @@ import type { JobCoordinator } from './job-coordinator.js';
  */
 export async function scoreChunkRecord(record: SQSRecord, deps: { scorers: ScorerRegistry; jobs: JobCoordinator }): Promise<void> {
   const task = decodeChunkTask(record.body);
+  annotateJob(task.jobId);
   let scorer;
   try {
     scorer = deps.scorers.get(task.model);
@@ -23,6 +25,6 @@ export async function scoreChunkRecord(record: SQSRecord, deps: { scorers: Score
   }
   // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
   if (!(await deps.jobs.isRunning(task.jobId))) return;
-  const batch = await scorer.score(task.query, task.documents);
+  const batch = await traced('scoring', () => scorer.score(task.query, task.documents), { jobId: task.jobId });
   await deps.jobs.recordChunk(task, batch);
 }

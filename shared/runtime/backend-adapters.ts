@@ -16,6 +16,7 @@ import { SqsChunkQueue } from '../adapters/sqs/sqs-chunk-queue.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import type { JobStore } from '../jobs/job-store.js';
+import { traceClient } from '../observability/tracer.js';
 
 /** The storage-side ports, from one backend: AWS (DynamoDB + SQS) or in-process for `npm start`. */
 export interface BackendAdapters {
@@ -30,11 +31,12 @@ export function createBackendAdapters(config: ServiceConfig): BackendAdapters {
   const jobs = config.jobs;
   if (jobs.backend === 'aws') {
     // Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_SQS / _DYNAMODB point them at emulators).
-    const dynamodb = new DynamoDBClient({});
+    // X-Ray subsegments for every DynamoDB and SQS call (a no-op where tracing is off).
+    const dynamodb = traceClient(new DynamoDBClient({}));
     const table = jobs.tableName as string;
     return {
       store: new DynamoDbJobStore(table, dynamodb),
-      queue: new SqsChunkQueue(new SQSClient({}), jobs.queueUrl as string, { maxMessageBytes: jobs.maxMessageBytes }),
+      queue: new SqsChunkQueue(traceClient(new SQSClient({})), jobs.queueUrl as string, { maxMessageBytes: jobs.maxMessageBytes }),
       keys: new DynamoDbApiKeyStore(table, dynamodb),
       rateLimiter: new DynamoDbRateLimiter(table, dynamodb),
       jobSlots: new DynamoDbJobSlots(table, dynamodb),

@@ -15,6 +15,7 @@ import { createDefaultHybridScorer, isLexicalOrHybrid } from '../scoring/hybrid/
 import { createBm25Scorer } from '../scoring/lexical/index.js';
 import { isSplittableScorer, type Scorer } from '../core/scorer.js';
 import { createUpstreamScorer } from '../scoring/upstream/upstream-scorer.js';
+import { traced } from '../observability/tracer.js';
 import { createJobCoordinator } from './job-coordinator-runtime.js';
 import { aliasedScorerCatalog } from './aliased-scorer-catalog.js';
 import { loadScorers } from './load-scorers.js';
@@ -56,6 +57,7 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
       catalog: aliasedScorerCatalog(scorers, config.modelAliases),
       hybridOf,
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
+      trace: traced,
     }),
     jobs: createJobCoordinator(config, { store, queue, jobSlots }, (modelId) => fuserOf(scorers, modelId)),
     auth: new RequestAuthenticator({

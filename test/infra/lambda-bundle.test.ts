@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
 import { httpApiEvent, invokeBundle, sqsEvent } from './support/invoke-bundle.js';
 import { expectScorerBundleLayout, expectWithinLambdaLimits } from './support/lambda-bundle.js';
-import { functionAssets, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type FunctionAsset } from './support/synth-rerank.js';
+import { functionAssets, listFiles, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type FunctionAsset } from './support/synth-rerank.js';
 
 /**
  * The deployed code is the bundle CDK builds from the same entry files the local server runs. One bundled
@@ -13,6 +13,7 @@ import { functionAssets, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type
  */
 const nodeArch = process.arch === 'arm64' ? 'arm64' : 'x64';
 let assets: Record<'Api' | 'Worker' | 'DeadLetter', FunctionAsset>;
+let authorizer: FunctionAsset;
 
 beforeAll(() => {
   const { outdir, templateJson } = synthRerankStack({
@@ -26,6 +27,7 @@ beforeAll(() => {
     return asset;
   };
   assets = { Api: find('ApiFunction'), Worker: find('WorkerFunction'), DeadLetter: find('DeadLetterFunction') };
+  authorizer = find('EdgeAuthFunction');
 }, 180_000);
 
 afterAll(removeScratchDirs);
@@ -76,6 +78,17 @@ describe(`bundled functions (linux/${nodeArch})`, () => {
     expect(ortEntry.startsWith(assets.Worker.dir)).toBe(true);
     // The chunk was scored and its record accepted (a throw would have listed it as a failure).
     expect(results[0]).toEqual({ batchItemFailures: [] });
+  });
+
+  it('authorizer bundle: small (no model, no ONNX runtime), and closed without its table', () => {
+    const [size] = expectWithinLambdaLimits([authorizer]);
+    expect(size!.unzippedMb).toBeLessThan(5);
+    expect(listFiles(authorizer.dir).some((f) => /onnx/.test(f))).toBe(false);
+    const event = (authorization?: string) => ({ ...httpApiEvent('POST', '/v1/rerank'), type: 'REQUEST', headers: authorization ? { authorization } : {} });
+    // The template's RERANK_JOBS_TABLE is a CloudFormation Ref, absent here: the authorizer must refuse, not open.
+    const { results, ortEntry } = invokeBundle(authorizer, [event(), event(`Bearer rk-${'A'.repeat(40)}`)]);
+    expect(ortEntry).toBe('');
+    expect(results).toEqual([{ isAuthorized: false }, { isAuthorized: false }]);
   });
 
   it('dead-letter bundle: consumes a dead-lettered chunk', () => {

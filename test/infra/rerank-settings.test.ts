@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ALARM_EMAIL_OPT_OUT,
   CONTEXT_PREFIX,
   DEFAULT_RERANK_SETTINGS,
   PITR_FOLLOWS_RETENTION,
@@ -10,7 +11,8 @@ import {
 import { DEFAULT_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
 import { cdkJsonContext, PROJECT_ROOT } from './support/synth-rerank.js';
 
-const fromContext = (context: Record<string, unknown>) => readRerankSettings((key) => context[key]);
+/** cdk.json's explicit alarm opt-out under the given context (alarmEmail has no default: the operator chooses). */
+const fromContext = (context: Record<string, unknown>) => readRerankSettings((key) => ({ 'rerank:alarmEmail': 'none', ...context })[key]);
 
 describe('rerank cdk context', () => {
   it('cdk.json documents exactly the defaults (the models npm start serves, PITR following the table retention)', () => {
@@ -94,12 +96,38 @@ describe('rerank cdk context', () => {
 
   it('keeps the job wait inside the API timeout (HTTP API integrations stop at 30 s)', () => {
     expect(() => fromContext({ 'rerank:jobWaitMs': 27_000 })).toThrow(/jobWaitMs/);
-    expect(fromContext({ 'rerank:jobWaitMs': 26_000 }).jobWaitMs).toBe(26_000);
+    expect(fromContext({ 'rerank:jobWaitMs': 26_000, 'rerank:apiReservedConcurrency': 520 }).jobWaitMs).toBe(26_000);
   });
 
   it('needs a batching window for worker batches above 10', () => {
     expect(() => fromContext({ 'rerank:workerBatchSize': 20 })).toThrow(/workerBatchingWindowSeconds/);
     expect(fromContext({ 'rerank:workerBatchSize': 20, 'rerank:workerBatchingWindowSeconds': 1 }).workerBatchSize).toBe(20);
+  });
+
+  it('makes the operator choose where alarms go: an e-mail address or an explicit none', () => {
+    expect(() => readRerankSettings(() => undefined)).toThrow(/rerank:alarmEmail must be set/);
+    expect(() => fromContext({ 'rerank:alarmEmail': '' })).toThrow(/rerank:alarmEmail must be set/);
+    expect(() => fromContext({ 'rerank:alarmEmail': 'oncall' })).toThrow(/rerank:alarmEmail/);
+    expect(fromContext({ 'rerank:alarmEmail': 'oncall@example.com' }).alarmEmail).toBe('oncall@example.com');
+    expect(fromContext({ 'rerank:alarmEmail': ALARM_EMAIL_OPT_OUT }).alarmEmail).toBe('none');
+  });
+
+  it('bounds API concurrency: the stage rate times the job wait must fit in the reserved concurrency', () => {
+    // cdk.json: 20 rps x 10 s = 200 executions = the API's reserved 200.
+    expect(fromContext({})).toMatchObject({ throttleRateLimit: 20, jobWaitMs: 10_000, apiReservedConcurrency: 200 });
+    expect(() => fromContext({ 'rerank:throttleRateLimit': 21 })).toThrow(/apiReservedConcurrency \(200\) must cover throttleRateLimit x jobWaitMs = 21\/s x 10 s = 210/);
+    expect(() => fromContext({ 'rerank:jobWaitMs': 20_000 })).toThrow(/apiReservedConcurrency/);
+    expect(fromContext({ 'rerank:throttleRateLimit': 50, 'rerank:jobWaitMs': 2_000, 'rerank:apiReservedConcurrency': 100 }).apiReservedConcurrency).toBe(100);
+    expect(() => fromContext({ 'rerank:workerMaxConcurrency': 20 })).toThrow(/workerReservedConcurrency \(10\) must be at least workerMaxConcurrency \(20\)/);
+    expect(() => fromContext({ 'rerank:apiProvisionedConcurrency': 201 })).toThrow(/apiProvisionedConcurrency/);
+    expect(fromContext({ 'rerank:apiProvisionedConcurrency': '4' }).apiProvisionedConcurrency).toBe(4);
+  });
+
+  it('offers the CodeDeploy rollouts by name and an edge authorizer switch', () => {
+    expect(fromContext({ 'rerank:deploymentPreference': 'Linear10PercentEvery1Minute' }).deploymentPreference).toBe('Linear10PercentEvery1Minute');
+    expect(() => fromContext({ 'rerank:deploymentPreference': 'YOLO' })).toThrow(/rerank:deploymentPreference/);
+    expect(fromContext({ 'rerank:edgeAuthorizer': 'false' }).edgeAuthorizer).toBe(false);
+    expect(() => fromContext({ 'rerank:authorizerCacheSeconds': 3601 })).toThrow(/authorizerCacheSeconds/);
   });
 
   it('gives the scorer one thread per vCPU of the memory size (1,769 MB each, at most 6)', () => {

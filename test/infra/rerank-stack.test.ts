@@ -24,7 +24,7 @@ const logicalId = (type: string, pathFragment: string): string => {
 };
 
 const functionId = (name: 'Api' | 'Worker' | 'DeadLetter'): string => logicalId('AWS::Lambda::Function', `${name}Function`);
-const roleId = (name: 'Api' | 'Worker' | 'DeadLetter'): string => logicalId('AWS::IAM::Role', `${name}Role`);
+const roleId = (name: 'Api' | 'Worker' | 'DeadLetter' | 'EdgeAuth'): string => logicalId('AWS::IAM::Role', `${name}Role`);
 
 /** Every statement granted to a role, from the policies attached to it. */
 function statementsOf(role: string): Statement[] {
@@ -64,14 +64,21 @@ beforeAll(() => {
 afterAll(removeScratchDirs);
 
 describe('functions', () => {
-  it('runs three Node 22 arm64 functions with the handlers the local server runs', () => {
+  it('runs three Node 24 arm64 scoring functions with the handlers the local server runs, traced by X-Ray', () => {
     for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
       expect(template.toJSON().Resources[functionId(name)].Properties).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
+        TracingConfig: { Mode: 'Active' },
       });
     }
+  });
+
+  it('reserves concurrency for every function, so no flood can take the account pool (or starve the workers)', () => {
+    const reserved = (name: string) => template.toJSON().Resources[logicalId('AWS::Lambda::Function', name)].Properties.ReservedConcurrentExecutions;
+    // cdk.json: API 200 = 20 rps x 10 s job wait; worker 10 = its event source maximum; authorizer 20.
+    expect([reserved('ApiFunction'), reserved('WorkerFunction'), reserved('DeadLetterFunction'), reserved('EdgeAuthFunction')]).toEqual([200, 10, 2, 20]);
   });
 
   it('sizes the API below the HTTP API 30 s limit and waits for jobs less than that', () => {
@@ -82,7 +89,7 @@ describe('functions', () => {
       Environment: {
         Variables: Match.objectLike({
           RERANK_JOBS_BACKEND: 'aws',
-          RERANK_JOB_WAIT_MS: '20000',
+          RERANK_JOB_WAIT_MS: '10000',
           RERANK_SYNC_MAX_DOCUMENTS: '256',
           RERANK_DEFAULT_BATCH_SIZE: '64',
           RERANK_JOB_TTL_SECONDS: '86400',
@@ -128,7 +135,7 @@ describe('functions', () => {
   });
 
   it('keeps each function in its own log group with retention', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', 4);
+    template.resourceCountIs('AWS::Logs::LogGroup', 5);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
       expect(template.toJSON().Resources[functionId(name)].Properties.LoggingConfig).toEqual({
@@ -164,8 +171,11 @@ describe('queues and event sources', () => {
   });
 
   it('feeds the worker from the chunk queue with batch size, window, maximum concurrency and partial failures', () => {
+    // Through the alias (`<function>:live`): a CodeDeploy rollout shifts chunks to the new version with the API.
+    const queue = logicalId('AWS::SQS::Queue', 'ChunksQueue');
+    const [, mapping] = resources('AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties['EventSourceArn']).includes(`"${queue}"`))!;
+    expect(JSON.stringify(mapping.Properties['FunctionName'])).toMatch(new RegExp(`"${logicalId('AWS::Lambda::Alias', 'WorkerAlias')}".*:live`));
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionId('Worker') },
       EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksQueue'), 'Arn'] },
       BatchSize: 1,
       MaximumBatchingWindowInSeconds: 0,
@@ -212,7 +222,9 @@ describe('jobs table', () => {
 
 describe('least-privilege IAM', () => {
   it('lets each function assume only its own role, with no managed policies (no logs:* on "*")', () => {
-    for (const [, role] of resources('AWS::IAM::Role')) {
+    const lambdaRoles = resources('AWS::IAM::Role').filter(([, role]) => JSON.stringify(role.Properties['AssumeRolePolicyDocument']).includes('lambda.amazonaws.com'));
+    expect(lambdaRoles).toHaveLength(4);
+    for (const [, role] of lambdaRoles) {
       expect(role.Properties['ManagedPolicyArns']).toBeUndefined();
       expect(role.Properties['AssumeRolePolicyDocument']).toMatchObject({
         Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }],
@@ -222,11 +234,12 @@ describe('least-privilege IAM', () => {
     expect(new Set(roleRefs.map((r) => JSON.stringify(r))).size).toBe(3);
   });
 
-  it('grants no wildcard resource and no wildcard action anywhere', () => {
+  it('grants no wildcard resource (but X-Ray\'s, which has no resource ARNs) and no wildcard action anywhere', () => {
     for (const [id, policy] of resources('AWS::IAM::Policy')) {
       for (const statement of (policy.Properties['PolicyDocument'] as { Statement: Statement[] }).Statement) {
         expect(statement.Effect, id).toBe('Allow');
-        expect(JSON.stringify(statement.Resource), id).not.toMatch(/^"\*"$|"\*"[,\]]/);
+        if (statement.Resource === '*') expect(actionsOf(statement).sort(), id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        else expect(JSON.stringify(statement.Resource), id).not.toMatch(/^"\*"$|"\*"[,\]]/);
         for (const action of actionsOf(statement)) expect(action, id).not.toMatch(/\*/);
       }
     }
@@ -243,6 +256,8 @@ describe('least-privilege IAM', () => {
         'logs:CreateLogStream',
         'logs:PutLogEvents',
         'sqs:SendMessage',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
       ].sort(),
     );
     expect(tableGrants(api)).toEqual({
@@ -272,6 +287,8 @@ describe('least-privilege IAM', () => {
         'sqs:GetQueueAttributes',
         'sqs:GetQueueUrl',
         'sqs:ReceiveMessage',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
       ].sort(),
     );
     const sqsStatements = statementsOf(worker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
@@ -291,7 +308,7 @@ describe('least-privilege IAM', () => {
 
   it('scopes every table statement to this table by dynamodb:LeadingKeys; nothing reaches the key list partition', () => {
     const table = logicalId('AWS::DynamoDB::Table', 'JobsTable');
-    for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+    for (const name of ['Api', 'Worker', 'DeadLetter', 'EdgeAuth'] as const) {
       const statements = statementsOf(roleId(name)).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
       expect(statements.length, name).toBeGreaterThan(0);
       for (const statement of statements) {
@@ -313,17 +330,24 @@ describe('least-privilege IAM', () => {
     for (const file of sources) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\bConditionCheck\s*:/);
   });
 
-  it('lets only API Gateway invoke the API function, scoped to this API', () => {
+  it('lets only API Gateway invoke the API alias and the authorizer, scoped to this API', () => {
     const permissions = resources('AWS::Lambda::Permission');
     expect(permissions.length).toBeGreaterThan(0);
+    const targets = new Set<string>();
     for (const [, permission] of permissions) {
-      expect(permission.Properties).toMatchObject({
-        Action: 'lambda:InvokeFunction',
-        Principal: 'apigateway.amazonaws.com',
-        FunctionName: { 'Fn::GetAtt': [functionId('Api'), 'Arn'] },
-      });
+      expect(permission.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
+      targets.add(JSON.stringify(permission.Properties['FunctionName']));
       expect(JSON.stringify(permission.Properties['SourceArn'])).toContain(logicalId('AWS::ApiGatewayV2::Api', 'HttpHttpApi'));
     }
+    expect([...targets].sort()).toEqual(
+      [JSON.stringify({ Ref: logicalId('AWS::Lambda::Alias', 'ApiAlias') }), JSON.stringify({ 'Fn::GetAtt': [logicalId('AWS::Lambda::Function', 'EdgeAuthFunction'), 'Arn'] })].sort(),
+    );
+  });
+
+  it('edge authorizer: reads key records by digest only', () => {
+    const auth = logicalId('AWS::IAM::Role', 'EdgeAuthRole');
+    expect(tableGrants(auth)).toEqual({ 'KEY#*': ['GetItem'] });
+    expect(allActions(auth)).toEqual(['dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 });
 
@@ -335,15 +359,38 @@ describe('HTTP API', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
-      IntegrationUri: { 'Fn::GetAtt': [functionId('Api'), 'Arn'] },
+      IntegrationUri: { Ref: logicalId('AWS::Lambda::Alias', 'ApiAlias') },
     });
   });
 
-  it('routes every dialect and job route of the handler, plus $default for dialect-shaped 404/405', () => {
+  it('routes exactly the handler\'s routes: no $default, so API Gateway answers unknown paths without the function', () => {
     const routeKeys = resources('AWS::ApiGatewayV2::Route')
       .map(([, route]) => route.Properties['RouteKey'] as string)
       .sort();
-    expect(routeKeys).toEqual([...API_ROUTES.map((r) => `${r.method} ${r.path}`), '$default'].sort());
+    expect(routeKeys).toEqual(API_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it('puts the cached REQUEST authorizer on every non-public route, keyed by the Authorization header', () => {
+    const authorizer = logicalId('AWS::ApiGatewayV2::Authorizer', 'HttpHttpApiApiKey');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'REQUEST',
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      IdentitySource: ['$request.header.Authorization'],
+      AuthorizerResultTtlInSeconds: 60,
+    });
+    for (const [, route] of resources('AWS::ApiGatewayV2::Route')) {
+      const key = route.Properties['RouteKey'] as string;
+      const isPublic = API_ROUTES.some((r) => r.public === true && `${r.method} ${r.path}` === key);
+      if (isPublic) expect(route.Properties['AuthorizationType'] ?? 'NONE', key).toBe('NONE');
+      else expect(route.Properties, key).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizer } });
+    }
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Rerank edge authorizer'),
+      MemorySize: 256,
+      Runtime: 'nodejs24.x',
+      Environment: { Variables: Match.objectLike({ RERANK_JOBS_TABLE: { Ref: logicalId('AWS::DynamoDB::Table', 'JobsTable') } }) },
+    });
   });
 
   it('serves on the $default stage (no stage segment in client base URLs) with throttling and access logs', () => {
@@ -351,7 +398,7 @@ describe('HTTP API', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      DefaultRouteSettings: { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
       AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [logicalId('AWS::Logs::LogGroup', 'HttpAccessLogs'), 'Arn'] } },
     });
     const format = template.findResources('AWS::ApiGatewayV2::Stage');
@@ -365,11 +412,13 @@ describe('operations', () => {
       ([, alarm]) => alarm.Properties['MetricName'] === metricName && alarm.Properties['Namespace'] === namespace,
     );
 
-  it('alarms when the DLQ is not empty', () => {
-    const [hit, ...rest] = alarmOn('ApproximateNumberOfMessagesVisible', 'AWS/SQS');
+  it('alarms when the DLQ receives a message (its consumer drains it at once, so "visible" rarely fires)', () => {
+    const [hit, ...rest] = alarmOn('NumberOfMessagesReceived', 'AWS/SQS');
     expect(rest).toHaveLength(0);
+    expect(alarmOn('ApproximateNumberOfMessagesVisible', 'AWS/SQS')).toHaveLength(0);
     expect(hit![1].Properties).toMatchObject({
       Threshold: 0,
+      Statistic: 'Sum',
       ComparisonOperator: 'GreaterThanThreshold',
       Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue'), 'QueueName'] } }],
     });
@@ -378,8 +427,8 @@ describe('operations', () => {
   it('alarms on errors and throttles of every function', () => {
     for (const metric of ['Errors', 'Throttles']) {
       const watched = alarmOn(metric, 'AWS/Lambda').map(([, a]) => JSON.stringify(a.Properties['Dimensions']));
-      for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
-        expect(watched.some((d) => d.includes(functionId(name))), `${metric} ${name}`).toBe(true);
+      for (const name of ['Api', 'Worker', 'DeadLetter', 'EdgeAuth'] as const) {
+        expect(watched.some((d) => d.includes(logicalId('AWS::Lambda::Function', `${name}Function`))), `${metric} ${name}`).toBe(true);
       }
     }
   });
@@ -389,11 +438,29 @@ describe('operations', () => {
     expect(JSON.stringify(hit![1].Properties['Dimensions'])).toContain(logicalId('AWS::ApiGatewayV2::Api', 'HttpHttpApi'));
   });
 
-  it('sends every alarm to the alarm topic and draws a dashboard', () => {
+  it('alarms on API p99 latency, the oldest chunk\'s age, failed jobs (the service\'s own metric) and table throttles', () => {
+    const [latency] = alarmOn('Latency', 'AWS/ApiGateway');
+    expect(latency![1].Properties).toMatchObject({ ExtendedStatistic: 'p99', Threshold: 12_000, EvaluationPeriods: 3 });
+    const [age] = alarmOn('ApproximateAgeOfOldestMessage', 'AWS/SQS');
+    expect(age![1].Properties).toMatchObject({ Threshold: 300, Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksQueue'), 'QueueName'] } }] });
+    const [failed] = alarmOn('JobsFailed', 'RerankService');
+    expect(failed![1].Properties).toMatchObject({ Threshold: 0, Statistic: 'Sum', Dimensions: [{ Name: 'service', Value: 'rerank' }] });
+    const throttles = resources('AWS::CloudWatch::Alarm').filter(([, a]) => JSON.stringify(a.Properties['Metrics'] ?? []).includes('ThrottleEvents'));
+    expect(throttles).toHaveLength(1);
+    expect(JSON.stringify(throttles[0]![1].Properties['Metrics'])).toMatch(/ReadThrottleEvents[\s\S]*WriteThrottleEvents/);
+  });
+
+  it('sends every alarm and its recovery to the KMS-encrypted alarm topic and draws a dashboard', () => {
     const topic = logicalId('AWS::SNS::Topic', 'MonitoringAlarmTopic');
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 8);
-    template.allResourcesProperties('AWS::CloudWatch::Alarm', { AlarmActions: [{ Ref: topic }], TreatMissingData: 'notBreaching' });
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
+    template.allResourcesProperties('AWS::CloudWatch::Alarm', { AlarmActions: [{ Ref: topic }], OKActions: [{ Ref: topic }], TreatMissingData: 'notBreaching' });
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [logicalId('AWS::KMS::Key', 'MonitoringAlarmTopicKey'), 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+    });
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    // cdk.json chose rerank:alarmEmail=none on purpose (synth fails when nobody chose).
     template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
@@ -403,6 +470,47 @@ describe('operations', () => {
       ['AlarmTopicArn', 'ApiFunctionName', 'ApiUrl', 'ChunkDeadLetterQueueName', 'ChunkQueueName', 'DashboardName', 'JobsTableName'].sort(),
     );
     template.hasOutput('JobsTableName', { Value: { Ref: logicalId('AWS::DynamoDB::Table', 'JobsTable') } });
+  });
+});
+
+describe('rollout and hygiene', () => {
+  it('serves the API and the worker from a `live` alias that CodeDeploy shifts canary-wise, rolled back by alarms', () => {
+    for (const name of ['ApiAlias', 'WorkerAlias']) {
+      const [, alias] = resources('AWS::Lambda::Alias').find(([id]) => id.startsWith(name))!;
+      expect(alias.Properties).toMatchObject({ Name: 'live' });
+    }
+    template.resourceCountIs('AWS::CodeDeploy::DeploymentGroup', 2);
+    template.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', {
+      DeploymentConfigName: 'CodeDeployDefault.LambdaCanary10Percent5Minutes',
+      AlarmConfiguration: Match.objectLike({ Enabled: true }),
+      AutoRollbackConfiguration: { Enabled: true, Events: Match.arrayWith(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']) },
+    });
+    const alarmNames = (group: Resource) => JSON.stringify((group.Properties['AlarmConfiguration'] as { Alarms: unknown[] }).Alarms);
+    const [api, worker] = ['ApiDeployment', 'WorkerDeployment'].map((id) => resources('AWS::CodeDeploy::DeploymentGroup').find(([k]) => k.startsWith(id))![1]);
+    for (const alarm of ['MonitoringApiErrors', 'MonitoringApi5xx', 'MonitoringApiLatencyP99']) expect(alarmNames(api!)).toContain(alarm);
+    for (const alarm of ['MonitoringWorkerErrors', 'MonitoringJobsFailed', 'MonitoringDeadLetterQueueReceived']) expect(alarmNames(worker!)).toContain(alarm);
+    // The alias carries CodeDeploy's update policy, so CloudFormation hands the version shift to it.
+    const [, apiAlias] = Object.entries(template.findResources('AWS::Lambda::Alias')).find(([id]) => id.startsWith('ApiAlias'))!;
+    expect(apiAlias).toHaveProperty('UpdatePolicy.CodeDeployLambdaAliasUpdate');
+  });
+
+  it('tags every taggable resource with project and stage', () => {
+    for (const type of ['AWS::Lambda::Function', 'AWS::DynamoDB::Table', 'AWS::SQS::Queue', 'AWS::SNS::Topic', 'AWS::KMS::Key', 'AWS::IAM::Role', 'AWS::Logs::LogGroup']) {
+      for (const [id, resource] of resources(type)) {
+        expect(resource.Properties['Tags'], `${type} ${id}`).toEqual(expect.arrayContaining([{ Key: 'project', Value: 'rerank' }, { Key: 'stage', Value: 'dev' }]));
+      }
+    }
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Tags: { project: 'rerank', stage: 'dev' } });
+  });
+
+  it('protects the retained jobs table (it holds the keys) from deletion', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true });
+  });
+
+  it('sets every recommended CDK feature flag for a new app in cdk.json', async () => {
+    const { CURRENTLY_RECOMMENDED_FLAGS, NEW_PROJECT_DEFAULT_CONTEXT } = await import('aws-cdk-lib/cx-api');
+    const context = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
+    for (const [flag, value] of Object.entries({ ...NEW_PROJECT_DEFAULT_CONTEXT, ...CURRENTLY_RECOMMENDED_FLAGS })) expect(context[flag], flag).toEqual(value);
   });
 });
 
@@ -423,19 +531,36 @@ describe('context overrides', () => {
     t.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Delete',
       UpdateReplacePolicy: 'Delete',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: false }),
+    });
+    t.hasResource('AWS::DynamoDB::Table', {
       Properties: Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false } }),
     });
-    t.allResourcesProperties('AWS::Lambda::Function', {
-      Architectures: ['x86_64'],
+    t.allResourcesProperties('AWS::Lambda::Function', { Architectures: ['x86_64'] });
+    for (const description of ['^Rerank API', '^Rerank worker', '^Rerank dead-letter']) {
       // Every scoring function may call an allowed upstream (a job's chunks are scored by the worker).
-      Environment: { Variables: Match.objectLike({ RERANK_UPSTREAM_ALLOWED_HOSTS: 'api.cohere.com,api.jina.ai:8443' }) },
-    });
+      t.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp(description),
+        Environment: { Variables: Match.objectLike({ RERANK_UPSTREAM_ALLOWED_HOSTS: 'api.cohere.com,api.jina.ai:8443' }) },
+      });
+    }
     t.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Rerank API'),
       Environment: { Variables: Match.objectLike({ RERANK_RATE_LIMIT_PER_MINUTE: '120', RERANK_MAX_CONCURRENT_JOBS: '3' }) },
     });
     t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 5307, Environment: { Variables: Match.objectLike({ RERANK_THREADS: '3' }) } });
     t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+  });
+
+  it('adds provisioned concurrency to the API alias, can drop the authorizer, and rolls out linearly when told', () => {
+    const { template: t } = synthRerankStack({
+      bundle: false,
+      context: { 'rerank:apiProvisionedConcurrency': '3', 'rerank:edgeAuthorizer': 'false', 'rerank:deploymentPreference': 'Linear10PercentEvery1Minute' },
+    });
+    t.hasResourceProperties('AWS::Lambda::Alias', { Name: 'live', ProvisionedConcurrencyConfig: { ProvisionedConcurrentExecutions: 3 } });
+    t.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+    t.resourceCountIs('AWS::Lambda::Function', 3);
+    t.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', { DeploymentConfigName: 'CodeDeployDefault.LambdaLinear10PercentEvery1Minute' });
   });
 
   it('keeps PITR when asked for on a table that is not retained', () => {

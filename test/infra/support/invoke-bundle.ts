@@ -19,7 +19,8 @@ const context = {
 };
 const results = [];
 for (const event of events) results.push(await handler(event, context));
-const ortEntry = createRequire(root + '/index.mjs').resolve('onnxruntime-node');
+let ortEntry = '';
+try { ortEntry = createRequire(root + '/index.mjs').resolve('onnxruntime-node'); } catch {}
 process.stdout.write('\\n@@RESULT@@' + JSON.stringify({ results, ortEntry }));
 `;
 
