@@ -1,19 +1,9 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { ONNX_FILE_CANDIDATES } from './onnx-file-names.js';
 
-/**
- * Where an ONNX file may live in a Hugging Face model folder, in the order we look.
- * `onnx/` is the layout of Xenova / optimum exports; a bare `model.onnx` at the root is also common.
- * fp32 first: a folder that ships both is most faithful with fp32; pass `modelFile` to pick int8.
- */
-export const ONNX_FILE_CANDIDATES = [
-  'onnx/model.onnx',
-  'model.onnx',
-  'onnx/model_quantized.onnx',
-  'model_quantized.onnx',
-  'onnx/model_int8.onnx',
-  'onnx/model_uint8.onnx',
-] as const;
+export { ONNX_FILE_CANDIDATES };
+
 
 /** Used when neither tokenizer_config.json nor config.json gives a usable length (BERT's value). */
 export const FALLBACK_MAX_LENGTH = 512;

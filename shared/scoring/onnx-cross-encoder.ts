@@ -7,6 +7,7 @@ import { chooseExecutionPlan, quantizesActivationsPerRun, type ExecutionPlan } f
 import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
 import { scheduleBatches, type BatchLimits } from './length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
+import { ONNX_VARIANT_FILES } from './onnx-file-names.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
 import type { ScoreBatch, Scorer } from '../core/scorer.js';
 
@@ -57,10 +58,8 @@ export interface OnnxCrossEncoder extends Scorer {
 const DEFAULT_BATCH_SIZE = 8;
 const DEFAULT_MAX_BATCH_TOKENS = 8 * 512;
 const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
-const VARIANT_FILES = {
-  fp32: ['onnx/model.onnx', 'model.onnx'],
-  int8: ['onnx/model_quantized.onnx', 'model_quantized.onnx', 'onnx/model_int8.onnx', 'model_int8.onnx'],
-} as const;
+/** A scorer's `int8` is the dynamic-quantized export (`model_quantized.onnx` first, as optimum names it). */
+const VARIANT_FILES = { fp32: ONNX_VARIANT_FILES.fp32, int8: ONNX_VARIANT_FILES.quantized } as const;
 
 /** The memory-aware default thread count lives with the Lambda vCPU formula it uses. */
 export { defaultIntraOpThreads };

@@ -2,12 +2,13 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ModelFolderError } from '../model-folder.js';
 import { USE_RESERVED_SYMBOLS, type UseVocabulary } from './use-tokenizer.js';
+import { ONNX_VARIANT_FILES } from '../onnx-file-names.js';
 
 /** config.json's `rerank_kind`: how the service scores with the folder's model. */
 export type RerankKind = 'cross-encoder' | 'bi-encoder';
 
-/** Where the ONNX file of a bi-encoder folder may be, in the order we look. */
-export const BI_ENCODER_ONNX_CANDIDATES = ['onnx/model.onnx', 'model.onnx'] as const;
+/** Where the ONNX file of a bi-encoder folder may be, in the order we look (fp32 exports only). */
+export const BI_ENCODER_ONNX_CANDIDATES = ONNX_VARIANT_FILES.fp32;
 
 /** A resolved bi-encoder folder (models/use-lite layout): paths plus parsed files, nothing loaded into ONNX Runtime. */
 export interface BiEncoderFolder {

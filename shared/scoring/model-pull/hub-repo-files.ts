@@ -1,14 +1,9 @@
 import { MissingModelFileError, ModelPullError, RepoNotFoundError } from './model-pull-error.js';
 import { checkRepoId, sameOrigin } from './safe-hub-paths.js';
+import { MODEL_VARIANTS, ONNX_VARIANT_FILES, type ModelVariant } from '../onnx-file-names.js';
 
-/**
- * Which ONNX export to pull. Hub repos (Xenova / onnx-community / optimum exports) publish them side by side
- * in onnx/: model.onnx (fp32), model_fp16.onnx, model_quantized.onnx (dynamic int8), model_int8.onnx,
- * model_uint8.onnx, model_q4.onnx, ...
- */
-export type ModelVariant = 'fp32' | 'fp16' | 'quantized' | 'int8' | 'uint8' | 'q4';
+export { MODEL_VARIANTS, ONNX_VARIANT_FILES, type ModelVariant };
 
-export const MODEL_VARIANTS: readonly ModelVariant[] = ['fp32', 'fp16', 'quantized', 'int8', 'uint8', 'q4'];
 
 /** One file of a hub repository, as `GET /api/models/{repo}?blobs=true` lists it. */
 export interface HubSibling {
@@ -65,16 +60,6 @@ export async function fetchRepoInfo(access: HubAccess, repo: string, revision = 
 }
 
 const SUPPORT_FILES = { required: ['config.json', 'tokenizer.json'], optional: ['tokenizer_config.json', 'special_tokens_map.json'] };
-/** Where Xenova / optimum / sentence-transformers exports put each variant, in preference order. */
-export const ONNX_VARIANT_FILES: Readonly<Record<ModelVariant, readonly string[]>> = {
-  fp32: ['onnx/model.onnx', 'model.onnx'],
-  fp16: ['onnx/model_fp16.onnx', 'model_fp16.onnx'],
-  quantized: ['onnx/model_quantized.onnx', 'model_quantized.onnx', 'onnx/model_int8.onnx', 'onnx/model_qint8_avx512_vnni.onnx', 'onnx/model_quint8_avx2.onnx'],
-  // optimum's dynamic int8 export is named model_quantized.onnx: the same weights when no model_int8.onnx exists.
-  int8: ['onnx/model_int8.onnx', 'model_int8.onnx', 'onnx/model_quantized.onnx', 'model_quantized.onnx'],
-  uint8: ['onnx/model_uint8.onnx', 'model_uint8.onnx'],
-  q4: ['onnx/model_q4.onnx', 'model_q4.onnx'],
-};
 
 /**
  * External-data files of a graph: `model.onnx_data` (transformers.js, onnx-community), `model.onnx.data`
