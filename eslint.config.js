@@ -13,8 +13,8 @@ const MAY_IMPORT = {
   runtime: ['adapters', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
   adapters: ['jobs', 'dialects', 'core', 'auth', 'observability', 'config'],
   jobs: ['dialects', 'core', 'auth', 'observability'],
-  // openapi: the dialects build their request schemas from its schema fragments.
-  dialects: ['core', 'openapi'],
+  // The dialects own their JSON Schema vocabulary (json-schema.ts, request-schema-parts.ts); openapi reads them.
+  dialects: ['core'],
   core: [],
   scoring: ['core', 'client', 'observability', 'config'],
   auth: ['core', 'observability'],

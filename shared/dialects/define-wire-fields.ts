@@ -1,6 +1,6 @@
 import { rerankRequest, type RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
-import type { JsonSchema } from '../openapi/json-schema.js';
+import type { JsonSchema } from './json-schema.js';
 import type { Dialect } from './dialect.js';
 import type { WireField, WirePath } from './wire-field.js';
 import { expectObject, type JsonObject } from './wire-fields.js';

@@ -2,7 +2,7 @@ import type { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
-import type { JsonSchema } from '../openapi/json-schema.js';
+import type { JsonSchema } from './json-schema.js';
 
 export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage';
 

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../openapi/json-schema.js';
+import type { JsonSchema } from './json-schema.js';
 
 /**
  * One value of a wire format, described once: the JSON Schema fragment the body is validated with (and that

@@ -1,5 +1,5 @@
 import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
-import { documentList, optionalBoolean, optionalInteger, optionalNumber, optionalString } from '../openapi/request-schema-parts.js';
+import { documentList, optionalBoolean, optionalInteger, optionalNumber, optionalString } from './request-schema-parts.js';
 import type { WireType } from './wire-field.js';
 import {
   optionalBooleanValue,

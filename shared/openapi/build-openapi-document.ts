@@ -1,6 +1,6 @@
 import type { Dialect } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema } from '../dialects/json-schema.js';
 import { healthSchema, jobViewSchema, modelListSchema } from './service-schemas.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema } from '../dialects/json-schema.js';
 
 /** Bodies of the routes that belong to no dialect: job polls, the model list, the health check. */
 

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
-import { DOCUMENT } from '../../openapi/request-schema-parts.js';
+import type { JsonSchema } from '../json-schema.js';
+import { DOCUMENT } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, type WireType } from '../wire-field.js';
 import { optionalBooleanValue, readDocuments, stringValue } from '../wire-fields.js';

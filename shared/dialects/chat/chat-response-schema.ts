@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
+import type { JsonSchema } from '../json-schema.js';
 
 /** What `choices[0].message.content` carries, as a JSON string (seed 001's "Format 1"). */
 export const chatRerankResultsSchema = {

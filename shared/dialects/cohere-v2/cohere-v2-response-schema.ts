@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
+import type { JsonSchema } from '../json-schema.js';
 import { RANKED_RESULT, messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
 
 export const cohereV2ResponseSchema = {

@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
-import { CONTENT_ITEM } from '../../openapi/request-schema-parts.js';
+import { CONTENT_ITEM } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, type WireType } from '../wire-field.js';
 import { describeJsonValue } from '../wire-fields.js';

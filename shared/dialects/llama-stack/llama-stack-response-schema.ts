@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
+import type { JsonSchema } from '../json-schema.js';
 import { OPENAI_ERROR_OBJECT } from '../openai/openai-response-schema.js';
 
 export const llamaStackResponseSchema = {

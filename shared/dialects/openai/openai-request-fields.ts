@@ -1,7 +1,7 @@
 import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
-import type { JsonSchema } from '../../openapi/json-schema.js';
-import { DOCUMENT } from '../../openapi/request-schema-parts.js';
+import type { JsonSchema } from '../json-schema.js';
+import { DOCUMENT } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { optionalStringArrayValue, readDocuments, readRankFieldDocuments } from '../wire-fields.js';

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
+import type { JsonSchema } from '../json-schema.js';
 
 /** A returned document: `{text}` for a string document, the client's own object for an object document. */
 export const RETURNED_DOCUMENT: JsonSchema = {

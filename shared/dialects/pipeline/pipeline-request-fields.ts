@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
-import { documentList } from '../../openapi/request-schema-parts.js';
+import type { JsonSchema } from '../json-schema.js';
+import { documentList } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at } from '../wire-field.js';
 import { MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, asSent } from '../wire-types.js';

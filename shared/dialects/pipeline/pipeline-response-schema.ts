@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
+import type { JsonSchema } from '../json-schema.js';
 
 export const pipelineResponseSchema = {
   title: 'PipelineRerankResponse',

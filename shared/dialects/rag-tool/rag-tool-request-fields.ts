@@ -1,7 +1,7 @@
-import type { JsonSchema } from '../../openapi/json-schema.js';
+import type { JsonSchema } from '../json-schema.js';
 import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankDocument, RerankStrategy } from '../../core/rerank-request.js';
-import { INTERLEAVED_CONTENT, optionalBoolean, optionalNumber, optionalString } from '../../openapi/request-schema-parts.js';
+import { INTERLEAVED_CONTENT, optionalBoolean, optionalNumber, optionalString } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { readInterleavedText } from '../llama-stack/interleaved-content.js';
 import { at, withDefault, type WireType } from '../wire-field.js';

@@ -11,7 +11,7 @@ import { pipelineRequestFields } from '../../../shared/dialects/pipeline/pipelin
 import { ragToolRequestFields } from '../../../shared/dialects/rag-tool/rag-tool-request-fields.js';
 import { at, withDefault, type WireType } from '../../../shared/dialects/wire-field.js';
 import { BATCH_SIZE, MODEL, QUERY, TOP_N, booleanOrAbsent, documents, stringOrAbsent } from '../../../shared/dialects/wire-types.js';
-import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
+import type { JsonSchema } from '../../../shared/dialects/json-schema.js';
 import { validateRequestBody } from '../../../shared/openapi/request-body-validator.js';
 import { expectInvalid } from './dialect-test-helpers.js';
 

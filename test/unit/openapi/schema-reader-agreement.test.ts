@@ -9,7 +9,7 @@ import { llamaStackDialect } from '../../../shared/dialects/llama-stack/llama-st
 import { openAiDialect } from '../../../shared/dialects/openai/openai-dialect.js';
 import { pipelineDialect } from '../../../shared/dialects/pipeline/pipeline-dialect.js';
 import { ragToolDialect } from '../../../shared/dialects/rag-tool/rag-tool-dialect.js';
-import type { JsonSchema } from '../../../shared/openapi/json-schema.js';
+import type { JsonSchema } from '../../../shared/dialects/json-schema.js';
 import { propertyParams } from '../../property/support/property-params.js';
 import { readerError, schemaError } from './schema-reader-agreement.js';
 
