@@ -28,7 +28,7 @@ function readMention(item: unknown, position: number, body: unknown): CandidateM
 }
 
 /**
- * Reads a list of results in any shape seeds 000/001 allow: `{index|document_index, score|relevance_score,
+ * Reads a list of results in any shape the three dialects' clients accept: `{index|document_index, score|relevance_score,
  * document?}` objects (document a string or `{text}`), `[index, score]` or `["document text", score]`.
  */
 export function readResultItems(items: unknown, documents: readonly string[] | undefined, body: unknown): ScoredCandidate[] {

@@ -17,7 +17,7 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   // Jina
   'jina-reranker-v3',
   'jina-reranker-v2-base-multilingual',
-  // DashScope (seed 000's DashScope example)
+  // DashScope (its documented rerank models)
   'gte-rerank-v2',
   'gte-rerank',
   'qwen3-rerank',
@@ -29,7 +29,7 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'rerank-2-lite',
   'rerank-2.5',
   'rerank-2.5-lite',
-  // Chat clients (OpenAI SDK defaults in examples; seed 001's model name)
+  // Chat clients (OpenAI SDK defaults in examples; the chat rerank client's default model name)
   'gpt-4o-mini',
   'gpt-4o',
   'RerankService',

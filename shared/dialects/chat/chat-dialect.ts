@@ -31,7 +31,7 @@ function chatCompletionChunks(head: Record<string, unknown>, content: string, us
 }
 
 /**
- * Chat-based rerank (seed 001): `POST /v1/chat/completions` whose user message content is the JSON
+ * Chat-based rerank (an LLM-style rerank client's wire format): `POST /v1/chat/completions` whose user message content is the JSON
  * string `{query, candidates, top_k, prompt, batch_size}`; the reply is a chat completion whose
  * `choices[0].message.content` is the JSON string `{"results":[{"index","score"(,"document")}]}`.
  */

@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../json-schema.js';
 
-/** What `choices[0].message.content` carries, as a JSON string (seed 001's "Format 1"). */
+/** What `choices[0].message.content` carries, as a JSON string (the first of the four reply formats chat rerank clients parse). */
 export const chatRerankResultsSchema = {
   title: 'ChatRerankResults',
   type: 'object',

@@ -9,7 +9,7 @@ import { messageAndOpenAiErrorSchema, openAiResponseSchema } from './openai-resp
 /**
  * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
  * `{model, query, documents, top_n, return_documents}` -> `{id, model, results[{index, relevance_score, document?}], usage}`.
- * Extras other servers accept: `raw_scores` (TEI), `rerank_threshold` (seed 004), `batch_size` (queue fan-out),
+ * Extras other servers accept: `raw_scores` (TEI), `rerank_threshold` (a relevance cut-off), `batch_size` (queue fan-out),
  * Cohere v1's `rank_fields` (object documents scored as `field: value` lines) and `max_chunks_per_doc`
  * (long documents split into word windows, scored by their best chunk).
  */

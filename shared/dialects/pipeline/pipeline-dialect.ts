@@ -13,7 +13,7 @@ const documentsParam = (dict: unknown): string =>
   pipelineRequestFields.param(documentsSource(pipelineRequestFields.sent(dict, 'refiningDocs')));
 
 /**
- * A reranking stage of seed 003's RAG pipeline: `POST /v1/rag/rerank` takes the pipeline dict, reads `query`
+ * A reranking stage of a RAG pipeline whose stages share one dict: `POST /v1/rag/rerank` takes the pipeline dict, reads `query`
  * and `refining_docs` (when non-empty) else `retrieval_docs` (strings, or objects with `text`), and answers
  * the SAME dict, every other field unchanged, plus `reranking_results:[{text, score}]` (best first),
  * `reranking_docs` (the texts in that order) and `reranking_time` (seconds). Optional `top_k`,

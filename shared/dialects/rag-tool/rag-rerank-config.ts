@@ -82,9 +82,9 @@ function readBoost(config: JsonObject, configParam: string): BoostRule | undefin
 }
 
 /**
- * Seed 002's RAGRerankConfig plus what the strategies need: `api_url` (an external provider; `api_key`,
+ * The RAG tool's RAGRerankConfig plus what the strategies need: `api_url` (an external provider; `api_key`,
  * `mode` = the upstream's dialect, `model`, `timeout` in seconds), `boost` ({terms, weight, fields}) and
- * `fallback` (seed 004: answer the input order when scoring fails; on by default for this endpoint).
+ * `fallback` (answer the input order when scoring fails; on by default for this endpoint).
  * Upstream fields are ignored without `api_url`. The api_key is never echoed in errors or responses.
  */
 export function readRagRerankConfig(value: unknown, param: string, strategy: RerankStrategy, modelId: string | undefined): RagRerankConfig {

@@ -18,7 +18,7 @@ const PARAM_NAMES = ragToolRequestFields.paramNames();
 const jsonScore = (score: number): number | null => (Number.isFinite(score) ? score : null);
 
 /**
- * Seed 002's dedicated rerank endpoint: `POST /tool-runtime/rag-tool/rerank`
+ * The RAG stack's dedicated rerank endpoint (Llama Stack's proposed rag-tool API): `POST /tool-runtime/rag-tool/rerank`
  * `{query, retrieved_docs, top_k = 5, rerank_strategy, reranker_model_id, rerank_config, rerank_threshold}` ->
  * RerankResponse `{reranked_documents:[{index, relevance_score}], metadata:{query, total_chunks, raw_scores,
  * execution_time_ms, mean_score, std_score, score_gap, strategy, model, fallback?}}`.

@@ -45,7 +45,7 @@ function parseUpstreamUrl(apiUrl: string, allowedHosts: UpstreamHostPolicy): URL
 }
 
 /**
- * Seed 002's external provider: scores by calling an upstream rerank API in any of the three dialects
+ * The RAG tool's external provider: scores by calling an upstream rerank API in any of the three dialects
  * (the client SDK speaks them all, including every chat reply format), with the request's timeout.
  * Hosts are allow-listed: a client-supplied URL must never make the service call arbitrary addresses,
  * so redirects are not followed (the next hop would escape the list) and reply bodies are capped.
