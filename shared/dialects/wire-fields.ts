@@ -112,6 +112,16 @@ export function readDocuments(value: unknown, param: string): RerankDocument[] {
   });
 }
 
+/** Documents of APIs that take strings only (Cohere v2, Voyage); `hint` ends the message of a non-string item. */
+export function readStringDocuments(value: unknown, param: string, hint = ''): string[] {
+  if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
+  if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array of strings, got ${describe(value)}`, param);
+  return value.map((item: unknown, i) => {
+    if (typeof item !== 'string') throw invalidRequest(`${param}[${i}] must be a string, got ${describe(item)}${hint}`, `${param}[${i}]`);
+    return item;
+  });
+}
+
 /** An optional array of strings; `null` is absent. Empty arrays are returned as-is (callers decide). */
 export function optionalStringArrayValue(value: unknown, param: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;

@@ -1,8 +1,7 @@
-import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, withDefault, type WireType } from '../wire-field.js';
-import { describeJsonValue } from '../wire-fields.js';
+import { readStringDocuments } from '../wire-fields.js';
 import { BATCH_SIZE, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /**
@@ -26,12 +25,7 @@ const STRING_DOCUMENTS: WireType<RerankDocument[], { readonly maxTokensPerDoc: n
   },
   required: true,
   read(value, param, { maxTokensPerDoc }) {
-    if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
-    if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array of strings, got ${describeJsonValue(value)}`, param);
-    return value.map((item: unknown, i): RerankDocument => {
-      if (typeof item !== 'string') {
-        throw invalidRequest(`${param}[${i}] must be a string, got ${describeJsonValue(item)} (Cohere v2 accepts strings only)`, `${param}[${i}]`);
-      }
+    return readStringDocuments(value, param, ' (Cohere v2 accepts strings only)').map((item): RerankDocument => {
       const text = truncateWords(item, maxTokensPerDoc);
       return text === item ? { text } : { text, source: { text: item } };
     });

@@ -1,22 +1,14 @@
-import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, withDefault, type WireType } from '../wire-field.js';
-import { describeJsonValue } from '../wire-fields.js';
+import { readStringDocuments } from '../wire-fields.js';
 import { MODEL, QUERY, RAW_SCORES, TOP_N, booleanOrAbsent } from '../wire-types.js';
 
 /** Voyage takes strings only. */
 const STRING_DOCUMENTS: WireType<RerankDocument[]> = {
   schema: { type: 'array', minItems: 1, items: { type: 'string' }, description: 'Strings only, as Voyage takes them.' },
   required: true,
-  read(value, param) {
-    if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
-    if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array of strings, got ${describeJsonValue(value)}`, param);
-    return value.map((item: unknown, i): RerankDocument => {
-      if (typeof item !== 'string') throw invalidRequest(`${param}[${i}] must be a string, got ${describeJsonValue(item)}`, `${param}[${i}]`);
-      return { text: item };
-    });
-  },
+  read: (value, param) => readStringDocuments(value, param).map((text): RerankDocument => ({ text })),
 };
 
 /** The body of `POST /voyage/v1/rerank` (Voyage AI's rerank). */
