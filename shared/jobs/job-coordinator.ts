@@ -69,11 +69,14 @@ export class JobCoordinator {
    * A key reused for a different request is a 400. The window is the job's lifetime (jobTtlSeconds).
    */
   async submitIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<{ job: JobRecord; replayed: boolean }> {
-    const id = idempotentJobId(submission.ownerKeyId, idempotencyKey);
     const first = await this.findIdempotent(submission, idempotencyKey);
-    if (first) return { job: first, replayed: true };
+    return first ? { job: first, replayed: true } : this.#createIdempotent(submission, idempotencyKey);
+  }
+
+  /** Creates the key's job, or - when a racing retry created it first - answers that one (`replayed`). */
+  async #createIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<{ job: JobRecord; replayed: boolean }> {
     try {
-      return { job: await this.#submit(submission, id), replayed: false };
+      return { job: await this.#submit(submission, idempotentJobId(submission.ownerKeyId, idempotencyKey)), replayed: false };
     } catch (error) {
       const raced = await this.findIdempotent(submission, idempotencyKey);
       if (raced) return { job: raced, replayed: true };
@@ -107,7 +110,8 @@ export class JobCoordinator {
     }
     try {
       if (idempotencyKey === undefined) return await this.#submit(submission, (this.#deps.newId ?? randomUUID)());
-      const { job, replayed } = await this.submitIdempotent(submission, idempotencyKey);
+      // The key's first job was looked up above, before the slot: only a racing retry can still find one here.
+      const { job, replayed } = await this.#createIdempotent(submission, idempotencyKey);
       // A retry that raced the first submit holds no job of its own: give its slot back.
       if (replayed && slots && max !== undefined) await slots.release(ownerKeyId);
       return job;
