@@ -61,6 +61,10 @@ async function build(): Promise<InProcessApi> {
       async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-property')),
     );
   }
-  const keyed = await createServiceRuntime(loadServiceConfig({ ...process.env, RERANK_API_KEYS: `${PROPERTY_API_KEY},${OTHER_API_KEY}` }));
+  // Its jobs never finish, so a dialect endpoint planning a queued job (257 documents) would hold the
+  // property for the whole default wait (20 s per case): a short wait still takes the 504 path.
+  const keyed = await createServiceRuntime(
+    loadServiceConfig({ ...process.env, RERANK_API_KEYS: `${PROPERTY_API_KEY},${OTHER_API_KEY}`, RERANK_JOB_WAIT_MS: '50' }),
+  );
   return { runtime, app: createApiApp(runtime), authedApp: createApiApp(keyed) };
 }
