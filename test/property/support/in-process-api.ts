@@ -48,6 +48,8 @@ async function build(): Promise<InProcessApi> {
     // Never created: no stored keys, whatever `.rerank/keys.json` holds.
     RERANK_KEYS_FILE: join(tmpdir(), `rerank-property-${process.pid}-absent`, 'keys.json'),
     POWERTOOLS_LOG_LEVEL: 'ERROR',
+    // EMF lines would flood the test output (the suite's default, cleared above with the other POWERTOOLS_* names).
+    POWERTOOLS_METRICS_DISABLED: 'true',
     RERANK_MODELS: FIXTURE_MODEL_SPEC,
     RERANK_THREADS: '1',
     RERANK_JOBS_BACKEND: 'memory',
