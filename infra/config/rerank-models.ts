@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadServiceConfig, type ModelConfig } from '../../shared/config/service-config.js';
-import { fileDonePrinter, HUB_PREFIX, modelCacheDir, progressPrinter, resolveHubModels, type ProgressStream } from '../../shared/scoring/model-pull/index.js';
+import { HUB_PREFIX, resolveHubModelsFromEnv, type ProgressStream } from '../../shared/scoring/model-pull/index.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -88,21 +88,9 @@ export interface ResolveDeployHubOptions {
  * bundler see plain folders. The legacy `rerank:modelFolder` may name a repo the same way.
  */
 export async function resolveDeployHubModels(tryGetContext: (key: string) => unknown, options: ResolveDeployHubOptions = {}): Promise<(key: string) => unknown> {
-  const env = options.env ?? process.env;
-  const stream = options.progress ?? process.stderr;
   const projectRoot = options.projectRoot ?? PROJECT_ROOT;
-  const endpoint = env['HF_ENDPOINT'] ?? 'https://huggingface.co';
-  const token = env['HF_TOKEN'];
   const resolve = (spec: string): Promise<string> =>
-    resolveHubModels(spec, {
-      root: projectRoot,
-      cacheDir: modelCacheDir(env),
-      endpoint,
-      ...(token === undefined ? {} : { token }),
-      onStart: (ref, folder) => stream.write(`pulling ${ref.repo}@${ref.revision} (${ref.variant}) from ${endpoint} into ${folder}\n`),
-      onProgress: progressPrinter(stream),
-      onFile: fileDonePrinter(stream),
-    });
+    resolveHubModelsFromEnv(spec, { root: projectRoot, env: options.env ?? process.env, progress: options.progress ?? process.stderr });
   const spec = asText(tryGetContext('rerank:models')) ?? '';
   const legacyFolder = asText(tryGetContext('rerank:modelFolder')) ?? '';
   const legacyId = asText(tryGetContext('rerank:modelId')) ?? '';

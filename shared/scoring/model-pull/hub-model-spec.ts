@@ -3,8 +3,9 @@ import path from 'node:path';
 import { ConfigError, HUB_PREFIX } from '../../config/service-config.js';
 import { ONNX_FILE_CANDIDATES, ONNX_VARIANT_FILES } from '../onnx-file-names.js';
 import { MODEL_VARIANTS, type ModelVariant } from './hub-repo-files.js';
-import { ensureCachedModel, type EnsureCachedModelOptions, type HubModelRef } from './model-cache.js';
+import { ensureCachedModel, modelCacheDir, type EnsureCachedModelOptions, type HubModelRef } from './model-cache.js';
 import { ModelPullError } from './model-pull-error.js';
+import { fileDonePrinter, progressPrinter, type ProgressStream } from './pull-progress.js';
 
 export { HUB_PREFIX };
 
@@ -98,4 +99,28 @@ async function ensureCached(entry: string, hub: Extract<Entry, { kind: 'hub' }>,
     const what = hub.bare ? ` is no model folder (there is no ${path.resolve(options.root, hub.spec)}), and as a Hub repo id:` : ':';
     throw new ModelPullError(`RERANK_MODELS entry '${entry}'${what} ${error.message}`, { cause: error });
   }
+}
+
+export interface ResolveHubModelsFromEnvOptions {
+  readonly root: string;
+  /** RERANK_MODEL_CACHE / XDG_CACHE_HOME / HOME for the cache; HF_ENDPOINT / HF_TOKEN for the pull (as model:pull). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where model:pull's "pulling ..." and progress lines go. */
+  readonly progress: ProgressStream;
+}
+
+/** resolveHubModels as `cdk synth` and `npm start` run it: configured from the environment, printing what model:pull prints. */
+export function resolveHubModelsFromEnv(spec: string, options: ResolveHubModelsFromEnvOptions): Promise<string> {
+  const endpoint = options.env['HF_ENDPOINT'] ?? 'https://huggingface.co';
+  const token = options.env['HF_TOKEN'];
+  const stream = options.progress;
+  return resolveHubModels(spec, {
+    root: options.root,
+    cacheDir: modelCacheDir(options.env),
+    endpoint,
+    ...(token === undefined ? {} : { token }),
+    onStart: (ref, folder) => stream.write(`pulling ${ref.repo}@${ref.revision} (${ref.variant}) from ${endpoint} into ${folder}\n`),
+    onProgress: progressPrinter(stream),
+    onFile: fileDonePrinter(stream),
+  });
 }

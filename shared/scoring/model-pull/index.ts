@@ -16,4 +16,4 @@ export { UnsafeHubPathError } from './safe-hub-paths.js';
 export { CHECKSUMS_FILE, PROVENANCE_FILE, pullModel, type PulledModel, type PullModelOptions } from './pull-model.js';
 export { cachedModelFolder, ensureCachedModel, isCompletePull, modelCacheDir, type CachedModel, type EnsureCachedModelOptions, type HubModelRef } from './model-cache.js';
 export { fileDonePrinter, progressPrinter, type ProgressStream } from './pull-progress.js';
-export { HUB_PREFIX, resolveHubModels, SERVABLE_VARIANTS, type ResolveHubModelsOptions } from './hub-model-spec.js';
+export { HUB_PREFIX, resolveHubModels, resolveHubModelsFromEnv, SERVABLE_VARIANTS, type ResolveHubModelsFromEnvOptions, type ResolveHubModelsOptions } from './hub-model-spec.js';
