@@ -106,7 +106,7 @@ function readAuthSetting(env: Env, backend: JobsConfig['backend']): AuthSetting 
   return raw;
 }
 
-/** `id=hf:owner/name[@revision][:variant]` names a Hub repository (shared/config/hub-model-spec.ts pulls it). */
+/** `id=hf:owner/name[@revision][:variant]` names a Hub repository (shared/scoring/model-pull/hub-model-spec.ts pulls it). */
 export const HUB_PREFIX = 'hf:';
 
 function parseModelSpec(id: string, spec: string, root: string): ModelConfig {
