@@ -1,21 +1,21 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App } from 'aws-cdk-lib';
-import { readRerankSettings } from './config/rerank-settings.js';
-import { addNagPacks } from './nag/nag-packs.js';
-import { RerankStack } from './stacks/rerank-stack.js';
+import { ModelPullError } from '../shared/scoring/model-pull/index.js';
+import { DeployModelsError } from './config/rerank-models.js';
+import { RerankSettingsError } from './config/rerank-settings.js';
+import { addRerankStack } from './rerank-app.js';
 
-/** Entry of `cdk synth|deploy` (cdk.json): context -> validated settings -> one stack per stage. */
+/** Entry of `cdk synth|deploy` (cdk.json): see addRerankStack. */
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const app = new App();
-// cdk-nag's AwsSolutions and Serverless packs: an unacknowledged finding fails synth.
-addNagPacks(app);
-const settings = readRerankSettings((key) => app.node.tryGetContext(key));
 
-new RerankStack(app, `Rerank-${settings.stage}`, {
-  settings,
-  projectRoot,
-  description: `Rerank service (${settings.stage}): HTTP API, ONNX scoring functions, SQS chunk queue, DynamoDB jobs table`,
-  // Environment-agnostic unless the CLI names an account/region (cdk deploy does, from the profile).
-  env: { account: process.env['CDK_DEFAULT_ACCOUNT'], region: process.env['CDK_DEFAULT_REGION'] },
-});
+try {
+  await addRerankStack(new App(), { projectRoot });
+} catch (error) {
+  // A deployer's mistake (bad context, a repo the hub does not have, a failed download) is one clear line and a
+  // non-zero exit, as model:pull gives it; anything else is a bug and keeps its stack trace.
+  if (!(error instanceof ModelPullError || error instanceof DeployModelsError || error instanceof RerankSettingsError)) throw error;
+  console.error(error instanceof ModelPullError ? `model:pull: ${error.message}` : error.message);
+  // exit() rather than exitCode: the App would otherwise synthesize an empty assembly on the way out.
+  process.exit(1);
+}

@@ -7,7 +7,23 @@ import { handler as scoreChunkHandler } from '../functions/workers/score-chunk.j
 import { InProcessChunkQueue } from '../shared/adapters/in-process/in-process-chunk-queue.js';
 import { localLambdaContext } from '../shared/http/node-http-adapter.js';
 import { serviceRuntime } from '../shared/runtime/service-runtime.js';
+import { ConfigError } from '../shared/config/service-config.js';
+import { ModelPullError, resolveHubModelsFromEnv } from '../shared/scoring/model-pull/index.js';
 import { startLocalServer } from './local-server.js';
+
+// Hub repo ids in RERANK_MODELS are pulled into the model cache first (as `cdk synth` does for rerank:models),
+// so the service reads a list of folders; a cached one costs no request.
+const spec = process.env['RERANK_MODELS'];
+if (spec !== undefined && spec.trim() !== '') {
+  try {
+    const root = process.env['RERANK_CODE_ROOT'] ?? process.cwd();
+    process.env['RERANK_MODELS'] = await resolveHubModelsFromEnv(spec, { root, env: process.env, progress: process.stderr });
+  } catch (error) {
+    if (!(error instanceof ModelPullError || error instanceof ConfigError)) throw error;
+    console.error(error instanceof ModelPullError ? `model:pull: ${error.message}` : error.message);
+    process.exit(1);
+  }
+}
 
 const runtime = await serviceRuntime();
 if (runtime.queue instanceof InProcessChunkQueue) {

@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadServiceConfig, type ModelConfig } from '../../shared/config/service-config.js';
+import { HUB_PREFIX, resolveHubModelsFromEnv, type ProgressStream } from '../../shared/scoring/model-pull/index.js';
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -69,4 +71,44 @@ export function bundledModelsSpec(deploy: DeployModels): string {
       return `${m.id}=hybrid:${m.model}+${m.lexical}`;
     })
     .join(',');
+}
+
+export interface ResolveDeployHubOptions {
+  readonly projectRoot?: string;
+  /** RERANK_MODEL_CACHE / XDG_CACHE_HOME / HOME for the cache; HF_ENDPOINT / HF_TOKEN for the pull. Default process.env. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where model:pull's progress lines go (default process.stderr). */
+  readonly progress?: ProgressStream;
+}
+
+/**
+ * Before the (synchronous) settings are read: Hub repo ids in `rerank:models` (`id=hf:owner/name[@revision][:variant]`,
+ * or a bare `owner/name` that is no folder under the project root) are pulled into the model cache unless already
+ * complete there, and the returned context lists their cached folders instead, so readDeployModels and the
+ * bundler see plain folders. The legacy `rerank:modelFolder` may name a repo the same way.
+ */
+export async function resolveDeployHubModels(tryGetContext: (key: string) => unknown, options: ResolveDeployHubOptions = {}): Promise<(key: string) => unknown> {
+  const projectRoot = options.projectRoot ?? PROJECT_ROOT;
+  const resolve = (spec: string): Promise<string> =>
+    resolveHubModelsFromEnv(spec, { root: projectRoot, env: options.env ?? process.env, progress: options.progress ?? process.stderr });
+  const spec = asText(tryGetContext('rerank:models')) ?? '';
+  const legacyFolder = asText(tryGetContext('rerank:modelFolder')) ?? '';
+  const legacyId = asText(tryGetContext('rerank:modelId')) ?? '';
+  try {
+    if (spec !== '' && legacyFolder === '') {
+      const resolved = await resolve(spec);
+      return (key) => (key === 'rerank:models' ? resolved : tryGetContext(key));
+    }
+    if (legacyFolder !== '' && spec === '' && !existsSync(path.resolve(projectRoot, legacyFolder))) {
+      // The legacy folder as a one-entry spec, named after the repo rather than after the cache folder.
+      const repoName = (legacyFolder.startsWith(HUB_PREFIX) ? legacyFolder.slice(HUB_PREFIX.length) : legacyFolder).split(/[@:]/)[0]!.split('/').pop()!;
+      const resolved = await resolve(`${legacyId || repoName}=${legacyFolder}`);
+      const overrides: Record<string, unknown> = { 'rerank:models': resolved, 'rerank:modelFolder': '', 'rerank:modelId': '' };
+      return (key) => (key in overrides ? overrides[key] : tryGetContext(key));
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) throw new DeployModelsError(`rerank:models: ${error.message}`);
+    throw error;
+  }
+  return tryGetContext;
 }

@@ -32,6 +32,7 @@ export const ENV_DEFAULTS = {
   RERANK_MAX_RECEIVE_COUNT: 3,
   RERANK_RETRY_DELAY_MS: 1_000,
   RERANK_CODE_ROOT: undefined, // LAMBDA_TASK_ROOT, else the working directory
+  RERANK_MODEL_CACHE: undefined, // modelCacheDir(): $XDG_CACHE_HOME/rerank-service/models, else ~/.cache/rerank-service/models
 } as const satisfies Record<`RERANK_${string}`, number | string | undefined>;
 
 export type EnvName = keyof typeof ENV_DEFAULTS;

@@ -106,8 +106,15 @@ function readAuthSetting(env: Env, backend: JobsConfig['backend']): AuthSetting 
   return raw;
 }
 
+/** `id=hf:owner/name[@revision][:variant]` names a Hub repository (shared/scoring/model-pull/hub-model-spec.ts pulls it). */
+export const HUB_PREFIX = 'hf:';
+
 function parseModelSpec(id: string, spec: string, root: string): ModelConfig {
   if (spec === 'lexical' || spec === 'bm25') return { id, kind: 'lexical' };
+  if (spec.startsWith(HUB_PREFIX)) {
+    // Pulling is asynchronous and this parse is not: resolveHubModels runs first (npm start, cdk synth).
+    throw new ConfigError(`RERANK_MODELS entry '${id}=${spec}' is a Hub repo id that was not pulled: resolveHubModels turns it into its cached folder first`);
+  }
   if (spec.startsWith('hybrid:')) {
     const [model, lexical, ...rest] = spec.slice('hybrid:'.length).split('+').map((p) => p.trim());
     if (!model || !lexical || rest.length > 0) throw new ConfigError(`RERANK_MODELS entry '${id}=${spec}' must be id=hybrid:<model id>+<lexical id>`);

@@ -4,7 +4,15 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CHECKSUMS_FILE, MODEL_VARIANTS, ModelPullError, pullModel, type DownloadProgress, type ModelVariant } from '../../../shared/scoring/model-pull/index.js';
+import {
+  CHECKSUMS_FILE,
+  fileDonePrinter,
+  MODEL_VARIANTS,
+  ModelPullError,
+  progressPrinter,
+  pullModel,
+  type ModelVariant,
+} from '../../../shared/scoring/model-pull/index.js';
 
 const HELP = `usage: npm run model:pull -- <repo id> [--variant ${MODEL_VARIANTS.join('|')}] [--file onnx/<name>.onnx] [--revision main] [--out models/<name>] [--pytorch]
 
@@ -32,26 +40,6 @@ examples:
   npm run model:pull -- Alibaba-NLP/gte-reranker-modernbert-base --variant int8
   npm run model:pull -- Qwen/Qwen3-Reranker-0.6B --pytorch --out models/.build/qwen3-reranker-0.6b-torch`;
 
-const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-
-/** One progress line per file, redrawn in place on a terminal, every 10% otherwise (CI logs). */
-function progressPrinter(): (progress: DownloadProgress) => void {
-  const tty = process.stderr.isTTY;
-  const started = new Map<string, number>();
-  const lastStep = new Map<string, number>();
-  return ({ file, receivedBytes, totalBytes }) => {
-    const start = started.get(file) ?? performance.now();
-    started.set(file, start);
-    const percent = totalBytes ? Math.floor((receivedBytes / totalBytes) * 100) : undefined;
-    const step = tty ? Math.floor(performance.now() / 200) : Math.floor((percent ?? 0) / 10);
-    if (lastStep.get(file) === step && receivedBytes !== totalBytes) return;
-    lastStep.set(file, step);
-    const rate = receivedBytes / Math.max(1e-3, (performance.now() - start) / 1000);
-    const line = `  ${file}  ${mb(receivedBytes)}${totalBytes ? ` / ${mb(totalBytes)}  ${percent}%` : ''}  ${mb(rate)}/s`;
-    process.stderr.write(tty ? `\r${line}\x1b[K` : `${line}\n`);
-  };
-}
-
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -78,7 +66,6 @@ async function main(): Promise<number> {
   const destination = values.out ?? path.join('models', repo.split('/').pop()!);
   const endpoint = process.env['HF_ENDPOINT'] ?? 'https://huggingface.co';
   console.error(`pulling ${repo}@${values.revision} (${values.pytorch ? 'PyTorch checkpoint' : (values.file ?? variant)}) from ${endpoint} into ${destination}`);
-  const onProgress = progressPrinter();
   const pulled = await pullModel({
     repo,
     destination,
@@ -87,12 +74,8 @@ async function main(): Promise<number> {
     revision: values.revision,
     ...(values.file === undefined ? {} : { onnxFile: values.file }),
     allowUnverified: values['allow-unverified'] === true,
-    onProgress,
-    onFile: (f) => {
-      if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
-      const how = f.skipped ? 'already present, sha256 ok' : f.verifiedBy === 'none' ? 'no hub checksum to verify' : `${f.verifiedBy} verified`;
-      console.error(`  ${f.file}  ${mb(f.bytes)}  ${how}`);
-    },
+    onProgress: progressPrinter(process.stderr),
+    onFile: fileDonePrinter(process.stderr),
   });
   console.log(`${pulled.folder} (commit ${pulled.commit}, ${pulled.onnxFile ?? 'PyTorch checkpoint'}); checksums in ${path.join(pulled.folder, CHECKSUMS_FILE)}`);
   if (pulled.onnxFile === undefined) console.log(`convert it: python3 scripts/model/export-onnx.py ${pulled.folder} models/<name>`);

@@ -38,7 +38,14 @@ export async function fetchRepoInfo(access: HubAccess, repo: string, revision = 
   const base = access.endpoint.replace(/\/+$/, '');
   let url = `${base}/api/models/${repo}${revision === 'main' ? '' : `/revision/${encodeURIComponent(revision)}`}?blobs=true`;
   // Redirects (a renamed repository) are followed by hand, within the hub's origin only: the token must not leave it.
-  let response = await (access.fetch ?? fetch)(url, { headers: authHeaders(access), redirect: 'manual' });
+  let response: Response;
+  try {
+    response = await (access.fetch ?? fetch)(url, { headers: authHeaders(access), redirect: 'manual' });
+  } catch (error) {
+    // No route, no DNS, refused: the first request says so in one line (fetch's own error is only 'fetch failed').
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new ModelPullError(`cannot reach ${base} (${cause?.code ?? cause?.message ?? (error as Error).message}); check the network, or HF_ENDPOINT`, { cause: error });
+  }
   for (let hop = 0; hop < 5 && response.status >= 300 && response.status < 400 && response.headers.has('location'); hop++) {
     const next = new URL(response.headers.get('location')!, url).toString();
     await response.body?.cancel();
