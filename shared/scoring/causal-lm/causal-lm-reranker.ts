@@ -5,6 +5,7 @@ import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig,
 import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
 import { ONNX_FILE_CANDIDATES, ONNX_VARIANT_FILES, type ModelVariant } from '../onnx-file-names.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
+import { presentNamesFor, runWithCache, type CacheGraph } from './kv-cache-runs.js';
 import { formatPair, readLlmRerankTemplate, type LlmRerankTemplate } from './llm-rerank-template.js';
 
 export interface CausalLmRerankerOptions {
@@ -21,8 +22,13 @@ export interface CausalLmRerankerOptions {
   readonly threads?: number;
   /** Max prompts per ONNX run (default 4). */
   readonly batchSize?: number;
-  /** Max padded tokens per run (default 4,096; lowered for full-sequence logits of a large vocabulary). */
+  /** Max padded tokens per batch (default 4,096; lowered for full-sequence logits of a large vocabulary without a KV cache). */
   readonly maxBatchTokens?: number;
+  /**
+   * With a KV-cache graph: max tokens (rows x columns) of one ONNX run, a batch running in column chunks on the
+   * cache of the chunks before. Default: what keeps one run's logits near 256 MB.
+   */
+  readonly maxRunTokens?: number;
 }
 
 export interface CausalLmReranker extends Scorer {
@@ -71,6 +77,8 @@ interface GraphShape {
   /** The empty past's [kv_heads, head_dim]: the graph's own static dims, else config.json's. */
   readonly pastHeads: number;
   readonly pastHeadDim: number;
+  /** Set when the graph returns its cache (present.*) and logits for every position: batches run in pieces. */
+  readonly cache: CacheGraph | undefined;
 }
 
 /** A static dimension of a graph input, else the fallback (exports name dynamic axes with strings). */
@@ -94,7 +102,22 @@ function graphShape(session: ort.InferenceSession, id: string, config: CrossEnco
   const output = session.outputMetadata.find((m) => m.name === outputName);
   const outputRank = output?.isTensor === true && output.shape.length > 0 ? output.shape.length : 3;
   const pastType = past?.isTensor === true && past.type === 'float16' ? 'float16' : 'float32';
-  return { inputNames: session.inputNames, outputName, outputRank, pastType, pastHeads: pastHeads ?? 0, pastHeadDim: pastHeadDim ?? 0 };
+  const pastNames = session.inputNames.filter((name) => PAST.test(name));
+  const presentNames = presentNamesFor(pastNames, session.outputNames);
+  // optimum's older merged decoders switch subgraphs on use_cache_branch; they are scored in one run.
+  const cache: CacheGraph | undefined =
+    presentNames !== undefined && outputRank === 3 && !session.inputNames.includes('use_cache_branch')
+      ? {
+          tokenInputs: session.inputNames.filter((name) => TOKEN_INPUTS.has(name)),
+          pastNames,
+          presentNames,
+          pastType,
+          pastHeads: pastHeads!,
+          pastHeadDim: pastHeadDim!,
+          logitsName: outputName,
+        }
+      : undefined;
+  return { inputNames: session.inputNames, outputName, outputRank, pastType, pastHeads: pastHeads ?? 0, pastHeadDim: pastHeadDim ?? 0, cache };
 }
 
 class OnnxCausalLmReranker implements CausalLmReranker {
@@ -114,6 +137,7 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     private readonly graph: GraphShape,
     private readonly answer: { readonly yes: number; readonly no: number; readonly pad: number },
     private readonly limits: BatchLimits,
+    private readonly maxRunTokens: number,
   ) {
     this.inputNames = graph.inputNames;
     this.prefixIds = this.ids(template.prefix);
@@ -167,19 +191,27 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     return feeds;
   }
 
+  /** logit(yes) - logit(no) in the logits of one position (`position` counts rows x columns of the output). */
+  private margin(output: ort.Tensor, position: number): number {
+    const base = position * Number(output.dims[output.dims.length - 1]);
+    const data = output.data;
+    if (data instanceof Uint16Array && output.type === 'float16') return halfToFloat(data[base + this.answer.yes]!) - halfToFloat(data[base + this.answer.no]!);
+    return Number(data[base + this.answer.yes]) - Number(data[base + this.answer.no]);
+  }
+
   /** logit(yes) - logit(no) at each row's last real token: its sigmoid is p(yes). */
   private async run(rows: readonly number[][]): Promise<number[]> {
-    // Only the logits are fetched: a KV-cache graph's present.* outputs stay inside onnxruntime.
+    const cache = this.graph.cache;
+    if (cache !== undefined) {
+      return runWithCache(this.session, cache, rows, this.answer.pad, this.maxRunTokens, (logits, row, column) =>
+        this.margin(logits, row * Number(logits.dims[1]) + column),
+      );
+    }
+    // One run; only the logits are fetched (a cache-taking graph without present.* outputs starts from empty).
     const output = (await this.session.run(this.feeds(rows), [this.graph.outputName]))[this.graph.outputName];
     if (output === undefined) throw new Error(`model ${this.id}: no ${this.graph.outputName} output`);
-    const vocab = Number(output.dims[output.dims.length - 1]);
     const width = output.dims.length === 3 ? Number(output.dims[1]) : 1;
-    const data = output.data;
-    const read = data instanceof Uint16Array && output.type === 'float16' ? (i: number) => halfToFloat(data[i]!) : (i: number) => Number(data[i]);
-    return rows.map((row, r) => {
-      const base = (r * width + (output.dims.length === 3 ? row.length - 1 : 0)) * vocab;
-      return read(base + this.answer.yes) - read(base + this.answer.no);
-    });
+    return rows.map((row, r) => this.margin(output, output.dims.length === 3 ? r * width + row.length - 1 : r));
   }
 
   async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
@@ -247,11 +279,13 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
     const graph = graphShape(session, options.id, folder.config);
     const vocab = Object.keys((folder.tokenizerJson.model as { vocab?: object } | undefined)?.vocab ?? {}).length || 1;
     const logitBound = graph.outputRank === 3 ? Math.max(1, Math.floor(MAX_LOGIT_FLOATS / vocab)) : Number.POSITIVE_INFINITY;
+    // A KV-cache graph bounds its logits per run (column chunks), so its batches need not shrink to do it.
     const limits = {
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-      maxBatchTokens: Math.min(options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS, logitBound),
+      maxBatchTokens: Math.min(options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS, graph.cache === undefined ? logitBound : Number.POSITIVE_INFINITY),
     };
-    return new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, answer, limits);
+    const maxRunTokens = Math.max(1, options.maxRunTokens ?? logitBound);
+    return new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, answer, limits, maxRunTokens);
   } catch (error) {
     await session.release();
     throw error;

@@ -122,6 +122,42 @@ describe(`${LLM_RERANKER_KV_FIXTURE}: the fp16 KV-cache graph (float16 past and 
   });
 });
 
+// A long prompt or a large vocabulary: the batch runs in column chunks on the cache of the chunks before (48
+// tokens per run here, so the 8,192-token prompt takes 171 runs and the ~100-token shared head three).
+describe.each([
+  ['fp32', 'onnx/model.onnx'],
+  ['fp16', 'onnx/model_fp16.onnx'],
+] as const)(`${LLM_RERANKER_KV_FIXTURE}: the %s graph run in chunks of 48 tokens`, (variant, file) => {
+  let scorer: CausalLmReranker;
+
+  beforeAll(async () => {
+    scorer = await loadCausalLmReranker({ id: `qwen3-kv-${variant}-chunked`, folder, variant, threads: 1, maxRunTokens: 48 });
+  });
+  afterAll(async () => {
+    await scorer.close();
+  });
+
+  it.each(golden.cases.map((c) => [c.name, c] as const))('scores %s like the graph in one run', async (_n, c) => {
+    // Act
+    const result = await scorer.score(c.query, [c.document], options(c));
+
+    // Assert
+    expect(Math.abs(result.scores[0]! - c.onnxLogits[file]!)).toBeLessThan(TOLERANCE);
+  });
+
+  it('scores a batch sharing its prompt head like each prompt alone', async () => {
+    // Act
+    const result = await scorer.score(
+      shortCases[0]!.query,
+      shortCases.map((c) => c.document),
+    );
+
+    // Assert
+    const maxDiff = Math.max(...shortCases.map((c, i) => Math.abs(result.scores[i]! - c.onnxLogits[file]!)));
+    expect(maxDiff).toBeLessThan(TOLERANCE);
+  });
+});
+
 describe('a causal-LM folder holding only model_fp16.onnx (what `model:pull --variant fp16` leaves)', () => {
   let scratch: string;
 
