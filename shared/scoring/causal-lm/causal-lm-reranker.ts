@@ -256,7 +256,8 @@ async function readCausalLmFolder(options: CausalLmRerankerOptions): Promise<Mod
 
 /**
  * Loads an LLM reranker scored from yes/no next-token logits (the Qwen3-Reranker family): a *ForCausalLM ONNX
- * export (with or without a KV cache input; logits for every position or for the last one), its tokenizer, and
+ * export (logits for every position or for the last one; with or without a KV cache input, a graph that also
+ * returns its cache being run in pieces: kv-cache-runs.ts), its tokenizer, and
  * the prompt template (rerank_template.json, default Qwen3-Reranker's). The request's instruction fills the
  * template's {instruction}.
  */
