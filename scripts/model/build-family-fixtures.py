@@ -19,11 +19,16 @@ real special tokens and post-processor:
                               `[CLS] A [SEP] B [SEP]`, inputs input_ids + attention_mask, RoPE, 8,192 tokens.
   qwen3-reranker-fixture      Qwen3ForCausalLM scored like Qwen3-Reranker: byte-level BPE with the Qwen chat special
                               tokens, score = p("yes") at the last token of the instruction prompt.
+  qwen3-reranker-kv-fixture   The same weights exported the way the Hub's Qwen3-Reranker ONNX repos are (optimum /
+                              transformers.js): input_ids, attention_mask, position_ids, past_key_values.{i}.key/value
+                              [batch, kv_heads, past, head_dim] -> logits [batch, seq, vocab] + present.{i}.key/value;
+                              onnx/model.onnx (fp32) and onnx/model_fp16.onnx (every float tensor, past and logits
+                              included, in float16, as transformers.js' fp16 exports have them).
 
 Run from the repository root (deterministic for one torch/tokenizers version):
     python3 scripts/model/build-family-fixtures.py
     python3 scripts/model/family-golden.py          # reference scores -> test/fixtures/model-families/
-Needs: torch, transformers, tokenizers, onnx (local pip index).
+Needs: torch, transformers, tokenizers, onnx, onnxruntime (its float16 converter) (local pip index).
 """
 from __future__ import annotations
 
@@ -296,6 +301,104 @@ def build_qwen3(corpus: list[str], out_root: Path) -> None:
     write_json(folder / "tokenizer_config.json", tok_cfg)
     write_json(folder / "special_tokens_map.json", {"eos_token": "<|im_end|>", "pad_token": "<|endoftext|>",
                                                     "additional_special_tokens": ["<|im_start|>", "<|im_end|>"]})
+    build_qwen3_kv(model, folder, out_root / "qwen3-reranker-kv-fixture")
+
+
+def qwen3_kv_module(model):
+    """The causal LM graph with a KV cache, as the Hub's exports take it: the past arrives as one tensor pair per layer
+    (DynamicCache in transformers), the logits of every new position and the grown cache (present.*) come back."""
+    import torch
+    from transformers import DynamicCache
+
+    layers = model.config.num_hidden_layers
+
+    class KvLogits(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = model
+
+        def forward(self, input_ids, attention_mask, position_ids, *past):
+            cache = DynamicCache(config=model.config)
+            for i in range(layers):
+                cache.update(past[2 * i], past[2 * i + 1], i)
+            out = self.inner(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                             past_key_values=cache, use_cache=True)
+            present = []
+            for layer in out.past_key_values.layers:
+                present += [layer.keys, layer.values]
+            return (out.logits, *present)
+
+    return KvLogits()
+
+
+def build_qwen3_kv(model, source: Path, folder: Path) -> None:
+    """qwen3-reranker-kv-fixture: the qwen3 fixture's weights and tokenizer in the Hub's KV-cache graph, fp32 and fp16."""
+    import numpy as np
+    import onnx
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.transformers.float16 import convert_float_to_float16
+
+    cfg = model.config
+    layers, heads, dim = cfg.num_hidden_layers, cfg.num_key_value_heads, cfg.head_dim
+    fresh(folder)
+    past_names = [f"past_key_values.{i}.{kind}" for i in range(layers) for kind in ("key", "value")]
+    present_names = [f"present.{i}.{kind}" for i in range(layers) for kind in ("key", "value")]
+    names = ["input_ids", "attention_mask", "position_ids", *past_names]
+    axes = {"input_ids": {0: "batch_size", 1: "sequence_length"},
+            "attention_mask": {0: "batch_size", 1: "total_sequence_length"},
+            "position_ids": {0: "batch_size", 1: "sequence_length"},
+            "logits": {0: "batch_size", 1: "sequence_length"},
+            **{n: {0: "batch_size", 2: "past_sequence_length"} for n in past_names},
+            **{n: {0: "batch_size", 2: "total_sequence_length"} for n in present_names}}
+    # Traced with a non-empty past (3 cached + 5 new tokens), so the cache concatenation is in the graph; an
+    # empty past (what a reranker feeds) and any other past length are checked against PyTorch below.
+    past_len, seq = 3, 5
+    generator = torch.Generator().manual_seed(SEED + 21)
+    ids = torch.arange(100, 100 + 2 * seq).reshape(2, seq)
+    sample = (ids, torch.ones(2, past_len + seq, dtype=torch.long), torch.arange(past_len, past_len + seq).repeat(2, 1),
+              *[torch.randn(2, heads, past_len, dim, generator=generator) for _ in past_names])
+    fp32 = folder / "onnx" / "model.onnx"
+    torch.onnx.export(qwen3_kv_module(model).eval(), sample, str(fp32), input_names=names,
+                      output_names=["logits", *present_names], dynamic_axes=axes, opset_version=OPSET,
+                      do_constant_folding=True, dynamo=False)
+    # transformers.js' model_fp16.onnx keeps int64 token inputs and has float16 past, logits and present.
+    onnx.save(convert_float_to_float16(onnx.load(str(fp32)), keep_io_types=False), str(folder / "onnx" / "model_fp16.onnx"))
+
+    # The export must equal PyTorch from an empty cache (a right-padded batch) and continue a non-empty one.
+    tokens = torch.arange(200, 214).reshape(2, 7)
+    mask = torch.tensor([[1] * 7, [1] * 4 + [0] * 3])
+    with torch.no_grad():
+        reference = model(input_ids=tokens, attention_mask=mask, use_cache=False).logits.numpy()
+        head = model(input_ids=tokens[:, :4], use_cache=True).past_key_values.layers
+        full = model(input_ids=tokens, use_cache=False).logits.numpy()
+    session = ort.InferenceSession(str(fp32), providers=["CPUExecutionProvider"])
+    empty = {n: np.zeros((2, heads, 0, dim), np.float32) for n in past_names}
+    got = session.run(["logits"], {"input_ids": tokens.numpy(), "attention_mask": mask.numpy(),
+                                    "position_ids": np.tile(np.arange(7), (2, 1)), **empty})[0]
+    assert np.abs(got[0] - reference[0]).max() < 1e-4 and np.abs(got[1, :4] - reference[1, :4]).max() < 1e-4
+    cached = {n: (head[i // 2].keys if i % 2 == 0 else head[i // 2].values).numpy() for i, n in enumerate(past_names)}
+    got = session.run(["logits"], {"input_ids": tokens[:, 4:].numpy(), "attention_mask": np.ones((2, 7), np.int64),
+                                    "position_ids": np.tile(np.arange(4, 7), (2, 1)), **cached})[0]
+    assert np.abs(got - full[:, 4:]).max() < 1e-4, "the KV-cache export does not continue a cached prefix"
+
+    cfg.save_pretrained(folder)
+    clean_config(folder, {"use_cache": True})  # as the Hub's configs of these exports say
+    for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
+        shutil.copy(source / name, folder / name)
+    (folder / "README.md").write_text(KV_README, encoding="utf-8")
+
+
+KV_README = """# qwen3-reranker-kv-fixture: a test fixture, NOT a real reranker
+
+The weights and tokenizer of `qwen3-reranker-fixture` (`Qwen3ForCausalLM`, 2 layers, hidden 32, **random weights**:
+its scores mean nothing), exported the way the Hub's Qwen3-Reranker ONNX repos are (optimum / transformers.js):
+inputs `input_ids`, `attention_mask`, `position_ids`, `past_key_values.{i}.key/value` ([batch, kv_heads, past, head_dim]),
+outputs `logits` ([batch, seq, vocab]) and `present.{i}.key/value`. `onnx/model.onnx` is fp32; `onnx/model_fp16.onnx`
+has every float tensor in float16, past and logits included. Built by `scripts/model/build-family-fixtures.py`; golden
+scores (transformers, and Python onnxruntime on each graph) in `test/fixtures/model-families/qwen3-reranker-kv-fixture.json`
+(`scripts/model/family-golden.py`).
+"""
 
 
 FIXTURE_README = """# {name}: a test fixture, NOT a real reranker

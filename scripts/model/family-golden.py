@@ -8,7 +8,10 @@ the PyTorch logits too (Python onnxruntime, one pair per run).
 
 Qwen3 reranker: the Qwen3-Reranker model card's recipe with transformers: the system/user/assistant prompt around
 `<Instruct>: {instruction}\\n<Query>: {query}\\n<Document>: {doc}`, the formatted text truncated to
-max_length - len(prefix) - len(suffix), score = softmax([logit(no), logit(yes)])[1] at the last token.
+max_length - len(prefix) - len(suffix), score = softmax([logit(no), logit(yes)])[1] at the last token. For the
+KV-cache fixture (the same weights in the Hub's graph shape, fp32 and fp16) each case also records what Python
+onnxruntime computes with each graph from an empty cache, so the fp16 graph's own rounding is pinned separately from
+its distance to the fp32 reference.
 
 Writes test/fixtures/model-families/<fixture>.json. Run after build-family-fixtures.py (it needs models/.build/).
 """
@@ -105,14 +108,33 @@ QWEN_CASES = [
 ]
 
 
-def qwen_golden(name: str) -> dict:
+def kv_graph_logit(session, ids: list[int], yes: int, no: int) -> float:
+    """logit(yes) - logit(no) at the last token of one prompt, run by a KV-cache graph from an empty cache."""
+    import numpy as np
+
+    feeds = {"input_ids": np.array([ids], np.int64), "attention_mask": np.ones((1, len(ids)), np.int64),
+             "position_ids": np.arange(len(ids), dtype=np.int64)[None]}
+    for tensor in session.get_inputs():
+        if tensor.name.startswith("past_key_values."):
+            dtype = np.float16 if tensor.type == "tensor(float16)" else np.float32
+            feeds[tensor.name] = np.zeros((1, tensor.shape[1], 0, tensor.shape[3]), dtype)
+    last = session.run(["logits"], feeds)[0][0, -1].astype(np.float64)
+    return float(last[yes] - last[no])
+
+
+def qwen_golden(name: str, checkpoint: str | None = None, graphs: tuple[str, ...] = ()) -> dict:
+    import onnxruntime as ort
     import torch
     from tokenizers import Tokenizer
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     folder = ROOT / "models" / name
-    tokenizer = AutoTokenizer.from_pretrained(str(BUILD / f"{name}-torch"), padding_side="left")
-    model = AutoModelForCausalLM.from_pretrained(str(BUILD / f"{name}-torch")).eval()
+    torch_folder = BUILD / f"{checkpoint or name}-torch"
+    tokenizer = AutoTokenizer.from_pretrained(str(torch_folder), padding_side="left")
+    model = AutoModelForCausalLM.from_pretrained(str(torch_folder)).eval()
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    sessions = {g: ort.InferenceSession(str(folder / g), options, providers=["CPUExecutionProvider"]) for g in graphs}
     raw = Tokenizer.from_file(str(folder / "tokenizer.json"))
     yes, no = tokenizer.convert_tokens_to_ids("yes"), tokenizer.convert_tokens_to_ids("no")
     prefix = tokenizer.encode(QWEN_PREFIX, add_special_tokens=False)
@@ -128,11 +150,16 @@ def qwen_golden(name: str) -> dict:
             last = model(input_ids=torch.tensor([ids]), attention_mask=torch.ones(1, len(ids), dtype=torch.long)).logits[0, -1]
         pair = torch.stack([last[no], last[yes]])
         score = float(torch.nn.functional.log_softmax(pair, dim=0)[1].exp())
-        cases.append({"name": case, "instruction": instruction, "query": query, "document": document,
-                      "tokens": len(ids), "inputIds": ids if len(ids) <= 600 else None,
-                      "logit": float(last[yes] - last[no]), "score": score})
-        print(f"{name:28s} {case:24s} tokens {len(ids):5d}  p(yes) {score:.6f}")
+        entry = {"name": case, "instruction": instruction, "query": query, "document": document,
+                 "tokens": len(ids), "inputIds": ids if len(ids) <= 600 else None,
+                 "logit": float(last[yes] - last[no]), "score": score}
+        if sessions:
+            entry["onnxLogits"] = {g: kv_graph_logit(s, ids, yes, no) for g, s in sessions.items()}
+        cases.append(entry)
+        extra = "  ".join(f"{g}: {v - entry['logit']:+.2e}" for g, v in entry.get("onnxLogits", {}).items())
+        print(f"{name:28s} {case:24s} tokens {len(ids):5d}  p(yes) {score:.6f}  {extra}")
     return {"model": f"models/{name}", "onnx": "onnx/model.onnx", "maxLength": QWEN_MAX_LENGTH,
+            **({"graphs": list(graphs)} if graphs else {}),
             "prefix": QWEN_PREFIX, "suffix": QWEN_SUFFIX, "defaultInstruction": QWEN_DEFAULT_INSTRUCTION,
             "yesTokenId": yes, "noTokenId": no, "cases": cases}
 
@@ -150,6 +177,9 @@ def main() -> None:
         "xlmr-2label-sigmoid-fixture": lambda: cross_encoder_golden("xlmr-2label-sigmoid-fixture", False),
         "modernbert-fixture": lambda: cross_encoder_golden("modernbert-fixture", True),
         "qwen3-reranker-fixture": lambda: qwen_golden("qwen3-reranker-fixture"),
+        # Same weights as qwen3-reranker-fixture (its PyTorch checkpoint), Hub-shaped graphs.
+        "qwen3-reranker-kv-fixture": lambda: qwen_golden("qwen3-reranker-kv-fixture", "qwen3-reranker-fixture",
+                                                         ("onnx/model.onnx", "onnx/model_fp16.onnx")),
     }
     OUT.mkdir(parents=True, exist_ok=True)
     for name in args.only or list(jobs):

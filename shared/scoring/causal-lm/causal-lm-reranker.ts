@@ -1,22 +1,34 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
-import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig } from '../model-folder.js';
+import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from '../model-folder.js';
 import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
+import { ONNX_FILE_CANDIDATES, ONNX_VARIANT_FILES, type ModelVariant } from '../onnx-file-names.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
+import { presentNamesFor, runWithCache, type CacheGraph } from './kv-cache-runs.js';
 import { formatPair, readLlmRerankTemplate, type LlmRerankTemplate } from './llm-rerank-template.js';
 
 export interface CausalLmRerankerOptions {
   readonly id: string;
   /** Hugging Face layout folder of a *ForCausalLM export (config.json, tokenizer.json, onnx/model.onnx). */
   readonly folder: string;
-  /** ONNX file relative to the folder; default: the first of ONNX_FILE_CANDIDATES found. */
+  /**
+   * ONNX file relative to the folder; default: the variant's file, else the first of ONNX_FILE_CANDIDATES found,
+   * else the fp16 export (a folder pulled with `--variant fp16` holds nothing else).
+   */
   readonly modelFile?: string;
+  /** Which export to load when modelFile is not given (ONNX_VARIANT_FILES). */
+  readonly variant?: ModelVariant;
   readonly threads?: number;
   /** Max prompts per ONNX run (default 4). */
   readonly batchSize?: number;
-  /** Max padded tokens per run (default 4,096; lowered for full-sequence logits of a large vocabulary). */
+  /** Max padded tokens per batch (default 4,096; lowered for full-sequence logits of a large vocabulary without a KV cache). */
   readonly maxBatchTokens?: number;
+  /**
+   * With a KV-cache graph: max tokens (rows x columns) of one ONNX run, a batch running in column chunks on the
+   * cache of the chunks before. Default: what keeps one run's logits near 256 MB.
+   */
+  readonly maxRunTokens?: number;
 }
 
 export interface CausalLmReranker extends Scorer {
@@ -36,7 +48,11 @@ const MAX_LOGIT_FLOATS = 64 * 1024 * 1024;
 const TOKEN_INPUTS = new Set(['input_ids', 'attention_mask', 'position_ids']);
 const PAST = /^past_key_values\.\d+\.(key|value)$/;
 
-/** IEEE 754 half -> float, for fp16 exports whose logits come back as raw 16-bit words. */
+/**
+ * IEEE 754 half -> float, for fp16 logits that come back as raw 16-bit words: onnxruntime-common hands float16
+ * tensors out as a Uint16Array where the runtime has no Float16Array (Node 20), as a Float16Array where it has
+ * one (Node 24), whose elements are already numbers.
+ */
 function halfToFloat(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exponent = (h >> 10) & 0x1f;
@@ -58,6 +74,17 @@ interface GraphShape {
   /** 3 = logits for every position (read at each row's last token), 2 = logits of the last token only. */
   readonly outputRank: number;
   readonly pastType: 'float32' | 'float16';
+  /** The empty past's [kv_heads, head_dim]: the graph's own static dims, else config.json's. */
+  readonly pastHeads: number;
+  readonly pastHeadDim: number;
+  /** Set when the graph returns its cache (present.*) and logits for every position: batches run in pieces. */
+  readonly cache: CacheGraph | undefined;
+}
+
+/** A static dimension of a graph input, else the fallback (exports name dynamic axes with strings). */
+function staticDim(metadata: ort.InferenceSession.ValueMetadata | undefined, axis: number, fallback: number | undefined): number | undefined {
+  const dim = metadata?.isTensor === true ? metadata.shape[axis] : undefined;
+  return typeof dim === 'number' && dim > 0 ? dim : fallback;
 }
 
 function graphShape(session: ort.InferenceSession, id: string, config: CrossEncoderConfig): GraphShape {
@@ -66,14 +93,31 @@ function graphShape(session: ort.InferenceSession, id: string, config: CrossEnco
     throw new Error(`model ${id}: unsupported ONNX inputs [${session.inputNames.join(', ')}] for a causal LM reranker`);
   }
   const past = session.inputMetadata.find((m) => PAST.test(m.name));
-  if (past !== undefined && (config.numKeyValueHeads === undefined || config.headDim === undefined)) {
-    throw new Error(`model ${id}: the graph takes a KV cache but config.json gives no num_key_value_heads/head_dim`);
+  const pastHeads = staticDim(past, 1, config.numKeyValueHeads);
+  const pastHeadDim = staticDim(past, 3, config.headDim);
+  if (past !== undefined && (pastHeads === undefined || pastHeadDim === undefined)) {
+    throw new Error(`model ${id}: the graph takes a KV cache but neither it nor config.json gives num_key_value_heads/head_dim`);
   }
   const outputName = session.outputNames.includes('logits') ? 'logits' : session.outputNames[0]!;
   const output = session.outputMetadata.find((m) => m.name === outputName);
   const outputRank = output?.isTensor === true && output.shape.length > 0 ? output.shape.length : 3;
   const pastType = past?.isTensor === true && past.type === 'float16' ? 'float16' : 'float32';
-  return { inputNames: session.inputNames, outputName, outputRank, pastType };
+  const pastNames = session.inputNames.filter((name) => PAST.test(name));
+  const presentNames = presentNamesFor(pastNames, session.outputNames);
+  // optimum's older merged decoders switch subgraphs on use_cache_branch; they are scored in one run.
+  const cache: CacheGraph | undefined =
+    presentNames !== undefined && outputRank === 3 && !session.inputNames.includes('use_cache_branch')
+      ? {
+          tokenInputs: session.inputNames.filter((name) => TOKEN_INPUTS.has(name)),
+          pastNames,
+          presentNames,
+          pastType,
+          pastHeads: pastHeads!,
+          pastHeadDim: pastHeadDim!,
+          logitsName: outputName,
+        }
+      : undefined;
+  return { inputNames: session.inputNames, outputName, outputRank, pastType, pastHeads: pastHeads ?? 0, pastHeadDim: pastHeadDim ?? 0, cache };
 }
 
 class OnnxCausalLmReranker implements CausalLmReranker {
@@ -91,9 +135,9 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     private readonly tokenizer: Tokenizer,
     private readonly session: ort.InferenceSession,
     private readonly graph: GraphShape,
-    private readonly config: CrossEncoderConfig,
     private readonly answer: { readonly yes: number; readonly no: number; readonly pad: number },
     private readonly limits: BatchLimits,
+    private readonly maxRunTokens: number,
   ) {
     this.inputNames = graph.inputNames;
     this.prefixIds = this.ids(template.prefix);
@@ -138,26 +182,36 @@ class OnnxCausalLmReranker implements CausalLmReranker {
       if (TOKEN_INPUTS.has(name)) feeds[name] = new ort.Tensor('int64', tokens[name]!, dims);
       else if (name === 'use_cache_branch') feeds[name] = new ort.Tensor('bool', [false], [1]);
       else {
-        // An export with a KV cache scores from an empty one: past length 0.
-        const pastDims = [rows.length, this.config.numKeyValueHeads!, 0, this.config.headDim!];
+        // An export with a KV cache scores from an empty one: past length 0 (its attention_mask then covers
+        // exactly the new tokens). A Uint16Array is accepted for float16 with or without Float16Array.
+        const pastDims = [rows.length, this.graph.pastHeads, 0, this.graph.pastHeadDim];
         feeds[name] = this.graph.pastType === 'float16' ? new ort.Tensor('float16', new Uint16Array(0), pastDims) : new ort.Tensor('float32', new Float32Array(0), pastDims);
       }
     }
     return feeds;
   }
 
+  /** logit(yes) - logit(no) in the logits of one position (`position` counts rows x columns of the output). */
+  private margin(output: ort.Tensor, position: number): number {
+    const base = position * Number(output.dims[output.dims.length - 1]);
+    const data = output.data;
+    if (data instanceof Uint16Array && output.type === 'float16') return halfToFloat(data[base + this.answer.yes]!) - halfToFloat(data[base + this.answer.no]!);
+    return Number(data[base + this.answer.yes]) - Number(data[base + this.answer.no]);
+  }
+
   /** logit(yes) - logit(no) at each row's last real token: its sigmoid is p(yes). */
   private async run(rows: readonly number[][]): Promise<number[]> {
-    const output = (await this.session.run(this.feeds(rows)))[this.graph.outputName];
+    const cache = this.graph.cache;
+    if (cache !== undefined) {
+      return runWithCache(this.session, cache, rows, this.answer.pad, this.maxRunTokens, (logits, row, column) =>
+        this.margin(logits, row * Number(logits.dims[1]) + column),
+      );
+    }
+    // One run; only the logits are fetched (a cache-taking graph without present.* outputs starts from empty).
+    const output = (await this.session.run(this.feeds(rows), [this.graph.outputName]))[this.graph.outputName];
     if (output === undefined) throw new Error(`model ${this.id}: no ${this.graph.outputName} output`);
-    const vocab = Number(output.dims[output.dims.length - 1]);
     const width = output.dims.length === 3 ? Number(output.dims[1]) : 1;
-    const data = output.data;
-    const read = output.type === 'float16' && !(data instanceof Float32Array) ? (i: number) => halfToFloat(Number(data[i])) : (i: number) => Number(data[i]);
-    return rows.map((row, r) => {
-      const base = (r * width + (output.dims.length === 3 ? row.length - 1 : 0)) * vocab;
-      return read(base + this.answer.yes) - read(base + this.answer.no);
-    });
+    return rows.map((row, r) => this.margin(output, output.dims.length === 3 ? r * width + row.length - 1 : r));
   }
 
   async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
@@ -182,13 +236,33 @@ class OnnxCausalLmReranker implements CausalLmReranker {
 }
 
 /**
+ * The folder with the ONNX file to load: the named file, the named variant's first file found, else the default
+ * candidates, else an fp16 export. LLM rerankers are the models people pull as fp16 only (half the download), and
+ * unlike a cross-encoder folder a causal-LM folder that holds nothing else must still load.
+ */
+async function readCausalLmFolder(options: CausalLmRerankerOptions): Promise<ModelFolder> {
+  if (options.modelFile !== undefined) return readModelFolder(options.folder, { modelFile: options.modelFile });
+  const candidates = options.variant === undefined ? [...ONNX_FILE_CANDIDATES, ...ONNX_VARIANT_FILES.fp16] : ONNX_VARIANT_FILES[options.variant];
+  for (const modelFile of candidates) {
+    try {
+      return await readModelFolder(options.folder, { modelFile });
+    } catch (error) {
+      if (!(error instanceof ModelFolderError) || error.code !== 'no_onnx_file') throw error;
+    }
+  }
+  const what = options.variant === undefined ? 'ONNX model' : `${options.variant} ONNX model`;
+  throw new ModelFolderError(`model folder ${options.folder}: no ${what} found (looked for ${candidates.join(', ')})`, 'no_onnx_file');
+}
+
+/**
  * Loads an LLM reranker scored from yes/no next-token logits (the Qwen3-Reranker family): a *ForCausalLM ONNX
- * export (with or without a KV cache input; logits for every position or for the last one), its tokenizer, and
+ * export (logits for every position or for the last one; with or without a KV cache input, a graph that also
+ * returns its cache being run in pieces: kv-cache-runs.ts), its tokenizer, and
  * the prompt template (rerank_template.json, default Qwen3-Reranker's). The request's instruction fills the
  * template's {instruction}.
  */
 export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Promise<CausalLmReranker> {
-  const folder = await readModelFolder(options.folder, options.modelFile === undefined ? {} : { modelFile: options.modelFile });
+  const folder = await readCausalLmFolder(options);
   if (!isCausalLm(folder.config)) {
     throw new ModelFolderError(`model ${options.id}: ${folder.folder} is not a causal LM (architectures: ${folder.config.architectures.join(', ') || 'none'})`);
   }
@@ -206,11 +280,13 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
     const graph = graphShape(session, options.id, folder.config);
     const vocab = Object.keys((folder.tokenizerJson.model as { vocab?: object } | undefined)?.vocab ?? {}).length || 1;
     const logitBound = graph.outputRank === 3 ? Math.max(1, Math.floor(MAX_LOGIT_FLOATS / vocab)) : Number.POSITIVE_INFINITY;
+    // A KV-cache graph bounds its logits per run (column chunks), so its batches need not shrink to do it.
     const limits = {
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-      maxBatchTokens: Math.min(options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS, logitBound),
+      maxBatchTokens: Math.min(options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS, graph.cache === undefined ? logitBound : Number.POSITIVE_INFINITY),
     };
-    return new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, folder.config, answer, limits);
+    const maxRunTokens = Math.max(1, options.maxRunTokens ?? logitBound);
+    return new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, answer, limits, maxRunTokens);
   } catch (error) {
     await session.release();
     throw error;

@@ -7,6 +7,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 /** The committed random-weight fixtures of each reranker family (scripts/model/build-family-fixtures.py). */
 export const CROSS_ENCODER_FAMILIES = ['xlmr-fixture', 'xlmr-2label-softmax-fixture', 'xlmr-2label-sigmoid-fixture', 'modernbert-fixture'] as const;
 export const LLM_RERANKER_FIXTURE = 'qwen3-reranker-fixture';
+/** The same weights in the Hub exports' graph: KV-cache inputs, onnx/model.onnx (fp32) and onnx/model_fp16.onnx. */
+export const LLM_RERANKER_KV_FIXTURE = 'qwen3-reranker-kv-fixture';
 
 export const familyFolder = (name: string): string => path.join(root, 'models', name);
 
@@ -50,6 +52,16 @@ export interface LlmGolden {
   readonly suffix: string;
   readonly defaultInstruction: string;
   readonly cases: LlmGoldenCase[];
+}
+
+export interface LlmKvGoldenCase extends LlmGoldenCase {
+  /** logit(yes) - logit(no) that Python onnxruntime computes with each graph (by file) from an empty cache. */
+  readonly onnxLogits: Readonly<Record<string, number>>;
+}
+
+export interface LlmKvGolden extends LlmGolden {
+  readonly graphs: readonly string[];
+  readonly cases: LlmKvGoldenCase[];
 }
 
 /** Reference values written by scripts/model/family-golden.py (transformers / sentence-transformers). */
