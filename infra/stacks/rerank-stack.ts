@@ -1,9 +1,10 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import * as codedeploy from 'aws-cdk-lib/aws-codedeploy';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
+import { bundledFolders } from '../config/rerank-models.js';
 import { ALARM_EMAIL_OPT_OUT, type DeploymentPreference, type RerankSettings } from '../config/rerank-settings.js';
 import { EdgeAuthorizer } from '../constructs/edge-authorizer.js';
 import { acknowledge, NAG_ACKNOWLEDGEMENTS as ACK } from '../nag/acknowledge-nag-findings.js';
@@ -12,6 +13,7 @@ import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
 import { RerankHttpApi } from '../constructs/rerank-http-api.js';
 import { RerankMonitoring } from '../constructs/rerank-monitoring.js';
 import { ScorerFunction } from '../constructs/scorer-function.js';
+import { choosePackaging, estimateUnzippedBytes, type PackagingChoice } from '../packaging/scorer-packaging.js';
 
 export interface RerankStackProps extends StackProps {
   readonly settings: RerankSettings;
@@ -35,6 +37,8 @@ export class RerankStack extends Stack {
   readonly apiAlias: lambda.Alias;
   readonly workerAlias: lambda.Alias;
   readonly edgeAuthorizer: EdgeAuthorizer | undefined;
+  /** Zip or container image for the scoring functions (rerank:packaging), and why. */
+  readonly packaging: PackagingChoice;
 
   constructor(scope: Construct, id: string, props: RerankStackProps) {
     super(scope, id, props);
@@ -77,9 +81,16 @@ export class RerankStack extends Stack {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       ...this.chunkQueues.environment,
     };
+    // One choice for every scoring function: they carry the same models, so they fit a zip or none does.
+    this.packaging = choosePackaging(
+      s.packaging,
+      estimateUnzippedBytes({ projectRoot: props.projectRoot, architecture: s.architecture, folders: bundledFolders(s.deployModels) }),
+    );
+    Annotations.of(this).addInfo(this.packaging.reason);
     const common = {
       projectRoot: props.projectRoot,
       architecture: s.architecture,
+      packaging: this.packaging.packaging,
       models: s.deployModels,
       logRetentionDays: s.logRetentionDays,
       environment,
