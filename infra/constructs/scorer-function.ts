@@ -1,7 +1,5 @@
-import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { Duration, RemovalPolicy, Stack, Stage } from 'aws-cdk-lib';
-import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -11,8 +9,8 @@ import { threadsForMemory } from '../config/rerank-settings.js';
 import { bundledFolders, bundledModelsSpec, type DeployModels } from '../config/rerank-models.js';
 import { scorerBundleCommands, type LambdaArchitectureName } from '../packaging/scorer-bundle.js';
 import { SCORER_ESBUILD, SCORER_RUNTIME } from '../packaging/scorer-esbuild.js';
-import { stageScorerImage } from '../packaging/scorer-image.js';
 import type { ScorerPackaging } from '../packaging/scorer-packaging.js';
+import type { ScorerImage } from './scorer-image.js';
 
 export interface ScorerFunctionProps {
   /** Entry file relative to the project root, e.g. `functions/api/handler.ts` (the same file the local server runs). */
@@ -29,8 +27,8 @@ export interface ScorerFunctionProps {
   readonly environment: Readonly<Record<string, string>>;
   /** The most executions this function may run at once, carved out of the account's pool. */
   readonly reservedConcurrency: number;
-  /** A zip (default) or a container image with the same contents, for models over the zip's 250 MB. */
-  readonly packaging?: ScorerPackaging;
+  /** Run from this container image (same contents as the zip, for models over its 250 MB); absent = a zip. */
+  readonly image?: ScorerImage | undefined;
 }
 
 /**
@@ -50,7 +48,7 @@ export class ScorerFunction extends Construct {
   constructor(scope: Construct, id: string, props: ScorerFunctionProps) {
     super(scope, id);
     this.threads = threadsForMemory(props.memoryMb);
-    this.packaging = props.packaging ?? 'zip';
+    this.packaging = props.image ? 'image' : 'zip';
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetentionDays as logs.RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -77,7 +75,12 @@ export class ScorerFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
       },
     };
-    this.function = this.packaging === 'image' ? this.imageFunction(props, common) : this.zipFunction(props, common);
+    if (props.image) {
+      this.function = new lambda.DockerImageFunction(this, 'Function', { ...common, code: props.image.code(props.entry) });
+      props.image.describe(this.function);
+    } else {
+      this.function = this.zipFunction(props, common);
+    }
   }
 
   private zipFunction(props: ScorerFunctionProps, common: lambda.FunctionOptions): lambda.Function {
@@ -113,32 +116,5 @@ export class ScorerFunction extends Construct {
         },
       },
     });
-  }
-
-  /**
-   * The image's build context is staged inside the cloud assembly (as CDK stages its own bundles), copied by the
-   * image asset into asset.<hash>, then removed: models are hard-linked into it, so their bytes are written once.
-   * Synth runs no Docker: `cdk deploy` builds the image for the function's architecture and pushes it to ECR.
-   */
-  private imageFunction(props: ScorerFunctionProps, common: lambda.FunctionOptions): lambda.Function {
-    const stagingDir = path.join(Stage.of(this)?.outdir ?? props.projectRoot, `rerank-image-staging.${this.node.addr}`);
-    stageScorerImage({
-      stagingDir,
-      projectRoot: props.projectRoot,
-      entry: props.entry,
-      architecture: props.architecture,
-      folders: bundledFolders(props.models),
-      bundle: Stack.of(this).bundlingRequired,
-    });
-    try {
-      return new lambda.DockerImageFunction(this, 'Function', {
-        ...common,
-        code: lambda.DockerImageCode.fromImageAsset(stagingDir, {
-          platform: props.architecture === 'arm64' ? Platform.LINUX_ARM64 : Platform.LINUX_AMD64,
-        }),
-      });
-    } finally {
-      rmSync(stagingDir, { recursive: true, force: true });
-    }
   }
 }

@@ -30,19 +30,19 @@ export const SCORER_ESBUILD = {
   sourceMap: true,
   sourcesContent: false,
   externalModules: ['onnxruntime-node'],
-  /** The file NodejsFunction writes for ESM, and the module the image's CMD (`index.handler`) names. */
+  /** The file NodejsFunction writes for ESM: the zip functions' handler is `index.handler`. */
   outFile: 'index.mjs',
 } as const;
 
 /** The same options for esbuild's own API, as NodejsFunction passes them to the esbuild CLI. */
-export function scorerEsbuildOptions(entry: string, outDir: string): BuildOptions {
+export function scorerEsbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
     entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: SCORER_ESBUILD.target,
-    outfile: `${outDir}/${SCORER_ESBUILD.outFile}`,
+    outfile,
     mainFields: [...SCORER_ESBUILD.mainFields],
     banner: { js: SCORER_ESBUILD.banner },
     minify: SCORER_ESBUILD.minify,

@@ -13,6 +13,7 @@ import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
 import { RerankHttpApi } from '../constructs/rerank-http-api.js';
 import { RerankMonitoring } from '../constructs/rerank-monitoring.js';
 import { ScorerFunction } from '../constructs/scorer-function.js';
+import { ScorerImage } from '../constructs/scorer-image.js';
 import { choosePackaging, estimateUnzippedBytes, type PackagingChoice } from '../packaging/scorer-packaging.js';
 
 export interface RerankStackProps extends StackProps {
@@ -87,10 +88,14 @@ export class RerankStack extends Stack {
       estimateUnzippedBytes({ projectRoot: props.projectRoot, architecture: s.architecture, folders: bundledFolders(s.deployModels) }),
     );
     Annotations.of(this).addInfo(this.packaging.reason);
+    const image =
+      this.packaging.packaging === 'image'
+        ? new ScorerImage(this, 'ScorerImage', { projectRoot: props.projectRoot, architecture: s.architecture, models: s.deployModels, entries: Object.values(ENTRIES) })
+        : undefined;
     const common = {
       projectRoot: props.projectRoot,
       architecture: s.architecture,
-      packaging: this.packaging.packaging,
+      image,
       models: s.deployModels,
       logRetentionDays: s.logRetentionDays,
       environment,
@@ -98,7 +103,7 @@ export class RerankStack extends Stack {
 
     this.apiFunction = new ScorerFunction(this, 'Api', {
       ...common,
-      entry: 'functions/api/handler.ts',
+      entry: ENTRIES.api,
       description: 'Rerank API: every dialect route, synchronous scoring, job submit and poll',
       memoryMb: s.apiMemoryMb,
       timeout: Duration.seconds(s.apiTimeoutSeconds),
@@ -113,7 +118,7 @@ export class RerankStack extends Stack {
     });
     this.workerFunction = new ScorerFunction(this, 'Worker', {
       ...common,
-      entry: 'functions/workers/score-chunk.ts',
+      entry: ENTRIES.worker,
       description: 'Rerank worker: scores queued chunks and records them in the jobs table',
       memoryMb: s.workerMemoryMb,
       timeout: workerTimeout,
@@ -121,7 +126,7 @@ export class RerankStack extends Stack {
     });
     this.deadLetterFunction = new ScorerFunction(this, 'DeadLetter', {
       ...common,
-      entry: 'functions/workers/chunk-dead-letter.ts',
+      entry: ENTRIES.deadLetter,
       description: 'Rerank dead-letter consumer: fails the job of every chunk that could not be scored',
       memoryMb: s.deadLetterMemoryMb,
       timeout: deadLetterTimeout,
@@ -235,6 +240,13 @@ export class RerankStack extends Stack {
     });
   }
 }
+
+/** The scoring functions' entries: the files the local server runs. */
+const ENTRIES = {
+  api: 'functions/api/handler.ts',
+  worker: 'functions/workers/score-chunk.ts',
+  deadLetter: 'functions/workers/chunk-dead-letter.ts',
+} as const;
 
 const SERVICE_NAME = 'rerank';
 const METRICS_NAMESPACE = 'RerankService';

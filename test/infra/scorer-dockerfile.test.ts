@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runtimeMajor, SCORER_ESBUILD, SCORER_RUNTIME } from '../../infra/packaging/scorer-esbuild.js';
-import { SCORER_DOCKERFILE } from '../../infra/packaging/scorer-image.js';
+import { imageHandler, SCORER_DOCKERFILE } from '../../infra/packaging/scorer-image.js';
 import { parseDockerfile } from './support/dockerfile.js';
 import { PROJECT_ROOT } from './support/synth-rerank.js';
 
@@ -23,10 +23,10 @@ describe('container/Dockerfile', () => {
     expect(SCORER_ESBUILD.target).toBe(`node${tag}`);
   });
 
-  it("names the bundle's module and export in CMD, in exec form", () => {
-    const module = SCORER_ESBUILD.outFile.replace(/\.mjs$/, '');
-    // NodejsFunction's handler for the zip functions is `index.handler` too (handler: 'handler').
-    expect(dockerfile.cmd).toEqual([`${module}.handler`]);
+  it("names the API bundle's module and export in CMD, in exec form (the other functions override it)", () => {
+    // The export is `handler`, as the zip functions' Handler (`index.handler`) names it.
+    expect(dockerfile.cmd).toEqual([imageHandler('functions/api/handler.ts')]);
+    expect(dockerfile.cmd).toEqual(['functions/api/handler.handler']);
   });
 
   it('copies only from the build context into LAMBDA_TASK_ROOT, runs nothing and fetches nothing', () => {
@@ -35,6 +35,6 @@ describe('container/Dockerfile', () => {
     expect(dockerfile.copyTargets.length).toBeGreaterThan(0);
     for (const target of dockerfile.copyTargets) expect(target.startsWith('${LAMBDA_TASK_ROOT}/')).toBe(true);
     for (const source of dockerfile.copySources) expect(source).not.toMatch(/^\/|\.\.|^https?:|\*/);
-    expect(dockerfile.copySources).toEqual(['models', 'node_modules', 'index.mjs', 'index.mjs.map']);
+    expect(dockerfile.copySources).toEqual(['models', 'node_modules', 'functions']);
   });
 });
