@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageHandler, imageModule, SCORER_DOCKERFILE } from '../../infra/packaging/scorer-image.js';
+import { cfnLint } from './support/cfn-lint.js';
 import { parseDockerfile } from './support/dockerfile.js';
 import { httpApiEvent, invokeBundle, sqsEvent } from './support/invoke-bundle.js';
 import { expectScorerBundleLayout } from './support/lambda-bundle.js';
@@ -127,4 +128,10 @@ describe('scoring functions as a container image (rerank:packaging=image)', () =
     expect(invokeBundle(assets.Worker, [sqsEvent(chunk)], command('Worker')).results[0]).toEqual({ batchItemFailures: [] });
     expect(invokeBundle(assets.DeadLetter, [sqsEvent({ jobId: 'job-1', chunkIndex: 0 }, 3)], command('DeadLetter')).results[0]).toEqual({ batchItemFailures: [] });
   });
+
+  it('pass cfn-lint (W3005 ignored: CDK writes redundant DependsOn)', (ctx) => {
+    const lint = cfnLint(image.outdir, image.stack.stackName);
+    if (lint === 'not-installed') return ctx.skip('cfn-lint not installed (it is required when CI=true)');
+    expect(lint.status, lint.output).toBe(0);
+  }, 240_000);
 });
