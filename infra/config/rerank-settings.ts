@@ -1,4 +1,5 @@
 import { lambdaVcpus } from '../../shared/config/lambda-vcpus.js';
+import { PACKAGING_MODES, type PackagingMode } from '../packaging/scorer-packaging.js';
 import { readDeployModels, type DeployModels } from './rerank-models.js';
 
 /** Everything the stack can be told through cdk context (`cdk.json` or `-c rerank:key=value`). */
@@ -15,6 +16,8 @@ export interface RerankSettings {
   /** `models` parsed and validated: the functions serve exactly this list (see infra/config/rerank-models.ts). */
   readonly deployModels: DeployModels;
   readonly architecture: 'arm64' | 'x86_64';
+  /** Scoring functions as a zip, a container image, or `auto`: an image when the models would not fit a zip. */
+  readonly packaging: PackagingMode;
   readonly apiMemoryMb: number;
   readonly workerMemoryMb: number;
   readonly deadLetterMemoryMb: number;
@@ -91,6 +94,7 @@ export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   modelFolder: '',
   modelId: '',
   architecture: 'arm64',
+  packaging: 'auto',
   apiMemoryMb: 3008,
   workerMemoryMb: 3008,
   deadLetterMemoryMb: 1024,
@@ -236,6 +240,7 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
     modelId,
     deployModels,
     architecture: oneOf('architecture', get('architecture'), ['arm64', 'x86_64'] as const),
+    packaging: oneOf('packaging', get('packaging'), PACKAGING_MODES),
     apiMemoryMb: intIn('apiMemoryMb', get('apiMemoryMb'), 512, 10_240),
     workerMemoryMb: intIn('workerMemoryMb', get('workerMemoryMb'), 512, 10_240),
     deadLetterMemoryMb: intIn('deadLetterMemoryMb', get('deadLetterMemoryMb'), 512, 10_240),

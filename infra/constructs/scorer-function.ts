@@ -8,6 +8,9 @@ import { Construct } from 'constructs';
 import { threadsForMemory } from '../config/rerank-settings.js';
 import { bundledFolders, bundledModelsSpec, type DeployModels } from '../config/rerank-models.js';
 import { scorerBundleCommands, type LambdaArchitectureName } from '../packaging/scorer-bundle.js';
+import { SCORER_ESBUILD, SCORER_RUNTIME } from '../packaging/scorer-esbuild.js';
+import type { ScorerPackaging } from '../packaging/scorer-packaging.js';
+import type { ScorerImage } from './scorer-image.js';
 
 export interface ScorerFunctionProps {
   /** Entry file relative to the project root, e.g. `functions/api/handler.ts` (the same file the local server runs). */
@@ -24,25 +27,28 @@ export interface ScorerFunctionProps {
   readonly environment: Readonly<Record<string, string>>;
   /** The most executions this function may run at once, carved out of the account's pool. */
   readonly reservedConcurrency: number;
+  /** Run from this container image (same contents as the zip, for models over its 250 MB); absent = a zip. */
+  readonly image?: ScorerImage | undefined;
 }
-
-// ESM output keeps the code's `import.meta` and top-level await; bundled CommonJS dependencies still call require().
-const ESM_REQUIRE_BANNER = "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);";
 
 /**
  * One scoring Lambda: the entry bundled by esbuild (ESM, Node 24) with onnxruntime-node external and pruned to
  * the one linux/<arch> binary, the model folder copied beside it, ONNX threads following the memory's vCPUs,
  * its own log group with retention, and a role that can write only to that log group until grants are added.
+ * Packaged as a zip, or as a container image of the same folder (container/Dockerfile) when the models are too big.
  */
 export class ScorerFunction extends Construct {
-  readonly function: NodejsFunction;
+  /** A NodejsFunction (zip) or a DockerImageFunction (image): both are lambda.Function. */
+  readonly function: lambda.Function;
   readonly logGroup: logs.LogGroup;
   readonly role: iam.Role;
   readonly threads: number;
+  readonly packaging: ScorerPackaging;
 
   constructor(scope: Construct, id: string, props: ScorerFunctionProps) {
     super(scope, id);
     this.threads = threadsForMemory(props.memoryMb);
+    this.packaging = props.image ? 'image' : 'zip';
     this.logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetentionDays as logs.RetentionDays,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -51,13 +57,9 @@ export class ScorerFunction extends Construct {
     this.role = new iam.Role(this, 'Role', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
     this.logGroup.grantWrite(this.role);
 
-    const projectRoot = props.projectRoot;
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: path.join(projectRoot, props.entry),
-      handler: 'handler',
+    // Everything but the code is the same for both packagings.
+    const common = {
       description: props.description,
-      // Node 22 reaches end of life in April 2027; 24 is the newest Lambda Node runtime aws-cdk-lib 2.276 knows.
-      runtime: lambda.Runtime.NODEJS_24_X,
       reservedConcurrentExecutions: props.reservedConcurrency,
       // X-Ray active tracing: Powertools Tracer (shared/observability/tracer.ts) adds the subsegments.
       tracing: lambda.Tracing.ACTIVE,
@@ -66,24 +68,40 @@ export class ScorerFunction extends Construct {
       timeout: props.timeout,
       role: this.role,
       logGroup: this.logGroup,
-      projectRoot,
-      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
       environment: {
         ...props.environment,
         RERANK_MODELS: bundledModelsSpec(props.models),
         RERANK_THREADS: String(this.threads),
         NODE_OPTIONS: '--enable-source-maps',
       },
+    };
+    if (props.image) {
+      this.function = new lambda.DockerImageFunction(this, 'Function', { ...common, code: props.image.code(props.entry) });
+      props.image.describe(this.function);
+    } else {
+      this.function = this.zipFunction(props, common);
+    }
+  }
+
+  private zipFunction(props: ScorerFunctionProps, common: lambda.FunctionOptions): lambda.Function {
+    const projectRoot = props.projectRoot;
+    return new NodejsFunction(this, 'Function', {
+      ...common,
+      entry: path.join(projectRoot, props.entry),
+      handler: 'handler',
+      // Node 22 reaches end of life in April 2027; 24 is the newest Lambda Node runtime aws-cdk-lib 2.276 knows.
+      runtime: SCORER_RUNTIME,
+      projectRoot,
+      depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // Bundle the AWS SDK too: the deployed code runs the SDK versions the tests ran, not the runtime's copy.
-        externalModules: ['onnxruntime-node'],
+        target: SCORER_ESBUILD.target,
+        mainFields: [...SCORER_ESBUILD.mainFields],
+        banner: SCORER_ESBUILD.banner,
+        minify: SCORER_ESBUILD.minify,
+        sourceMap: SCORER_ESBUILD.sourceMap,
+        sourcesContent: SCORER_ESBUILD.sourcesContent,
+        externalModules: [...SCORER_ESBUILD.externalModules],
         forceDockerBundling: false,
         commandHooks: {
           beforeBundling: () => [],

@@ -45,13 +45,15 @@ export function locateOnnxRuntime(projectRoot: string, architecture: LambdaArchi
 
 /** Lambda's unzipped limit for a function's code plus layers (this code uses no layers). */
 export const LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024;
+/** Lambda's limit for a container image (uncompressed, base image included). */
+export const LAMBDA_IMAGE_LIMIT_BYTES = 10 * 1024 * 1024 * 1024;
 
 // Fails the bundling step itself, so `cdk synth`/`deploy` stops before uploading code Lambda would reject.
 const SIZE_GUARD = [
   "const fs=require('fs'),p=require('path');let t=0;",
   'const walk=(d)=>{for(const e of fs.readdirSync(d,{withFileTypes:true})){const f=p.join(d,e.name);if(e.isDirectory())walk(f);else t+=fs.statSync(f).size;}};',
   'walk(process.argv[1]);const limit=Number(process.argv[2]);',
-  "if(t>=limit){console.error('function code is '+(t/1048576).toFixed(1)+' MB unzipped, over the Lambda limit of '+(limit/1048576)+' MB: use a smaller (e.g. int8) model or a container image');process.exit(1);}",
+  "if(t>=limit){console.error('function code is '+(t/1048576).toFixed(1)+' MB unzipped, over the Lambda limit of '+(limit/1048576)+' MB: use a smaller (e.g. int8) model or a container image (rerank:packaging=image or auto)');process.exit(1);}",
 ].join('');
 
 /**
@@ -78,6 +80,13 @@ export function scorerBundleCommands(options: {
   readonly architecture: LambdaArchitectureName;
   /** Model folders to copy: source (absolute or relative to the project root) -> target under the code root. */
   readonly folders: readonly { readonly id: string; readonly source: string; readonly target: string }[];
+  /** The size guard's limit: the zip's 250 MB (default) or a container image's 10 GB. */
+  readonly sizeLimitBytes?: number;
+  /**
+   * Hard-link model files instead of copying them (falling back to a copy across file systems): an image's staging
+   * folder is read once by CDK's asset staging, so a 1 GB model need not be written twice.
+   */
+  readonly linkModels?: boolean;
 }): string[] {
   const ort = locateOnnxRuntime(options.projectRoot, options.architecture);
   const out = options.outputDir;
@@ -87,7 +96,10 @@ export function scorerBundleCommands(options: {
       throw new ScorerBundleError(`model folder ${source} (model ${folder.id}) has no config.json: rerank:models must name Hugging Face ONNX folders`);
     }
     const target = path.join(out, folder.target);
-    return [`mkdir -p ${quote(target)}`, `cp -R ${quote(source)}/. ${quote(target)}/`];
+    const copy = `cp -R ${quote(source)}/. ${quote(target)}/`;
+    if (options.linkModels !== true) return [`mkdir -p ${quote(target)}`, copy];
+    // `cp -l` is GNU; elsewhere (or across devices) it fails before linking anything, and the copy starts clean.
+    return [`mkdir -p ${quote(target)}`, `cp -Rl ${quote(source)}/. ${quote(target)}/ 2>/dev/null || { rm -rf ${quote(target)} && mkdir -p ${quote(target)} && ${copy}; }`];
   });
   const ortOut = path.join(out, 'node_modules', 'onnxruntime-node');
   return [
@@ -103,6 +115,6 @@ export function scorerBundleCommands(options: {
     `cp -R ${quote(path.join(ort.commonDir, 'package.json'))} ${quote(path.join(ort.commonDir, 'dist'))} ${quote(path.join(out, 'node_modules', 'onnxruntime-common'))}/`,
     ...copies.flat(),
     ...docsPageCommands(options.projectRoot, out),
-    `node -e ${quote(SIZE_GUARD)} ${quote(out)} ${LAMBDA_UNZIPPED_LIMIT_BYTES}`,
+    `node -e ${quote(SIZE_GUARD)} ${quote(out)} ${options.sizeLimitBytes ?? LAMBDA_UNZIPPED_LIMIT_BYTES}`,
   ];
 }

@@ -1,9 +1,10 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import * as codedeploy from 'aws-cdk-lib/aws-codedeploy';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
+import { bundledFolders } from '../config/rerank-models.js';
 import { ALARM_EMAIL_OPT_OUT, type DeploymentPreference, type RerankSettings } from '../config/rerank-settings.js';
 import { EdgeAuthorizer } from '../constructs/edge-authorizer.js';
 import { acknowledge, NAG_ACKNOWLEDGEMENTS as ACK } from '../nag/acknowledge-nag-findings.js';
@@ -12,6 +13,8 @@ import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
 import { RerankHttpApi } from '../constructs/rerank-http-api.js';
 import { RerankMonitoring } from '../constructs/rerank-monitoring.js';
 import { ScorerFunction } from '../constructs/scorer-function.js';
+import { ScorerImage } from '../constructs/scorer-image.js';
+import { choosePackaging, estimateUnzippedBytes, type PackagingChoice } from '../packaging/scorer-packaging.js';
 
 export interface RerankStackProps extends StackProps {
   readonly settings: RerankSettings;
@@ -35,6 +38,8 @@ export class RerankStack extends Stack {
   readonly apiAlias: lambda.Alias;
   readonly workerAlias: lambda.Alias;
   readonly edgeAuthorizer: EdgeAuthorizer | undefined;
+  /** Zip or container image for the scoring functions (rerank:packaging), and why. */
+  readonly packaging: PackagingChoice;
 
   constructor(scope: Construct, id: string, props: RerankStackProps) {
     super(scope, id, props);
@@ -77,9 +82,20 @@ export class RerankStack extends Stack {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       ...this.chunkQueues.environment,
     };
+    // One choice for every scoring function: they carry the same models, so they fit a zip or none does.
+    this.packaging = choosePackaging(
+      s.packaging,
+      estimateUnzippedBytes({ projectRoot: props.projectRoot, architecture: s.architecture, folders: bundledFolders(s.deployModels) }),
+    );
+    Annotations.of(this).addInfo(this.packaging.reason);
+    const image =
+      this.packaging.packaging === 'image'
+        ? new ScorerImage(this, 'ScorerImage', { projectRoot: props.projectRoot, architecture: s.architecture, models: s.deployModels, entries: Object.values(ENTRIES) })
+        : undefined;
     const common = {
       projectRoot: props.projectRoot,
       architecture: s.architecture,
+      image,
       models: s.deployModels,
       logRetentionDays: s.logRetentionDays,
       environment,
@@ -87,7 +103,7 @@ export class RerankStack extends Stack {
 
     this.apiFunction = new ScorerFunction(this, 'Api', {
       ...common,
-      entry: 'functions/api/handler.ts',
+      entry: ENTRIES.api,
       description: 'Rerank API: every dialect route, synchronous scoring, job submit and poll',
       memoryMb: s.apiMemoryMb,
       timeout: Duration.seconds(s.apiTimeoutSeconds),
@@ -102,7 +118,7 @@ export class RerankStack extends Stack {
     });
     this.workerFunction = new ScorerFunction(this, 'Worker', {
       ...common,
-      entry: 'functions/workers/score-chunk.ts',
+      entry: ENTRIES.worker,
       description: 'Rerank worker: scores queued chunks and records them in the jobs table',
       memoryMb: s.workerMemoryMb,
       timeout: workerTimeout,
@@ -110,7 +126,7 @@ export class RerankStack extends Stack {
     });
     this.deadLetterFunction = new ScorerFunction(this, 'DeadLetter', {
       ...common,
-      entry: 'functions/workers/chunk-dead-letter.ts',
+      entry: ENTRIES.deadLetter,
       description: 'Rerank dead-letter consumer: fails the job of every chunk that could not be scored',
       memoryMb: s.deadLetterMemoryMb,
       timeout: deadLetterTimeout,
@@ -224,6 +240,13 @@ export class RerankStack extends Stack {
     });
   }
 }
+
+/** The scoring functions' entries: the files the local server runs. */
+const ENTRIES = {
+  api: 'functions/api/handler.ts',
+  worker: 'functions/workers/score-chunk.ts',
+  deadLetter: 'functions/workers/chunk-dead-letter.ts',
+} as const;
 
 const SERVICE_NAME = 'rerank';
 const METRICS_NAMESPACE = 'RerankService';

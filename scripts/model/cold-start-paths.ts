@@ -4,7 +4,7 @@
  * - image: the folder is part of the container image, read in place (session create + first request).
  * - tmp:   the folder is copied into a fresh directory first (the /tmp write half of an S3 -> /tmp download;
  *          the S3 transfer itself cannot be measured here: add size / throughput), then loaded the same way.
- * Prints one JSON line per path with the median over `runs` (default 3).
+ * Prints one JSON line per path with the median over `runs` (default 3); the runs of the two paths alternate.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -33,15 +33,19 @@ if (folder === undefined) {
 }
 const runs = Number(runsArg ?? 3);
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-for (const mode of ['image', 'tmp'] as const) {
-  const samples: Record<string, number>[] = [];
-  for (let i = 0; i < runs; i++) {
+const MODES = ['image', 'tmp'] as const;
+const samples: Record<(typeof MODES)[number], Record<string, number>[]> = { image: [], tmp: [] };
+// Runs alternate between the paths, so a shared machine's load drifting during the measurement hits both alike.
+for (let i = 0; i < runs; i++) {
+  for (const mode of MODES) {
     const scratch = await mkdtemp(path.join(tmpdir(), 'cold-start-'));
     const target = mode === 'tmp' ? path.join(scratch, 'model') : '-';
     const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PROBE, folder, target], { encoding: 'utf8' });
-    samples.push(JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>);
+    samples[mode].push(JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>);
     await rm(scratch, { recursive: true, force: true });
   }
-  const keys = Object.keys(samples[0]!);
-  console.log(JSON.stringify({ mode, folder, runs, ...Object.fromEntries(keys.map((k) => [k, Math.round(median(samples.map((s) => s[k]!)))])) }));
+}
+for (const mode of MODES) {
+  const keys = Object.keys(samples[mode][0]!);
+  console.log(JSON.stringify({ mode, folder, runs, ...Object.fromEntries(keys.map((k) => [k, Math.round(median(samples[mode].map((s) => s[k]!)))])) }));
 }

@@ -5,8 +5,8 @@ import { removeScratchDirs, synthRerankStack, type SynthResult } from './support
 
 /**
  * cdk-nag (v3, matching aws-cdk-lib 2.x) over the stack as cdk.json configures it and with every optional part
- * switched: no finding may be left unacknowledged. `cdk synth` runs the same packs (infra/app.ts), so the
- * CLI synth test fails too when one is.
+ * switched, scoring functions as zips and as container images: no finding may be left unacknowledged.
+ * `cdk synth` runs the same packs (infra/app.ts), so the CLI synth test fails too when one is.
  */
 let synths: SynthResult[];
 
@@ -17,6 +17,8 @@ beforeAll(() => {
       bundle: false,
       context: { 'rerank:edgeAuthorizer': 'false', 'rerank:alarmEmail': 'ops@example.com', 'rerank:apiProvisionedConcurrency': '2', 'rerank:retainTable': 'false' },
     }),
+    // Container-image scoring functions: Lambda pulls the image with its own service access, the role gains nothing.
+    synthRerankStack({ bundle: false, context: { 'rerank:packaging': 'image' } }),
   ];
 });
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cfnLint } from './support/cfn-lint.js';
 import { expectScorerBundleLayout, expectWithinLambdaLimits } from './support/lambda-bundle.js';
 import { PROJECT_ROOT, functionAssets, removeScratchDirs, scratchDir } from './support/synth-rerank.js';
 
@@ -73,19 +74,9 @@ describe('cdk synth (pinned 2.x CLI, offline, no credentials)', () => {
   });
 
   it('passes cfn-lint (W3005 ignored: CDK writes redundant DependsOn)', (ctx) => {
-    const args = ['--ignore-checks', 'W3005', '--', path.join(outdir, 'Rerank-dev.template.json')];
-    let lint = spawnSync('cfn-lint', args, { encoding: 'utf8', timeout: 200_000 });
-    if ((lint.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-      // No console script on PATH: the same linter through python3, when its package is installed.
-      const viaPython = 'import sys; from cfnlint.runner import main; sys.argv[0] = "cfn-lint"; sys.exit(main())';
-      lint = spawnSync('python3', ['-c', viaPython, ...args], { encoding: 'utf8', timeout: 200_000 });
-      if (lint.error || /No module named '?cfnlint/.test(lint.stderr)) {
-        // CI must lint; a developer machine without cfn-lint only skips (pip install cfn-lint to run it).
-        if (process.env['CI'] === 'true') throw new Error('cfn-lint is not installed; CI must run it (pip install cfn-lint)');
-        ctx.skip('cfn-lint not installed (it is required when CI=true)');
-      }
-    }
-    expect(lint.status, `${lint.stdout}\n${lint.stderr}`).toBe(0);
+    const lint = cfnLint(outdir, 'Rerank-dev');
+    if (lint === 'not-installed') return ctx.skip('cfn-lint not installed (it is required when CI=true)');
+    expect(lint.status, lint.output).toBe(0);
     // cfn-lint takes about a minute on this template on a busy 2-core machine.
   }, 240_000);
 });

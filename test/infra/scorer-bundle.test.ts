@@ -1,8 +1,8 @@
 import { execSync } from 'node:child_process';
-import { closeSync, ftruncateSync, openSync, readdirSync } from 'node:fs';
+import { closeSync, cpSync, ftruncateSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAMBDA_UNZIPPED_LIMIT_BYTES, ScorerBundleError, locateOnnxRuntime, scorerBundleCommands } from '../../infra/packaging/scorer-bundle.js';
+import { LAMBDA_IMAGE_LIMIT_BYTES, LAMBDA_UNZIPPED_LIMIT_BYTES, ScorerBundleError, locateOnnxRuntime, scorerBundleCommands } from '../../infra/packaging/scorer-bundle.js';
 import { PROJECT_ROOT, removeScratchDirs, scratchDir } from './support/synth-rerank.js';
 
 afterAll(removeScratchDirs);
@@ -41,6 +41,31 @@ describe('scorer bundle packaging (afterBundling hook)', () => {
     ftruncateSync(fd, LAMBDA_UNZIPPED_LIMIT_BYTES);
     closeSync(fd);
     expect(() => run(commands.slice(-1))).toThrow(/over the Lambda limit of 250 MB/);
+  });
+
+  it('hard-links the model files for an image staging folder, whose size guard is the 10 GB image limit', () => {
+    // The model in a scratch folder on the staging folder's file system, so a link is possible.
+    const model = path.join(scratchDir('rerank-hook-model-'), 'fixture');
+    cpSync(path.join(PROJECT_ROOT, 'models/tinybert-l2-fixture'), model, { recursive: true });
+    const out = scratchDir('rerank-hook-');
+    const commands = scorerBundleCommands({
+      ...bundleOptions(out),
+      folders: [{ id: 'fixture', source: model, target: 'models/fixture' }],
+      sizeLimitBytes: LAMBDA_IMAGE_LIMIT_BYTES,
+      linkModels: true,
+    });
+    run(commands);
+    for (const file of ['config.json', 'tokenizer.json']) {
+      const staged = path.join(out, 'models', 'fixture', file);
+      expect(statSync(staged).ino).toBe(statSync(path.join(model, file)).ino);
+      expect(readFileSync(staged)).toEqual(readFileSync(path.join(model, file)));
+    }
+    // Over the zip's limit but within an image's: the guard passes.
+    const fd = openSync(path.join(out, 'huge-model.onnx'), 'w');
+    ftruncateSync(fd, LAMBDA_UNZIPPED_LIMIT_BYTES);
+    closeSync(fd);
+    expect(() => run(commands.slice(-1))).not.toThrow();
+    expect(commands.at(-1)).toContain(String(LAMBDA_IMAGE_LIMIT_BYTES));
   });
 
   it('rejects a model folder that is not a Hugging Face folder', () => {

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 const root = process.env.LAMBDA_TASK_ROOT;
 const events = JSON.parse(process.env.INVOKE_EVENTS);
-const { handler } = await import(pathToFileURL(root + '/index.mjs').href);
+const { [process.env.INVOKE_EXPORT]: handler } = await import(pathToFileURL(root + '/' + process.env.INVOKE_MODULE).href);
 const context = {
   functionName: 'bundle-test', functionVersion: '$LATEST', memoryLimitInMB: '3008', awsRequestId: 'bundle-test',
   invokedFunctionArn: 'arn:aws:lambda:us-east-1:000000000000:function:bundle-test', logGroupName: 'g', logStreamName: 's',
@@ -20,7 +20,7 @@ const context = {
 const results = [];
 for (const event of events) results.push(await handler(event, context));
 let ortEntry = '';
-try { ortEntry = createRequire(root + '/index.mjs').resolve('onnxruntime-node'); } catch {}
+try { ortEntry = createRequire(root + '/' + process.env.INVOKE_MODULE).resolve('onnxruntime-node'); } catch {}
 process.stdout.write('\\n@@RESULT@@' + JSON.stringify({ results, ortEntry }));
 `;
 
@@ -38,7 +38,12 @@ function lambdaEnv(asset: FunctionAsset): Record<string, string> {
   return env;
 }
 
-export function invokeBundle(asset: FunctionAsset, events: readonly unknown[]): BundleInvocation {
+/**
+ * `handler` is the function's Handler or image command: `index.handler` (zip) or `functions/api/handler.handler`
+ * (image); its module is loaded as `<path>.mjs`, one of the extensions Lambda's Node runtime tries.
+ */
+export function invokeBundle(asset: FunctionAsset, events: readonly unknown[], handler = 'index.handler'): BundleInvocation {
+  const dot = handler.lastIndexOf('.');
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD_SCRIPT], {
     cwd: scratchDir('rerank-bundle-cwd-'),
     env: {
@@ -47,6 +52,8 @@ export function invokeBundle(asset: FunctionAsset, events: readonly unknown[]): 
       LAMBDA_TASK_ROOT: asset.dir,
       POWERTOOLS_LOG_LEVEL: 'ERROR',
       INVOKE_EVENTS: JSON.stringify(events),
+      INVOKE_MODULE: `${handler.slice(0, dot)}.mjs`,
+      INVOKE_EXPORT: handler.slice(dot + 1),
     },
     encoding: 'utf8',
     timeout: 60_000,

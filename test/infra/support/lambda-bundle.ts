@@ -24,9 +24,12 @@ export function expectWithinLambdaLimits(assets: readonly FunctionAsset[]): Asse
   });
 }
 
-/** The bundle holds index.mjs, onnxruntime-node with exactly one platform (linux/<arch>) and the model folder. */
-export function expectScorerBundleLayout(asset: FunctionAsset, nodeArch: 'x64' | 'arm64', modelFolder: string): void {
-  expect(existsSync(path.join(asset.dir, 'index.mjs'))).toBe(true);
+/**
+ * The bundle holds its module(s) (index.mjs in a zip, functions/**.mjs in the image), onnxruntime-node with exactly one
+ * platform (linux/<arch>) and the model folder.
+ */
+export function expectScorerBundleLayout(asset: FunctionAsset, nodeArch: 'x64' | 'arm64', modelFolder: string, modules: readonly string[] = ['index.mjs']): void {
+  for (const module of modules) expect(existsSync(path.join(asset.dir, module)), module).toBe(true);
   const ortBin = path.join(asset.dir, 'node_modules', 'onnxruntime-node', 'bin');
   const platforms = readdirSync(ortBin).flatMap((napi) =>
     readdirSync(path.join(ortBin, napi)).flatMap((os) => readdirSync(path.join(ortBin, napi, os)).map((arch) => `${os}/${arch}`)),

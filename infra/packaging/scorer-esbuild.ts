@@ -1,0 +1,54 @@
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type { BuildOptions } from 'esbuild';
+
+/**
+ * The scoring functions' Node runtime. The zip functions run it as a managed runtime; the container image's base
+ * (container/Dockerfile) must be the same major, which a test checks.
+ */
+export const SCORER_RUNTIME = lambda.Runtime.NODEJS_24_X;
+
+/** `nodejs24.x` -> 24. */
+export function runtimeMajor(runtime: lambda.Runtime): number {
+  const match = /^nodejs(\d+)\./.exec(runtime.name);
+  if (!match) throw new Error(`${runtime.name} is not a Node.js runtime`);
+  return Number(match[1]);
+}
+
+// ESM output keeps the code's `import.meta` and top-level await; bundled CommonJS dependencies still call require().
+const ESM_REQUIRE_BANNER = "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);";
+
+/**
+ * One esbuild configuration for both packagings, so a container image runs the code a zip would: ESM for the
+ * runtime's Node, minified with source maps, onnxruntime-node external (its pruned copy is added beside the bundle).
+ * The AWS SDK is bundled: the deployed code runs the SDK versions the tests ran, not the runtime's copy.
+ */
+export const SCORER_ESBUILD = {
+  target: `node${runtimeMajor(SCORER_RUNTIME)}`,
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  externalModules: ['onnxruntime-node'],
+  /** The file NodejsFunction writes for ESM: the zip functions' handler is `index.handler`. */
+  outFile: 'index.mjs',
+} as const;
+
+/** The same options for esbuild's own API, as NodejsFunction passes them to the esbuild CLI. */
+export function scorerEsbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: SCORER_ESBUILD.target,
+    outfile,
+    mainFields: [...SCORER_ESBUILD.mainFields],
+    banner: { js: SCORER_ESBUILD.banner },
+    minify: SCORER_ESBUILD.minify,
+    sourcemap: SCORER_ESBUILD.sourceMap,
+    sourcesContent: SCORER_ESBUILD.sourcesContent,
+    external: [...SCORER_ESBUILD.externalModules],
+    logLevel: 'warning',
+  };
+}
