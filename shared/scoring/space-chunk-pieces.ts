@@ -86,18 +86,94 @@ export function spaceChunkable(tokenizerJson: Json, tokenizerConfig: Json): bool
   return normalizerIsLocal(tokenizerJson.normalizer) && preTokenizerSplitsOnSpace(tokenizerJson.pre_tokenizer);
 }
 
+/** The parts of an @huggingface/tokenizers 0.2.0 Tokenizer the chunk path uses (all public there). */
+export interface ChunkTokenizer {
+  encode(text: string, options: { add_special_tokens: boolean }): { ids: number[] };
+  readonly normalizer: ((text: string) => string) | null;
+  readonly pre_tokenizer: ((text: string, options?: { section_index?: number }) => string[]) | null;
+  readonly model: ((words: string[]) => string[]) & { readonly tokens_to_ids: Map<string, number>; readonly unk_token_id?: number };
+}
+
+/** Printable ASCII without the space: every normalizer of LOCAL_NORMALIZERS leaves it as is or lowercases it. */
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+
+/** What the normalizer does to printable ASCII ('lowercase' or 'identity'), or undefined when unsure. */
+function asciiEffect(normalizer: unknown): 'lowercase' | 'identity' | undefined {
+  if (normalizer === null || normalizer === undefined) return 'identity';
+  const config = asObject(normalizer);
+  if (config === undefined) return undefined;
+  switch (config.type) {
+    // clean_text drops control chars and maps whitespace, CJK spacing, NFD + Mn removal: none touches it.
+    case 'BertNormalizer':
+      return config.lowercase ? 'lowercase' : 'identity';
+    case 'Lowercase':
+      return 'lowercase';
+    case 'Precompiled': // control chars, whitespace map, NFKC
+    case 'NFC':
+    case 'NFD':
+    case 'NFKC':
+    case 'NFKD':
+    case 'StripAccents':
+      return 'identity';
+    case 'Sequence': {
+      const effects = Array.isArray(config.normalizers) ? config.normalizers.map(asciiEffect) : [undefined];
+      if (effects.includes(undefined)) return undefined;
+      return effects.includes('lowercase') ? 'lowercase' : 'identity';
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Encodes one chunk (no U+0020) as the library's encode_text does for a section without added tokens -
+ * normalizer, pre-tokenizer (first section), model, token -> id exactly as Tokenizer.encode maps them -
+ * without its per-call glue (added-token splitting, post-processor, attention mask): a cache miss costs
+ * ~1.5x less. A chunk that holds an added token's text goes to the plain encode. Printable ASCII skips the
+ * normalizer (its per-character regexes), which leaves such text as is or lowercased (asciiEffect).
+ */
+function createChunkEncoder(tokenizer: ChunkTokenizer, tokenizerJson: Json, plain: (text: string) => number[]): (chunk: string) => number[] {
+  const { normalizer, pre_tokenizer: preTokenizer, model } = tokenizer;
+  const rawContents: string[] = [];
+  const normalizedContents: string[] = [];
+  // Same keys, in the same order, as Tokenizer's added_tokens_map (content, then normalized content).
+  const addedIds = new Map<string, number>();
+  for (const entry of Array.isArray(tokenizerJson.added_tokens) ? tokenizerJson.added_tokens : []) {
+    const token = asObject(entry);
+    if (token === undefined || typeof token.content !== 'string' || typeof token.id !== 'number') continue;
+    addedIds.set(token.content, token.id);
+    rawContents.push(token.content);
+    if (token.normalized === true && normalizer !== null) {
+      const normalized = normalizer(token.content);
+      addedIds.set(normalized, token.id);
+      normalizedContents.push(normalized);
+    }
+  }
+  const ascii = asciiEffect(tokenizerJson.normalizer);
+  return (chunk) => {
+    if (rawContents.some((content) => chunk.includes(content))) return plain(chunk);
+    let text: string;
+    if (ascii !== undefined && PRINTABLE_ASCII.test(chunk)) text = ascii === 'lowercase' ? chunk.toLowerCase() : chunk;
+    else text = normalizer === null ? chunk : normalizer(chunk);
+    if (text.length === 0) return [];
+    if (normalizedContents.some((content) => text.includes(content))) return plain(chunk);
+    const words = preTokenizer === null ? [text] : preTokenizer(text, { section_index: 0 });
+    return model(words).map((token) => (addedIds.get(token) ?? model.tokens_to_ids.get(token) ?? model.unk_token_id) as number);
+  };
+}
+
 /**
  * The pieces function the scorer uses: the chunk cache when spaceChunkable, else the plain encode.
- * `tokenizer` is an @huggingface/tokenizers Tokenizer (typed structurally to keep this module library-free).
  */
 export function createPiecesEncoder(
-  tokenizer: { encode(text: string, options: { add_special_tokens: boolean }): { ids: number[] } },
+  tokenizer: ChunkTokenizer,
   tokenizerJson: Json,
   tokenizerConfig: Json,
   limits: ChunkCacheLimits = DEFAULT_CHUNK_CACHE_LIMITS,
 ): (text: string) => number[] {
   const plain = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
-  return spaceChunkable(tokenizerJson, tokenizerConfig) ? createSpaceChunkPieces(plain, limits).pieces : plain;
+  if (!spaceChunkable(tokenizerJson, tokenizerConfig)) return plain;
+  return createSpaceChunkPieces(createChunkEncoder(tokenizer, tokenizerJson, plain), limits).pieces;
 }
 
 /** pieces(text) through the chunk cache; cachedChunks is exposed so tests can check the bound. */
@@ -107,8 +183,9 @@ export interface SpaceChunkPieces {
 }
 
 /**
- * pieces(text) via the chunk cache. `encodePlain` is the library's encode without special tokens; it is
- * called for every chunk not in the cache (and every chunk too long to cache).
+ * pieces(text) via the chunk cache. `encodePlain` encodes one chunk (the library's encode without special
+ * tokens, or createChunkEncoder); it is called for every chunk not in the cache (and every chunk too long
+ * to cache).
  * The cache is two generations of Maps: lookups check the current one, then the previous one (promoting a
  * hit); when the current one is full it becomes the previous one and the old previous one is dropped. That
  * is LRU-like at O(1) per lookup, and bounded at 2 x entriesPerGeneration whatever callers send.
