@@ -55,6 +55,11 @@ export interface OnnxCrossEncoder extends Scorer {
   readonly maxLength: number;
   readonly inputNames: readonly string[];
   readonly plan: ExecutionPlan;
+  /**
+   * Resolves when the plan's small-request session has loaded (true) or will not be used (false: none in the
+   * plan, failed to load, or closed first). For tests and the bench; requests never need to wait for it.
+   */
+  smallRequestSessionReady(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -180,6 +185,9 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   private closed = false;
   /** Requests being scored now: the small-request session is only for a request that has the CPUs to itself. */
   private inFlight = 0;
+  /** Set once the small-request session has loaded (see attachSmallRequestSession). */
+  private small: SmallRequestRunner | undefined;
+  private smallLoading: Promise<boolean> = Promise.resolve(false);
 
   constructor(
     readonly id: string,
@@ -188,13 +196,34 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     private readonly tokenizer: PairTokenizer,
     private readonly config: CrossEncoderConfig,
     private readonly limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean },
-    private readonly small: SmallRequestRunner | undefined,
   ) {
     this.inputNames = runner.inputNames;
   }
 
   get maxLength(): number {
     return this.tokenizer.maxLength;
+  }
+
+  /**
+   * Takes the small-request session once it has loaded. A load failure (e.g. no memory for one more copy) is
+   * not an error of the scorer: every request keeps going to the pool, which works without it.
+   */
+  attachSmallRequestSession(loading: Promise<SmallRequestRunner>): void {
+    this.smallLoading = loading.then(
+      async (small) => {
+        if (this.closed) {
+          await small.runner.release();
+          return false;
+        }
+        this.small = small;
+        return true;
+      },
+      () => false,
+    );
+  }
+
+  smallRequestSessionReady(): Promise<boolean> {
+    return this.smallLoading;
   }
 
   async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
@@ -249,7 +278,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([this.runner.release(), this.small?.runner.release()]);
+    await Promise.all([this.runner.release(), this.smallLoading.then(() => this.small?.runner.release())]);
   }
 }
 
@@ -287,38 +316,41 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     padTokenId: folder.config.padTokenId,
   });
   const chosen = await executionPlanFor(options, folder.onnxPath);
-  const { smallRequestSession, ...poolPlan } = chosen;
-  const plan: ExecutionPlan = options.smallRequestSession === false ? poolPlan : chosen;
+  const plan: ExecutionPlan =
+    options.smallRequestSession === false ? { inWorkerThreads: chosen.inWorkerThreads, workers: chosen.workers, intraOpThreads: chosen.intraOpThreads } : chosen;
   const sessionOptions = crossEncoderSessionOptions(plan.intraOpThreads);
   const startPool = async (size: number, threads: number): Promise<BatchRunner> => {
     const pool = await InferenceWorkerPool.start({ onnxPath: folder.onnxPath, size, sessionOptions: crossEncoderSessionOptions(threads) });
     return { inputNames: pool.inputNames, parallelism: size, run: (feeds) => pool.run(feeds), release: () => pool.close() };
   };
-  // Both at once: session creation dominates cold start, and the workers load in parallel.
-  const [started, startedSmall] = await Promise.allSettled([
-    plan.inWorkerThreads
-      ? startPool(plan.workers, plan.intraOpThreads)
-      : ort.InferenceSession.create(folder.onnxPath, sessionOptions).then((session) => sessionRunner(session, options.id)),
-    plan.smallRequestSession === undefined ? Promise.resolve(undefined) : startPool(1, plan.smallRequestSession.intraOpThreads),
-  ]);
-  if (started.status === 'rejected' || startedSmall.status === 'rejected') {
-    // Release whichever did start (a worker's session holds a copy of the model).
-    await Promise.all([started, startedSmall].map((result) => (result.status === 'fulfilled' ? result.value?.release() : undefined)));
-    throw started.status === 'rejected' ? started.reason : (startedSmall as PromiseRejectedResult).reason;
-  }
-  const [runner, smallRunner] = [started.value, startedSmall.value];
-  const small = smallRunner === undefined || smallRequestSession === undefined ? undefined : { runner: smallRunner, threads: smallRequestSession.intraOpThreads };
+  const runner = plan.inWorkerThreads
+    ? await startPool(plan.workers, plan.intraOpThreads)
+    : sessionRunner(await ort.InferenceSession.create(folder.onnxPath, sessionOptions), options.id);
   const unexpected = runner.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
   if (unexpected.length > 0 || !runner.inputNames.includes('input_ids')) {
-    await Promise.all([runner.release(), smallRunner?.release()]);
+    await runner.release();
     throw new Error(`model ${options.id}: unsupported ONNX inputs [${runner.inputNames.join(', ')}] in ${folder.onnxPath}`);
   }
-  return new OnnxCrossEncoderScorer(options.id, plan, runner, tokenizer, folder.config, {
+  const scorer = new OnnxCrossEncoderScorer(options.id, plan, runner, tokenizer, folder.config, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
     hiddenSize: await encoderHiddenSize(folder.folder),
     batchInvariant: !(await quantizesActivationsPerRun(folder.onnxPath)),
-  }, small);
+  });
+  if (plan.smallRequestSession !== undefined) {
+    // Loaded after the pool and not awaited: cold start stays what it was (measured: loading both at once made
+    // the load ~1.7x longer), and until it is ready every request takes the pool.
+    const threads = plan.smallRequestSession.intraOpThreads;
+    scorer.attachSmallRequestSession(
+      startPool(1, threads).then(async (small) => {
+        // One tiny run first: a new multi-threaded session's first run is slow (thread pool start), and that
+        // should not land on a request.
+        await small.run(batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, runner.inputNames));
+        return { runner: small, threads };
+      }),
+    );
+  }
+  return scorer;
 }
 
 /** The explicit inWorkerThread/workers/threads options when given, else chooseExecutionPlan from the CPU budget. */
