@@ -345,7 +345,12 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
       startPool(1, threads).then(async (small) => {
         // One tiny run first: a new multi-threaded session's first run is slow (thread pool start), and that
         // should not land on a request.
-        await small.run(batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, runner.inputNames));
+        try {
+          await small.run(batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, runner.inputNames));
+        } catch (error) {
+          await small.release();
+          throw error;
+        }
         return { runner: small, threads };
       }),
     );

@@ -1,8 +1,8 @@
 /**
  * A faster `pieces(text)` for tokenizers whose output is the concatenation of the outputs of the text's
  * space-separated chunks: "The cat sat." -> pieces("The") + pieces("cat") + pieces("sat."). Documents repeat
- * words, so each distinct chunk is tokenized once by the library (its plain encode, so the pieces are its
- * own) and then read from a bounded cache.
+ * words, so each distinct chunk is tokenized once by the library's own normalizer, pre-tokenizer and model
+ * (createChunkEncoder) and then read from a bounded cache.
  *
  * Why it pays (profile of @huggingface/tokenizers 0.2.0 on the bench documents, bert-base-uncased):
  * BertNormalizer ~26% (per-character regexes), WordPiece ~23%, pre-tokenizer ~8%, added-token splitting
@@ -203,7 +203,9 @@ export function createSpaceChunkPieces(encodePlain: (text: string) => number[], 
         previous = current;
         current = new Map();
       }
-      current.set(chunk, ids);
+      // A copy, not the slice: V8 keeps a slice of 13+ characters as a view of the whole document, which a
+      // cached key would keep alive (and the memory bound would no longer hold).
+      current.set(chunk.length >= 13 ? chunk.split('').join('') : chunk, ids);
     }
     return ids;
   };
