@@ -9,6 +9,12 @@ export interface ExecutionPlan {
   readonly workers: number;
   /** ONNX Runtime intra-op threads of each session. */
   readonly intraOpThreads: number;
+  /**
+   * One more session, on its own worker thread, with every CPU as intra-op threads: a request too small to
+   * keep every pool session busy runs there instead (see prefersOneSession). Absent when in-thread, when the
+   * pool sessions already have several intra-op threads, or when memory has no room for another copy.
+   */
+  readonly smallRequestSession?: { readonly intraOpThreads: number };
 }
 
 export interface ExecutionPlanInput {
@@ -47,7 +53,40 @@ export function chooseExecutionPlan(input: ExecutionPlanInput): ExecutionPlan {
   const perSession = Math.max(1, input.modelBytes * SESSION_BYTES_PER_MODEL_BYTE);
   const fitting = Math.max(1, Math.floor((memory * SESSION_MEMORY_SHARE) / perSession));
   const workers = Math.min(threads, fitting);
-  return { inWorkerThreads: true, workers, intraOpThreads: Math.max(1, Math.floor(threads / workers)) };
+  const intraOpThreads = Math.max(1, Math.floor(threads / workers));
+  if (intraOpThreads === 1 && fitting > workers) return { inWorkerThreads: true, workers, intraOpThreads, smallRequestSession: { intraOpThreads: threads } };
+  return { inWorkerThreads: true, workers, intraOpThreads };
+}
+
+/**
+ * Speedup of one session with N intra-op threads over one thread, on whole requests: ~sqrt(N), from the
+ * issue 13 measurements of this scorer on a 16-core machine (fp32 1/2/4/6/8 threads: 12.3/19.1/26.0/32.0/35.7
+ * pairs/s, i.e. 1.55/2.1/2.6/2.9x) and this machine's bench (2 threads ~1.5x).
+ */
+export function intraOpSpeedup(threads: number): number {
+  return Math.sqrt(Math.max(1, threads));
+}
+
+/**
+ * Whether a request finishes sooner as its plain length batches on one session with all `threads` intra-op
+ * threads than as the pool's batches (`poolCosts`, estimated with batchCost) on `workers` single-threaded
+ * sessions. The pool's finish time is the longest worker's share under the scorer's costliest-first
+ * schedule; the one session's is the plain batches' total cost / intraOpSpeedup. Measured (bench/report.md,
+ * "Latency per request"): 10 documents of a dynamically quantized graph are 8 + 2 pairs, so on 2 workers one
+ * worker scores 8 pairs alone while one 2-thread session scores them ~1.5x faster; from ~20 documents on the
+ * pool's batches balance and it wins.
+ */
+export function prefersOneSession(poolCosts: readonly number[], plainCosts: readonly number[], workers: number, threads: number): boolean {
+  const loads = new Array<number>(Math.max(1, workers)).fill(0);
+  // Costliest first, each batch to the worker that frees up first (what forEachBounded over the pool does).
+  for (const cost of [...poolCosts].sort((a, b) => b - a)) {
+    let least = 0;
+    for (let i = 1; i < loads.length; i++) if (loads[i]! < loads[least]!) least = i;
+    loads[least]! += cost;
+  }
+  const poolFinish = Math.max(...loads);
+  const oneSessionFinish = plainCosts.reduce((sum, cost) => sum + cost, 0) / intraOpSpeedup(threads);
+  return oneSessionFinish < poolFinish;
 }
 
 /**

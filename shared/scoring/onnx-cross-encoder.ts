@@ -3,9 +3,9 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
 import { forEachBounded } from '../core/for-each-bounded.js';
-import { chooseExecutionPlan, quantizesActivationsPerRun, type ExecutionPlan } from './execution-plan.js';
+import { chooseExecutionPlan, prefersOneSession, quantizesActivationsPerRun, type ExecutionPlan } from './execution-plan.js';
 import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
-import { scheduleBatches, type BatchLimits } from './length-batches.js';
+import { batchCost, scheduleBatches, type BatchLimits } from './length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { ONNX_VARIANT_FILES } from './onnx-file-names.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
@@ -42,6 +42,11 @@ export interface OnnxCrossEncoderOptions {
   readonly inWorkerThread?: boolean;
   /** Worker threads when inWorkerThread is true (default 1; each holds its own session). */
   readonly workers?: number;
+  /**
+   * Whether the chosen plan may load its small-request session (ExecutionPlan.smallRequestSession, one more
+   * copy of the model); default true. false keeps every request on the pool (the bench compares both).
+   */
+  readonly smallRequestSession?: boolean;
 }
 
 /** A loaded cross-encoder; `maxLength`, `inputNames` and `plan` are exposed for diagnostics, bench and tests. */
@@ -50,6 +55,11 @@ export interface OnnxCrossEncoder extends Scorer {
   readonly maxLength: number;
   readonly inputNames: readonly string[];
   readonly plan: ExecutionPlan;
+  /**
+   * Resolves when the plan's small-request session has loaded (true) or will not be used (false: none in the
+   * plan, failed to load, or closed first). For tests and the bench; requests never need to wait for it.
+   */
+  smallRequestSessionReady(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -163,10 +173,21 @@ function sessionRunner(session: ort.InferenceSession, modelId: string): BatchRun
   };
 }
 
+/** The small-request session (ExecutionPlan.smallRequestSession) and its intra-op threads. */
+interface SmallRequestRunner {
+  readonly runner: BatchRunner;
+  readonly threads: number;
+}
+
 class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   readonly scoreKind = 'logit' as const;
   readonly inputNames: readonly string[];
   private closed = false;
+  /** Requests being scored now: the small-request session is only for a request that has the CPUs to itself. */
+  private inFlight = 0;
+  /** Set once the small-request session has loaded (see attachSmallRequestSession). */
+  private small: SmallRequestRunner | undefined;
+  private smallLoading: Promise<boolean> = Promise.resolve(false);
 
   constructor(
     readonly id: string,
@@ -183,6 +204,28 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     return this.tokenizer.maxLength;
   }
 
+  /**
+   * Takes the small-request session once it has loaded. A load failure (e.g. no memory for one more copy) is
+   * not an error of the scorer: every request keeps going to the pool, which works without it.
+   */
+  attachSmallRequestSession(loading: Promise<SmallRequestRunner>): void {
+    this.smallLoading = loading.then(
+      async (small) => {
+        if (this.closed) {
+          await small.runner.release();
+          return false;
+        }
+        this.small = small;
+        return true;
+      },
+      () => false,
+    );
+  }
+
+  smallRequestSessionReady(): Promise<boolean> {
+    return this.smallLoading;
+  }
+
   async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     if (documents.length === 0) return { scores: [], tokens: 0 };
@@ -191,32 +234,51 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, this.tokenizer.pieces(document)));
     const lengths = pairs.map((pair) => pair.inputIds.length);
     const scores = new Array<number>(documents.length);
-    // Costliest first across `parallelism` sessions (see scheduleBatches). In-thread, or for a dynamically
-    // quantized graph, the batches are the plain length batches: scores do not depend on the plan.
-    const batches = scheduleBatches(lengths, { ...this.limits, parallelism: this.runner.parallelism });
-    // At most `parallelism` batches of one request in flight, each free session taking the next costliest:
-    // every worker stays busy, and a concurrent small request can slip its batch in between a large
-    // request's batches instead of queueing behind all of them.
-    await forEachBounded(batches, this.runner.parallelism, async (batch) => {
-      const feeds = batchFeeds(
-        batch.map((index) => pairs[index]!),
-        this.tokenizer.padId,
-        this.inputNames,
-      );
-      const output = await this.runner.run(feeds);
-      const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
-      const read = relevanceReader(this.config, width);
-      batch.forEach((index, row) => {
-        scores[index] = read(output.data, row);
+    const { runner, batches } = this.route(lengths);
+    this.inFlight++;
+    try {
+      // At most `parallelism` batches of one request in flight, each free session taking the next costliest:
+      // every worker stays busy, and a concurrent small request can slip its batch in between a large
+      // request's batches instead of queueing behind all of them.
+      await forEachBounded(batches, runner.parallelism, async (batch) => {
+        const feeds = batchFeeds(
+          batch.map((index) => pairs[index]!),
+          this.tokenizer.padId,
+          this.inputNames,
+        );
+        const output = await runner.run(feeds);
+        const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
+        const read = relevanceReader(this.config, width);
+        batch.forEach((index, row) => {
+          scores[index] = read(output.data, row);
+        });
       });
-    });
+    } finally {
+      this.inFlight--;
+    }
     return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
+  }
+
+  /**
+   * Where a request runs, and as which batches. Pool: costliest first across `parallelism` sessions (see
+   * scheduleBatches; in-thread, or for a dynamically quantized graph, the plain length batches). A request
+   * too small to keep every pool session busy (prefersOneSession), arriving while no other request is being
+   * scored: the plain length batches on the small-request session, all CPUs on each batch. Either way the
+   * scores are those of one session with the plain batches (batch-invariant graphs do not depend on the
+   * cut; dynamically quantized ones always get the plain batches).
+   */
+  private route(lengths: readonly number[]): { runner: BatchRunner; batches: number[][] } {
+    const pool = { runner: this.runner, batches: scheduleBatches(lengths, { ...this.limits, parallelism: this.runner.parallelism }) };
+    if (this.small === undefined || this.inFlight > 0) return pool;
+    const plain = scheduleBatches(lengths, { ...this.limits, parallelism: 1 });
+    const cost = (batch: number[]): number => batchCost(batch.length, Math.max(...batch.map((index) => lengths[index]!)), this.limits.hiddenSize);
+    return prefersOneSession(pool.batches.map(cost), plain.map(cost), this.runner.parallelism, this.small.threads) ? { runner: this.small.runner, batches: plain } : pool;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.runner.release();
+    await Promise.all([this.runner.release(), this.smallLoading.then(() => this.small?.runner.release())]);
   }
 }
 
@@ -253,27 +315,47 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     maxLength: folder.maxLength,
     padTokenId: folder.config.padTokenId,
   });
-  const plan = await executionPlanFor(options, folder.onnxPath);
+  const chosen = await executionPlanFor(options, folder.onnxPath);
+  const plan: ExecutionPlan =
+    options.smallRequestSession === false ? { inWorkerThreads: chosen.inWorkerThreads, workers: chosen.workers, intraOpThreads: chosen.intraOpThreads } : chosen;
   const sessionOptions = crossEncoderSessionOptions(plan.intraOpThreads);
-  let runner: BatchRunner;
-  if (plan.inWorkerThreads) {
-    const size = plan.workers;
-    const pool = await InferenceWorkerPool.start({ onnxPath: folder.onnxPath, size, sessionOptions });
-    runner = { inputNames: pool.inputNames, parallelism: size, run: (feeds) => pool.run(feeds), release: () => pool.close() };
-  } else {
-    runner = sessionRunner(await ort.InferenceSession.create(folder.onnxPath, sessionOptions), options.id);
-  }
+  const startPool = async (size: number, threads: number): Promise<BatchRunner> => {
+    const pool = await InferenceWorkerPool.start({ onnxPath: folder.onnxPath, size, sessionOptions: crossEncoderSessionOptions(threads) });
+    return { inputNames: pool.inputNames, parallelism: size, run: (feeds) => pool.run(feeds), release: () => pool.close() };
+  };
+  const runner = plan.inWorkerThreads
+    ? await startPool(plan.workers, plan.intraOpThreads)
+    : sessionRunner(await ort.InferenceSession.create(folder.onnxPath, sessionOptions), options.id);
   const unexpected = runner.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
   if (unexpected.length > 0 || !runner.inputNames.includes('input_ids')) {
     await runner.release();
     throw new Error(`model ${options.id}: unsupported ONNX inputs [${runner.inputNames.join(', ')}] in ${folder.onnxPath}`);
   }
-  return new OnnxCrossEncoderScorer(options.id, plan, runner, tokenizer, folder.config, {
+  const scorer = new OnnxCrossEncoderScorer(options.id, plan, runner, tokenizer, folder.config, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
     hiddenSize: await encoderHiddenSize(folder.folder),
     batchInvariant: !(await quantizesActivationsPerRun(folder.onnxPath)),
   });
+  if (plan.smallRequestSession !== undefined) {
+    // Loaded after the pool and not awaited: cold start stays what it was (measured: loading both at once made
+    // the load ~1.7x longer), and until it is ready every request takes the pool.
+    const threads = plan.smallRequestSession.intraOpThreads;
+    scorer.attachSmallRequestSession(
+      startPool(1, threads).then(async (small) => {
+        // One tiny run first: a new multi-threaded session's first run is slow (thread pool start), and that
+        // should not land on a request.
+        try {
+          await small.run(batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, runner.inputNames));
+        } catch (error) {
+          await small.release();
+          throw error;
+        }
+        return { runner: small, threads };
+      }),
+    );
+  }
+  return scorer;
 }
 
 /** The explicit inWorkerThread/workers/threads options when given, else chooseExecutionPlan from the CPU budget. */

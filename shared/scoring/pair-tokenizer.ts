@@ -1,4 +1,5 @@
 import { Tokenizer } from '@huggingface/tokenizers';
+import { createPiecesEncoder } from './space-chunk-pieces.js';
 
 /** One tokenized (query, document) pair, ready to be padded into a batch. */
 export interface EncodedPair {
@@ -151,7 +152,9 @@ export function createPairTokenizer(options: PairTokenizerOptions): PairTokenize
   if (budget < 2) throw new Error(`max length ${options.maxLength} leaves no room for a pair`);
   const padId = resolvePadId(tokenizer, options.tokenizerConfig, options.padTokenId);
 
-  const pieces = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
+  // The library's encode without special tokens; for WordPiece / SentencePiece layouts most words come from a
+  // bounded cache instead, with the same ids (see space-chunk-pieces.ts).
+  const pieces = createPiecesEncoder(tokenizer, options.tokenizerJson, options.tokenizerConfig);
 
   const assemble = (queryPieces: readonly number[], documentPieces: readonly number[]): EncodedPair => {
     const [keepQuery, keepDocument] = truncateLongestFirst(queryPieces.length, documentPieces.length, budget);

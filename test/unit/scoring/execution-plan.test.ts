@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseExecutionPlan, processMemoryBytes, quantizesActivationsPerRun } from '../../../shared/scoring/execution-plan.js';
+import { chooseExecutionPlan, prefersOneSession, processMemoryBytes, quantizesActivationsPerRun } from '../../../shared/scoring/execution-plan.js';
 import { FIXTURE_MODEL_DIR, FIXTURE_MODEL_FILE } from './fixture-model.js';
 
 const MB = 2 ** 20;
@@ -17,12 +17,21 @@ describe('chooseExecutionPlan', () => {
     });
   });
 
-  it('runs one single-threaded session per CPU on worker threads when memory allows', () => {
+  it('runs one single-threaded session per CPU on worker threads, plus an all-CPU session for small requests, when memory allows', () => {
     expect(chooseExecutionPlan({ threads: 6, modelBytes: 90 * MB, memoryBytes: 10 * GB })).toEqual({
       inWorkerThreads: true,
       workers: 6,
       intraOpThreads: 1,
+      smallRequestSession: { intraOpThreads: 6 },
     });
+  });
+
+  it('leaves out the small-request session when memory has room for one session per CPU but not one more', () => {
+    // Act: 3 x 150 MB per session, half of 2 GB for sessions -> 2 sessions fit, 2 CPUs
+    const plan = chooseExecutionPlan({ threads: 2, modelBytes: 150 * MB, memoryBytes: 2 * GB });
+
+    // Assert
+    expect(plan).toEqual({ inWorkerThreads: true, workers: 2, intraOpThreads: 1 });
   });
 
   it('trades sessions for intra-op threads when copies of a large model would not fit', () => {
@@ -41,6 +50,30 @@ describe('chooseExecutionPlan', () => {
     expect(plan.workers).toBe(3);
     expect(plan.intraOpThreads).toBe(2);
     expect(plan.workers * plan.intraOpThreads).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('prefersOneSession', () => {
+  it('sends 8 + 2 pairs (10 documents of a dynamically quantized graph) to one 2-thread session: one worker would score 8 alone', () => {
+    expect(prefersOneSession([8, 2], [8, 2], 2, 2)).toBe(true);
+  });
+
+  it('keeps 8 + 8 + 4 pairs on 2 single-threaded workers: their shares balance (12 vs 8, one session ~20 / 1.41)', () => {
+    expect(prefersOneSession([8, 8, 4], [8, 8, 4], 2, 2)).toBe(false);
+  });
+
+  it('keeps a request the pool splits evenly (batch-invariant graph) on the pool', () => {
+    expect(prefersOneSession([3, 3, 2, 2], [8, 2], 2, 2)).toBe(false);
+  });
+
+  it('sends a single pair to the all-CPU session', () => {
+    expect(prefersOneSession([5], [5], 6, 6)).toBe(true);
+  });
+
+  it('keeps a large request on the pool at any size of machine', () => {
+    const batches = Array.from({ length: 125 }, () => 8);
+    expect(prefersOneSession(batches, batches, 2, 2)).toBe(false);
+    expect(prefersOneSession(batches, batches, 6, 6)).toBe(false);
   });
 });
 
