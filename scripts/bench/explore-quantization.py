@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Measure every int8 recipe of scripts/model/int8_recipes.py: speed vs fp32 and rank agreement with fp32.
+
+For each model folder (default: the bench's random-weight MiniLM-L6 and TinyBERT-L2 shapes, plus their
+`-trained` copies when built with `build-random-shapes.py --train-steps N`):
+  - builds onnx/explore/<recipe>.onnx (static recipes calibrate on the repository's own Markdown prose,
+    never on the bench documents);
+  - scores the bench documents (bench/out/bench-documents.json, written by dump-bench-documents.ts: the
+    exact texts `npm run bench` ranks) with fp32 and every recipe, batched as the scorer batches them
+    (python-peers.py: sorted by length, 8 pairs, 4,096 padded tokens), and reports Spearman vs fp32,
+    max |score - fp32| / fp32 score range, and top-10 overlap;
+  - times each recipe at 1 thread (one session) and 2 threads (2 single-threaded sessions, costliest
+    batch first: the service's plan), interleaved recipe by recipe in each repetition, and reports
+    the median of the per-repetition ratio to fp32 (the machine is shared: same-seconds ratios, not pairs/s).
+
+    python3 scripts/bench/explore-quantization.py [--models minilm-l6,tinybert-l2] [--recipes a,b]
+        [--threads 1,2] [--reps 3] [--speed-docs 48] [--no-speed] [--out bench/out/quantization-explore.json]
+
+Writes the JSON and prints a Markdown table (bench/quantization-recipes.md is one such run, committed).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+MODELS_DIR = ROOT / "bench" / ".models"
+BATCH = {"batchSize": 8, "maxBatchTokens": 8 * 512}
+
+
+def load_module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+peers = load_module("python_peers", ROOT / "scripts" / "bench" / "python-peers.py")
+recipes = load_module("int8_recipes", ROOT / "scripts" / "model" / "int8_recipes.py")
+
+
+def spearman(a, b) -> float:
+    from scipy.stats import spearmanr
+
+    return float(spearmanr(a, b).statistic)
+
+
+def faithfulness(ref: np.ndarray, got: np.ndarray) -> dict:
+    spread = float(ref.max() - ref.min())
+    top = 10
+    return {
+        "spearman": spearman(ref, got),
+        "maxAbsDiff": float(np.abs(ref - got).max()),
+        "maxAbsDiffOverRange": float(np.abs(ref - got).max() / spread) if spread > 0 else float("nan"),
+        "top10Overlap": len(set(np.argsort(-ref)[:top]) & set(np.argsort(-got)[:top])) / top,
+    }
+
+
+def state(folder: Path, onnx: str, threads: int) -> dict:
+    return peers.load_ort({"runtime": "ortpar" if threads > 1 else "ort", "folder": str(folder), "onnx": onnx,
+                           "threads": threads, "returnScores": True, **BATCH})
+
+
+def explore(model: str, names: list[str], args, docs: dict) -> dict:
+    folder = MODELS_DIR / model
+    base = model.removesuffix("-trained")
+    fp32 = folder / "onnx" / "model.onnx"
+    inputs = [i.name for i in __import__("onnx").load(str(fp32), load_external_data=False).graph.input]
+    calibration = recipes.prose_calibration(folder, inputs, recipes.repository_prose(ROOT))
+    files = {"fp32": "onnx/model.onnx"}
+    for name in names:
+        out = folder / "onnx" / "explore" / f"{name}.onnx"
+        if not out.exists() or args.rebuild:
+            t0 = time.time()
+            recipes.build_recipe(name, fp32, out, calibration)
+            print(f"[{model}] built {name} in {time.time() - t0:.0f}s", flush=True)
+        files[name] = f"onnx/explore/{name}.onnx"
+
+    result: dict = {"model": model, "recipes": {}}
+    for label, request in (("full", docs[base]["full"]), ("quick", docs[base]["quick"])):
+        ref = None
+        for name, file in files.items():
+            scores = np.array(peers.run_ort(state(folder, file, 1), request["query"], request["documents"])["scores"])
+            if ref is None:
+                ref = scores
+                result[f"fp32Range_{label}"] = float(ref.max() - ref.min())
+                result[f"fp32Std_{label}"] = float(ref.std())
+            entry = result["recipes"].setdefault(name, {
+                "what": "fp32 (reference)" if name == "fp32" else recipes.RECIPES[name].what,
+                "megabytes": (folder / file).stat().st_size / 2 ** 20})
+            entry[label] = faithfulness(ref, scores)
+        print(f"[{model}] {label} ({len(request['documents'])} docs, fp32 range {result[f'fp32Range_{label}']:.4f}): " +
+              ", ".join(f"{n} {result['recipes'][n][label]['spearman']:.4f}" for n in files), flush=True)
+
+    if args.no_speed:
+        return result
+    request = docs[base]["full"]
+    speed_docs = request["documents"][: args.speed_docs or (48 if base == "minilm-l6" else 128)]
+    for threads in args.threads:
+        states = {name: state(folder, file, threads) for name, file in files.items()}
+        for s in states.values():
+            peers.run_ort(s, request["query"], speed_docs[:8])
+        seconds: dict[str, list[float]] = {n: [] for n in files}
+        order = list(files)
+        for rep in range(args.reps):
+            # Rotate the order each repetition so no recipe always runs right after a slow neighbour.
+            for name in order[rep % len(order):] + order[: rep % len(order)]:
+                seconds[name].append(peers.run_ort(states[name], request["query"], speed_docs)["seconds"])
+        for name in files:
+            ratios = [f / s for f, s in zip(seconds["fp32"], seconds[name])]
+            result["recipes"][name][f"speed_{threads}"] = {
+                "pairsPerSecond": len(speed_docs) / statistics.median(seconds[name]),
+                "vsFp32": statistics.median(ratios),
+            }
+        print(f"[{model}] {threads} thread(s), {len(speed_docs)} docs x {args.reps}: " +
+              ", ".join(f"{n} {result['recipes'][n][f'speed_{threads}']['vsFp32']:.2f}x" for n in files), flush=True)
+        del states
+    return result
+
+
+def table(results: list[dict], threads: list[int]) -> str:
+    head = ["model", "recipe", "MB"] + [f"vs fp32, {t} thr" for t in threads] + [
+        "Spearman (full bench docs)", "Spearman (quick bench docs)", "max |diff| / fp32 range", "top-10 overlap"]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for r in results:
+        for name, e in r["recipes"].items():
+            speed = [f"{e[f'speed_{t}']['vsFp32']:.2f}x" if f"speed_{t}" in e else "-" for t in threads]
+            lines.append("| " + " | ".join([r["model"], f"`{name}`", f"{e['megabytes']:.1f}", *speed,
+                                             f"{e['full']['spearman']:.4f}", f"{e['quick']['spearman']:.4f}",
+                                             f"{e['full']['maxAbsDiffOverRange']:.3f}",
+                                             f"{e['full']['top10Overlap']:.1f}"]) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", default="minilm-l6,tinybert-l2")
+    ap.add_argument("--recipes", default=",".join(recipes.RECIPES))
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--speed-docs", type=int, default=0)
+    ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--docs", type=Path, default=ROOT / "bench" / "out" / "bench-documents.json")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "quantization-explore.json")
+    args = ap.parse_args()
+    args.threads = [int(t) for t in args.threads.split(",")]
+    if not args.docs.exists():
+        sys.exit(f"{args.docs} missing: run `npx tsx scripts/bench/dump-bench-documents.ts` first")
+    docs = json.loads(args.docs.read_text())
+    names = [n for n in args.recipes.split(",") if n]
+    results = [explore(m, names, args, docs) for m in args.models.split(",")]
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "results": results},
+                                   indent=1) + "\n")
+    print(table(results, args.threads))
+    for r in results:
+        print(f"{r['model']}: fp32 score range over the full bench documents {r['fp32Range_full']:.4f} "
+              f"(std {r['fp32Std_full']:.4f})")
+
+
+if __name__ == "__main__":
+    main()
