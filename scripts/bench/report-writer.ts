@@ -68,6 +68,13 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
   const spearmans = results.runs.flatMap((r) => r.spearman.map((s) => ({ ...s, threads: r.threads })));
   const latency = results.runs.flatMap((r) => r.latency);
   const extras = results.runs.find((r) => r.extras !== undefined)?.extras;
+  const shippedInt8 = extras?.quantization.find((q) => q.variant === 'int8')?.description.replace(/^shipped model_quantized\.onnx: /, '');
+  const rankOf = (r: ThroughputRow): string => {
+    if (r.variant === 'fp32') return '1 (reference)';
+    const s = spearmans.find((t) => t.model === r.model && t.threads === r.threads);
+    return s === undefined ? 'n/a' : `${s.rho.toFixed(4)} / ${s.trainedRho === undefined ? 'n/a' : s.trainedRho.toFixed(4)}`;
+  };
+  const trainedRhos = spearmans.filter((s) => s.trainedRho !== undefined);
   const versions = results.runs[0]?.versions ?? {};
   const notes = [...new Set(results.runs.flatMap((r) => r.notes))];
 
@@ -87,7 +94,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '',
     'Models: random weights with the exact shapes of `cross-encoder/ms-marco-MiniLM-L-6-v2` (384 hidden, 6 layers, 12 heads) and ' +
       '`cross-encoder/ms-marco-TinyBERT-L-2-v2` (128 hidden, 2 layers), real bert-base-uncased WordPiece tokenizer (`scripts/model/build-random-shapes.py`). ' +
-      'fp32 = `onnx/model.onnx`; int8 = `onnx/model_quantized.onnx` (`quantize_dynamic`, MatMul + Gather, QInt8, per-tensor). Documents: seeded synthetic ' +
+      `fp32 = \`onnx/model.onnx\`; int8 = \`onnx/model_quantized.onnx\`, the converters' recipe (\`scripts/model/int8_recipes.py\` SHIPPED${shippedInt8 === undefined ? '' : `: ${shippedInt8}`}). Documents: seeded synthetic ` +
       'English-vocabulary text, ' +
       LENGTH_MIX.map((b) => `${Math.round(b.share * 100)}% ${b.minWords}-${b.maxWords} words (${b.what})`).join(', ') +
       '; shuffled. Batching: 8 pairs, 4,096 padded tokens (the scorer defaults).',
@@ -132,6 +139,11 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
           verdict(spearmans.map((s) => s.rho), 0.99),
         ],
         [
+          'beside it, synthetic check: the same int8 recipe on the trained copies (same shapes, logits that spread), Spearman >= 0.99',
+          trainedRhos.map((s) => `${s.model} ${s.threads} thr ${s.trainedRho!.toFixed(4)}`).join(', ') || 'not built (`build-random-shapes.py --train-steps N`)',
+          verdict(trainedRhos.map((s) => s.trainedRho), 0.99),
+        ],
+        [
           'Latency at 10 / 100 / 1,000 documents does not regress (p50, plan vs one session; >= 1 = not slower)',
           latency.map((l) => `${l.model.split(' ')[0]} ${l.documents} docs ${l.threads} thr ${x(ratio(l.oneSessionP50Ms, l.oursP50Ms))}`).join(', ') || 'n/a',
           verdict(latency.map((l) => ratio(l.oneSessionP50Ms, l.oursP50Ms)), 0.95),
@@ -163,6 +175,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         'CrossEncoder (PyTorch fp32)',
         'ours / CrossEncoder',
         'ours / best Python ort',
+        'Spearman vs fp32 (bench model / trained copy)',
         'tokenization share (ours / Python)',
         'mean score ours / ort / CrossEncoder',
       ],
@@ -180,6 +193,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         fmt(crossEncoderFor(rows, r)),
         x(ratio(r.ours, crossEncoderFor(rows, r))),
         x(ratio(r.ours, bestPythonOrt(r))),
+        rankOf(r),
         `${fmt(r.tokenizeShare * 100)}% / ${r.pythonTokenizeShare === undefined ? 'n/a' : `${fmt(r.pythonTokenizeShare * 100)}%`}`,
         `${fmt(r.meanScore.ours, 4)} / ${fmt(r.meanScore.ort, 4)} / ${fmt(r.meanScore.st, 4)}`,
       ]),
@@ -213,9 +227,22 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '## int8 vs fp32 rankings (our scores, same documents)',
     '',
     table(
-      ['model', 'threads', 'documents', 'Spearman rho'],
-      spearmans.map((s) => [s.model, s.threads, s.documents, s.rho.toFixed(4)]),
+      ['model', 'threads', 'documents', 'Spearman rho', 'max |int8 - fp32| / fp32 score range', 'trained copy: Spearman rho', 'trained copy: max |diff| / range'],
+      spearmans.map((s) => [
+        s.model,
+        s.threads,
+        s.documents,
+        s.rho.toFixed(4),
+        fmt(s.maxAbsDiffOverRange, 3),
+        s.trainedRho === undefined ? 'n/a' : s.trainedRho.toFixed(4),
+        fmt(s.trainedMaxAbsDiffOverRange, 3),
+      ]),
     ),
+    '',
+    'The bench models have random weights: every document scores within about 1% of a logit of the others, so an int8 error ' +
+      'of the same size reorders them (max |diff| / range near 1). The trained copies (`build-random-shapes.py --train-steps N`: the same ' +
+      'shapes and seed, then a synthetic lexical-overlap task) spread their logits by whole units, as a trained reranker does; their row ' +
+      'is a synthetic check of the same recipe, reported beside the bench figure, not instead of it.',
     '',
     '## Latency per request (int8, one request at a time)',
     '',
@@ -253,8 +280,18 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       extras.quantization.length === 0
         ? 'Not measured (variants not built).'
         : table(
-            ['model', 'variant', 'what', 'MB', 'pairs/s', 'vs fp32', 'Spearman vs fp32', 'max |score - fp32|'],
-            extras.quantization.map((q) => [q.model, q.variant, q.description, fmt(q.megabytes, 1), fmt(q.pairsPerSecond), x(q.relativeToFp32), q.spearmanVsFp32.toFixed(4), fmt(q.maxAbsDiffVsFp32, 3)]),
+            ['model', 'variant', 'what', 'MB', 'pairs/s', 'vs fp32', 'Spearman vs fp32', 'max |score - fp32| (/ fp32 range)', 'trained copy: Spearman vs fp32'],
+            extras.quantization.map((q) => [
+              q.model,
+              q.variant,
+              q.description,
+              fmt(q.megabytes, 1),
+              fmt(q.pairsPerSecond),
+              x(q.relativeToFp32),
+              q.spearmanVsFp32.toFixed(4),
+              `${fmt(q.maxAbsDiffVsFp32, 3)} (${fmt(q.maxAbsDiffOverRange, 2)})`,
+              q.trainedSpearmanVsFp32 === undefined ? 'n/a' : q.trainedSpearmanVsFp32.toFixed(4),
+            ]),
           ),
       '',
       'Rank agreement of random-weight models understates a trained one\'s: their logits barely differ between documents (a random head), so ' +

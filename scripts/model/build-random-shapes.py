@@ -9,8 +9,8 @@ the real model. Each model folder gets what all three benchmarked runtimes need:
       config.json, tokenizer.json, tokenizer_config.json, special_tokens_map.json, vocab.txt
       model.safetensors                 PyTorch weights (sentence-transformers CrossEncoder)
       onnx/model.onnx                   fp32 graph (onnxruntime-node and Python onnxruntime)
-      onnx/model_quantized.onnx         int8, full dynamic quantization (MatMul + Gather), like the
-                                        `model_quantized.onnx` that Xenova/optimum publish
+      onnx/model_quantized.onnx         int8 by the converters' shipped recipe (int8_recipes.SHIPPED, the
+                                        same graph export-onnx.py --quantize writes)
 
 The tokenizer is the real bert-base-uncased WordPiece (see build-fixture.py). bench/.models/ is gitignored:
 the bench runs this script on demand.
@@ -31,6 +31,7 @@ import argparse
 import importlib.util
 import json
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -48,18 +49,52 @@ REAL_NAMES = {
 }
 
 
-def load_fixture_builder():
-    """Reuses the fixture builder's vocabulary recovery, tokenizer and ONNX export (one source of truth)."""
-    spec = importlib.util.spec_from_file_location("build_fixture", HERE / "build-fixture.py")
+def load_module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
+    sys.modules[name] = module  # dataclasses resolve their module's annotations through sys.modules
     spec.loader.exec_module(module)
     return module
 
 
+def load_fixture_builder():
+    """Reuses the fixture builder's vocabulary recovery, tokenizer, training task and ONNX export (one source of truth)."""
+    return load_module("build_fixture", HERE / "build-fixture.py")
+
+
+def train(model, fixture, vocab: list[str], steps: int, seed: int, batch: int = 16) -> None:
+    """build-fixture.py's synthetic lexical-overlap task (BCE on "share of query words in the document"), in
+    small batches: a MiniLM-L6 step of 64 pairs takes most of a minute on a shared 2-core machine."""
+    import random
+
+    import torch
+
+    rng = random.Random(seed)
+    words = [t for t in vocab[1996:8000] if t.isalpha() and t.isascii() and len(t) >= 3]
+    tok = fixture.build_tokenizer(vocab)
+    tok.enable_truncation(64)
+    tok.enable_padding(pad_id=0, pad_token="[PAD]")
+    opt = torch.optim.AdamW(model.parameters(), lr=5e-4, weight_decay=0.01)
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    model.train()
+    t0 = time.time()
+    for step in range(steps):
+        pairs = fixture.synthetic_pairs(rng, words, batch)
+        enc = tok.encode_batch([(q, d) for q, d, _ in pairs])
+        logits = model(input_ids=torch.tensor([e.ids for e in enc]), attention_mask=torch.tensor([e.attention_mask for e in enc]),
+                       token_type_ids=torch.tensor([e.type_ids for e in enc])).logits.squeeze(-1)
+        loss = loss_fn(logits, torch.tensor([y for _, _, y in pairs], dtype=torch.float32))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 20 == 0 or step == steps - 1:
+            print(f"  step {step:4d} loss {loss.item():.4f} ({time.time() - t0:.0f}s)", flush=True)
+    model.eval()
+
+
 def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0) -> None:
     import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
     from transformers import BertConfig, BertForSequenceClassification
 
     torch.manual_seed(seed)
@@ -68,14 +103,14 @@ def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0) -> Non
     vocab = fixture.load_bert_base_uncased_vocab(fixture.VOCAB_JSON)
     folder = out / (f"{name}-trained" if train_steps > 0 else name)
     if train_steps > 0:
-        fixture.train(model, fixture.build_tokenizer(vocab), vocab, train_steps, seed)
+        train(model, fixture, vocab, train_steps, seed)
     if folder.exists():
         shutil.rmtree(folder)
     (folder / "onnx").mkdir(parents=True)
     t0 = time.time()
     fixture.export_onnx(model, folder / "onnx" / "model.onnx")
-    quantize_dynamic(str(folder / "onnx" / "model.onnx"), str(folder / "onnx" / "model_quantized.onnx"),
-                     weight_type=QuantType.QInt8, per_channel=False, reduce_range=False)
+    recipes = load_module("int8_recipes", HERE / "int8_recipes.py")
+    recipes.build_recipe(recipes.SHIPPED, folder / "onnx" / "model.onnx", folder / "onnx" / "model_quantized.onnx")
     model.save_pretrained(folder, safe_serialization=True)
     fixture.build_tokenizer(vocab).save(str(folder / "tokenizer.json"), pretty=False)
     (folder / "tokenizer_config.json").write_text(json.dumps(fixture.TOKENIZER_CONFIG, indent=2) + "\n")

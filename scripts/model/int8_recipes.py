@@ -24,6 +24,8 @@ SHIPPED = "dyn-pc-u8u8"
 # Activation x activation MatMuls of self-attention (Q.K^T and softmax.V) in HF BERT exports.
 ATTENTION_MATMUL = re.compile(r"/attention/self/MatMul(_1)?$")
 HEAD = re.compile(r"(pooler|classifier)")
+# Q, K, V and attention-output projections (weight MatMuls of the attention block).
+ATTENTION_PROJECTION = re.compile(r"/attention/(self/(query|key|value)|output/dense)/MatMul$")
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class Recipe:
     # "s8" = QInt8, "u8" = QUInt8
     weights: str = "s8"
     activations: str = "u8"
-    exclude: tuple[str, ...] = ()  # "head", "attention", "first-last"
+    exclude: tuple[str, ...] = ()  # "head", "attention", "attention-projections", "first-last"
     calibration: str = "MinMax"  # static only: MinMax | Entropy | Percentile
     fused: bool = False  # run onnxruntime.transformers' BERT optimizer first (fused Attention, SkipLayerNorm, Gelu)
     extra: dict = field(default_factory=dict)
@@ -53,6 +55,8 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
     Recipe("dyn-pc-u8u8", "dynamic, MatMul, QUInt8 weights, per-channel", weights="u8", per_channel=True),
     Recipe("dyn-pc-mid", "dynamic, MatMul, QInt8, per-channel, first and last layer fp32", per_channel=True,
            exclude=("first-last",)),
+    Recipe("dyn-pc-u8u8-ffn", "dynamic, feed-forward MatMuls only (attention projections fp32), QUInt8 weights, per-channel",
+           weights="u8", per_channel=True, exclude=("attention-projections",)),
     Recipe("dyn-pc-fused", "BERT optimizer (fused Attention) then dynamic, MatMul + Attention, QInt8, per-channel",
            ops=("MatMul", "Attention"), per_channel=True, fused=True),
     Recipe("dyn-pc-u8u8-fused", "BERT optimizer (fused Attention) then dynamic, MatMul + Attention, QUInt8 weights, per-channel",
@@ -89,6 +93,8 @@ def excluded_nodes(model_path: Path, recipe: Recipe) -> list[str]:
     for n in names:
         if "attention" in recipe.exclude and ATTENTION_MATMUL.search(n):
             out.append(n)
+        if "attention-projections" in recipe.exclude and ATTENTION_PROJECTION.search(n):
+            out.append(n)
         if "head" in recipe.exclude and HEAD.search(n):
             out.append(n)
         if "first-last" in recipe.exclude and layers and re.search(rf"layer\.({layers[0]}|{layers[-1]})/", n):
@@ -109,8 +115,8 @@ def fuse_bert(src: Path, dst: Path) -> None:
 
 
 def build_recipe(name: str, src: Path, dst: Path,
-                 calibration: Callable[[int | None], Iterable[dict]] | None = None) -> None:
-    """Writes the int8 graph of recipe `name` for the fp32 graph `src` to `dst`."""
+                 calibration: Callable[[int | None], Iterable[dict]] | None = None, large: bool = False) -> None:
+    """Writes the int8 graph of recipe `name` for the fp32 graph `src` to `dst` (`large`: weights as external data)."""
     import onnx
     from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, quantize_dynamic,
                                           quantize_static)
@@ -147,7 +153,7 @@ def build_recipe(name: str, src: Path, dst: Path,
                             extra_options={"ActivationSymmetric": recipe.activations == "s8",
                                            "CalibPercentile": 99.999, **recipe.extra})
         else:
-            quantize_dynamic(str(source), str(dst), op_types_to_quantize=list(recipe.ops),
+            quantize_dynamic(str(source), str(dst), op_types_to_quantize=list(recipe.ops), use_external_data_format=large,
                              per_channel=recipe.per_channel, reduce_range=recipe.reduce_range,
                              weight_type=_quant_type(recipe.weights), nodes_to_exclude=excluded_nodes(source, recipe),
                              # Contrib ops of the fused graph defeat ONNX shape inference; every tensor here is float.
