@@ -20,7 +20,7 @@ import { median, percentile, fmt, timed } from './bench-stats.js';
 import { measureExtras } from './bench-extras.js';
 import { benchPython, PythonPeerClient } from './python-peer-client.js';
 import { rankAgreement, spearman } from './rank-correlation.js';
-import { trainedCopyAgreement } from './trained-copy-agreement.js';
+import { spreadCopyAgreement } from './spread-copy-agreement.js';
 import { BATCH, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
 import type { LatencyRow, ThreadRun, ThroughputRow } from './bench-results.js';
 
@@ -159,18 +159,18 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
     }
     const rho = spearman(planScores['fp32']!, planScores['int8']!);
     const agreement = rankAgreement(planScores['fp32']!, planScores['int8']!);
-    // The same documents and graphs' recipe on the trained copy: less tie-prone, reported beside rho (not instead).
-    const trained = (await trainedCopyAgreement(model.name, [VARIANTS[1].file], threads, request))?.[0];
+    // The same recipe on the spread copy, same documents: less tie-prone, reported beside rho (not instead).
+    const spread = (await spreadCopyAgreement(model.name, [VARIANTS[1].file], threads, request))?.[0];
     spearmanRows.push({
       model: model.label,
       documents: request.documents.length,
       rho,
       maxAbsDiffOverRange: agreement.maxAbsDiffOverRange,
-      ...(trained === undefined ? {} : { trainedRho: trained.spearman, trainedMaxAbsDiffOverRange: trained.maxAbsDiffOverRange }),
+      ...(spread === undefined ? {} : { spreadRho: spread.spearman, spreadMaxAbsDiffOverRange: spread.maxAbsDiffOverRange }),
     });
     log(
       `${model.label}: Spearman int8 vs fp32 ${rho.toFixed(4)} over ${request.documents.length} documents` +
-        (trained === undefined ? ' (no trained copy)' : `; trained copy ${trained.spearman.toFixed(4)}`),
+        (spread === undefined ? ' (no spread copy)' : `; spread copy ${spread.spearman.toFixed(4)}`),
     );
   }
 }

@@ -16,7 +16,7 @@ import type { Extras, OptionRow, QuantizationRow } from './bench-results.js';
 import { fmt, median, timed } from './bench-stats.js';
 import { runPadded, type Padding } from './padded-baseline.js';
 import { rankAgreement } from './rank-correlation.js';
-import { trainedCopyAgreement } from './trained-copy-agreement.js';
+import { spreadCopyAgreement } from './spread-copy-agreement.js';
 import { concurrentLoad } from './worker-concurrency.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -147,7 +147,7 @@ async function quantization(input: ExtrasInput, rows: QuantizationRow[]): Promis
       }
     }
     await Promise.all(scorers.map((s) => s.close()));
-    const trained = await trainedCopyAgreement(model.name, files.map((f) => f.file), input.threads, request);
+    const spread = await spreadCopyAgreement(model.name, files.map((f) => f.file), input.threads, request);
     files.forEach((v, i) => {
       const agreement = rankAgreement(scores[0]!, scores[i]!);
       rows.push({
@@ -160,12 +160,12 @@ async function quantization(input: ExtrasInput, rows: QuantizationRow[]): Promis
         spearmanVsFp32: agreement.spearman,
         maxAbsDiffVsFp32: agreement.maxAbsDiff,
         maxAbsDiffOverRange: agreement.maxAbsDiffOverRange,
-        ...(trained?.[i] === undefined ? {} : { trainedSpearmanVsFp32: trained[i].spearman }),
+        ...(spread?.[i] === undefined ? {} : { spreadSpearmanVsFp32: spread[i].spearman }),
       });
       const row = rows[rows.length - 1]!;
       input.log(
         `${model.label} ${v.variant}: ${fmt(row.pairsPerSecond)} pairs/s (${fmt(row.relativeToFp32, 2)}x fp32), Spearman ${row.spearmanVsFp32.toFixed(4)}` +
-          (row.trainedSpearmanVsFp32 === undefined ? '' : `, trained copy ${row.trainedSpearmanVsFp32.toFixed(4)}`),
+          (row.spreadSpearmanVsFp32 === undefined ? '' : `, spread copy ${row.spreadSpearmanVsFp32.toFixed(4)}`),
       );
     });
   }

@@ -33,9 +33,9 @@ export interface SpearmanRow {
   /** The bench's own figure: the random-weight bench model. */
   readonly rho: number;
   readonly maxAbsDiffOverRange?: number;
-  /** The same recipe on the model's trained copy (synthetic check, when built). */
-  readonly trainedRho?: number;
-  readonly trainedMaxAbsDiffOverRange?: number;
+  /** The same recipe on the model's spread copy (synthetic check, when built; see spread-copy-agreement.ts). */
+  readonly spreadRho?: number;
+  readonly spreadMaxAbsDiffOverRange?: number;
 }
 
 export interface LatencyRow {
@@ -66,8 +66,8 @@ export interface QuantizationRow {
   readonly spearmanVsFp32: number;
   readonly maxAbsDiffVsFp32: number;
   readonly maxAbsDiffOverRange?: number;
-  /** Spearman vs fp32 of the same recipe on the model's trained copy (synthetic check), when built. */
-  readonly trainedSpearmanVsFp32?: number;
+  /** Spearman vs fp32 of the same recipe on the model's spread copy (synthetic check), when built. */
+  readonly spreadSpearmanVsFp32?: number;
 }
 
 export interface Extras {

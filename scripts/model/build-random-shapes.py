@@ -63,6 +63,10 @@ def load_fixture_builder():
     return load_module("build_fixture", HERE / "build-fixture.py")
 
 
+def copy_name(name: str, train_steps: int, init_range: float) -> str:
+    return f"{name}-trained" if train_steps > 0 else f"{name}-spread" if init_range > 0 else name
+
+
 def train(model, fixture, vocab: list[str], steps: int, seed: int, batch: int = 16) -> None:
     """build-fixture.py's synthetic lexical-overlap task (BCE on "share of query words in the document"), in
     small batches: a MiniLM-L6 step of 64 pairs takes most of a minute on a shared 2-core machine."""
@@ -93,15 +97,16 @@ def train(model, fixture, vocab: list[str], steps: int, seed: int, batch: int = 
     model.eval()
 
 
-def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0) -> None:
+def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0, init_range: float = 0.0) -> None:
     import torch
     from transformers import BertConfig, BertForSequenceClassification
 
     torch.manual_seed(seed)
-    config = BertConfig(**{**fixture.MODEL_CONFIG, **SHAPES[name]})
+    config = BertConfig(**{**fixture.MODEL_CONFIG, **SHAPES[name],
+                           **({"initializer_range": init_range} if init_range > 0 else {})})
     model = BertForSequenceClassification(config).eval()
     vocab = fixture.load_bert_base_uncased_vocab(fixture.VOCAB_JSON)
-    folder = out / (f"{name}-trained" if train_steps > 0 else name)
+    folder = out / copy_name(name, train_steps, init_range)
     if train_steps > 0:
         train(model, fixture, vocab, train_steps, seed)
     if folder.exists():
@@ -118,7 +123,8 @@ def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0) -> Non
         {"cls_token": "[CLS]", "mask_token": "[MASK]", "pad_token": "[PAD]", "sep_token": "[SEP]", "unk_token": "[UNK]"}) + "\n")
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     trained = (f"random init (seed {seed}) trained {train_steps} steps on a synthetic lexical-overlap task"
-               if train_steps > 0 else "random weights")
+               if train_steps > 0 else f"random weights, init std {init_range} (BERT's is 0.02)" if init_range > 0
+               else "random weights")
     (folder / "README.md").write_text(
         f"# {folder.name}: {trained}, with the shapes of {REAL_NAMES[name]}\n\nFor benchmarks only; "
         f"scores are not relevance. Built by scripts/model/build-random-shapes.py (seed {seed}).\n")
@@ -133,16 +139,18 @@ def main() -> None:
     ap.add_argument("--only", choices=sorted(SHAPES), action="append")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--force", action="store_true", help="rebuild folders that already exist")
+    ap.add_argument("--init-range", type=float, default=0.0,
+                    help="build <name>-spread/: random weights with this init std instead of 0.02 (logits that spread)")
     ap.add_argument("--train-steps", type=int, default=0,
                     help="build <name>-trained/ with this many synthetic-task training steps (faithfulness checks)")
     args = ap.parse_args()
     fixture = load_fixture_builder()
     for name in args.only or sorted(SHAPES):
-        folder = args.out / (f"{name}-trained" if args.train_steps > 0 else name)
+        folder = args.out / copy_name(name, args.train_steps, args.init_range)
         if (folder / "onnx" / "model_quantized.onnx").exists() and (folder / "model.safetensors").exists() and not args.force:
             print(f"{folder} exists (use --force to rebuild)")
             continue
-        build(name, args.out, args.seed, fixture, args.train_steps)
+        build(name, args.out, args.seed, fixture, args.train_steps, args.init_range)
 
 
 if __name__ == "__main__":

@@ -18,8 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-# Chosen from the measurements in bench/quantization-recipes.md; see README "Quantization".
+# Chosen from the measurements in bench/quantization-recipes.md; see README "int8 quantization".
 SHIPPED = "dyn-pc-u8u8"
+# Per-architecture files (optimum's names) for `export-onnx.py --int8-arch`: QInt8 weights where the CPU's int8
+# kernel multiplies u8 x s8 without saturating (AVX-512 VNNI / AVX-VNNI: vpdpbusd; arm64: SDOT/UDOT, I8MM).
+ARCH_FILES = {
+    "x86-vnni": ("model_qint8_avx512_vnni.onnx", "dyn-pc"),
+    "arm64": ("model_qint8_arm64.onnx", "dyn-pc"),
+}
 
 # Activation x activation MatMuls of self-attention (Q.K^T and softmax.V) in HF BERT exports.
 ATTENTION_MATMUL = re.compile(r"/attention/self/MatMul(_1)?$")
@@ -55,6 +61,11 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
     Recipe("dyn-pc-u8u8", "dynamic, MatMul, QUInt8 weights, per-channel", weights="u8", per_channel=True),
     Recipe("dyn-pc-mid", "dynamic, MatMul, QInt8, per-channel, first and last layer fp32", per_channel=True,
            exclude=("first-last",)),
+    Recipe("dyn-pc-u8u8-gather", "dynamic, MatMul + Gather (embedding tables int8 too), QUInt8 weights, per-channel",
+           ops=("MatMul", "Gather"), weights="u8", per_channel=True),
+    Recipe("dyn-pc-gather", "dynamic, MatMul + Gather, QInt8, per-channel", ops=("MatMul", "Gather"), per_channel=True),
+    Recipe("dyn-pc-rr-gather", "dynamic, MatMul + Gather, QInt8 7-bit (reduce_range), per-channel",
+           ops=("MatMul", "Gather"), per_channel=True, reduce_range=True),
     Recipe("dyn-pc-u8u8-ffn", "dynamic, feed-forward MatMuls only (attention projections fp32), QUInt8 weights, per-channel",
            weights="u8", per_channel=True, exclude=("attention-projections",)),
     Recipe("dyn-pc-fused", "BERT optimizer (fused Attention) then dynamic, MatMul + Attention, QInt8, per-channel",
