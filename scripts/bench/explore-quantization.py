@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Measure every int8 recipe of scripts/model/int8_recipes.py: speed vs fp32 and rank agreement with fp32.
 
-For each model folder (default: the bench's random-weight MiniLM-L6 and TinyBERT-L2 shapes, plus their
-`-trained` copies when built with `build-random-shapes.py --train-steps N`):
+For each model folder (default: the bench's random-weight MiniLM-L6 and TinyBERT-L2 shapes; their `-spread`
+copies from `build-random-shapes.py --init-range 0.1` and `-trained` copies from `--train-steps N` also work):
   - builds onnx/explore/<recipe>.onnx (static recipes calibrate on the repository's own Markdown prose,
     never on the bench documents);
   - scores the bench documents (bench/out/bench-documents.json, written by dump-bench-documents.ts: the
@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import statistics
 import sys
 import time
@@ -73,7 +74,7 @@ def state(folder: Path, onnx: str, threads: int) -> dict:
 
 def explore(model: str, names: list[str], args, docs: dict) -> dict:
     folder = MODELS_DIR / model
-    base = model.removesuffix("-trained")
+    base = re.sub(r"-(trained|spread)$", "", model)  # the copies rank the bench documents of their base model
     fp32 = folder / "onnx" / "model.onnx"
     inputs = [i.name for i in __import__("onnx").load(str(fp32), load_external_data=False).graph.input]
     calibration = recipes.prose_calibration(folder, inputs, recipes.repository_prose(ROOT))
@@ -149,6 +150,40 @@ def table(results: list[dict], threads: list[int]) -> str:
     return "\n".join(lines)
 
 
+def merged_report(paths: list[Path]) -> str:
+    """One row per recipe across runs: speed on the bench models, rank agreement on every model measured."""
+    runs = [r for p in paths for r in json.loads(p.read_text())["results"]]
+    by_model = {r["model"]: r for r in runs}
+    names = list(dict.fromkeys(n for r in runs for n in r["recipes"]))
+    speed_models = [m for m in ("minilm-l6", "tinybert-l2") if m in by_model]
+    rank_models = [m for m in ("minilm-l6", "tinybert-l2", "minilm-l6-spread", "tinybert-l2-spread", "tinybert-l2-trained",
+                               "minilm-l6-trained") if m in by_model]
+    head = ["recipe", "what", "MB (MiniLM)"]
+    head += [f"{m} vs fp32, {t} thr (wall / CPU)" for m in speed_models for t in (1, 2)]
+    head += [f"Spearman {m}" for m in rank_models]
+    head += [f"max diff / range {m}" for m in rank_models if m.endswith("-spread")]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for n in names:
+        row = [f"`{n}`", next(r["recipes"][n]["what"] for r in runs if n in r["recipes"])]
+        mb = by_model.get("minilm-l6", {}).get("recipes", {}).get(n, {}).get("megabytes")
+        row.append("-" if mb is None else f"{mb:.0f}")
+        for m in speed_models:
+            for t in (1, 2):
+                e = by_model[m]["recipes"].get(n, {}).get(f"speed_{t}")
+                cpu = f"{e['cpuVsFp32']:.2f}x" if e is not None and "cpuVsFp32" in e else "-"
+                row.append("-" if e is None else f"{e['vsFp32']:.2f}x / {cpu}")
+        for m in rank_models:
+            e = by_model[m]["recipes"].get(n)
+            row.append("-" if e is None else f"{e['full']['spearman']:.4f}")
+        for m in rank_models:
+            if m.endswith("-spread"):
+                e = by_model[m]["recipes"].get(n)
+                row.append("-" if e is None else f"{e['full']['maxAbsDiffOverRange']:.3f}")
+        lines.append("| " + " | ".join(row) + " |")
+    ranges = ", ".join(f"{m} {by_model[m]['fp32Range_full']:.4f}" for m in rank_models)
+    return "\n".join(lines) + f"\n\nfp32 score range over the full bench documents: {ranges}.\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--models", default="minilm-l6,tinybert-l2")
@@ -160,7 +195,11 @@ def main() -> None:
     ap.add_argument("--rebuild", action="store_true")
     ap.add_argument("--docs", type=Path, default=ROOT / "bench" / "out" / "bench-documents.json")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "quantization-explore.json")
+    ap.add_argument("--merge", default="", help="comma-separated result JSON files: print one merged table, measure nothing")
     args = ap.parse_args()
+    if args.merge:
+        print(merged_report([Path(p) for p in args.merge.split(",")]))
+        return
     args.threads = [int(t) for t in args.threads.split(",")]
     if not args.docs.exists():
         sys.exit(f"{args.docs} missing: run `npx tsx scripts/bench/dump-bench-documents.ts` first")

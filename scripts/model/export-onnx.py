@@ -12,8 +12,9 @@ Handles the families the scorer serves:
   not allocate batch x length x vocab floats. The scorer's default prompt template is Qwen3-Reranker's; put a
   rerank_template.json in the folder for another.
 Graphs above 2 GB are saved with their weights in onnx/model.onnx_data (ONNX's protobuf limit). --quantize adds
-onnx/model_quantized.onnx, int8 by the shipped recipe of scripts/model/int8_recipes.py (dynamic, MatMul weights
-per channel, QUInt8: the same graph the bench measures; README "int8 quantization" says why). --int8-arch
+onnx/model_quantized.onnx, int8 by the shipped recipe of scripts/model/int8_recipes.py (dynamic; MatMul weights
+and embedding tables QInt8 per channel with 7-bit range, which no x86 int8 kernel saturates: the same graph the
+bench measures; README "int8 quantization" says why). --int8-arch
 x86-vnni|arm64|all also writes the per-architecture files optimum names (model_qint8_avx512_vnni.onnx,
 model_qint8_arm64.onnx: QInt8 weights, for CPUs whose int8 kernels multiply u8 x s8 without saturating). --verify compares the ONNX graph with PyTorch on a few
 pairs (max |difference| must stay below 1e-4) and exits non-zero otherwise.

@@ -4,7 +4,7 @@ Used by the converters (export-onnx.py --quantize, build-random-shapes.py), by t
 (scripts/bench/quantize-variants.py) and by the recipe exploration (scripts/bench/explore-quantization.py),
 so the graph the bench measures is the graph the converters ship.
 
-    build_recipe("dyn-pc-u8u8", Path("onnx/model.onnx"), Path("onnx/model_quantized.onnx"))
+    build_recipe(SHIPPED, Path("onnx/model.onnx"), Path("onnx/model_quantized.onnx"))
 
 SHIPPED is the recipe `model_quantized.onnx` gets; bench/quantization-recipes.md has the measurements
 behind the choice (speed vs fp32 and Spearman vs fp32 for every recipe below).
@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 # Chosen from the measurements in bench/quantization-recipes.md; see README "int8 quantization".
-SHIPPED = "dyn-pc-u8u8"
+SHIPPED = "dyn-pc-rr-gather"
 # Per-architecture files (optimum's names) for `export-onnx.py --int8-arch`: QInt8 weights where the CPU's int8
 # kernel multiplies u8 x s8 without saturating (AVX-512 VNNI / AVX-VNNI: vpdpbusd; arm64: SDOT/UDOT, I8MM).
 ARCH_FILES = {
-    "x86-vnni": ("model_qint8_avx512_vnni.onnx", "dyn-pc"),
-    "arm64": ("model_qint8_arm64.onnx", "dyn-pc"),
+    "x86-vnni": ("model_qint8_avx512_vnni.onnx", "dyn-pc-gather"),
+    "arm64": ("model_qint8_arm64.onnx", "dyn-pc-gather"),
 }
 
 # Activation x activation MatMuls of self-attention (Q.K^T and softmax.V) in HF BERT exports.
