@@ -19,10 +19,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-# The previous default (per-tensor), the 8-bit per-channel file for VNNI / arm64, the QUInt8 alternative for AVX2
-# and the best static recipe: the rows the bench reports beside the shipped int8 (bench/quantization-recipes.md
-# has every recipe).
-BENCH_RECIPES = ["dyn-pt-gather", "dyn-pc-gather", "dyn-pc-u8u8-gather", "st-qdq-pc-noattn-minmax"]
+# Per channel (8- and 7-bit), the QUInt8 file for x86 without VNNI, the most faithful recipe measured (feed-forward
+# MatMuls only) and the best static one: the rows the bench reports beside the shipped int8
+# (bench/quantization-recipes.md has every recipe).
+BENCH_RECIPES = ["dyn-pc-rr-gather", "dyn-pc-gather", "dyn-pc-u8u8", "dyn-pc-u8u8-ffn", "st-qdq-pc-noattn-minmax"]
 
 
 def load_recipes():

@@ -276,7 +276,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
           .join('; ') || 'none'
       }. Single-threaded sessions have no thread pool, so spinning and block sizes do not apply to the plan at all.`,
       '',
-      `## Quantization variants (our plan, ${extras.threads} threads; built by scripts/bench/quantize-variants.py)`,
+      `## Quantization variants (our plan, ${extras.threads} threads, interleaved; vs fp32 = median same-repetition ratio; built by scripts/bench/quantize-variants.py)`,
       '',
       extras.quantization.length === 0
         ? 'Not measured (variants not built).'
@@ -300,12 +300,12 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         'Dynamically quantized graphs (`DynamicQuantizeLinear`) also pick activation scales per run, so a document\'s score depends on its batch ' +
         'mates; the scheduler keeps the one-session batches for them (`quantizesActivationsPerRun`), while fp32 and static (QDQ) graphs may be re-cut.',
       '',
-      'Which int8 to ship per architecture (what `model:pull` / the converters should produce): x86 with AVX-512 VNNI (Lambda x86_64 on recent ' +
-        'Xeons) runs u8 x s8 dynamic int8 at full speed - QInt8 weights, per-tensor or per-channel (optimum names it `model_qint8_avx512_vnni.onnx`); ' +
-        'x86 without VNNI (AVX2) saturates u8 x s8 products, so use QUInt8 weights or `reduce_range` (`model_quint8_avx2.onnx`); arm64 (Graviton, ' +
-        'Lambda\'s default) runs int8 through SDOT/UDOT (Graviton2) and I8MM (Graviton3+) kernels, so QInt8 weights without reduce_range ' +
-        '(`model_qint8_arm64.onnx`), and on Graviton3+ an fp32 graph with `mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative when ' +
-        'int8 ranks too far from fp32. These kernel differences are from ONNX Runtime\'s MLAS, not measured here (this machine is x86).',
+      'Which int8 to ship per architecture (what `model:pull` / the converters should produce): README "int8 quantization" and ' +
+        'bench/quantization-recipes.md (every recipe: speed in CPU time, Spearman on the bench models, their spread copies and a trained ' +
+        'TinyBERT-L2 copy). In short: `model_quantized.onnx` = dynamic, MatMul + Gather, QInt8 per tensor everywhere; on x86 without VNNI ' +
+        '(this machine) u8 x s8 products can saturate, so `model_quint8_avx2.onnx` (QUInt8, `export-onnx.py --int8-arch x86-avx2`) is the ' +
+        'fallback when int8 ranks drift; arm64 (SDOT/UDOT, I8MM) and VNNI take QInt8 as is; on Graviton3+ fp32 with ' +
+        '`mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative. The arm64 and VNNI kernels are not measured here (x86 AVX2).',
       '',
       `## Length-aware batching vs padding (int8, raw ${extras.threads}-thread session, same tokenized pairs)`,
       '',

@@ -13,10 +13,9 @@ Handles the families the scorer serves:
   rerank_template.json in the folder for another.
 Graphs above 2 GB are saved with their weights in onnx/model.onnx_data (ONNX's protobuf limit). --quantize adds
 onnx/model_quantized.onnx, int8 by the shipped recipe of scripts/model/int8_recipes.py (dynamic; MatMul weights
-and embedding tables QInt8 per channel with 7-bit range, which no x86 int8 kernel saturates: the same graph the
-bench measures; README "int8 quantization" says why). --int8-arch
-x86-vnni|arm64|all also writes the per-architecture files optimum names (model_qint8_avx512_vnni.onnx,
-model_qint8_arm64.onnx: QInt8 weights, for CPUs whose int8 kernels multiply u8 x s8 without saturating). --verify compares the ONNX graph with PyTorch on a few
+and embedding tables QInt8 per tensor: the same graph the bench measures; README "int8 quantization" says why).
+--int8-arch x86-avx2 also writes onnx/model_quint8_avx2.onnx (QUInt8 weights per channel: no int16 saturation on
+x86 CPUs without VNNI, ~15% slower). --verify compares the ONNX graph with PyTorch on a few
 pairs (max |difference| must stay below 1e-4) and exits non-zero otherwise.
 Needs: torch, transformers, onnx, onnxruntime (and sentencepiece for checkpoints with only a slow tokenizer).
 """
@@ -164,14 +163,14 @@ def main() -> None:
     ap.add_argument("checkpoint", type=Path, help="folder with config.json, tokenizer files and model.safetensors")
     ap.add_argument("out", type=Path, help="model folder to write (config.json, tokenizer.json, onnx/model.onnx)")
     ap.add_argument("--quantize", action="store_true", help="also write onnx/model_quantized.onnx (dynamic int8)")
-    ap.add_argument("--int8-arch", choices=["x86-vnni", "arm64", "all"], action="append", default=[],
+    ap.add_argument("--int8-arch", choices=["x86-avx2"], action="append", default=[],
                     help="with --quantize, also write that architecture's int8 file (optimum's names)")
     ap.add_argument("--verify", action="store_true", help="compare ONNX with PyTorch; fail above 1e-4")
     args = ap.parse_args()
     if not (args.checkpoint / "config.json").exists():
         sys.exit(f"{args.checkpoint} has no config.json: pass a PyTorch checkpoint folder (npm run model:pull -- <repo> --pytorch)")
     json.loads((args.checkpoint / "config.json").read_text())
-    arches = ["x86-vnni", "arm64"] if "all" in args.int8_arch else args.int8_arch
+    arches = sorted(set(args.int8_arch))
     export(args.checkpoint, args.out, args.quantize or bool(arches), args.verify, arches)
 
 

@@ -18,13 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-# Chosen from the measurements in bench/quantization-recipes.md; see README "int8 quantization".
-SHIPPED = "dyn-pc-rr-gather"
-# Per-architecture files (optimum's names) for `export-onnx.py --int8-arch`: QInt8 weights where the CPU's int8
-# kernel multiplies u8 x s8 without saturating (AVX-512 VNNI / AVX-VNNI: vpdpbusd; arm64: SDOT/UDOT, I8MM).
+# Chosen from the measurements in bench/quantization-recipes.md (README "int8 quantization"): the fastest tier
+# (QInt8 dynamic, ~1.3-1.5x fp32 per CPU-second on MiniLM-L6) and, within it, the best rank agreement measured
+# (per channel and 7-bit weights did not help on the MiniLM-L6 shapes). The embedding tables are int8 too: they
+# are most of a large-vocabulary model's bytes (XLM-R: 250k x 768).
+SHIPPED = "dyn-pt-gather"
+# Per-architecture files (optimum's names) for `export-onnx.py --int8-arch`: QUInt8 weights for x86 CPUs without
+# VNNI, whose u8 x s8 kernel (vpmaddubsw) can saturate int16 pair sums; u8 x u8 cannot, at ~15% less speed here.
 ARCH_FILES = {
-    "x86-vnni": ("model_qint8_avx512_vnni.onnx", "dyn-pc-gather"),
-    "arm64": ("model_qint8_arm64.onnx", "dyn-pc-gather"),
+    "x86-avx2": ("model_quint8_avx2.onnx", "dyn-pc-u8u8"),
 }
 
 # Activation x activation MatMuls of self-attention (Q.K^T and softmax.V) in HF BERT exports.
@@ -52,7 +54,7 @@ class Recipe:
 
 
 RECIPES: dict[str, Recipe] = {r.name: r for r in [
-    Recipe("dyn-pt-gather", "dynamic, MatMul + Gather, QInt8, per-tensor (the previous model_quantized.onnx)",
+    Recipe("dyn-pt-gather", "dynamic, MatMul + Gather, QInt8, per-tensor",
            ops=("MatMul", "Gather")),
     Recipe("dyn-pt", "dynamic, MatMul, QInt8, per-tensor"),
     Recipe("dyn-pc", "dynamic, MatMul, QInt8, per-channel", per_channel=True),
