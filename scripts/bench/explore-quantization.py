@@ -156,8 +156,9 @@ def merged_report(paths: list[Path]) -> str:
     by_model = {r["model"]: r for r in runs}
     names = list(dict.fromkeys(n for r in runs for n in r["recipes"]))
     speed_models = [m for m in ("minilm-l6", "tinybert-l2") if m in by_model]
-    rank_models = [m for m in ("minilm-l6", "tinybert-l2", "minilm-l6-spread", "tinybert-l2-spread", "tinybert-l2-trained",
-                               "minilm-l6-trained") if m in by_model]
+    # minilm-l6-trained is left out: 60 small steps did not spread its logits (fp32 range 0.009), so it checks nothing new.
+    rank_models = [m for m in ("minilm-l6", "tinybert-l2", "minilm-l6-spread", "tinybert-l2-spread", "tinybert-l2-trained")
+                   if m in by_model]
     head = ["recipe", "what", "MB (MiniLM)"]
     head += [f"{m} vs fp32, {t} thr (wall / CPU)" for m in speed_models for t in (1, 2)]
     head += [f"Spearman {m}" for m in rank_models]

@@ -94,7 +94,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '',
     'Models: random weights with the exact shapes of `cross-encoder/ms-marco-MiniLM-L-6-v2` (384 hidden, 6 layers, 12 heads) and ' +
       '`cross-encoder/ms-marco-TinyBERT-L-2-v2` (128 hidden, 2 layers), real bert-base-uncased WordPiece tokenizer (`scripts/model/build-random-shapes.py`). ' +
-      `fp32 = \`onnx/model.onnx\`; int8 = \`onnx/model_quantized.onnx\`, the converters' recipe (\`scripts/model/int8_recipes.py\` SHIPPED${shippedInt8 === undefined ? '' : `: ${shippedInt8}`}). Documents: seeded synthetic ` +
+      `fp32 = \`onnx/model.onnx\`; int8 = \`onnx/model_quantized.onnx\` as built for this run by the converters' recipe (\`scripts/model/int8_recipes.py\` SHIPPED${shippedInt8 === undefined ? '' : ` at the time: ${shippedInt8}`}). Documents: seeded synthetic ` +
       'English-vocabulary text, ' +
       LENGTH_MIX.map((b) => `${Math.round(b.share * 100)}% ${b.minWords}-${b.maxWords} words (${b.what})`).join(', ') +
       '; shuffled. Batching: 8 pairs, 4,096 padded tokens (the scorer defaults).',
