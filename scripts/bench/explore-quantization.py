@@ -165,7 +165,8 @@ def merged_report(paths: list[Path]) -> str:
     head += [f"max diff / range {m}" for m in rank_models if m.endswith("-spread")]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for n in names:
-        row = [f"`{n}`", next(r["recipes"][n]["what"] for r in runs if n in r["recipes"])]
+        what = recipes.RECIPES[n].what if n in recipes.RECIPES else next(r["recipes"][n]["what"] for r in runs if n in r["recipes"])
+        row = [f"`{n}`" + (" (shipped)" if n == recipes.SHIPPED else ""), what]
         mb = by_model.get("minilm-l6", {}).get("recipes", {}).get(n, {}).get("megabytes")
         row.append("-" if mb is None else f"{mb:.0f}")
         for m in speed_models:
