@@ -48,6 +48,9 @@ function ensureModels(python: string): void {
     const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--init-range', '0.1'], { stdio: 'inherit' });
     if (built.status !== 0) console.log(`spread copies not built (exit ${built.status}); the report shows the bench models' Spearman only`);
   }
+  // Folders built under an earlier recipe get today's model_quantized.onnx (the converters' SHIPPED recipe).
+  const requantized = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--requantize'], { stdio: 'inherit' });
+  if (requantized.status !== 0) throw new Error(`could not re-quantize the bench models with ${python} (exit ${requantized.status})`);
   // Idempotent: builds only the variant files that are missing (static recipes calibrate for ~20 s each the first time).
   console.log('building quantization variants ...');
   const built = spawnSync(python, [path.join(ROOT, 'scripts/bench/quantize-variants.py'), '--models', MODELS_DIR], { stdio: 'inherit' });

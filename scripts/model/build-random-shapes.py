@@ -63,6 +63,18 @@ def load_fixture_builder():
     return load_module("build_fixture", HERE / "build-fixture.py")
 
 
+def quantize(folder: Path) -> bool:
+    """(Re)builds onnx/model_quantized.onnx by the converters' shipped recipe unless it already is that recipe's
+    (onnx/model_quantized.recipe names the recipe that built it); True when it built."""
+    recipes = load_module("int8_recipes", HERE / "int8_recipes.py")
+    stamp = folder / "onnx" / "model_quantized.recipe"
+    if (folder / "onnx" / "model_quantized.onnx").exists() and stamp.exists() and stamp.read_text().strip() == recipes.SHIPPED:
+        return False
+    recipes.build_recipe(recipes.SHIPPED, folder / "onnx" / "model.onnx", folder / "onnx" / "model_quantized.onnx")
+    stamp.write_text(recipes.SHIPPED + "\n")
+    return True
+
+
 def copy_name(name: str, train_steps: int, init_range: float) -> str:
     return f"{name}-trained" if train_steps > 0 else f"{name}-spread" if init_range > 0 else name
 
@@ -114,8 +126,7 @@ def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0, init_r
     (folder / "onnx").mkdir(parents=True)
     t0 = time.time()
     fixture.export_onnx(model, folder / "onnx" / "model.onnx")
-    recipes = load_module("int8_recipes", HERE / "int8_recipes.py")
-    recipes.build_recipe(recipes.SHIPPED, folder / "onnx" / "model.onnx", folder / "onnx" / "model_quantized.onnx")
+    quantize(folder)
     model.save_pretrained(folder, safe_serialization=True)
     fixture.build_tokenizer(vocab).save(str(folder / "tokenizer.json"), pretty=False)
     (folder / "tokenizer_config.json").write_text(json.dumps(fixture.TOKENIZER_CONFIG, indent=2) + "\n")
@@ -139,11 +150,18 @@ def main() -> None:
     ap.add_argument("--only", choices=sorted(SHAPES), action="append")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--force", action="store_true", help="rebuild folders that already exist")
+    ap.add_argument("--requantize", action="store_true",
+                    help="only rebuild model_quantized.onnx in every folder under --out whose recipe is not the shipped one")
     ap.add_argument("--init-range", type=float, default=0.0,
                     help="build <name>-spread/: random weights with this init std instead of 0.02 (logits that spread)")
     ap.add_argument("--train-steps", type=int, default=0,
                     help="build <name>-trained/ with this many synthetic-task training steps (faithfulness checks)")
     args = ap.parse_args()
+    if args.requantize:
+        for folder in sorted(p for p in args.out.iterdir() if (p / "onnx" / "model.onnx").exists()):
+            if quantize(folder):
+                print(f"re-quantized {folder / 'onnx' / 'model_quantized.onnx'}")
+        return
     fixture = load_fixture_builder()
     for name in args.only or sorted(SHAPES):
         folder = args.out / copy_name(name, args.train_steps, args.init_range)
