@@ -19,7 +19,8 @@ import { benchRequest, readWords } from './bench-documents.js';
 import { median, percentile, fmt, timed } from './bench-stats.js';
 import { measureExtras } from './bench-extras.js';
 import { benchPython, PythonPeerClient } from './python-peer-client.js';
-import { spearman } from './rank-correlation.js';
+import { rankAgreement, spearman } from './rank-correlation.js';
+import { spreadCopyAgreement } from './spread-copy-agreement.js';
 import { BATCH, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
 import type { LatencyRow, ThreadRun, ThroughputRow } from './bench-results.js';
 
@@ -157,8 +158,20 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
       );
     }
     const rho = spearman(planScores['fp32']!, planScores['int8']!);
-    spearmanRows.push({ model: model.label, documents: request.documents.length, rho });
-    log(`${model.label}: Spearman int8 vs fp32 ${rho.toFixed(4)} over ${request.documents.length} documents`);
+    const agreement = rankAgreement(planScores['fp32']!, planScores['int8']!);
+    // The same recipe on the spread copy, same documents: less tie-prone, reported beside rho (not instead).
+    const spread = (await spreadCopyAgreement(model.name, [VARIANTS[1].file], threads, request))?.[0];
+    spearmanRows.push({
+      model: model.label,
+      documents: request.documents.length,
+      rho,
+      maxAbsDiffOverRange: agreement.maxAbsDiffOverRange,
+      ...(spread === undefined ? {} : { spreadRho: spread.spearman, spreadMaxAbsDiffOverRange: spread.maxAbsDiffOverRange }),
+    });
+    log(
+      `${model.label}: Spearman int8 vs fp32 ${rho.toFixed(4)} over ${request.documents.length} documents` +
+        (spread === undefined ? ' (no spread copy)' : `; spread copy ${spread.spearman.toFixed(4)}`),
+    );
   }
 }
 

@@ -3,7 +3,7 @@
  * padding, ONNX Runtime session options, quantization variants, cold start and concurrent requests.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
@@ -15,7 +15,8 @@ import { BATCH, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
 import type { Extras, OptionRow, QuantizationRow } from './bench-results.js';
 import { fmt, median, timed } from './bench-stats.js';
 import { runPadded, type Padding } from './padded-baseline.js';
-import { spearman } from './rank-correlation.js';
+import { rankAgreement } from './rank-correlation.js';
+import { spreadCopyAgreement } from './spread-copy-agreement.js';
 import { concurrentLoad } from './worker-concurrency.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -110,64 +111,64 @@ async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<vo
   }
 }
 
-/** Quantized variants built by scripts/bench/quantize-variants.py into onnx/variants/ (skipped when absent). */
+/** What each variant file is: onnx/variants/variants.json, written by scripts/bench/quantize-variants.py. */
+function variantFiles(folder: string): { variant: string; file: string; description: string }[] {
+  const manifest = path.join(folder, 'onnx', 'variants', 'variants.json');
+  const described = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { shipped?: string; variants?: Record<string, string> }) : {};
+  return [
+    { variant: 'fp32', file: 'onnx/model.onnx', description: 'fp32 (reference)' },
+    { variant: 'int8', file: 'onnx/model_quantized.onnx', description: `shipped model_quantized.onnx: ${described.shipped ?? 'int8'}` },
+    ...Object.entries(described.variants ?? {})
+      .filter(([name]) => existsSync(path.join(folder, 'onnx', 'variants', `${name}.onnx`)))
+      .map(([name, what]) => ({ variant: name, file: `onnx/variants/${name}.onnx`, description: what })),
+  ];
+}
+
+/** Quantized variants built by scripts/bench/quantize-variants.py into onnx/variants/ (only fp32 and int8 when absent). */
 async function quantization(input: ExtrasInput, rows: QuantizationRow[]): Promise<void> {
   for (const model of MODELS) {
     const folder = path.join(MODELS_DIR, model.name);
-    const variantsDir = path.join(folder, 'onnx', 'variants');
-    const files = [
-      { variant: 'fp32', file: 'onnx/model.onnx', description: 'fp32 (reference)' },
-      { variant: 'int8', file: 'onnx/model_quantized.onnx', description: 'dynamic, MatMul + Gather, QInt8, per-tensor (shipped model_quantized.onnx)' },
-      ...(existsSync(variantsDir)
-        ? readdirSync(variantsDir)
-            .filter((f) => f.endsWith('.onnx'))
-            .sort()
-            .map((f) => ({ variant: f.replace(/\.onnx$/, ''), file: `onnx/variants/${f}`, description: describeVariant(f) }))
-        : []),
-    ];
+    const files = variantFiles(folder);
     const request = benchRequest(input.words, model.name === 'minilm-l6' ? (input.quick ? 16 : 48) : input.quick ? 64 : 192, 11);
-    let reference: number[] = [];
-    let fp32Pps = Number.NaN;
+    // Speed samples interleave the variants repetition by repetition (the machine is shared), ratios per repetition.
+    const scorers = [];
     for (const v of files) {
       const scorer = await loadOnnxCrossEncoder({ id: v.variant, folder, modelFile: v.file, threads: input.threads, ...BATCH });
       await scorer.score(request.query, request.documents.slice(0, 4));
-      const seconds: number[] = [];
-      let scores: number[] = [];
-      for (let rep = 0; rep < (input.quick ? 1 : 2); rep++) {
+      scorers.push(scorer);
+    }
+    const seconds: number[][] = files.map(() => []);
+    const scores: number[][] = files.map(() => []);
+    for (let rep = 0; rep < (input.quick ? 2 : 3); rep++) {
+      for (const [i, scorer] of scorers.entries()) {
         const run = await timed(() => scorer.score(request.query, request.documents));
-        seconds.push(run.seconds);
-        scores = run.value.scores;
+        seconds[i]!.push(run.seconds);
+        scores[i] = run.value.scores;
       }
-      await scorer.close();
-      const pps = request.documents.length / median(seconds);
-      if (v.variant === 'fp32') {
-        reference = scores;
-        fp32Pps = pps;
-      }
+    }
+    await Promise.all(scorers.map((s) => s.close()));
+    const spread = await spreadCopyAgreement(model.name, files.map((f) => f.file), input.threads, request);
+    files.forEach((v, i) => {
+      const agreement = rankAgreement(scores[0]!, scores[i]!);
       rows.push({
         model: model.label,
         variant: v.variant,
         description: v.description,
         megabytes: statSync(path.join(folder, v.file)).size / 2 ** 20,
-        pairsPerSecond: pps,
-        relativeToFp32: pps / fp32Pps,
-        spearmanVsFp32: spearman(reference, scores),
-        maxAbsDiffVsFp32: Math.max(...scores.map((s, i) => Math.abs(s - reference[i]!))),
+        pairsPerSecond: request.documents.length / median(seconds[i]!),
+        relativeToFp32: median(seconds[0]!.map((fp32, rep) => fp32 / seconds[i]![rep]!)),
+        spearmanVsFp32: agreement.spearman,
+        maxAbsDiffVsFp32: agreement.maxAbsDiff,
+        maxAbsDiffOverRange: agreement.maxAbsDiffOverRange,
+        ...(spread?.[i] === undefined ? {} : { spreadSpearmanVsFp32: spread[i].spearman }),
       });
-      input.log(`${model.label} ${v.variant}: ${fmt(pps)} pairs/s (${fmt(pps / fp32Pps, 2)}x fp32), Spearman ${spearman(reference, scores).toFixed(4)}`);
-    }
+      const row = rows[rows.length - 1]!;
+      input.log(
+        `${model.label} ${v.variant}: ${fmt(row.pairsPerSecond)} pairs/s (${fmt(row.relativeToFp32, 2)}x fp32), Spearman ${row.spearmanVsFp32.toFixed(4)}` +
+          (row.spreadSpearmanVsFp32 === undefined ? '' : `, spread copy ${row.spreadSpearmanVsFp32.toFixed(4)}`),
+      );
+    });
   }
-}
-
-function describeVariant(file: string): string {
-  const known: Record<string, string> = {
-    'dyn-matmul-pertensor': 'dynamic, MatMul only, QInt8, per-tensor',
-    'dyn-perchannel': 'dynamic, MatMul + Gather, QInt8, per-channel',
-    'dyn-u8-reducerange': 'dynamic, MatMul + Gather, QUInt8 weights, reduce_range (for CPUs without VNNI)',
-    'static-qdq-perchannel': 'static (calibrated on bench documents, MinMax), QDQ, per-channel weights',
-    'fp32-fused': 'fp32 after onnxruntime.transformers optimizer (fused attention / skip-layernorm / gelu)',
-  };
-  return known[file.replace(/\.onnx$/, '')] ?? file;
 }
 
 async function coldStart(input: ExtrasInput, rows: Extras['coldStart']): Promise<void> {

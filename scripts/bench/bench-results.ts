@@ -26,6 +26,18 @@ export interface ThroughputRow {
   readonly meanScore: { ours: number; ort: number | undefined; st: number | undefined };
 }
 
+/** int8 vs fp32 rank agreement of one model on the throughput request (our plan's scores). */
+export interface SpearmanRow {
+  readonly model: string;
+  readonly documents: number;
+  /** The bench's own figure: the random-weight bench model. */
+  readonly rho: number;
+  readonly maxAbsDiffOverRange?: number;
+  /** The same recipe on the model's spread copy (synthetic check, when built; see spread-copy-agreement.ts). */
+  readonly spreadRho?: number;
+  readonly spreadMaxAbsDiffOverRange?: number;
+}
+
 export interface LatencyRow {
   readonly threads: number;
   readonly model: string;
@@ -53,6 +65,9 @@ export interface QuantizationRow {
   readonly relativeToFp32: number;
   readonly spearmanVsFp32: number;
   readonly maxAbsDiffVsFp32: number;
+  readonly maxAbsDiffOverRange?: number;
+  /** Spearman vs fp32 of the same recipe on the model's spread copy (synthetic check), when built. */
+  readonly spreadSpearmanVsFp32?: number;
 }
 
 export interface Extras {
@@ -85,7 +100,7 @@ export interface ThreadRun {
   /** The cores this run was pinned to (taskset -c), or null when not pinned. */
   pinnedCores?: string | null;
   readonly throughput: ThroughputRow[];
-  readonly spearman: { model: string; documents: number; rho: number }[];
+  readonly spearman: SpearmanRow[];
   readonly latency: LatencyRow[];
   extras?: Extras;
 }

@@ -1,91 +1,67 @@
 #!/usr/bin/env python3
 """Quantization variants of the bench models, so `npm run bench` can measure speed and rank fidelity of each.
 
-Writes bench/.models/<model>/onnx/variants/*.onnx from onnx/model.onnx:
-  dyn-matmul-pertensor   quantize_dynamic, MatMul only, QInt8, per-tensor (embeddings stay fp32)
-  dyn-perchannel         quantize_dynamic, MatMul + Gather, QInt8, per-channel weights
-  dyn-u8-reducerange     quantize_dynamic, MatMul + Gather, QUInt8 weights, reduce_range=True
-                         (7-bit weights: no u8 x s8 saturation on x86 CPUs without VNNI)
-  static-qdq-perchannel  quantize_static, QDQ format, MinMax calibration on 64 bench-like pairs,
-                         per-channel QInt8 weights, QUInt8 activations
-The shipped onnx/model_quantized.onnx (dynamic, MatMul + Gather, QInt8, per-tensor) is the baseline.
+Writes <model>/onnx/variants/<recipe>.onnx from onnx/model.onnx for the recipes below (defined in
+scripts/model/int8_recipes.py, the same module the converters use), plus variants.json ({"shipped": what model_quantized.onnx
+is, "variants": {recipe: what}}) that the bench report reads. onnx/model_quantized.onnx, the shipped int8 (int8_recipes.SHIPPED), is built by
+build-random-shapes.py and measured as the "int8" row. Existing files are kept (delete the folder to rebuild).
+Static recipes calibrate on the repository's own Markdown prose, never on the bench documents.
 
-    python3 scripts/bench/quantize-variants.py [--models bench/.models]
+    python3 scripts/bench/quantize-variants.py [--models bench/.models] [--only minilm-l6,tinybert-l2-trained]
 Needs: onnx, onnxruntime, tokenizers, numpy.
 """
 from __future__ import annotations
 
 import argparse
-import random
+import importlib.util
+import json
+import sys
 from pathlib import Path
 
-import numpy as np
+ROOT = Path(__file__).resolve().parents[2]
+# Per channel (8- and 7-bit), the QUInt8 file for x86 without VNNI, the most faithful recipe measured (feed-forward
+# MatMuls only) and the best static one: the rows the bench reports beside the shipped int8
+# (bench/quantization-recipes.md has every recipe).
+BENCH_RECIPES = ["dyn-pc-rr-gather", "dyn-pc-gather", "dyn-pc-u8u8", "dyn-pc-u8u8-ffn", "st-qdq-pc-noattn-minmax"]
 
 
-def calibration_reader(folder: Path, inputs: list[str], count: int = 64):
-    from onnxruntime.quantization import CalibrationDataReader
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tok.enable_truncation(512, strategy="longest_first")
-    words = [w for w in (folder / "vocab.txt").read_text().split("\n")[1996:12000] if w.isalpha() and len(w) > 1]
-    rng = random.Random(7)
-
-    def text(n: int) -> str:
-        return " ".join(rng.choice(words) for _ in range(n)) + "."
-
-    feeds = []
-    for i in range(count):
-        enc = tok.encode(text(5), text(rng.choice([20, 50, 120, 300])))
-        ids = np.array([enc.ids], dtype=np.int64)
-        all_inputs = {"input_ids": ids, "attention_mask": np.ones_like(ids),
-                      "token_type_ids": np.array([enc.type_ids], dtype=np.int64)}
-        feeds.append({k: all_inputs[k] for k in inputs})
-
-    class Reader(CalibrationDataReader):
-        def __init__(self) -> None:
-            self.it = iter(feeds)
-
-        def get_next(self):
-            return next(self.it, None)
-
-    return Reader()
+def load_recipes():
+    spec = importlib.util.spec_from_file_location("int8_recipes", ROOT / "scripts" / "model" / "int8_recipes.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules["int8_recipes"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
-def build(folder: Path) -> None:
+def build(folder: Path, recipes) -> None:
     import onnx
-    from onnxruntime.quantization import (CalibrationMethod, QuantFormat, QuantType, quantize_dynamic,
-                                          quantize_static)
-    from onnxruntime.quantization.shape_inference import quant_pre_process
 
     src = folder / "onnx" / "model.onnx"
     out = folder / "onnx" / "variants"
-    out.mkdir(parents=True, exist_ok=True)
     inputs = [i.name for i in onnx.load(str(src), load_external_data=False).graph.input]
-    quantize_dynamic(str(src), str(out / "dyn-matmul-pertensor.onnx"), op_types_to_quantize=["MatMul"],
-                     weight_type=QuantType.QInt8)
-    quantize_dynamic(str(src), str(out / "dyn-perchannel.onnx"), op_types_to_quantize=["MatMul", "Gather"],
-                     weight_type=QuantType.QInt8, per_channel=True)
-    quantize_dynamic(str(src), str(out / "dyn-u8-reducerange.onnx"), op_types_to_quantize=["MatMul", "Gather"],
-                     weight_type=QuantType.QUInt8, reduce_range=True)
-    pre = out / "preprocessed.tmp.onnx"
-    quant_pre_process(str(src), str(pre), skip_symbolic_shape=True)
-    try:
-        quantize_static(str(pre), str(out / "static-qdq-perchannel.onnx"), calibration_reader(folder, inputs),
-                        quant_format=QuantFormat.QDQ, per_channel=True, activation_type=QuantType.QUInt8,
-                        weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gemm"],
-                        calibrate_method=CalibrationMethod.MinMax)
-    finally:
-        pre.unlink(missing_ok=True)
-    print(f"built {sorted(p.name for p in out.glob('*.onnx'))} in {out}")
+    calibration = recipes.prose_calibration(folder, inputs, recipes.repository_prose(ROOT))
+    names = [n for n in BENCH_RECIPES if n != recipes.SHIPPED]
+    for name in names:
+        if not (out / f"{name}.onnx").exists():
+            recipes.build_recipe(name, src, out / f"{name}.onnx", calibration)
+    manifest = {"shipped": f"{recipes.SHIPPED}: {recipes.RECIPES[recipes.SHIPPED].what}",
+                "variants": {n: recipes.RECIPES[n].what for n in names}}
+    (out / "variants.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    print(f"variants {names} in {out}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--models", type=Path, default=Path(__file__).resolve().parents[2] / "bench" / ".models")
+    parser.add_argument("--models", type=Path, default=ROOT / "bench" / ".models")
+    parser.add_argument("--only", default="", help="comma-separated model folder names (default: the bench models and their -spread copies)")
     args = parser.parse_args()
-    for name in ("minilm-l6", "tinybert-l2"):
-        build(args.models / name)
+    recipes = load_recipes()
+    names = [n for n in args.only.split(",") if n] or sorted(
+        p.name for p in args.models.iterdir()
+        if (p / "onnx" / "model.onnx").exists() and not p.name.endswith("-trained"))
+    for name in names:
+        build(args.models / name, recipes)
 
 
 if __name__ == "__main__":

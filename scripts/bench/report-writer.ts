@@ -68,6 +68,13 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
   const spearmans = results.runs.flatMap((r) => r.spearman.map((s) => ({ ...s, threads: r.threads })));
   const latency = results.runs.flatMap((r) => r.latency);
   const extras = results.runs.find((r) => r.extras !== undefined)?.extras;
+  const shippedInt8 = extras?.quantization.find((q) => q.variant === 'int8')?.description.replace(/^shipped model_quantized\.onnx: /, '');
+  const rankOf = (r: ThroughputRow): string => {
+    if (r.variant === 'fp32') return '1 (reference)';
+    const s = spearmans.find((t) => t.model === r.model && t.threads === r.threads);
+    return s === undefined ? 'n/a' : `${s.rho.toFixed(4)} / ${s.spreadRho === undefined ? 'n/a' : s.spreadRho.toFixed(4)}`;
+  };
+  const spreadRhos = spearmans.filter((s) => s.spreadRho !== undefined);
   const versions = results.runs[0]?.versions ?? {};
   const notes = [...new Set(results.runs.flatMap((r) => r.notes))];
 
@@ -87,7 +94,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '',
     'Models: random weights with the exact shapes of `cross-encoder/ms-marco-MiniLM-L-6-v2` (384 hidden, 6 layers, 12 heads) and ' +
       '`cross-encoder/ms-marco-TinyBERT-L-2-v2` (128 hidden, 2 layers), real bert-base-uncased WordPiece tokenizer (`scripts/model/build-random-shapes.py`). ' +
-      'fp32 = `onnx/model.onnx`; int8 = `onnx/model_quantized.onnx` (`quantize_dynamic`, MatMul + Gather, QInt8, per-tensor). Documents: seeded synthetic ' +
+      `fp32 = \`onnx/model.onnx\`; int8 = \`onnx/model_quantized.onnx\` as built for this run by the converters' recipe (\`scripts/model/int8_recipes.py\` SHIPPED${shippedInt8 === undefined ? '' : ` at the time: ${shippedInt8}`}). Documents: seeded synthetic ` +
       'English-vocabulary text, ' +
       LENGTH_MIX.map((b) => `${Math.round(b.share * 100)}% ${b.minWords}-${b.maxWords} words (${b.what})`).join(', ') +
       '; shuffled. Batching: 8 pairs, 4,096 padded tokens (the scorer defaults).',
@@ -132,6 +139,11 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
           verdict(spearmans.map((s) => s.rho), 0.99),
         ],
         [
+          'beside it, synthetic check: the same int8 recipe on the spread copies (same shapes, init std 0.1: logits that spread), Spearman >= 0.99',
+          spreadRhos.map((s) => `${s.model} ${s.threads} thr ${s.spreadRho!.toFixed(4)}`).join(', ') || 'not built (`build-random-shapes.py --init-range 0.1`)',
+          verdict(spreadRhos.map((s) => s.spreadRho), 0.99),
+        ],
+        [
           'Latency at 10 / 100 / 1,000 documents does not regress (p50, plan vs one session; >= 1 = not slower)',
           latency.map((l) => `${l.model.split(' ')[0]} ${l.documents} docs ${l.threads} thr ${x(ratio(l.oneSessionP50Ms, l.oursP50Ms))}`).join(', ') || 'n/a',
           verdict(latency.map((l) => ratio(l.oneSessionP50Ms, l.oursP50Ms)), 0.95),
@@ -163,6 +175,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         'CrossEncoder (PyTorch fp32)',
         'ours / CrossEncoder',
         'ours / best Python ort',
+        'Spearman vs fp32 (bench model / spread copy)',
         'tokenization share (ours / Python)',
         'mean score ours / ort / CrossEncoder',
       ],
@@ -180,6 +193,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         fmt(crossEncoderFor(rows, r)),
         x(ratio(r.ours, crossEncoderFor(rows, r))),
         x(ratio(r.ours, bestPythonOrt(r))),
+        rankOf(r),
         `${fmt(r.tokenizeShare * 100)}% / ${r.pythonTokenizeShare === undefined ? 'n/a' : `${fmt(r.pythonTokenizeShare * 100)}%`}`,
         `${fmt(r.meanScore.ours, 4)} / ${fmt(r.meanScore.ort, 4)} / ${fmt(r.meanScore.st, 4)}`,
       ]),
@@ -213,9 +227,23 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '## int8 vs fp32 rankings (our scores, same documents)',
     '',
     table(
-      ['model', 'threads', 'documents', 'Spearman rho'],
-      spearmans.map((s) => [s.model, s.threads, s.documents, s.rho.toFixed(4)]),
+      ['model', 'threads', 'documents', 'Spearman rho', 'max |int8 - fp32| / fp32 score range', 'spread copy: Spearman rho', 'spread copy: max |diff| / range'],
+      spearmans.map((s) => [
+        s.model,
+        s.threads,
+        s.documents,
+        s.rho.toFixed(4),
+        fmt(s.maxAbsDiffOverRange, 3),
+        s.spreadRho === undefined ? 'n/a' : s.spreadRho.toFixed(4),
+        fmt(s.spreadMaxAbsDiffOverRange, 3),
+      ]),
     ),
+    '',
+    'The bench models have random weights at BERT\'s init scale: every document scores within about 1-2% of a logit of the others, so an ' +
+      'int8 error of the same size reorders them (max |diff| / range near 1). The spread copies (`build-random-shapes.py --init-range 0.1`: the ' +
+      'same shapes and seed, weights drawn 5x wider) score documents whole logits apart, as a trained reranker does; their figure is a synthetic ' +
+      'check of the same recipe, reported beside the bench figure, not instead of it. bench/quantization-recipes.md also checks a trained ' +
+      'TinyBERT-L2 copy.',
     '',
     '## Latency per request (int8, one request at a time)',
     '',
@@ -248,13 +276,23 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
           .join('; ') || 'none'
       }. Single-threaded sessions have no thread pool, so spinning and block sizes do not apply to the plan at all.`,
       '',
-      `## Quantization variants (our plan, ${extras.threads} threads; built by scripts/bench/quantize-variants.py)`,
+      `## Quantization variants (our plan, ${extras.threads} threads, interleaved; vs fp32 = median same-repetition ratio; built by scripts/bench/quantize-variants.py)`,
       '',
       extras.quantization.length === 0
         ? 'Not measured (variants not built).'
         : table(
-            ['model', 'variant', 'what', 'MB', 'pairs/s', 'vs fp32', 'Spearman vs fp32', 'max |score - fp32|'],
-            extras.quantization.map((q) => [q.model, q.variant, q.description, fmt(q.megabytes, 1), fmt(q.pairsPerSecond), x(q.relativeToFp32), q.spearmanVsFp32.toFixed(4), fmt(q.maxAbsDiffVsFp32, 3)]),
+            ['model', 'variant', 'what', 'MB', 'pairs/s', 'vs fp32', 'Spearman vs fp32', 'max |score - fp32| (/ fp32 range)', 'spread copy: Spearman vs fp32'],
+            extras.quantization.map((q) => [
+              q.model,
+              q.variant,
+              q.description,
+              fmt(q.megabytes, 1),
+              fmt(q.pairsPerSecond),
+              x(q.relativeToFp32),
+              q.spearmanVsFp32.toFixed(4),
+              `${fmt(q.maxAbsDiffVsFp32, 3)} (${fmt(q.maxAbsDiffOverRange, 2)})`,
+              q.spreadSpearmanVsFp32 === undefined ? 'n/a' : q.spreadSpearmanVsFp32.toFixed(4),
+            ]),
           ),
       '',
       'Rank agreement of random-weight models understates a trained one\'s: their logits barely differ between documents (a random head), so ' +
@@ -262,12 +300,12 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         'Dynamically quantized graphs (`DynamicQuantizeLinear`) also pick activation scales per run, so a document\'s score depends on its batch ' +
         'mates; the scheduler keeps the one-session batches for them (`quantizesActivationsPerRun`), while fp32 and static (QDQ) graphs may be re-cut.',
       '',
-      'Which int8 to ship per architecture (what `model:pull` / the converters should produce): x86 with AVX-512 VNNI (Lambda x86_64 on recent ' +
-        'Xeons) runs u8 x s8 dynamic int8 at full speed - QInt8 weights, per-tensor or per-channel (optimum names it `model_qint8_avx512_vnni.onnx`); ' +
-        'x86 without VNNI (AVX2) saturates u8 x s8 products, so use QUInt8 weights or `reduce_range` (`model_quint8_avx2.onnx`); arm64 (Graviton, ' +
-        'Lambda\'s default) runs int8 through SDOT/UDOT (Graviton2) and I8MM (Graviton3+) kernels, so QInt8 weights without reduce_range ' +
-        '(`model_qint8_arm64.onnx`), and on Graviton3+ an fp32 graph with `mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative when ' +
-        'int8 ranks too far from fp32. These kernel differences are from ONNX Runtime\'s MLAS, not measured here (this machine is x86).',
+      'Which int8 to ship per architecture (what `model:pull` / the converters should produce): README "int8 quantization" and ' +
+        'bench/quantization-recipes.md (every recipe: speed in CPU time, Spearman on the bench models, their spread copies and a trained ' +
+        'TinyBERT-L2 copy). In short: `model_quantized.onnx` = dynamic, MatMul + Gather, QInt8 per tensor everywhere; on x86 without VNNI ' +
+        '(this machine) u8 x s8 products can saturate, so `model_quint8_avx2.onnx` (QUInt8, `export-onnx.py --int8-arch x86-avx2`) is the ' +
+        'fallback when int8 ranks drift; arm64 (SDOT/UDOT, I8MM) and VNNI take QInt8 as is; on Graviton3+ fp32 with ' +
+        '`mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative. The arm64 and VNNI kernels are not measured here (x86 AVX2).',
       '',
       `## Length-aware batching vs padding (int8, raw ${extras.threads}-thread session, same tokenized pairs)`,
       '',

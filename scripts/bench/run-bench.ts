@@ -43,11 +43,18 @@ function ensureModels(python: string): void {
     const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR], { stdio: 'inherit' });
     if (built.status !== 0) throw new Error(`could not build bench models with ${python} (exit ${built.status}); it needs torch + transformers + onnx`);
   }
-  if (!existsSync(path.join(MODELS_DIR, 'minilm-l6', 'onnx', 'variants'))) {
-    console.log('building quantization variants ...');
-    const built = spawnSync(python, [path.join(ROOT, 'scripts/bench/quantize-variants.py'), '--models', MODELS_DIR], { stdio: 'inherit' });
-    if (built.status !== 0) console.log(`quantization variants not built (exit ${built.status}); the bench skips them`);
+  // The spread copies (init std 0.1: logits whole units apart) for the rank-agreement check beside the bench's own; seconds to build.
+  if (MODELS.some((m) => !existsSync(path.join(MODELS_DIR, `${m.name}-spread`, 'onnx', 'model_quantized.onnx')))) {
+    const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--init-range', '0.1'], { stdio: 'inherit' });
+    if (built.status !== 0) console.log(`spread copies not built (exit ${built.status}); the report shows the bench models' Spearman only`);
   }
+  // Folders built under an earlier recipe get today's model_quantized.onnx (the converters' SHIPPED recipe).
+  const requantized = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--requantize'], { stdio: 'inherit' });
+  if (requantized.status !== 0) throw new Error(`could not re-quantize the bench models with ${python} (exit ${requantized.status})`);
+  // Idempotent: builds only the variant files that are missing (static recipes calibrate for ~20 s each the first time).
+  console.log('building quantization variants ...');
+  const built = spawnSync(python, [path.join(ROOT, 'scripts/bench/quantize-variants.py'), '--models', MODELS_DIR], { stdio: 'inherit' });
+  if (built.status !== 0) console.log(`quantization variants not built (exit ${built.status}); the bench skips them`);
 }
 
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;

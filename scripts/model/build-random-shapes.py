@@ -9,11 +9,18 @@ the real model. Each model folder gets what all three benchmarked runtimes need:
       config.json, tokenizer.json, tokenizer_config.json, special_tokens_map.json, vocab.txt
       model.safetensors                 PyTorch weights (sentence-transformers CrossEncoder)
       onnx/model.onnx                   fp32 graph (onnxruntime-node and Python onnxruntime)
-      onnx/model_quantized.onnx         int8, full dynamic quantization (MatMul + Gather), like the
-                                        `model_quantized.onnx` that Xenova/optimum publish
+      onnx/model_quantized.onnx         int8 by the converters' shipped recipe (int8_recipes.SHIPPED, the
+                                        same graph export-onnx.py --quantize writes)
 
 The tokenizer is the real bert-base-uncased WordPiece (see build-fixture.py). bench/.models/ is gitignored:
 the bench runs this script on demand.
+
+`--train-steps N` writes `<name>-trained/` instead: the same shape and seed, then N steps of build-fixture.py's
+synthetic lexical-overlap task (query words present in the document). Random weights give near-tied scores
+(the logits differ by ~1e-3 between documents), so int8 noise of the same size reorders them; a briefly
+trained copy spreads its logits by whole units like a real reranker, which is what a rank-faithfulness
+check of a quantization recipe needs (scripts/bench/explore-quantization.py). A synthetic check, not a
+real checkpoint: its rankings mean "query words present", nothing more.
 
     /tmp/mlvenv/bin/python scripts/model/build-random-shapes.py [--out bench/.models] [--only minilm-l6]
 Needs: torch, transformers, onnx, onnxruntime, tokenizers.
@@ -24,6 +31,7 @@ import argparse
 import importlib.util
 import json
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -41,41 +49,96 @@ REAL_NAMES = {
 }
 
 
-def load_fixture_builder():
-    """Reuses the fixture builder's vocabulary recovery, tokenizer and ONNX export (one source of truth)."""
-    spec = importlib.util.spec_from_file_location("build_fixture", HERE / "build-fixture.py")
+def load_module(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
+    sys.modules[name] = module  # dataclasses resolve their module's annotations through sys.modules
     spec.loader.exec_module(module)
     return module
 
 
-def build(name: str, out: Path, seed: int, fixture) -> None:
+def load_fixture_builder():
+    """Reuses the fixture builder's vocabulary recovery, tokenizer, training task and ONNX export (one source of truth)."""
+    return load_module("build_fixture", HERE / "build-fixture.py")
+
+
+def quantize(folder: Path) -> bool:
+    """(Re)builds onnx/model_quantized.onnx by the converters' shipped recipe unless it already is that recipe's
+    (onnx/model_quantized.recipe names the recipe that built it); True when it built."""
+    recipes = load_module("int8_recipes", HERE / "int8_recipes.py")
+    stamp = folder / "onnx" / "model_quantized.recipe"
+    if (folder / "onnx" / "model_quantized.onnx").exists() and stamp.exists() and stamp.read_text().strip() == recipes.SHIPPED:
+        return False
+    recipes.build_recipe(recipes.SHIPPED, folder / "onnx" / "model.onnx", folder / "onnx" / "model_quantized.onnx")
+    stamp.write_text(recipes.SHIPPED + "\n")
+    return True
+
+
+def copy_name(name: str, train_steps: int, init_range: float) -> str:
+    return f"{name}-trained" if train_steps > 0 else f"{name}-spread" if init_range > 0 else name
+
+
+def train(model, fixture, vocab: list[str], steps: int, seed: int, batch: int = 16) -> None:
+    """build-fixture.py's synthetic lexical-overlap task (BCE on "share of query words in the document"), in
+    small batches: a MiniLM-L6 step of 64 pairs takes most of a minute on a shared 2-core machine."""
+    import random
+
     import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    rng = random.Random(seed)
+    words = [t for t in vocab[1996:8000] if t.isalpha() and t.isascii() and len(t) >= 3]
+    tok = fixture.build_tokenizer(vocab)
+    tok.enable_truncation(64)
+    tok.enable_padding(pad_id=0, pad_token="[PAD]")
+    opt = torch.optim.AdamW(model.parameters(), lr=5e-4, weight_decay=0.01)
+    loss_fn = torch.nn.BCEWithLogitsLoss()
+    model.train()
+    t0 = time.time()
+    for step in range(steps):
+        pairs = fixture.synthetic_pairs(rng, words, batch)
+        enc = tok.encode_batch([(q, d) for q, d, _ in pairs])
+        logits = model(input_ids=torch.tensor([e.ids for e in enc]), attention_mask=torch.tensor([e.attention_mask for e in enc]),
+                       token_type_ids=torch.tensor([e.type_ids for e in enc])).logits.squeeze(-1)
+        loss = loss_fn(logits, torch.tensor([y for _, _, y in pairs], dtype=torch.float32))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 20 == 0 or step == steps - 1:
+            print(f"  step {step:4d} loss {loss.item():.4f} ({time.time() - t0:.0f}s)", flush=True)
+    model.eval()
+
+
+def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0, init_range: float = 0.0) -> None:
+    import torch
     from transformers import BertConfig, BertForSequenceClassification
 
     torch.manual_seed(seed)
-    config = BertConfig(**{**fixture.MODEL_CONFIG, **SHAPES[name]})
+    config = BertConfig(**{**fixture.MODEL_CONFIG, **SHAPES[name],
+                           **({"initializer_range": init_range} if init_range > 0 else {})})
     model = BertForSequenceClassification(config).eval()
-    folder = out / name
+    vocab = fixture.load_bert_base_uncased_vocab(fixture.VOCAB_JSON)
+    folder = out / copy_name(name, train_steps, init_range)
+    if train_steps > 0:
+        train(model, fixture, vocab, train_steps, seed)
     if folder.exists():
         shutil.rmtree(folder)
     (folder / "onnx").mkdir(parents=True)
     t0 = time.time()
     fixture.export_onnx(model, folder / "onnx" / "model.onnx")
-    quantize_dynamic(str(folder / "onnx" / "model.onnx"), str(folder / "onnx" / "model_quantized.onnx"),
-                     weight_type=QuantType.QInt8, per_channel=False, reduce_range=False)
+    quantize(folder)
     model.save_pretrained(folder, safe_serialization=True)
-    vocab = fixture.load_bert_base_uncased_vocab(fixture.VOCAB_JSON)
     fixture.build_tokenizer(vocab).save(str(folder / "tokenizer.json"), pretty=False)
     (folder / "tokenizer_config.json").write_text(json.dumps(fixture.TOKENIZER_CONFIG, indent=2) + "\n")
     (folder / "special_tokens_map.json").write_text(json.dumps(
         {"cls_token": "[CLS]", "mask_token": "[MASK]", "pad_token": "[PAD]", "sep_token": "[SEP]", "unk_token": "[UNK]"}) + "\n")
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    trained = (f"random init (seed {seed}) trained {train_steps} steps on a synthetic lexical-overlap task"
+               if train_steps > 0 else f"random weights, init std {init_range} (BERT's is 0.02)" if init_range > 0
+               else "random weights")
     (folder / "README.md").write_text(
-        f"# {name}: random weights with the shapes of {REAL_NAMES[name]}\n\nFor speed benchmarks only; "
-        f"scores are meaningless. Built by scripts/model/build-random-shapes.py (seed {seed}).\n")
+        f"# {folder.name}: {trained}, with the shapes of {REAL_NAMES[name]}\n\nFor benchmarks only; "
+        f"scores are not relevance. Built by scripts/model/build-random-shapes.py (seed {seed}).\n")
     sizes = {p.name: p.stat().st_size / 1e6 for p in (folder / "onnx").glob("*.onnx")}
     print(f"built {folder} in {time.time() - t0:.0f}s: " + ", ".join(f"{k} {v:.1f} MB" for k, v in sorted(sizes.items())),
           flush=True)
@@ -87,14 +150,25 @@ def main() -> None:
     ap.add_argument("--only", choices=sorted(SHAPES), action="append")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--force", action="store_true", help="rebuild folders that already exist")
+    ap.add_argument("--requantize", action="store_true",
+                    help="only rebuild model_quantized.onnx in every folder under --out whose recipe is not the shipped one")
+    ap.add_argument("--init-range", type=float, default=0.0,
+                    help="build <name>-spread/: random weights with this init std instead of 0.02 (logits that spread)")
+    ap.add_argument("--train-steps", type=int, default=0,
+                    help="build <name>-trained/ with this many synthetic-task training steps (faithfulness checks)")
     args = ap.parse_args()
+    if args.requantize:
+        for folder in sorted(p for p in args.out.iterdir() if (p / "onnx" / "model.onnx").exists()):
+            if quantize(folder):
+                print(f"re-quantized {folder / 'onnx' / 'model_quantized.onnx'}")
+        return
     fixture = load_fixture_builder()
     for name in args.only or sorted(SHAPES):
-        done = args.out / name / "onnx" / "model_quantized.onnx"
-        if done.exists() and (args.out / name / "model.safetensors").exists() and not args.force:
-            print(f"{args.out / name} exists (use --force to rebuild)")
+        folder = args.out / copy_name(name, args.train_steps, args.init_range)
+        if (folder / "onnx" / "model_quantized.onnx").exists() and (folder / "model.safetensors").exists() and not args.force:
+            print(f"{folder} exists (use --force to rebuild)")
             continue
-        build(name, args.out, args.seed, fixture)
+        build(name, args.out, args.seed, fixture, args.train_steps, args.init_range)
 
 
 if __name__ == "__main__":

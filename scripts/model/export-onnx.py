@@ -12,7 +12,10 @@ Handles the families the scorer serves:
   not allocate batch x length x vocab floats. The scorer's default prompt template is Qwen3-Reranker's; put a
   rerank_template.json in the folder for another.
 Graphs above 2 GB are saved with their weights in onnx/model.onnx_data (ONNX's protobuf limit). --quantize adds
-onnx/model_quantized.onnx (dynamic int8, MatMul + Gather). --verify compares the ONNX graph with PyTorch on a few
+onnx/model_quantized.onnx, int8 by the shipped recipe of scripts/model/int8_recipes.py (dynamic; MatMul weights
+and embedding tables QInt8 per tensor: the same graph the bench measures; README "int8 quantization" says why).
+--int8-arch x86-avx2 also writes onnx/model_quint8_avx2.onnx (QUInt8 weights per channel: no int16 saturation on
+x86 CPUs without VNNI, ~15% slower). --verify compares the ONNX graph with PyTorch on a few
 pairs (max |difference| must stay below 1e-4) and exits non-zero otherwise.
 Needs: torch, transformers, onnx, onnxruntime (and sentencepiece for checkpoints with only a slow tokenizer).
 """
@@ -83,7 +86,22 @@ def sample_batch(tokenizer, causal: bool, with_types: bool):
     return names, {n: enc[n] for n in names}
 
 
-def export(checkpoint: Path, out: Path, quantize: bool, verify: bool) -> None:
+def quantize_int8(out: Path, large: bool, arches: list[str]) -> None:
+    """model_quantized.onnx by the shipped recipe, plus the per-architecture files asked for."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("int8_recipes", Path(__file__).resolve().parent / "int8_recipes.py")
+    recipes = importlib.util.module_from_spec(spec)
+    sys.modules["int8_recipes"] = recipes
+    spec.loader.exec_module(recipes)
+    fp32 = out / "onnx" / "model.onnx"
+    recipes.build_recipe(recipes.SHIPPED, fp32, out / "onnx" / "model_quantized.onnx", large=large)
+    for arch in arches:
+        file, recipe = recipes.ARCH_FILES[arch]
+        recipes.build_recipe(recipe, fp32, out / "onnx" / file, large=large)
+
+
+def export(checkpoint: Path, out: Path, quantize: bool, verify: bool, arches: list[str] | None = None) -> None:
     import numpy as np
     import onnx
     import torch
@@ -125,11 +143,7 @@ def export(checkpoint: Path, out: Path, quantize: bool, verify: bool) -> None:
     if (checkpoint / "rerank_template.json").exists():
         shutil.copy(checkpoint / "rerank_template.json", out / "rerank_template.json")
     if quantize:
-        from onnxruntime.quantization import QuantType, quantize_dynamic
-
-        quantize_dynamic(str(out / "onnx" / "model.onnx"), str(out / "onnx" / "model_quantized.onnx"),
-                         weight_type=QuantType.QInt8, op_types_to_quantize=["MatMul", "Gather"],
-                         use_external_data_format=large)
+        quantize_int8(out, large, arches or [])
     print(f"wrote {out} ({'causal LM, last-token logits' if causal else 'classifier'}; inputs {', '.join(names)})")
     if verify:
         import onnxruntime as ort
@@ -149,12 +163,15 @@ def main() -> None:
     ap.add_argument("checkpoint", type=Path, help="folder with config.json, tokenizer files and model.safetensors")
     ap.add_argument("out", type=Path, help="model folder to write (config.json, tokenizer.json, onnx/model.onnx)")
     ap.add_argument("--quantize", action="store_true", help="also write onnx/model_quantized.onnx (dynamic int8)")
+    ap.add_argument("--int8-arch", choices=["x86-avx2"], action="append", default=[],
+                    help="with --quantize, also write that architecture's int8 file (optimum's names)")
     ap.add_argument("--verify", action="store_true", help="compare ONNX with PyTorch; fail above 1e-4")
     args = ap.parse_args()
     if not (args.checkpoint / "config.json").exists():
         sys.exit(f"{args.checkpoint} has no config.json: pass a PyTorch checkpoint folder (npm run model:pull -- <repo> --pytorch)")
     json.loads((args.checkpoint / "config.json").read_text())
-    export(args.checkpoint, args.out, args.quantize, args.verify)
+    arches = sorted(set(args.int8_arch))
+    export(args.checkpoint, args.out, args.quantize or bool(arches), args.verify, arches)
 
 
 if __name__ == "__main__":
