@@ -342,7 +342,8 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     // the load ~1.7x longer), and until it is ready every request takes the pool.
     const threads = plan.smallRequestSession.intraOpThreads;
     scorer.attachSmallRequestSession(
-      startPool(1, threads).then(async (small) => {
+      ort.InferenceSession.create(folder.onnxPath, crossEncoderSessionOptions(threads)).then(async (session) => {
+        const small = sessionRunner(session, options.id);
         // One tiny run first: a new multi-threaded session's first run is slow (thread pool start), and that
         // should not land on a request.
         try {
