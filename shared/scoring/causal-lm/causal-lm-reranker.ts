@@ -5,7 +5,7 @@ import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig,
 import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
 import { ONNX_FILE_CANDIDATES, ONNX_VARIANT_FILES, type ModelVariant } from '../onnx-file-names.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
-import { presentNamesFor, runWithCache, type CacheGraph } from './kv-cache-runs.js';
+import { emptyPastTensor, presentNamesFor, runWithCache, tokenTensors, type CacheGraph } from './kv-cache-runs.js';
 import { formatPair, readLlmRerankTemplate, type LlmRerankTemplate } from './llm-rerank-template.js';
 
 export interface CausalLmRerankerOptions {
@@ -160,33 +160,14 @@ class OnnxCausalLmReranker implements CausalLmReranker {
   }
 
   private feeds(rows: readonly number[][]): Record<string, ort.Tensor> {
-    const width = Math.max(...rows.map((row) => row.length));
-    const size = rows.length * width;
-    // Right padding: under causal attention no real token sees a pad, so each row scores as if alone.
-    const inputIds = new BigInt64Array(size).fill(BigInt(this.answer.pad));
-    const attentionMask = new BigInt64Array(size);
-    const positionIds = new BigInt64Array(size);
-    rows.forEach((row, r) => {
-      for (let i = 0; i < width; i++) {
-        if (i < row.length) {
-          inputIds[r * width + i] = BigInt(row[i]!);
-          attentionMask[r * width + i] = 1n;
-        }
-        positionIds[r * width + i] = BigInt(i);
-      }
-    });
-    const dims = [rows.length, width];
-    const tokens: Record<string, BigInt64Array> = { input_ids: inputIds, attention_mask: attentionMask, position_ids: positionIds };
+    const tokens = tokenTensors(rows, 0, Math.max(...rows.map((row) => row.length)), this.answer.pad);
     const feeds: Record<string, ort.Tensor> = {};
     for (const name of this.graph.inputNames) {
-      if (TOKEN_INPUTS.has(name)) feeds[name] = new ort.Tensor('int64', tokens[name]!, dims);
+      if (TOKEN_INPUTS.has(name)) feeds[name] = tokens[name]!;
       else if (name === 'use_cache_branch') feeds[name] = new ort.Tensor('bool', [false], [1]);
-      else {
-        // An export with a KV cache scores from an empty one: past length 0 (its attention_mask then covers
-        // exactly the new tokens). A Uint16Array is accepted for float16 with or without Float16Array.
-        const pastDims = [rows.length, this.graph.pastHeads, 0, this.graph.pastHeadDim];
-        feeds[name] = this.graph.pastType === 'float16' ? new ort.Tensor('float16', new Uint16Array(0), pastDims) : new ort.Tensor('float32', new Float32Array(0), pastDims);
-      }
+      // An export with a KV cache scores from an empty one: past length 0 (its attention_mask then covers
+      // exactly the new tokens).
+      else feeds[name] = emptyPastTensor(this.graph.pastType, rows.length, this.graph.pastHeads, this.graph.pastHeadDim);
     }
     return feeds;
   }

@@ -40,13 +40,15 @@ export function sharedHeadLength(rows: readonly (readonly number[])[]): number {
 
 type Past = Record<string, ort.Tensor>;
 
+/** An empty cache tensor (past length 0). A Uint16Array is accepted for float16 with or without Float16Array in the runtime. */
+export function emptyPastTensor(type: 'float32' | 'float16', rows: number, heads: number, headDim: number): ort.Tensor {
+  const dims = [rows, heads, 0, headDim];
+  return type === 'float16' ? new ort.Tensor('float16', new Uint16Array(0), dims) : new ort.Tensor('float32', new Float32Array(0), dims);
+}
+
 function emptyPast(graph: CacheGraph, rows: number): Past {
-  const dims = [rows, graph.pastHeads, 0, graph.pastHeadDim];
-  // A Uint16Array is accepted for float16 with or without Float16Array in the runtime.
   const past: Past = {};
-  for (const name of graph.pastNames) {
-    past[name] = graph.pastType === 'float16' ? new ort.Tensor('float16', new Uint16Array(0), dims) : new ort.Tensor('float32', new Float32Array(0), dims);
-  }
+  for (const name of graph.pastNames) past[name] = emptyPastTensor(graph.pastType, rows, graph.pastHeads, graph.pastHeadDim);
   return past;
 }
 
@@ -76,12 +78,15 @@ function tilePast(past: Past, rows: number): Past {
   return tiled;
 }
 
-/** Feeds of token columns [from, to) of every row (right-padded with `pad`) on a cache of the `from` positions before. */
-function chunkFeeds(graph: CacheGraph, rows: readonly (readonly number[])[], from: number, to: number, pad: number, past: Past): Record<string, ort.Tensor> {
+/**
+ * input_ids, attention_mask and position_ids of token columns [from, to) of every row, right-padded with `pad`
+ * (under causal attention no real token sees a pad, so each row scores as if alone). The mask spans the cached
+ * positions [0, from) too: a pad cached by an earlier chunk stays masked.
+ */
+export function tokenTensors(rows: readonly (readonly number[])[], from: number, to: number, pad: number): Record<string, ort.Tensor> {
   const width = to - from;
   const inputIds = new BigInt64Array(rows.length * width).fill(BigInt(pad));
   const positionIds = new BigInt64Array(rows.length * width);
-  // The mask spans the cached positions too: a pad cached by an earlier chunk stays masked.
   const attentionMask = new BigInt64Array(rows.length * to);
   rows.forEach((row, r) => {
     for (let p = 0; p < to; p++) if (p < row.length) attentionMask[r * to + p] = 1n;
@@ -91,11 +96,16 @@ function chunkFeeds(graph: CacheGraph, rows: readonly (readonly number[])[], fro
       positionIds[r * width + c] = BigInt(p);
     }
   });
-  const tokens: Record<string, ort.Tensor> = {
+  return {
     input_ids: new ort.Tensor('int64', inputIds, [rows.length, width]),
     attention_mask: new ort.Tensor('int64', attentionMask, [rows.length, to]),
     position_ids: new ort.Tensor('int64', positionIds, [rows.length, width]),
   };
+}
+
+/** Feeds of token columns [from, to) of every row on a cache of the `from` positions before. */
+function chunkFeeds(graph: CacheGraph, rows: readonly (readonly number[])[], from: number, to: number, pad: number, past: Past): Record<string, ort.Tensor> {
+  const tokens = tokenTensors(rows, from, to, pad);
   const feeds: Record<string, ort.Tensor> = { ...past };
   for (const name of graph.tokenInputs) feeds[name] = tokens[name]!;
   return feeds;
