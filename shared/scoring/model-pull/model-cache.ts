@@ -1,11 +1,9 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { DownloadedFile, DownloadProgress } from './download-hub-file.js';
 import type { ModelVariant } from './hub-repo-files.js';
-import { CHECKSUMS_FILE, PROVENANCE_FILE, pullModel, type PulledModel } from './pull-model.js';
+import { CHECKSUMS_FILE, PROVENANCE_FILE, pullModel, sha256OfFile, type PulledModel } from './pull-model.js';
 import { checkRepoId, pathInside, UnsafeHubPathError } from './safe-hub-paths.js';
 
 /** One ONNX export of a hub repository at one revision: what a cached model folder holds. */
@@ -39,16 +37,6 @@ export function cachedModelFolder(cacheDir: string, ref: HubModelRef): string {
   return path.join(path.resolve(cacheDir), ...ref.repo.split('/'), revision, ref.variant);
 }
 
-async function sha256Of(file: string): Promise<string | undefined> {
-  const hash = createHash('sha256');
-  try {
-    for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  } catch {
-    return undefined;
-  }
-  return hash.digest('hex');
-}
-
 /**
  * Whether `folder` is a finished model:pull of `repo`: its provenance names the repo and every file of its
  * checksum manifest is there with that sha256 (`sha256sum -c checksums.sha256`). pullModel writes both only
@@ -74,7 +62,8 @@ export async function isCompletePull(folder: string, repo: string): Promise<bool
     } catch {
       return false;
     }
-    if ((await sha256Of(file)) !== match[1]) return false;
+    // Unreadable (a directory, no permission) is as incomplete as missing.
+    if ((await sha256OfFile(file).catch(() => undefined)) !== match[1]) return false;
   }
   return true;
 }

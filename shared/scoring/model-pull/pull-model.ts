@@ -50,7 +50,8 @@ export const CHECKSUMS_FILE = 'checksums.sha256';
 /** Where the folder came from (repo, commit, endpoint, time). */
 export const PROVENANCE_FILE = 'model-pull.json';
 
-async function sha256OfFile(file: string): Promise<string | undefined> {
+/** The file's sha256 in hex, or undefined when there is no such file (a read error of a file that exists throws). */
+export async function sha256OfFile(file: string): Promise<string | undefined> {
   try {
     await stat(file);
   } catch {
