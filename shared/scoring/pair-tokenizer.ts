@@ -1,5 +1,6 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { createPiecesEncoder } from './space-chunk-pieces.js';
+import { asObject } from './json-object.js';
 
 /** One tokenized (query, document) pair, ready to be padded into a batch. */
 export interface EncodedPair {
@@ -49,10 +50,6 @@ export function truncateLongestFirst(queryLength: number, documentLength: number
   }
   const [keepQuery, keepDocument] = swap ? [longer, shorter] : [shorter, longer];
   return [Math.min(queryLength, keepQuery), Math.min(documentLength, keepDocument)];
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** The [token, id] pair format of BertProcessing / RobertaProcessing. */

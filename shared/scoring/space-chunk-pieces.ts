@@ -1,3 +1,5 @@
+import { asObject } from './json-object.js';
+
 /**
  * A faster `pieces(text)` for tokenizers whose output is the concatenation of the outputs of the text's
  * space-separated chunks: "The cat sat." -> pieces("The") + pieces("cat") + pieces("sat."). Documents repeat
@@ -42,10 +44,6 @@ export interface ChunkCacheLimits {
 export const DEFAULT_CHUNK_CACHE_LIMITS: ChunkCacheLimits = { entriesPerGeneration: 16_384, maxChunkLength: 24, maxIdsPerChunk: 24 };
 
 type Json = Record<string, unknown>;
-
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-}
 
 const LOCAL_NORMALIZERS = new Set(['BertNormalizer', 'Precompiled', 'NFC', 'NFD', 'NFKC', 'NFKD', 'Lowercase', 'StripAccents']);
 const WHITESPACE_SPLITTERS = new Set(['BertPreTokenizer', 'Whitespace', 'WhitespaceSplit']);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ModelFolderError } from '../model-folder.js';
 import { USE_RESERVED_SYMBOLS, type UseVocabulary } from './use-tokenizer.js';
 import { ONNX_VARIANT_FILES } from '../onnx-file-names.js';
+import { asObject } from '../json-object.js';
 
 /** config.json's `rerank_kind`: how the service scores with the folder's model. */
 export type RerankKind = 'cross-encoder' | 'bi-encoder';
@@ -37,10 +38,6 @@ async function readJson(folder: string, name: string, required: boolean): Promis
   } catch (error) {
     throw new ModelFolderError(`model folder ${folder}: ${name} is not valid JSON (${(error as Error).message})`);
   }
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function positiveInt(value: unknown): number | undefined {
