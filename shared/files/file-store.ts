@@ -1,0 +1,61 @@
+/**
+ * Where uploaded files, batch inputs, outputs and error files live: a local folder for `npm start`, S3 on AWS.
+ * The bytes never pass through a queue or a database item; everything here streams.
+ */
+export type FilePurpose = 'batch' | 'batch_output' | 'user_data';
+
+export interface FileRecord {
+  /** `file-...`, as OpenAI's Files API spells ids. */
+  readonly id: string;
+  /** Non-secret id of the API key that owns the file; only it may see the file (others get 404). */
+  readonly ownerKeyId: string;
+  readonly filename: string;
+  readonly purpose: FilePurpose;
+  readonly bytes: number;
+  /** Epoch seconds. */
+  readonly createdAt: number;
+  /** Epoch seconds after which the store may delete the file (documented retention); absent = kept. */
+  readonly expiresAt?: number;
+  /** Opaque version of the bytes (S3 version id or ETag; the local store's write id) that chunk tasks pin. */
+  readonly version: string;
+}
+
+/** A byte slice `[start, end)` of a file. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface NewFile {
+  readonly ownerKeyId: string;
+  readonly filename: string;
+  readonly purpose: FilePurpose;
+  readonly expiresAt?: number;
+  /** The writer rejects (FileTooLargeError) as soon as the bytes written pass this, never after buffering them. */
+  readonly maxBytes: number;
+}
+
+/** A file being written in order; nothing is visible to `get` until `close` resolves. */
+export interface FileWriter {
+  write(chunk: Uint8Array): Promise<void>;
+  /** Makes the file visible and returns its record. */
+  close(): Promise<FileRecord>;
+  /** Drops what was written; safe to call after a failed write. */
+  abort(): Promise<void>;
+}
+
+export interface FilePage {
+  readonly files: readonly FileRecord[];
+  readonly hasMore: boolean;
+}
+
+export interface FileStore {
+  openWriter(file: NewFile): Promise<FileWriter>;
+  get(id: string): Promise<FileRecord | undefined>;
+  /** The caller's files, newest first unless `order` says `asc`; `after` is the id the previous page ended with. */
+  list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' }): Promise<FilePage>;
+  /** The file's bytes, streamed in order; a range reads only that slice. Throws FileNotFoundError when gone. */
+  read(id: string, range?: ByteRange): AsyncIterable<Uint8Array>;
+  /** Returns whether a file was deleted. */
+  delete(id: string): Promise<boolean>;
+}
