@@ -31,6 +31,18 @@ const MAY_IMPORT = {
 
 const MODULES = Object.keys(MAY_IMPORT);
 
+/** The top-level folders around the library: entry points and tools, which library code never imports. */
+const TOP_LEVEL = ['infra', 'scripts', 'test'];
+
+/**
+ * infra/ composes AWS resources and may read the library's declarations (route table, table keys, config,
+ * model pull) but never builds a service at synth time; scripts/ drive the service and never import the CDK app.
+ */
+const TOP_LEVEL_FORBIDDEN = {
+  infra: { top: ['scripts', 'test', 'functions'], shared: ['runtime', 'jobs', 'batches', 'dialects', 'auth', 'openapi', 'client'] },
+  scripts: { top: ['infra'], shared: [] },
+};
+
 /** One override per folder: a relative import that reaches a folder it may not import is an error. */
 const layering = MODULES.map((module) => {
   const forbidden = MODULES.filter((other) => other !== module && !MAY_IMPORT[module].includes(other));
@@ -45,12 +57,33 @@ const layering = MODULES.map((module) => {
               regex: `^(\\.\\./)+(shared/)?(${forbidden.join('|')})(/|$)`,
               message: `${module} may import only ${MAY_IMPORT[module].join(', ') || 'itself'}: imports point down (README "Layout").`,
             },
+            {
+              regex: `^(\\.\\./)+(${TOP_LEVEL.join('|')})/`,
+              message: `${module} is library code: it never imports ${TOP_LEVEL.join(', ')} (entry points and tools import it).`,
+            },
           ],
         },
       ],
     },
   };
 });
+
+const topLevelLayering = Object.entries(TOP_LEVEL_FORBIDDEN).map(([folder, { top, shared }]) => ({
+  files: [`${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { regex: `^(\\.\\./)+(${top.join('|')})/`, message: `${folder} may not import ${top.join(', ')}.` },
+          ...(shared.length === 0
+            ? []
+            : [{ regex: `^(\\.\\./)+shared/(${shared.join('|')})/`, message: `${folder} may not import shared/${shared.join(', shared/')}.` }]),
+        ],
+      },
+    ],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'cdk.out/', 'dist/', 'coverage/', 'bench/out/', '**/*.py'] },
@@ -66,4 +99,5 @@ export default tseslint.config(
     },
   },
   ...layering,
+  ...topLevelLayering,
 );
