@@ -1,0 +1,41 @@
+import type { FilePurpose, FileRecord } from '../../files/file-store.js';
+
+/**
+ * A FileRecord as S3 user metadata on the content object (HeadObject reads it back in one call).
+ * S3 metadata values are ASCII header values: the caller's file name is URI-encoded.
+ */
+export function toObjectMetadata(record: Omit<FileRecord, 'bytes' | 'version'>): Record<string, string> {
+  return {
+    owner: record.ownerKeyId,
+    filename: encodeURIComponent(record.filename),
+    purpose: record.purpose,
+    'created-at': String(record.createdAt),
+    ...(record.expiresAt === undefined ? {} : { 'expires-at': String(record.expiresAt) }),
+  };
+}
+
+const PURPOSES: ReadonlySet<string> = new Set<FilePurpose>(['batch', 'batch_output', 'user_data']);
+
+/** Undefined when the object is not one this store wrote (missing or foreign metadata). */
+export function fromObjectMetadata(
+  id: string,
+  metadata: Record<string, string> | undefined,
+  bytes: number,
+  version: string,
+): FileRecord | undefined {
+  const owner = metadata?.['owner'];
+  const purpose = metadata?.['purpose'];
+  const createdAt = Number(metadata?.['created-at']);
+  if (owner === undefined || purpose === undefined || !PURPOSES.has(purpose) || !Number.isFinite(createdAt)) return undefined;
+  const expiresAt = metadata?.['expires-at'] === undefined ? undefined : Number(metadata['expires-at']);
+  return {
+    id,
+    ownerKeyId: owner,
+    filename: decodeURIComponent(metadata?.['filename'] ?? ''),
+    purpose: purpose as FilePurpose,
+    bytes,
+    createdAt,
+    ...(expiresAt === undefined || !Number.isFinite(expiresAt) ? {} : { expiresAt }),
+    version,
+  };
+}
