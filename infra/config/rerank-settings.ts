@@ -44,6 +44,8 @@ export interface RerankSettings {
   /** Jobs table PITR; context `auto` (the cdk.json default) = on exactly when the table is retained. */
   readonly pointInTimeRecovery: boolean;
   readonly logRetentionDays: number;
+  /** Days uploaded files, batch inputs, outputs and error files are kept (the files bucket's lifecycle expiry). */
+  readonly fileRetentionDays: number;
   /** RERANK_RATE_LIMIT_PER_MINUTE: requests per minute for a key created without its own `--rate`. */
   readonly rateLimitPerMinute: number;
   /** RERANK_MAX_CONCURRENT_JOBS: running jobs per key for a key created without its own `--max-jobs`. */
@@ -111,6 +113,7 @@ export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   retainTable: true,
   pointInTimeRecovery: true,
   logRetentionDays: 30,
+  fileRetentionDays: 30,
   rateLimitPerMinute: 600,
   maxConcurrentJobs: 20,
   upstreamAllowedHosts: '',
@@ -257,6 +260,7 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
     retainTable,
     pointInTimeRecovery,
     logRetentionDays,
+    fileRetentionDays: intIn('fileRetentionDays', get('fileRetentionDays'), 1, 3653),
     rateLimitPerMinute: intIn('rateLimitPerMinute', get('rateLimitPerMinute'), 1, 1_000_000),
     maxConcurrentJobs: intIn('maxConcurrentJobs', get('maxConcurrentJobs'), 1, 10_000),
     upstreamAllowedHosts: hostList('upstreamAllowedHosts', get('upstreamAllowedHosts')),

@@ -51,6 +51,15 @@ export const NAG_ACKNOWLEDGEMENTS = {
     reason:
       'SQS event sources take no on-failure destination: failed chunks return to the queue and go to the DLQ after maxReceiveCount (redrive policy); the DLQ consumer fails their jobs',
   },
+  fileObjectPrefixes: {
+    id: 'AwsSolutions-IAM5[Resource::<files bucket>.Arn/<prefix>/*]',
+    reason:
+      'File ids are made at run time: object grants name the FileStore key prefix (files/* for bytes, owners/* for the per-key index) of the one files bucket, with each action named',
+  },
+  accessLogBucketNotLogged: {
+    id: 'AwsSolutions-S1',
+    reason: 'This is the server access log bucket of the files bucket; logging its own writes into itself would loop, as AWS documents',
+  },
 } as const satisfies Record<string, NagAcknowledgement>;
 
 export function acknowledge(scope: IConstruct, ...acknowledgements: NagAcknowledgement[]): void {

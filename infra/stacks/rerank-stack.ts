@@ -9,6 +9,7 @@ import { ALARM_EMAIL_OPT_OUT, type DeploymentPreference, type RerankSettings } f
 import { EdgeAuthorizer } from '../constructs/edge-authorizer.js';
 import { acknowledge, NAG_ACKNOWLEDGEMENTS as ACK } from '../nag/acknowledge-nag-findings.js';
 import { ChunkQueues } from '../constructs/chunk-queues.js';
+import { FilesBucket } from '../constructs/files-bucket.js';
 import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
 import { RerankHttpApi } from '../constructs/rerank-http-api.js';
 import { RerankMonitoring } from '../constructs/rerank-monitoring.js';
@@ -33,6 +34,7 @@ export class RerankStack extends Stack {
   readonly deadLetterFunction: ScorerFunction;
   readonly jobsTable: JobsTable;
   readonly chunkQueues: ChunkQueues;
+  readonly files: FilesBucket;
   readonly monitoring: RerankMonitoring;
   /** The versions the API and the worker serve from: CodeDeploy shifts these aliases to a new version. */
   readonly apiAlias: lambda.Alias;
@@ -67,6 +69,12 @@ export class RerankStack extends Stack {
       jobTtlSeconds: s.jobTtlSeconds,
     });
 
+    // Files, uploads and batch outputs: private, TLS-only, expired after the documented retention.
+    this.files = new FilesBucket(this, 'Files', {
+      retentionDays: s.fileRetentionDays,
+      removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
     // Every function reads the same validated service config (shared/config/service-config.ts).
     const environment = {
       RERANK_JOBS_BACKEND: 'aws',
@@ -81,6 +89,7 @@ export class RerankStack extends Stack {
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       POWERTOOLS_LOG_LEVEL: 'INFO',
       ...this.chunkQueues.environment,
+      ...this.files.environment,
     };
     // One choice for every scoring function: they carry the same models, so they fit a zip or none does.
     this.packaging = choosePackaging(
@@ -144,6 +153,8 @@ export class RerankStack extends Stack {
     this.jobsTable.grantAccess(this.workerFunction.function, TABLE_ACCESS.worker);
     this.jobsTable.grantAccess(this.deadLetterFunction.function, TABLE_ACCESS.deadLetter);
     this.chunkQueues.grantSendChunks(this.apiFunction.function);
+    // The API takes uploads and serves file content; the batch functions get their own grants as they land.
+    this.files.grantFiles(this.apiFunction.function, 'readWrite');
 
     // The worker consumes through its alias, so a rollout shifts chunks to the new version as it shifts the API.
     this.workerAlias.addEventSource(

@@ -194,6 +194,34 @@ describe('queues and event sources', () => {
   });
 });
 
+describe('files bucket', () => {
+  it('is private, encrypted, TLS only, versioned, access-logged and expires files after the documented retention', () => {
+    const bucket = logicalId('AWS::S3::Bucket', 'FilesBucket');
+    const props = template.toJSON().Resources[bucket].Properties;
+    expect(props.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(props.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(props.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(props.LoggingConfiguration.DestinationBucketName).toEqual({ Ref: logicalId('AWS::S3::Bucket', 'FilesAccessLogs') });
+    expect(props.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({ ExpirationInDays: 30, NoncurrentVersionExpiration: { NoncurrentDays: 1 }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+    ]);
+    // enforceSSL: a bucket policy denies every request without TLS.
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucket },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('tells every function where the files are and how long they are kept', () => {
+    const bucket = logicalId('AWS::S3::Bucket', 'FilesBucket');
+    for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+      const env = template.toJSON().Resources[functionId(name)].Properties.Environment.Variables;
+      expect(env.RERANK_FILES_BUCKET, name).toEqual({ Ref: bucket });
+      expect(env.RERANK_FILE_RETENTION_DAYS, name).toBe('30');
+    }
+  });
+});
+
 describe('jobs table', () => {
   it('uses the adapter key schema and TTL attribute, on demand', () => {
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
@@ -255,11 +283,25 @@ describe('least-privilege IAM', () => {
         'dynamodb:UpdateItem',
         'logs:CreateLogStream',
         'logs:PutLogEvents',
+        's3:AbortMultipartUpload',
+        's3:DeleteObject',
+        's3:GetObject',
+        's3:GetObjectVersion',
+        's3:ListBucket',
+        's3:PutObject',
         'sqs:SendMessage',
         'xray:PutTelemetryRecords',
         'xray:PutTraceSegments',
       ].sort(),
     );
+    // Object actions only on the FileStore's two prefixes of the files bucket; listing on that bucket alone.
+    const bucket = logicalId('AWS::S3::Bucket', 'FilesBucket');
+    const s3Statements = statementsOf(api).filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
+    expect(s3Statements.every((st) => refersTo(st, bucket))).toBe(true);
+    const objectResources = JSON.stringify(s3Statements.find((st) => actionsOf(st).includes('s3:PutObject'))!.Resource);
+    expect(objectResources).toContain('/files/*');
+    expect(objectResources).toContain('/owners/*');
+    expect(JSON.stringify(s3Statements.find((st) => actionsOf(st).includes('s3:ListBucket'))!.Resource)).not.toContain('/');
     expect(tableGrants(api)).toEqual({
       'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       'KEY#*': ['GetItem'],
@@ -526,7 +568,13 @@ describe('context overrides', () => {
         'rerank:rateLimitPerMinute': '120',
         'rerank:maxConcurrentJobs': '3',
         'rerank:upstreamAllowedHosts': 'API.Cohere.com, api.jina.ai:8443',
+        'rerank:fileRetentionDays': '7',
       },
+    });
+    // A throwaway stage drops its files with it, and keeps them the days it was told.
+    t.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Delete',
+      Properties: Match.objectLike({ LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 7 })] } }),
     });
     t.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Delete',
