@@ -6,6 +6,7 @@ import { llamaStackDialect } from './llama-stack/llama-stack-dialect.js';
 import { openAiDialect } from './openai/openai-dialect.js';
 import { pipelineDialect } from './pipeline/pipeline-dialect.js';
 import { ragToolDialect } from './rag-tool/rag-tool-dialect.js';
+import { teiDialect } from './tei/tei-dialect.js';
 import { voyageDialect } from './voyage/voyage-dialect.js';
 
 /** Every dialect by name: a job remembers the name it was submitted in and is formatted back in it. */
@@ -18,4 +19,5 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   pipeline: pipelineDialect,
   'cohere-v2': cohereV2Dialect,
   voyage: voyageDialect,
+  tei: teiDialect,
 };

@@ -7,6 +7,7 @@ import {
   optionalNumberValue,
   optionalStringValue,
   readDocuments,
+  readStringDocuments,
   stringValue,
 } from './wire-fields.js';
 
@@ -54,6 +55,13 @@ export const documents = (description: string): WireType<RerankDocument[]> => ({
   schema: documentList(description),
   required: true,
   read: readDocuments,
+});
+
+/** Strings only (Voyage's `documents`, TEI's `texts`). */
+export const stringDocuments = (description: string): WireType<RerankDocument[]> => ({
+  schema: { type: 'array', minItems: 1, items: { type: 'string' }, description },
+  required: true,
+  read: (value, param) => readStringDocuments(value, param).map((text): RerankDocument => ({ text })),
 });
 
 export const TOP_N = integerOrAbsent(0, 'How many results to return, best first; absent or larger than the list = all, 0 = none.');

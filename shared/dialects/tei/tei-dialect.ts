@@ -1,0 +1,27 @@
+import type { RerankOutcome } from '../../core/rerank-outcome.js';
+import { declaredParse } from '../define-wire-fields.js';
+import type { Dialect, DialectResponse } from '../dialect.js';
+import { formatTeiError } from './tei-error-envelope.js';
+import { teiRequestFields } from './tei-request-fields.js';
+import { teiErrorSchema, teiResponseSchema } from './tei-response-schema.js';
+
+/**
+ * Hugging Face text-embeddings-inference: `POST /rerank {query, texts, raw_scores, return_text, truncate,
+ * truncation_direction}` -> `[{index, score, text?}]`, errors `{error, error_type}`. Many RAG stacks are configured
+ * for a TEI reranker; pointing them here needs only the base URL.
+ */
+export const teiDialect: Dialect = {
+  name: 'tei',
+  ...declaredParse(teiRequestFields),
+  responseSchema: teiResponseSchema,
+  errorSchema: teiErrorSchema,
+
+  formatOutcome(outcome: RerankOutcome): DialectResponse {
+    return {
+      status: 200,
+      body: outcome.results.map((r) => ({ index: r.index, score: r.score, ...(r.document ? { text: r.document.text } : {}) })),
+    };
+  },
+
+  formatError: formatTeiError,
+};

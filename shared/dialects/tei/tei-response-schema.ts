@@ -1,0 +1,24 @@
+import type { JsonSchema } from '../json-schema.js';
+
+/** TEI answers a bare array of ranks, best first (its `RerankResponse` = `Rank[]`). */
+export const teiResponseSchema = {
+  title: 'TeiRerankResponse',
+  type: 'array',
+  description: 'Best first; ties keep the input order.',
+  items: {
+    type: 'object',
+    required: ['index', 'score'],
+    properties: { index: { type: 'integer', minimum: 0 }, score: { type: 'number' }, text: { type: 'string' } },
+  },
+} as const satisfies JsonSchema;
+
+/** TEI's `ErrorResponse`: `{error, error_type}`. */
+export const teiErrorSchema = {
+  title: 'TeiErrorResponse',
+  type: 'object',
+  required: ['error', 'error_type'],
+  properties: {
+    error: { type: 'string' },
+    error_type: { type: 'string', enum: ['Unhealthy', 'Backend', 'Overloaded', 'Validation', 'Tokenizer', 'Empty'] },
+  },
+} as const satisfies JsonSchema;
