@@ -9,6 +9,8 @@ import { startDynamoDbLocal } from '../../../scripts/emulators/start-dynamodb-lo
 import { startMotoServer } from '../../../scripts/emulators/start-moto-server.js';
 import { describeChunkQueueContract } from '../../contract/chunk-queue.contract.js';
 import { describeJobStoreContract } from '../../contract/job-store.contract.js';
+import { DynamoDbBatchStore } from '../../../shared/adapters/dynamodb/dynamodb-batch-store.js';
+import { describeBatchStoreContract } from '../../contract/batch-store.contract.js';
 import { makeSqsHarness } from './sqs-harness.js';
 import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { DynamoDbJobSlots } from '../../../shared/adapters/dynamodb/keys/dynamodb-job-slots.js';
@@ -44,6 +46,7 @@ afterAll(async () => {
 });
 
 describeJobStoreContract('DynamoDB Local', () => new DynamoDbJobStore(TABLE, dynamoClient));
+describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
 describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
 
 // Auth ports (issue 7) on the same table as the jobs: key items, rate windows and job slots.
