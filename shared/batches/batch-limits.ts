@@ -33,3 +33,24 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxChunkDocuments: 1_024,
   completionWindowSeconds: 24 * 3600,
 };
+
+/** The quotas operators set, by environment variable (README "Configuration"). */
+const BATCH_LIMIT_ENV = {
+  RERANK_BATCH_MAX_RUNNING: 'maxRunningBatches',
+  RERANK_BATCH_MAX_LINES: 'maxLinesPerBatch',
+  RERANK_BATCH_MAX_CORPUS_DOCUMENTS: 'maxCorpusDocuments',
+  RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N: 'maxCorpusResultsWithoutTopN',
+} as const satisfies Record<string, keyof BatchLimits>;
+
+/** DEFAULT_BATCH_LIMITS with the operator's settings; a setting that is not a positive integer is a start-up error. */
+export function batchLimitsFromEnv(env: Readonly<Record<string, string | undefined>>): BatchLimits {
+  const limits: Record<string, number> = { ...DEFAULT_BATCH_LIMITS };
+  for (const [name, field] of Object.entries(BATCH_LIMIT_ENV)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got '${raw}'`);
+    limits[field] = value;
+  }
+  return limits as unknown as BatchLimits;
+}

@@ -31,6 +31,8 @@ export const ENV_DEFAULTS = {
   RERANK_LOCAL_WORKERS: 2,
   RERANK_MAX_RECEIVE_COUNT: 3,
   RERANK_RETRY_DELAY_MS: 1_000,
+  RERANK_FILES_BUCKET: undefined, // the S3 bucket of the files/uploads/batches FileStore on AWS (the CDK stack sets it)
+  RERANK_FILE_RETENTION_DAYS: 30,
   RERANK_CODE_ROOT: undefined, // LAMBDA_TASK_ROOT, else the working directory
   RERANK_MODEL_CACHE: undefined, // modelCacheDir(): $XDG_CACHE_HOME/rerank-service/models, else ~/.cache/rerank-service/models
 } as const satisfies Record<`RERANK_${string}`, number | string | undefined>;

@@ -1,0 +1,33 @@
+import type { PlanLimits } from '../../core/plan-request.js';
+import type { RequestLimits } from '../../core/validate-request.js';
+import { logger } from '../../observability/logger.js';
+import { EXPIRY_SWEEP_MS } from '../../runtime/batch-runtime.js';
+import { fuserOf, type ServiceRuntime } from '../../runtime/service-runtime.js';
+import { BatchesApi } from './batches-api.js';
+import { createBatchEngine } from './create-batch-engine.js';
+
+/**
+ * `/v1/batches` for this process, when it has a batch store and a FileStore: the engine admits lines with the
+ * API's own limits, its in-process queue runs its tasks, and a timer (unref'd) expires batches past their window.
+ */
+export function createBatchesApi(runtime: ServiceRuntime, requestLimits: RequestLimits, plan: PlanLimits): BatchesApi | undefined {
+  const { batches, files } = runtime;
+  if (!batches || !files) return undefined;
+  const engine = createBatchEngine({
+    store: batches.store,
+    files,
+    queue: batches.queue,
+    scorerFor: (modelId) => runtime.scorers.get(modelId),
+    fuserFor: (modelId) => fuserOf(runtime.scorers, modelId),
+    limits: batches.limits,
+    service: runtime.service,
+    plan,
+    requestLimits,
+  });
+  batches.queue.attach(engine);
+  const sweep = setInterval(() => {
+    engine.expireDue().catch((error: unknown) => logger.error('batch expiry sweep failed', { error: error as Error }));
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+  return new BatchesApi(engine);
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { InProcessBatchTaskQueue } from '../../../shared/adapters/in-process/in-process-batch-task-queue.js';
+import type { BatchTask } from '../../../shared/batches/batch-model.js';
+import { batchLimitsFromEnv, DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
+
+const chunk = (line: number): BatchTask => ({ kind: 'chunk', batchId: 'b', line, chunkIndex: 0, offset: 0, count: 1 });
+
+describe('InProcessBatchTaskQueue', () => {
+  it('runs plan and finalize tasks before queued chunks, retries failures and dead-letters after the last attempt', async () => {
+    const queue = new InProcessBatchTaskQueue({ concurrency: 1, maxAttempts: 2, retryDelayMs: 1 });
+    const ran: string[] = [];
+    const dead: string[] = [];
+    await queue.send([chunk(1), chunk(2), { kind: 'plan', batchId: 'b' }, chunk(3)]);
+    queue.attach({
+      handle: async (task) => {
+        const name = task.kind === 'chunk' ? `chunk-${task.line}` : task.kind;
+        ran.push(name);
+        if (name === 'chunk-2') throw new Error('scorer down');
+      },
+      taskDeadLettered: async (task, reason) => void dead.push(`${task.kind === 'chunk' ? task.line : task.kind}: ${reason}`),
+    });
+    await queue.idle();
+    expect(ran).toEqual(['plan', 'chunk-1', 'chunk-2', 'chunk-3', 'chunk-2']);
+    expect(dead).toEqual(['2: scorer down']);
+  });
+});
+
+describe('batchLimitsFromEnv', () => {
+  it('takes the documented defaults and the operator settings; refuses a setting that is not a positive integer', () => {
+    expect(batchLimitsFromEnv({})).toEqual(DEFAULT_BATCH_LIMITS);
+    expect(DEFAULT_BATCH_LIMITS.maxLinesPerBatch).toBe(50_000);
+    expect(batchLimitsFromEnv({ RERANK_BATCH_MAX_LINES: '10', RERANK_BATCH_MAX_RUNNING: '2' })).toMatchObject({ maxLinesPerBatch: 10, maxRunningBatches: 2 });
+    expect(() => batchLimitsFromEnv({ RERANK_BATCH_MAX_CORPUS_DOCUMENTS: '0' })).toThrow(/RERANK_BATCH_MAX_CORPUS_DOCUMENTS must be a positive integer/);
+  });
+});
