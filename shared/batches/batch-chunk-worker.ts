@@ -52,7 +52,16 @@ export class BatchChunkWorker {
     }
     const scored = await scorer.score(admitted.request.query, texts, { instruction: admitted.request.prompt });
     if (scored.scores.length !== texts.length) throw new Error(`chunk ${task.chunkIndex} of line ${task.line}: ${scored.scores.length} scores for ${texts.length} documents`);
-    const recorded = await store.putChunkScores(batch.id, task.line, { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens });
+    // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
+    const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
+    const lexical = setFusion ? (await setFusion.lexical.score(admitted.request.query, texts)).scores : undefined;
+    const recorded = await store.putChunkScores(batch.id, task.line, {
+      chunkIndex: task.chunkIndex,
+      offset: task.offset,
+      scores: scored.scores,
+      tokens: scored.tokens,
+      ...(lexical ? { lexical } : {}),
+    });
     // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
     if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
   }

@@ -156,8 +156,8 @@ export class BatchPlanner {
       );
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);
     }
-    if (admitted.plan.fusion) {
-      const error = new RerankError('invalid_request', `model '${admitted.plan.model}' fuses over the candidate set; with ${DOCUMENTS_FILE_ID} it is not supported yet: list the documents`, { param: DOCUMENTS_FILE_ID });
+    if (admitted.plan.fusion && !this.#deps.setFusionFor?.(admitted.plan.model)) {
+      const error = new RerankError('invalid_request', `model '${admitted.plan.model}' fuses by rank over the candidate set, which needs every score at once: with ${DOCUMENTS_FILE_ID} use a min-max hybrid or list the documents`, { param: DOCUMENTS_FILE_ID });
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);
     }
     return corpus;

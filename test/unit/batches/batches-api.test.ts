@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
+import { createHybridScorer } from '../../../shared/scoring/hybrid/index.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 import { openAiBatchSchemaErrors } from '../../support/openai-batch-schemas.js';
@@ -121,6 +123,39 @@ describe('/v1/batches on the embedded engine', () => {
     const errors = outputLines(rt, done.body['error_file_id']);
     expect(errors[0]?.['error']['message']).toMatch(/^line 2: top_n is required: documents_file_id has 30 documents/);
     expect(errors[1]?.['error']['message']).toMatch(/^line 3: documents_file_id 'file-nope' is not a file of yours/);
+  });
+
+  it('fuses a min-max hybrid ONCE over the whole corpus (not per chunk): equal to the route over the same documents', async () => {
+    // A logit model that is cheap and deterministic (unit tests may fake the Scorer port), fused with the real BM25.
+    const model: Scorer = {
+      id: 'len',
+      scoreKind: 'logit',
+      score: async (_query, documents) => ({ scores: documents.map((d) => (d.length % 17) / 3 - 2), tokens: documents.length }),
+    };
+    const bm25 = createBm25Scorer({ id: 'bm25' });
+    const hybrid = createHybridScorer({ id: 'len+bm25', model, lexical: bm25 });
+    const rt = batchTestRuntime([hybrid, model, bm25]);
+    const corpusDocs = Array.from({ length: 40 }, (_, i) => `${DOCS[(i * 3) % DOCS.length]} ${'x'.repeat(i % 7)} item ${i}`);
+    const corpus = await rt.files.put(A, 'corpus.jsonl', 'batch', corpusDocs.map((d) => JSON.stringify(d)).join('\n'));
+    const corpusBody = { model: 'len+bm25', query: 'python http library', documents_file_id: corpus.id, top_n: 7 };
+    const inlineBody = { model: 'len+bm25', query: 'python http library', documents: corpusDocs.slice(0, 25), top_n: 7 };
+    const created = await createBatch(rt, [line('corpus', corpusBody), line('inline', inlineBody)]);
+    await rt.queue.run((t) => t.kind === 'plan');
+    expect(rt.queue.tasks.filter((t) => t.kind === 'chunk' && t.line === 1).length).toBeGreaterThan(2);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 2, failed: 0 });
+    const outputs = outputLines(rt, done.body['output_file_id']);
+    const expectations: [string, unknown][] = [
+      ['corpus', { ...corpusBody, documents_file_id: undefined, documents: corpusDocs }],
+      ['inline', inlineBody],
+    ];
+    for (const [customId, body] of expectations) {
+      const sync = await call(rt, 'POST', '/v1/rerank', body);
+      const got = (outputs.find((o) => o['custom_id'] === customId) as Loose)['response']['body'];
+      expect(got['model']).toBe('len+bm25');
+      expect(got['results']).toEqual(sync.body['results']);
+    }
   });
 
   it("answers 404 for another key's batch, and lists only the caller's", async () => {
