@@ -220,6 +220,17 @@ describe('/v1/batches on the embedded engine', () => {
     expect(output?.['response']['body']['results']).toHaveLength(DOCS.length);
   });
 
+  it('reads and admits a line once for all its chunks (cost linear in the line), whatever their number', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const input = line('a', { query: 'python http', documents: DOCS });
+    await createBatch(rt, [input]);
+    await rt.queue.run((t) => t.kind === 'plan');
+    expect(rt.queue.tasks.filter((t) => t.kind === 'chunk').length).toBeGreaterThan(2);
+    const before = rt.files.bytesRead;
+    await rt.queue.run((t) => t.kind === 'chunk');
+    expect(rt.files.bytesRead - before).toBe(Buffer.byteLength(input));
+  });
+
   it('replays an Idempotency-Key create, and answers 422 when the key comes with another body', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const file = await rt.files.put(A, 'in.jsonl', 'batch', line('a', { query: 'q', documents: ['a'] }));
