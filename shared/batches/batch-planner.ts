@@ -183,5 +183,7 @@ export function refusedLineResult(line: number, error: unknown) {
     const reply = error.dialect.formatError(error.refusal, { requestId, now: Math.floor(Date.now() / 1000) });
     return failedLine(line, error.customId, { code: error.refusal.kind, message: error.refusal.publicMessage }, { statusCode: reply.status, requestId, body: reply.body });
   }
+  // Anything else the line caused (never a bug: those throw and the task is retried) fails that line alone.
+  if (error instanceof RerankError) return failedLine(line, undefined, { code: error.kind, message: error.publicMessage });
   throw error;
 }

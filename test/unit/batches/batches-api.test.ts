@@ -86,10 +86,11 @@ describe('/v1/batches on the embedded engine', () => {
       JSON.stringify({ method: 'POST', url: '/v1/rerank', body: { query: 'q', documents: ['a'] } }),
       line('blank-query', { query: '  ', documents: ['a'] }),
       line('ok', { query: 'again', documents: ['a'] }),
+      `{"custom_id":"deep","method":"POST","url":"/v1/rerank","body":${'['.repeat(5000)}${']'.repeat(5000)}}`,
     ]);
     await rt.queue.run();
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
-    expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 6, completed: 1, failed: 5 } });
+    expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 7, completed: 1, failed: 6 } });
     const errors = outputLines(rt, done.body['error_file_id']);
     expect(errors.map((e) => [e['custom_id'], e['error']['code'], e['error']['message'].split(':')[0]])).toEqual([
       [undefined, 'invalid_json', 'line 2'],
@@ -97,6 +98,7 @@ describe('/v1/batches on the embedded engine', () => {
       [undefined, 'missing_custom_id', 'line 4'],
       ['blank-query', 'invalid_request', 'line 5'],
       ['ok', 'duplicate_custom_id', 'line 6'],
+      [undefined, 'invalid_json', 'line 7'],
     ]);
     // A body the route refused carries the route's own error reply.
     expect(errors[3]?.['response']).toMatchObject({ status_code: 400, body: { error: { param: 'query' } } });
