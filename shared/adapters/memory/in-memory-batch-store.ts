@@ -112,6 +112,14 @@ export class InMemoryBatchStore implements BatchStore {
     yield* byLine(this.#state(batchId).results);
   }
 
+  async dropWork(batchId: string): Promise<void> {
+    const state = this.#batches.get(batchId);
+    if (!state) return;
+    state.requests.clear();
+    state.chunks.clear();
+    state.results.clear();
+  }
+
   async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {
     const shards = this.#state(batchId).shards;
     return shards.reduce((sum, s) => ({ completed: sum.completed + s.completed, failed: sum.failed + s.failed }), { completed: 0, failed: 0 });

@@ -63,6 +63,10 @@ describe('/v1/batches on the embedded engine', () => {
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
     expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
     expect(done.body['error_file_id']).toBeUndefined();
+    // The files hold the results now: the store keeps only the batch record.
+    const kept = [];
+    for await (const result of rt.store.readResults(created.body['id'] as string)) kept.push(result);
+    expect(kept).toEqual([]);
     const outputs = outputLines(rt, done.body['output_file_id']);
     expect(outputs.map((o) => o['custom_id']).sort()).toEqual(['req-0', 'req-1', 'req-2']);
     for (const [i, body] of bodies.entries()) {
