@@ -108,6 +108,20 @@ describe('/v1/batches on the embedded engine', () => {
     expect(errors[3]?.['response']).toMatchObject({ status_code: 400, body: { error: { param: 'query' } } });
   });
 
+  it('takes a line of exactly maxLineBytes and fails the next byte past it, naming the line', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxLineBytes: 120 });
+    const sized = (customId: string, bytes: number) => {
+      const base = line(customId, { query: 'python', documents: [''] });
+      return line(customId, { query: 'python', documents: ['x'.repeat(bytes - Buffer.byteLength(base))] });
+    };
+    expect([Buffer.byteLength(sized('at', 120)), Buffer.byteLength(sized('over', 121))]).toEqual([120, 121]);
+    const created = await createBatch(rt, [sized('at', 120), sized('over', 121)]);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 1, failed: 1 });
+    expect(outputLines(rt, done.body['error_file_id']).map((e) => e['error'])).toEqual([{ code: 'line_too_long', message: 'line 2: the line is longer than 120 bytes' }]);
+  });
+
   it('ranks a corpus given by documents_file_id as the route ranks the same documents inline', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxCorpusResultsWithoutTopN: 4 });
     const corpusDocs = Array.from({ length: 30 }, (_, i) => `${DOCS[i % DOCS.length]} number ${i}`);
