@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
@@ -9,11 +9,12 @@ import { readBodyCapped, toApiGatewayEvent, writeApiGatewayResult } from '../../
 import { loadFolderScorer } from '../../../shared/scoring/load-folder-scorer.js';
 import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 import { openAiBatchSchemaErrors } from '../../support/openai-batch-schemas.js';
+import { serveFilesStandIn } from '../../support/files-api-stand-in.js';
 
 /**
- * The official `openai` SDK's batches calls against a real HTTP server running ApiApp with `/v1/batches`, the real
- * TinyBERT fixture (ONNX) and a hand-driven task queue. Files are put in the FileStore directly: the Files API is
- * another branch's (batch-files); once it lands this moves to `npm start` with files.create / files.content.
+ * The official `openai` SDK's files and batches calls against a real HTTP server running ApiApp with `/v1/batches`,
+ * the real TinyBERT fixture (ONNX) and a hand-driven task queue. `/v1/files` is a stand-in over the same FileStore
+ * until the Files API (branch batch-files) lands; then this moves to `npm start`.
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOCS = [
@@ -36,6 +37,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     void (async () => {
       const body = (await readBodyCapped(req)) ?? Buffer.alloc(0);
+      if (await serveFilesStandIn(req, res, body, rt.files)) return;
       writeApiGatewayResult(res, await rt.app.handle(toApiGatewayEvent(req, body)));
     })();
   });
@@ -59,7 +61,9 @@ describe('openai SDK: batches', () => {
       { query: 'python http library', documents: DOCS },
       { query: 'weather in winter', documents: DOCS, top_n: 2, return_documents: true },
     ];
-    const input = await inputFile(bodies.map((body, i) => ({ custom_id: `q${i}`, method: 'POST', url: '/v1/rerank', body })));
+    const jsonl = bodies.map((body, i) => JSON.stringify({ custom_id: `q${i}`, method: 'POST', url: '/v1/rerank', body })).join('\n');
+    const uploaded = await openai.files.create({ file: await toFile(Buffer.from(jsonl), 'requests.jsonl'), purpose: 'batch' });
+    const input = uploaded.id;
     const created = await openai.batches.create({ input_file_id: input, endpoint, completion_window: '24h', metadata: { run: 'sdk' } });
     expect(created).toMatchObject({ object: 'batch', status: 'validating', metadata: { run: 'sdk' } });
     expect(openAiBatchSchemaErrors('Batch', created)).toEqual([]);
@@ -71,7 +75,8 @@ describe('openai SDK: batches', () => {
     for await (const batch of openai.batches.list({ limit: 1 })) listed.push(batch.id);
     expect(listed).toContain(created.id);
 
-    const lines = rt.files.text(done.output_file_id as string).trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; response: { body: { results: { index: number; relevance_score: number; document?: unknown }[] } } });
+    const content = await (await openai.files.content(done.output_file_id as string)).text();
+    const lines = content.trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; response: { body: { results: { index: number; relevance_score: number; document?: unknown }[] } } });
     for (const [i, body] of bodies.entries()) {
       const sync = await fetch(`${baseURL}/rerank`, { method: 'POST', headers: { authorization: 'Bearer key-a', 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const expected = ((await sync.json()) as { results: { index: number; relevance_score: number; document?: unknown }[] }).results;
