@@ -10,6 +10,12 @@ import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
 
+/**
+ * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
+ * long line is read and parsed about once, not once per chunk (its cost stays linear in its size).
+ */
+const ADMITTED_LINES_KEPT = 4;
+
 /** Statuses in which chunks are still worth scoring. */
 const SCORING: readonly string[] = ['validating', 'in_progress'];
 
@@ -21,6 +27,7 @@ export class BatchChunkWorker {
   readonly #deps: BatchEngineDeps;
   /** Called when a request finished, so the engine can check whether the whole batch has. */
   readonly #requestFinished: (batchId: string) => Promise<void>;
+  readonly #admitted = new Map<string, AdmittedLine>();
 
   constructor(deps: BatchEngineDeps, requestFinished: (batchId: string) => Promise<void>) {
     this.#deps = deps;
@@ -52,7 +59,16 @@ export class BatchChunkWorker {
     }
     const scored = await scorer.score(admitted.request.query, texts, { instruction: admitted.request.prompt });
     if (scored.scores.length !== texts.length) throw new Error(`chunk ${task.chunkIndex} of line ${task.line}: ${scored.scores.length} scores for ${texts.length} documents`);
-    const recorded = await store.putChunkScores(batch.id, task.line, { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens });
+    // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
+    const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
+    const lexical = setFusion ? (await setFusion.lexical.score(admitted.request.query, texts)).scores : undefined;
+    const recorded = await store.putChunkScores(batch.id, task.line, {
+      chunkIndex: task.chunkIndex,
+      offset: task.offset,
+      scores: scored.scores,
+      tokens: scored.tokens,
+      ...(lexical ? { lexical } : {}),
+    });
     // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
     if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
   }
@@ -82,8 +98,15 @@ export class BatchChunkWorker {
 
   /** The input line, read back by its byte range and admitted again (the same admission as the planner's). */
   async #readLine(batch: BatchRecord, plan: BatchRequestPlan): Promise<AdmittedLine> {
+    const key = `${batch.id}\n${batch.inputFileVersion}\n${plan.line}`;
+    const kept = this.#admitted.get(key);
+    if (kept) return kept;
     const bytes = await readFileSlice(this.#deps.files, batch.inputFileId, plan.range);
-    return admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
+    const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
+    this.#admitted.set(key, admitted);
+    // Oldest first out: a Map iterates in insertion order.
+    if (this.#admitted.size > ADMITTED_LINES_KEPT) this.#admitted.delete(this.#admitted.keys().next().value as string);
+    return admitted;
   }
 
   /** The chunk's corpus documents, read by byte range; a too-long one is cut when the line says `truncate`, refused otherwise. */

@@ -69,6 +69,8 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
       ...(errorFile ? { errorFileId: errorFile.id } : {}),
       finalCounts: { total: output.lines + errors.lines, completed: output.lines, failed: errors.lines },
     });
+    // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
+    if (done) await deps.store.dropWork(batch.id);
     logger.info('batch finalized', { batchId, status: final.status, completed: output.lines, failed: errors.lines });
     return done;
   } catch (error) {

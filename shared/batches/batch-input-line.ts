@@ -1,3 +1,6 @@
+import { RerankError } from '../core/rerank-error.js';
+import { parseJsonText } from '../dialects/wire-fields.js';
+
 /** The envelope of one input line (BatchRequestInput): the route, its body and the caller's id for the reply. */
 export interface BatchInputLine {
   readonly customId: string;
@@ -24,9 +27,11 @@ export const MAX_CUSTOM_ID_CHARS = 512;
 export function parseBatchInputLine(bytes: Buffer, endpoint: string): BatchInputLine {
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw new BadInputLineError('invalid_json', 'the line is not valid JSON (one request object per line)');
+    // The API's own JSON reader: the same nesting bound as a request body.
+    value = parseJsonText(bytes.toString('utf8'), 'the line');
+  } catch (error) {
+    if (!(error instanceof RerankError)) throw error;
+    throw new BadInputLineError('invalid_json', `${error.message} (one request object per line)`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputLineError('invalid_request', 'the line must be a JSON object');
   const line = value as Record<string, unknown>;

@@ -109,6 +109,8 @@ export interface BatchChunkScores {
   readonly offset: number;
   readonly scores: readonly number[];
   readonly tokens: number;
+  /** The lexical component per document, for a request fused over a corpus (CandidateSetFusion). */
+  readonly lexical?: readonly number[];
 }
 
 /** A finished request: the JSONL line for the output file (status 200) or the error file. */

@@ -156,8 +156,8 @@ export class BatchPlanner {
       );
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);
     }
-    if (admitted.plan.fusion) {
-      const error = new RerankError('invalid_request', `model '${admitted.plan.model}' fuses over the candidate set; with ${DOCUMENTS_FILE_ID} it is not supported yet: list the documents`, { param: DOCUMENTS_FILE_ID });
+    if (admitted.plan.fusion && !this.#deps.setFusionFor?.(admitted.plan.model)) {
+      const error = new RerankError('invalid_request', `model '${admitted.plan.model}' fuses by rank over the candidate set, which needs every score at once: with ${DOCUMENTS_FILE_ID} use a min-max hybrid or list the documents`, { param: DOCUMENTS_FILE_ID });
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);
     }
     return corpus;
@@ -183,5 +183,7 @@ export function refusedLineResult(line: number, error: unknown) {
     const reply = error.dialect.formatError(error.refusal, { requestId, now: Math.floor(Date.now() / 1000) });
     return failedLine(line, error.customId, { code: error.refusal.kind, message: error.refusal.publicMessage }, { statusCode: reply.status, requestId, body: reply.body });
   }
+  // Anything else the line caused (never a bug: those throw and the task is retried) fails that line alone.
+  if (error instanceof RerankError) return failedLine(line, undefined, { code: error.kind, message: error.publicMessage });
   throw error;
 }

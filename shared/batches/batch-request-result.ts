@@ -11,6 +11,7 @@ import { completedLine } from './batch-output-lines.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { TopNSelection } from './top-n-selection.js';
+import type { ComponentRange } from './candidate-set-fusion.js';
 
 /** The documents of the selected corpus indices, read in one streaming pass over the corpus. */
 async function corpusDocuments(deps: BatchEngineDeps, fileId: string, indices: readonly number[]): Promise<Map<number, RerankDocument>> {
@@ -26,6 +27,32 @@ async function corpusDocuments(deps: BatchEngineDeps, fileId: string, indices: r
 }
 
 /**
+ * A corpus fused ONCE over all its documents while streaming: a first pass gathers each component's range over the
+ * whole corpus, a second fuses every document against those ranges (never per chunk) into the top-n heap.
+ */
+async function fuseCorpus(deps: BatchEngineDeps, batchId: string, plan: BatchRequestPlan, model: string, selection: TopNSelection): Promise<{ tokens: number; seen: number }> {
+  const fusion = deps.setFusionFor?.(model);
+  if (!fusion) throw new RerankError('internal', `model '${model}' cannot fuse a corpus here`);
+  let ranges: [ComponentRange, ComponentRange] = [EMPTY_RANGE, EMPTY_RANGE];
+  let tokens = 0;
+  let seen = 0;
+  for await (const chunk of deps.store.readChunkScores(batchId, plan.line)) {
+    chunk.scores.forEach((raw, i) => {
+      const [m, l] = fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN);
+      ranges = [fusion.widen(ranges[0], m), fusion.widen(ranges[1], l)];
+    });
+    tokens += chunk.tokens;
+    seen += chunk.scores.length;
+  }
+  for await (const chunk of deps.store.readChunkScores(batchId, plan.line)) {
+    chunk.scores.forEach((raw, i) => selection.offer(chunk.offset + i, fusion.fuse(fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN), ranges)));
+  }
+  return { tokens, seen };
+}
+
+const EMPTY_RANGE: ComponentRange = { min: Infinity, max: -Infinity };
+
+/**
  * Every chunk of a request is in: its output line, exactly what the route answers for the body. Scores stream
  * chunk by chunk through a top-n heap (memory O(top_n)); a fused model fuses once over the whole candidate set
  * (inline sets only: they are bounded by the line). The survivors go through the SAME normalizeResults as sync,
@@ -37,7 +64,9 @@ export async function buildRequestResult(deps: BatchEngineDeps, batchId: string,
   const selection = new TopNSelection({ capacity: Math.min(request.topN ?? total, total), activation: job.activation, threshold: request.threshold });
   let tokens = 0;
   let seen = 0;
-  if (job.fusion) {
+  if (job.fusion && plan.candidates.kind === 'corpus') {
+    ({ tokens, seen } = await fuseCorpus(deps, batchId, plan, job.model, selection));
+  } else if (job.fusion) {
     const scores = new Array<number>(total).fill(Number.NaN);
     for await (const chunk of deps.store.readChunkScores(batchId, plan.line)) {
       chunk.scores.forEach((score, i) => (scores[chunk.offset + i] = score));

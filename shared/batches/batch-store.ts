@@ -61,4 +61,6 @@ export interface BatchStore {
   readResults(batchId: string): AsyncIterable<BatchRequestResult>;
   /** The progress shards summed. */
   countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }>;
+  /** Drops an ended batch's request plans, chunk scores and result lines: its output and error files hold them now. */
+  dropWork(batchId: string): Promise<void>;
 }

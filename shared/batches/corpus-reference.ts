@@ -1,6 +1,7 @@
 import { invalidRequest } from '../core/rerank-error.js';
 import type { RerankDocument } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
+import { parseJsonText } from '../dialects/wire-fields.js';
 
 /** The body field that names a corpus file instead of listing documents. */
 export const DOCUMENTS_FILE_ID = 'documents_file_id';
@@ -55,9 +56,9 @@ function replaceAt(body: unknown, path: readonly string[], value: Record<string,
 export function parseCorpusDocument(bytes: Buffer, line: number): RerankDocument {
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = parseJsonText(bytes.toString('utf8'), `${DOCUMENTS_FILE_ID} line ${line}`);
   } catch {
-    throw invalidRequest(`${DOCUMENTS_FILE_ID} line ${line} is not JSON: each line must be a JSON string or an object with "text"`, DOCUMENTS_FILE_ID);
+    throw invalidRequest(`${DOCUMENTS_FILE_ID} line ${line} is not JSON (or nested too deep): each line must be a JSON string or an object with "text"`, DOCUMENTS_FILE_ID);
   }
   if (typeof value === 'string') return { text: value };
   if (isObject(value) && typeof value['text'] === 'string') return { text: value['text'], source: value };

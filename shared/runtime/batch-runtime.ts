@@ -15,6 +15,12 @@ export interface BatchRuntime {
 export const EXPIRY_SWEEP_MS = 60_000;
 
 /**
+ * Batch tasks run at once: twice the scoring workers, so one task's reads (its line, its corpus range) and
+ * bookkeeping overlap another's scoring instead of leaving a scorer idle (bench/batch-report.md).
+ */
+export const batchTaskRunners = (workers: number): number => workers * 2;
+
+/**
  * The embedded default (`memory` backend): batches in memory, tasks on an in-process queue with as many
  * runners as the local workers setting. The AWS adapters (DynamoDB batch store, SQS task queue) are issue 23:
  * until then the `aws` backend serves no batches.
@@ -23,7 +29,7 @@ export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<s
   if (config.jobs.backend !== 'memory') return undefined;
   return {
     store: new InMemoryBatchStore(),
-    queue: new InProcessBatchTaskQueue({ concurrency: config.jobs.workers, maxAttempts: config.jobs.maxReceiveCount, retryDelayMs: config.jobs.retryDelayMs }),
+    queue: new InProcessBatchTaskQueue({ concurrency: batchTaskRunners(config.jobs.workers), maxAttempts: config.jobs.maxReceiveCount, retryDelayMs: config.jobs.retryDelayMs }),
     limits: batchLimitsFromEnv(env),
   };
 }

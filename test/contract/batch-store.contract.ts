@@ -158,6 +158,11 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       expect(await store.countResults(batch.id)).toEqual({ completed: 32, failed: 8 });
       expect((await collect(store.readResults(batch.id))).map((r) => r.line)).toEqual(lines);
       expect((await store.putChunkScores(batch.id, 7, scores(0))).recorded).toBe(false);
+      // Once the files hold the lines, the work is dropped; the request counts stay.
+      await store.dropWork(batch.id);
+      expect(await collect(store.readResults(batch.id))).toEqual([]);
+      expect(await collect(store.readRequests(batch.id))).toEqual([]);
+      expect(await store.countResults(batch.id)).toEqual({ completed: 32, failed: 8 });
     });
 
     it('keeps a result line larger than one storage item whole', async () => {

@@ -17,6 +17,8 @@ import { BatchesApi } from '../../shared/http/batches/batches-api.js';
 import { createBatchEngine } from '../../shared/http/batches/create-batch-engine.js';
 import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import { InMemoryFileStore } from './in-memory-file-store.js';
+import { candidateSetFusionOf } from '../../shared/runtime/candidate-set-fusion-of.js';
+import { fuserOf } from '../../shared/runtime/service-runtime.js';
 
 /** A queue the test drives task by task: what runs, and when, is the test's choice. */
 export class ManualBatchQueue implements BatchTaskQueue {
@@ -64,6 +66,8 @@ export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<Bat
     files,
     queue,
     scorerFor: (id) => registry.get(id),
+    fuserFor: (id) => fuserOf(registry, id),
+    setFusionFor: (id) => candidateSetFusionOf(registry, id),
     limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 40, ...limits },
     nowMs: () => clock.nowMs,
     service,

@@ -336,6 +336,23 @@ export class DynamoDbBatchStore implements BatchStore {
     }
   }
 
+  /** Deletes every plan, chunk score and result item of the batch; the PROGRESS counters (its request counts) stay. */
+  async dropWork(batchId: string): Promise<void> {
+    const shards = Array.from({ length: BATCH_SHARDS }, (_, shard) => shard);
+    await forEachBounded(shards, this.concurrency, async (shard) => {
+      for await (const item of queryItems(this.client, {
+        TableName: this.table,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
+        ExpressionAttributeValues: { ':pk': s(batchShardPk(batchId, shard)) },
+        ProjectionExpression: '#pk, #sk',
+      })) {
+        if (item[SK]?.S === PROGRESS_SK) continue;
+        await this.client.send(new DeleteItemCommand({ TableName: this.table, Key: { [PK]: item[PK] as Item[string], [SK]: item[SK] as Item[string] } }));
+      }
+    });
+  }
+
   async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {
     const shards = Array.from({ length: BATCH_SHARDS }, (_, shard) => shard);
     const counts = { completed: 0, failed: 0 };

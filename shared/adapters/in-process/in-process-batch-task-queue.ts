@@ -7,6 +7,11 @@ export interface InProcessBatchQueueOptions {
   /** Deliveries before a task goes to the dead-letter handler. */
   readonly maxAttempts: number;
   readonly retryDelayMs: number;
+  /**
+   * Chunk tasks held at most; past it `send` waits for runners to take some (the planner of a huge batch slows
+   * down instead of filling memory; SQS holds its messages itself). Default 100,000.
+   */
+  readonly maxQueuedChunks?: number;
 }
 
 export interface BatchTaskConsumer {
@@ -21,7 +26,7 @@ interface Delivery {
 
 /**
  * The batch engine's queue for `npm start`: at-least-once delivery with retries and a dead-letter hand-off,
- * as SQS + Lambda give on AWS. Plan and finalize tasks go first, so a big batch's chunks never starve a
+ * as SQS + Lambda give on AWS. Plan and finalize tasks start at once, so a big batch's chunks never starve a
  * small batch's planning or another batch's end.
  */
 export class InProcessBatchTaskQueue implements BatchTaskQueue {
@@ -30,8 +35,11 @@ export class InProcessBatchTaskQueue implements BatchTaskQueue {
   readonly #chunks: Delivery[] = [];
   #chunkHead = 0;
   #running = 0;
+  /** Chunk tasks running: at most `concurrency`. Plan and finalize tasks (one per batch) run at once beside them, so a planner waiting for queue space never holds a chunk runner. */
+  #runningChunks = 0;
   #delayed = 0;
   #consumer: BatchTaskConsumer | undefined;
+  #spaceWaiters: (() => void)[] = [];
   #idleWaiters: (() => void)[] = [];
 
   constructor(options: InProcessBatchQueueOptions) {
@@ -44,8 +52,14 @@ export class InProcessBatchTaskQueue implements BatchTaskQueue {
   }
 
   async send(tasks: readonly BatchTask[]): Promise<void> {
-    for (const task of tasks) (task.kind === 'chunk' ? this.#chunks : this.#urgent).push({ task, attempts: 0 });
-    this.#pump();
+    const max = this.#options.maxQueuedChunks ?? 100_000;
+    for (const task of tasks) {
+      if (task.kind === 'chunk') {
+        while (this.#chunks.length - this.#chunkHead >= max) await new Promise<void>((resolve) => this.#spaceWaiters.push(resolve));
+        this.#chunks.push({ task, attempts: 0 });
+      } else this.#urgent.push({ task, attempts: 0 });
+      this.#pump();
+    }
   }
 
   /** Resolves once nothing is queued, waiting for a retry or running. */
@@ -63,6 +77,7 @@ export class InProcessBatchTaskQueue implements BatchTaskQueue {
     if (urgent) return urgent;
     if (this.#chunkHead >= this.#chunks.length) return undefined;
     const next = this.#chunks[this.#chunkHead++];
+    this.#spaceWaiters.shift()?.();
     // Drop the consumed head now and then: an array shift per task would be quadratic for a million chunks.
     if (this.#chunkHead > 4096 && this.#chunkHead * 2 > this.#chunks.length) {
       this.#chunks.splice(0, this.#chunkHead);
@@ -74,10 +89,11 @@ export class InProcessBatchTaskQueue implements BatchTaskQueue {
   #pump(): void {
     const consumer = this.#consumer;
     if (consumer) {
-      while (this.#running < this.#options.concurrency) {
-        const delivery = this.#next();
+      for (;;) {
+        const delivery = this.#urgent.length > 0 || this.#runningChunks >= this.#options.concurrency ? this.#urgent.shift() : this.#next();
         if (!delivery) break;
         this.#running++;
+        if (delivery.task.kind === 'chunk') this.#runningChunks++;
         // setImmediate: never inside the sender's call stack, as with a real queue.
         setImmediate(() => void this.#deliver(consumer, delivery));
       }
@@ -103,6 +119,7 @@ export class InProcessBatchTaskQueue implements BatchTaskQueue {
       }
     }
     this.#running--;
+    if (delivery.task.kind === 'chunk') this.#runningChunks--;
     this.#pump();
   }
 }

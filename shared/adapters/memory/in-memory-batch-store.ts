@@ -83,7 +83,7 @@ export class InMemoryBatchStore implements BatchStore {
     if (!chunks) state.chunks.set(line, (chunks = new Map()));
     // Write-once, as DynamoDB's attribute_not_exists condition: a redelivered chunk changes nothing.
     if (chunks.has(scores.chunkIndex) || state.results.has(line)) return { recorded: false, chunksDone: chunks.size };
-    chunks.set(scores.chunkIndex, { ...scores, scores: [...scores.scores] });
+    chunks.set(scores.chunkIndex, { ...scores, scores: [...scores.scores], ...(scores.lexical ? { lexical: [...scores.lexical] } : {}) });
     return { recorded: true, chunksDone: chunks.size };
   }
 
@@ -110,6 +110,14 @@ export class InMemoryBatchStore implements BatchStore {
 
   async *readResults(batchId: string): AsyncIterable<BatchRequestResult> {
     yield* byLine(this.#state(batchId).results);
+  }
+
+  async dropWork(batchId: string): Promise<void> {
+    const state = this.#batches.get(batchId);
+    if (!state) return;
+    state.requests.clear();
+    state.chunks.clear();
+    state.results.clear();
   }
 
   async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {

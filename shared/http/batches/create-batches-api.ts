@@ -3,6 +3,7 @@ import type { RequestLimits } from '../../core/validate-request.js';
 import { logger } from '../../observability/logger.js';
 import { EXPIRY_SWEEP_MS } from '../../runtime/batch-runtime.js';
 import { fuserOf, type ServiceRuntime } from '../../runtime/service-runtime.js';
+import { candidateSetFusionOf } from '../../runtime/candidate-set-fusion-of.js';
 import { BatchesApi } from './batches-api.js';
 import { createBatchEngine } from './create-batch-engine.js';
 
@@ -19,6 +20,7 @@ export function createBatchesApi(runtime: ServiceRuntime, requestLimits: Request
     queue: batches.queue,
     scorerFor: (modelId) => runtime.scorers.get(modelId),
     fuserFor: (modelId) => fuserOf(runtime.scorers, modelId),
+    setFusionFor: (modelId) => candidateSetFusionOf(runtime.scorers, modelId),
     limits: batches.limits,
     service: runtime.service,
     plan,

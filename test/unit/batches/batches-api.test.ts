@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
+import { createHybridScorer } from '../../../shared/scoring/hybrid/index.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 import { openAiBatchSchemaErrors } from '../../support/openai-batch-schemas.js';
@@ -61,6 +63,10 @@ describe('/v1/batches on the embedded engine', () => {
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
     expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
     expect(done.body['error_file_id']).toBeUndefined();
+    // The files hold the results now: the store keeps only the batch record.
+    const kept = [];
+    for await (const result of rt.store.readResults(created.body['id'] as string)) kept.push(result);
+    expect(kept).toEqual([]);
     const outputs = outputLines(rt, done.body['output_file_id']);
     expect(outputs.map((o) => o['custom_id']).sort()).toEqual(['req-0', 'req-1', 'req-2']);
     for (const [i, body] of bodies.entries()) {
@@ -84,10 +90,11 @@ describe('/v1/batches on the embedded engine', () => {
       JSON.stringify({ method: 'POST', url: '/v1/rerank', body: { query: 'q', documents: ['a'] } }),
       line('blank-query', { query: '  ', documents: ['a'] }),
       line('ok', { query: 'again', documents: ['a'] }),
+      `{"custom_id":"deep","method":"POST","url":"/v1/rerank","body":${'['.repeat(5000)}${']'.repeat(5000)}}`,
     ]);
     await rt.queue.run();
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
-    expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 6, completed: 1, failed: 5 } });
+    expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 7, completed: 1, failed: 6 } });
     const errors = outputLines(rt, done.body['error_file_id']);
     expect(errors.map((e) => [e['custom_id'], e['error']['code'], e['error']['message'].split(':')[0]])).toEqual([
       [undefined, 'invalid_json', 'line 2'],
@@ -95,9 +102,24 @@ describe('/v1/batches on the embedded engine', () => {
       [undefined, 'missing_custom_id', 'line 4'],
       ['blank-query', 'invalid_request', 'line 5'],
       ['ok', 'duplicate_custom_id', 'line 6'],
+      [undefined, 'invalid_json', 'line 7'],
     ]);
     // A body the route refused carries the route's own error reply.
     expect(errors[3]?.['response']).toMatchObject({ status_code: 400, body: { error: { param: 'query' } } });
+  });
+
+  it('takes a line of exactly maxLineBytes and fails the next byte past it, naming the line', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxLineBytes: 120 });
+    const sized = (customId: string, bytes: number) => {
+      const base = line(customId, { query: 'python', documents: [''] });
+      return line(customId, { query: 'python', documents: ['x'.repeat(bytes - Buffer.byteLength(base))] });
+    };
+    expect([Buffer.byteLength(sized('at', 120)), Buffer.byteLength(sized('over', 121))]).toEqual([120, 121]);
+    const created = await createBatch(rt, [sized('at', 120), sized('over', 121)]);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 1, failed: 1 });
+    expect(outputLines(rt, done.body['error_file_id']).map((e) => e['error'])).toEqual([{ code: 'line_too_long', message: 'line 2: the line is longer than 120 bytes' }]);
   });
 
   it('ranks a corpus given by documents_file_id as the route ranks the same documents inline', async () => {
@@ -121,6 +143,39 @@ describe('/v1/batches on the embedded engine', () => {
     const errors = outputLines(rt, done.body['error_file_id']);
     expect(errors[0]?.['error']['message']).toMatch(/^line 2: top_n is required: documents_file_id has 30 documents/);
     expect(errors[1]?.['error']['message']).toMatch(/^line 3: documents_file_id 'file-nope' is not a file of yours/);
+  });
+
+  it('fuses a min-max hybrid ONCE over the whole corpus (not per chunk): equal to the route over the same documents', async () => {
+    // A logit model that is cheap and deterministic (unit tests may fake the Scorer port), fused with the real BM25.
+    const model: Scorer = {
+      id: 'len',
+      scoreKind: 'logit',
+      score: async (_query, documents) => ({ scores: documents.map((d) => (d.length % 17) / 3 - 2), tokens: documents.length }),
+    };
+    const bm25 = createBm25Scorer({ id: 'bm25' });
+    const hybrid = createHybridScorer({ id: 'len+bm25', model, lexical: bm25 });
+    const rt = batchTestRuntime([hybrid, model, bm25]);
+    const corpusDocs = Array.from({ length: 40 }, (_, i) => `${DOCS[(i * 3) % DOCS.length]} ${'x'.repeat(i % 7)} item ${i}`);
+    const corpus = await rt.files.put(A, 'corpus.jsonl', 'batch', corpusDocs.map((d) => JSON.stringify(d)).join('\n'));
+    const corpusBody = { model: 'len+bm25', query: 'python http library', documents_file_id: corpus.id, top_n: 7 };
+    const inlineBody = { model: 'len+bm25', query: 'python http library', documents: corpusDocs.slice(0, 25), top_n: 7 };
+    const created = await createBatch(rt, [line('corpus', corpusBody), line('inline', inlineBody)]);
+    await rt.queue.run((t) => t.kind === 'plan');
+    expect(rt.queue.tasks.filter((t) => t.kind === 'chunk' && t.line === 1).length).toBeGreaterThan(2);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 2, failed: 0 });
+    const outputs = outputLines(rt, done.body['output_file_id']);
+    const expectations: [string, unknown][] = [
+      ['corpus', { ...corpusBody, documents_file_id: undefined, documents: corpusDocs }],
+      ['inline', inlineBody],
+    ];
+    for (const [customId, body] of expectations) {
+      const sync = await call(rt, 'POST', '/v1/rerank', body);
+      const got = (outputs.find((o) => o['custom_id'] === customId) as Loose)['response']['body'];
+      expect(got['model']).toBe('len+bm25');
+      expect(got['results']).toEqual(sync.body['results']);
+    }
   });
 
   it("answers 404 for another key's batch, and lists only the caller's", async () => {
@@ -183,6 +238,17 @@ describe('/v1/batches on the embedded engine', () => {
     expect(done.body['request_counts']).toEqual({ total: 1, completed: 1, failed: 0 });
     const [output] = outputLines(rt, done.body['output_file_id']);
     expect(output?.['response']['body']['results']).toHaveLength(DOCS.length);
+  });
+
+  it('reads and admits a line once for all its chunks (cost linear in the line), whatever their number', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const input = line('a', { query: 'python http', documents: DOCS });
+    await createBatch(rt, [input]);
+    await rt.queue.run((t) => t.kind === 'plan');
+    expect(rt.queue.tasks.filter((t) => t.kind === 'chunk').length).toBeGreaterThan(2);
+    const before = rt.files.bytesRead;
+    await rt.queue.run((t) => t.kind === 'chunk');
+    expect(rt.files.bytesRead - before).toBe(Buffer.byteLength(input));
   });
 
   it('replays an Idempotency-Key create, and answers 422 when the key comes with another body', async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InProcessBatchTaskQueue } from '../../../shared/adapters/in-process/in-process-batch-task-queue.js';
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
 import { batchLimitsFromEnv, DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
+import { ENV_DEFAULTS } from '../../../shared/config/env-vars.js';
 
 const chunk = (line: number): BatchTask => ({ kind: 'chunk', batchId: 'b', line, chunkIndex: 0, offset: 0, count: 1 });
 
@@ -25,10 +26,47 @@ describe('InProcessBatchTaskQueue', () => {
   });
 });
 
+describe('InProcessBatchTaskQueue backpressure', () => {
+  it('never deadlocks: planners waiting for space do not hold the chunk runners', async () => {
+    const queue = new InProcessBatchTaskQueue({ concurrency: 1, maxAttempts: 1, retryDelayMs: 1, maxQueuedChunks: 2 });
+    const ran: string[] = [];
+    queue.attach({
+      handle: async (task) => {
+        if (task.kind === 'plan') await queue.send([10, 11, 12, 13].map((n) => chunk(n + (task.batchId === 'b2' ? 10 : 0))));
+        else ran.push(task.kind === 'chunk' ? `${task.line}` : task.kind);
+      },
+      taskDeadLettered: async () => undefined,
+    });
+    await queue.send([{ kind: 'plan', batchId: 'b1' }, { kind: 'plan', batchId: 'b2' }]);
+    await queue.idle();
+    expect(ran.sort()).toEqual(['10', '11', '12', '13', '20', '21', '22', '23']);
+  });
+
+  it('holds at most maxQueuedChunks chunk tasks: send waits until runners take some', async () => {
+    const queue = new InProcessBatchTaskQueue({ concurrency: 1, maxAttempts: 1, retryDelayMs: 1, maxQueuedChunks: 3 });
+    let sent = false;
+    const sending = queue.send([1, 2, 3, 4, 5, 6].map(chunk)).then(() => (sent = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sent).toBe(false);
+    const ran: number[] = [];
+    queue.attach({ handle: async (task) => void ran.push(task.kind === 'chunk' ? task.line : 0), taskDeadLettered: async () => undefined });
+    await sending;
+    await queue.idle();
+    expect(ran).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
 describe('batchLimitsFromEnv', () => {
   it('takes the documented defaults and the operator settings; refuses a setting that is not a positive integer', () => {
     expect(batchLimitsFromEnv({})).toEqual(DEFAULT_BATCH_LIMITS);
     expect(DEFAULT_BATCH_LIMITS.maxLinesPerBatch).toBe(50_000);
+    // The one list of environment variables documents the same defaults.
+    expect([ENV_DEFAULTS.RERANK_BATCH_MAX_RUNNING, ENV_DEFAULTS.RERANK_BATCH_MAX_LINES, ENV_DEFAULTS.RERANK_BATCH_MAX_CORPUS_DOCUMENTS, ENV_DEFAULTS.RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N]).toEqual([
+      DEFAULT_BATCH_LIMITS.maxRunningBatches,
+      DEFAULT_BATCH_LIMITS.maxLinesPerBatch,
+      DEFAULT_BATCH_LIMITS.maxCorpusDocuments,
+      DEFAULT_BATCH_LIMITS.maxCorpusResultsWithoutTopN,
+    ]);
     expect(batchLimitsFromEnv({ RERANK_BATCH_MAX_LINES: '10', RERANK_BATCH_MAX_RUNNING: '2' })).toMatchObject({ maxLinesPerBatch: 10, maxRunningBatches: 2 });
     expect(() => batchLimitsFromEnv({ RERANK_BATCH_MAX_CORPUS_DOCUMENTS: '0' })).toThrow(/RERANK_BATCH_MAX_CORPUS_DOCUMENTS must be a positive integer/);
   });
