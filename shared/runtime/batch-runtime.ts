@@ -1,14 +1,27 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
 import { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch-task-queue.js';
 import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
+import { S3FileStore } from '../adapters/s3/s3-file-store.js';
+import { SqsBatchTaskQueue } from '../adapters/sqs/sqs-batch-task-queue.js';
 import { batchLimitsFromEnv, type BatchLimits } from '../batches/batch-limits.js';
 import type { BatchStore } from '../batches/batch-store.js';
+import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
 import type { ServiceConfig } from '../config/service-config.js';
+import type { FileStore } from '../files/file-store.js';
+import { traceClient } from '../observability/tracer.js';
 
 /** The batch engine's storage-side ports for this process. */
 export interface BatchRuntime {
   readonly store: BatchStore;
-  readonly queue: InProcessBatchTaskQueue;
+  readonly queue: BatchTaskQueue;
+  /** `npm start`'s in-process queue, which the engine attaches to; absent on AWS, where SQS feeds the batch worker. */
+  readonly localQueue?: InProcessBatchTaskQueue;
   readonly limits: BatchLimits;
+  /** The files behind batches where this backend brings its own store (S3 on AWS). */
+  readonly files?: FileStore;
 }
 
 /** How often the embedded engine looks for batches past their completion window. */
@@ -21,15 +34,28 @@ export const EXPIRY_SWEEP_MS = 60_000;
 export const batchTaskRunners = (workers: number): number => workers * 2;
 
 /**
- * The embedded default (`memory` backend): batches in memory, tasks on an in-process queue with as many
- * runners as the local workers setting. The AWS adapters (DynamoDB batch store, SQS task queue) are issue 23:
- * until then the `aws` backend serves no batches.
+ * The `memory` backend (`npm start`): batches in memory, tasks on an in-process queue. The `aws` backend: the
+ * DynamoDB batch store on the jobs table, the SQS batch task queue and the S3 files bucket, once the stack names
+ * the queue and the bucket (RERANK_BATCH_QUEUE_URL, RERANK_FILES_BUCKET); without them it serves no batches.
  */
 export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<string, string | undefined>> = process.env): BatchRuntime | undefined {
-  if (config.jobs.backend !== 'memory') return undefined;
-  return {
-    store: new InMemoryBatchStore(),
-    queue: new InProcessBatchTaskQueue({ concurrency: batchTaskRunners(config.jobs.workers), maxAttempts: config.jobs.maxReceiveCount, retryDelayMs: config.jobs.retryDelayMs }),
-    limits: batchLimitsFromEnv(env),
-  };
+  const limits = batchLimitsFromEnv(env);
+  if (config.jobs.backend === 'aws') {
+    const queueUrl = env['RERANK_BATCH_QUEUE_URL'];
+    const bucket = env['RERANK_FILES_BUCKET'];
+    if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
+    // Endpoints from the SDK's own settings (AWS_ENDPOINT_URL_S3 / _SQS / _DYNAMODB point them at emulators).
+    return {
+      store: new DynamoDbBatchStore(traceClient(new DynamoDBClient({})), config.jobs.tableName),
+      queue: new SqsBatchTaskQueue(traceClient(new SQSClient({})), queueUrl),
+      limits,
+      files: new S3FileStore(traceClient(new S3Client({ forcePathStyle: env['AWS_ENDPOINT_URL_S3'] !== undefined })), bucket),
+    };
+  }
+  const localQueue = new InProcessBatchTaskQueue({
+    concurrency: batchTaskRunners(config.jobs.workers),
+    maxAttempts: config.jobs.maxReceiveCount,
+    retryDelayMs: config.jobs.retryDelayMs,
+  });
+  return { store: new InMemoryBatchStore(), queue: localQueue, localQueue, limits };
 }

@@ -52,6 +52,7 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     return hybrid;
   };
   const { store, queue, keys, rateLimiter, jobSlots } = createBackendAdapters(config);
+  const batches = createBatchRuntime(config);
   const defaults = {
     ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
     ...(config.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: config.maxConcurrentJobs }),
@@ -81,7 +82,8 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     queue,
     keys,
     jobSlots,
-    batches: createBatchRuntime(config),
+    batches,
+    ...(batches?.files ? { files: batches.files } : {}),
   };
 }
 
