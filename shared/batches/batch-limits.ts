@@ -20,6 +20,8 @@ export interface BatchLimits {
   readonly maxChunkDocuments: number;
   /** Seconds `completion_window: "24h"` gives. */
   readonly completionWindowSeconds: number;
+  /** Output and error files expire this long after they are written (RERANK_FILE_RETENTION_DAYS, as uploads). */
+  readonly outputRetentionSeconds: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -32,6 +34,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   chunkCost: 32_768,
   maxChunkDocuments: 1_024,
   completionWindowSeconds: 24 * 3600,
+  outputRetentionSeconds: 30 * 86_400,
 };
 
 /** The quotas operators set, by environment variable (README "Configuration"). */
@@ -51,6 +54,12 @@ export function batchLimitsFromEnv(env: Readonly<Record<string, string | undefin
     const value = Number(raw);
     if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got '${raw}'`);
     limits[field] = value;
+  }
+  const days = env['RERANK_FILE_RETENTION_DAYS'];
+  if (days !== undefined && days !== '') {
+    const value = Number(days);
+    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`RERANK_FILE_RETENTION_DAYS must be a positive integer, got '${days}'`);
+    limits['outputRetentionSeconds'] = value * 86_400;
   }
   return limits as unknown as BatchLimits;
 }

@@ -63,6 +63,8 @@ describe('/v1/batches on the embedded engine', () => {
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
     expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
     expect(done.body['error_file_id']).toBeUndefined();
+    // Outputs expire as uploads do (RERANK_FILE_RETENTION_DAYS, 30 days by default).
+    expect((await rt.files.get(done.body['output_file_id']))?.expiresAt).toBe(Math.floor(rt.clock.nowMs / 1000) + 30 * 86_400);
     // The files hold the results now: the store keeps only the batch record.
     const kept = [];
     for await (const result of rt.store.readResults(created.body['id'] as string)) kept.push(result);

@@ -68,6 +68,7 @@ describe('batchLimitsFromEnv', () => {
       DEFAULT_BATCH_LIMITS.maxCorpusResultsWithoutTopN,
     ]);
     expect(batchLimitsFromEnv({ RERANK_BATCH_MAX_LINES: '10', RERANK_BATCH_MAX_RUNNING: '2' })).toMatchObject({ maxLinesPerBatch: 10, maxRunningBatches: 2 });
+    expect(batchLimitsFromEnv({ RERANK_FILE_RETENTION_DAYS: '2' }).outputRetentionSeconds).toBe(2 * 86_400);
     expect(() => batchLimitsFromEnv({ RERANK_BATCH_MAX_CORPUS_DOCUMENTS: '0' })).toThrow(/RERANK_BATCH_MAX_CORPUS_DOCUMENTS must be a positive integer/);
   });
 });
