@@ -125,18 +125,21 @@ describe('/v1/batches on the embedded engine', () => {
   });
 
   it('ranks a corpus given by documents_file_id as the route ranks the same documents inline', async () => {
-    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxCorpusResultsWithoutTopN: 4 });
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxCorpusResultsWithoutTopN: 10 });
     const corpusDocs = Array.from({ length: 30 }, (_, i) => `${DOCS[i % DOCS.length]} number ${i}`);
     const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', corpusDocs.map((d, i) => JSON.stringify(i % 2 ? d : { text: d, id: i })).join('\n'));
     const created = await createBatch(rt, [
       line('top', { query: 'python http library', documents_file_id: corpus.id, top_n: 6, return_documents: true }),
       line('no-top-n', { query: 'python', documents_file_id: corpus.id }),
       line('missing', { query: 'python', documents_file_id: 'file-nope', top_n: 1 }),
+      line('top-n-past-cap', { query: 'python', documents_file_id: corpus.id, top_n: 11 }),
+      line('top-n-at-cap', { query: 'python', documents_file_id: corpus.id, top_n: 10 }),
     ]);
     await rt.queue.run();
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
-    expect(done.body['request_counts']).toEqual({ total: 3, completed: 1, failed: 2 });
-    const [output] = outputLines(rt, done.body['output_file_id']);
+    expect(done.body['request_counts']).toEqual({ total: 5, completed: 2, failed: 3 });
+    const [output, atCap] = outputLines(rt, done.body['output_file_id']);
+    expect((atCap as Loose)['response']['body']['results']).toHaveLength(10);
     const inline = corpusDocs.map((d, i) => (i % 2 ? d : { text: d, id: i }));
     const sync = await call(rt, 'POST', '/v1/rerank', { query: 'python http library', documents: inline, top_n: 6, return_documents: true });
     const { id: _a, ...batchBody } = (output as Loose)['response']['body'];
@@ -145,6 +148,7 @@ describe('/v1/batches on the embedded engine', () => {
     const errors = outputLines(rt, done.body['error_file_id']);
     expect(errors[0]?.['error']['message']).toMatch(/^line 2: top_n is required: documents_file_id has 30 documents/);
     expect(errors[1]?.['error']['message']).toMatch(/^line 3: documents_file_id 'file-nope' is not a file of yours/);
+    expect(errors[2]?.['error']['message']).toBe('line 4: top_n is at most 10 for a documents_file_id line');
   });
 
   it('fuses a min-max hybrid ONCE over the whole corpus (not per chunk): equal to the route over the same documents', async () => {
