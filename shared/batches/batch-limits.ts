@@ -20,6 +20,8 @@ export interface BatchLimits {
   readonly maxChunkDocuments: number;
   /** Seconds `completion_window: "24h"` gives. */
   readonly completionWindowSeconds: number;
+  /** Bytes of documents one corpus line may return (`return_documents`): past it the line fails, never buffered whole. */
+  readonly maxReturnedDocumentBytes: number;
   /** Output and error files expire this long after they are written (RERANK_FILE_RETENTION_DAYS, as uploads). */
   readonly outputRetentionSeconds: number;
 }
@@ -34,6 +36,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   chunkCost: 32_768,
   maxChunkDocuments: 1_024,
   completionWindowSeconds: 24 * 3600,
+  maxReturnedDocumentBytes: 64 * 1024 * 1024,
   outputRetentionSeconds: 30 * 86_400,
 };
 

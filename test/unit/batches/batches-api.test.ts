@@ -110,6 +110,25 @@ describe('/v1/batches on the embedded engine', () => {
     expect(errors[3]?.['response']).toMatchObject({ status_code: 400, body: { error: { param: 'query' } } });
   });
 
+  it('fails a corpus line whose returned documents pass the bound, and takes one exactly at it', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxReturnedDocumentBytes: 20 });
+    // Two 10-byte lines = the bound; 11 + 10 bytes = one past it.
+    const atBound = await rt.files.put(A, 'a.jsonl', 'batch', ['"python a"', '"python b"', '"cake"'].join('\n'));
+    const overBound = await rt.files.put(A, 'b.jsonl', 'batch', ['"python aa"', '"python b"', '"cake"'].join('\n'));
+    const created = await createBatch(rt, [
+      line('at', { query: 'python', documents_file_id: atBound.id, top_n: 2, return_documents: true }),
+      line('over', { query: 'python', documents_file_id: overBound.id, top_n: 2, return_documents: true }),
+    ]);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 1, failed: 1 });
+    const [at] = outputLines(rt, done.body['output_file_id']);
+    expect((at as Loose)['response']['body']['results'].map((r: Loose) => r['document']['text']).sort()).toEqual(['python a', 'python b']);
+    expect(outputLines(rt, done.body['error_file_id']).map((e) => e['error']['message'])).toEqual([
+      'line 2: the documents this line returns pass 20 bytes: set return_documents to false (you have the corpus) or lower top_n',
+    ]);
+  });
+
   it('takes a line of exactly maxLineBytes and fails the next byte past it, naming the line', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxLineBytes: 120 });
     const sized = (customId: string, bytes: number) => {
