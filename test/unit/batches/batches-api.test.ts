@@ -83,6 +83,31 @@ describe('/v1/batches on the embedded engine', () => {
     }
   });
 
+  it("formats each route's lines in that route's dialect: DashScope, Voyage, Cohere v2 (a corpus too)", async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', DOCS.map((d) => JSON.stringify(d)).join('\n'));
+    const routes: [string, unknown, unknown][] = [
+      ['/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2, return_documents: true } }, undefined],
+      ['/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'python http', documents_file_id: corpus.id }, parameters: { top_n: 2 } }, { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2 } }],
+      ['/voyage/v1/rerank', { query: 'python http', documents: DOCS, top_k: 3 }, undefined],
+      ['/v2/rerank', { query: 'python http', documents_file_id: corpus.id, top_n: 3 }, { query: 'python http', documents: DOCS, top_n: 3 }],
+    ];
+    const dropIds = (body: Loose) => {
+      const { id: _id, request_id: _requestId, ...rest } = body;
+      return rest;
+    };
+    for (const [url, body, inline] of routes) {
+      const created = await createBatch(rt, [line('one', body, url)], url);
+      await rt.queue.run();
+      const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+      expect([url, done.body['request_counts']]).toEqual([url, { total: 1, completed: 1, failed: 0 }]);
+      const [output] = outputLines(rt, done.body['output_file_id']);
+      const sync = await call(rt, 'POST', url, inline ?? body);
+      expect(sync.status).toBe(200);
+      expect(dropIds((output as Loose)['response']['body'])).toEqual(dropIds(sync.body));
+    }
+  });
+
   it('writes bad lines to the error file, naming each line, and scores the rest', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const created = await createBatch(rt, [
