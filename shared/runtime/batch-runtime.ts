@@ -1,6 +1,6 @@
 import { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch-task-queue.js';
 import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
-import { batchLimitsFromEnv, type BatchLimits } from '../batches/batch-limits.js';
+import { DEFAULT_BATCH_LIMITS, type BatchLimits } from '../batches/batch-limits.js';
 import type { BatchStore } from '../batches/batch-store.js';
 import type { ServiceConfig } from '../config/service-config.js';
 
@@ -25,11 +25,11 @@ export const batchTaskRunners = (workers: number): number => workers * 2;
  * runners as the local workers setting. The AWS adapters (DynamoDB batch store, SQS task queue) are issue 23:
  * until then the `aws` backend serves no batches.
  */
-export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<string, string | undefined>> = process.env): BatchRuntime | undefined {
+export function createBatchRuntime(config: ServiceConfig): BatchRuntime | undefined {
   if (config.jobs.backend !== 'memory') return undefined;
   return {
     store: new InMemoryBatchStore(),
     queue: new InProcessBatchTaskQueue({ concurrency: batchTaskRunners(config.jobs.workers), maxAttempts: config.jobs.maxReceiveCount, retryDelayMs: config.jobs.retryDelayMs }),
-    limits: batchLimitsFromEnv(env),
+    limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
   };
 }
