@@ -9,13 +9,13 @@ const MAX_OUTPUT_BYTES = Number.MAX_SAFE_INTEGER;
 /** A JSONL file written line by line to the FileStore, opened on its first line (no line: no file). */
 export class JsonlFileWriter {
   readonly #files: FileStore;
-  readonly #file: { ownerKeyId: string; filename: string; purpose: FilePurpose };
+  readonly #file: { ownerKeyId: string; filename: string; purpose: FilePurpose; expiresAt?: number };
   #writer: FileWriter | undefined;
   #buffer: string[] = [];
   #bufferBytes = 0;
   lines = 0;
 
-  constructor(files: FileStore, file: { ownerKeyId: string; filename: string; purpose: FilePurpose }) {
+  constructor(files: FileStore, file: { ownerKeyId: string; filename: string; purpose: FilePurpose; expiresAt?: number }) {
     this.#files = files;
     this.#file = file;
   }

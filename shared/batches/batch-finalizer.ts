@@ -50,8 +50,9 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
   if (!batch || (batch.status !== 'finalizing' && batch.status !== 'cancelling')) return batch;
   const ending: BatchEnding = batch.ending ?? (batch.status === 'cancelling' ? 'cancelled' : 'completed');
   const final = FINAL[ending];
-  const output = new JsonlFileWriter(deps.files, { ownerKeyId: batch.ownerKeyId, filename: `${batch.id}_output.jsonl`, purpose: 'batch_output' });
-  const errors = new JsonlFileWriter(deps.files, { ownerKeyId: batch.ownerKeyId, filename: `${batch.id}_error.jsonl`, purpose: 'batch_output' });
+  const file = { ownerKeyId: batch.ownerKeyId, purpose: 'batch_output' as const, expiresAt: nowSeconds(deps) + deps.limits.outputRetentionSeconds };
+  const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` });
+  const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` });
   try {
     for await (const { line, request, result } of byLine(deps.store.readRequests(batch.id), deps.store.readResults(batch.id))) {
       if (result) await (result.outcome === 'completed' ? output : errors).writeLine(result.jsonl);

@@ -1,6 +1,6 @@
 /**
- * Per-key batch quotas and engine bounds. Defaults are documented in README ("Batches"); every one is
- * configurable (RERANK_BATCH_* variables, read in config).
+ * Per-key batch quotas and engine bounds. Defaults are documented in README ("Batches"); the quotas are
+ * configurable (RERANK_BATCH_* variables, read once in config and laid over these by the runtime).
  */
 export interface BatchLimits {
   /** Batches a key may have not yet finished (validating .. finalizing); past it create is a 429. */
@@ -20,6 +20,10 @@ export interface BatchLimits {
   readonly maxChunkDocuments: number;
   /** Seconds `completion_window: "24h"` gives. */
   readonly completionWindowSeconds: number;
+  /** Bytes of documents one corpus line may return (`return_documents`): past it the line fails, never buffered whole. */
+  readonly maxReturnedDocumentBytes: number;
+  /** Output and error files expire this long after they are written (RERANK_FILE_RETENTION_DAYS, as uploads). */
+  readonly outputRetentionSeconds: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -32,25 +36,7 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   chunkCost: 32_768,
   maxChunkDocuments: 1_024,
   completionWindowSeconds: 24 * 3600,
+  maxReturnedDocumentBytes: 64 * 1024 * 1024,
+  outputRetentionSeconds: 30 * 86_400,
 };
 
-/** The quotas operators set, by environment variable (README "Configuration"). */
-const BATCH_LIMIT_ENV = {
-  RERANK_BATCH_MAX_RUNNING: 'maxRunningBatches',
-  RERANK_BATCH_MAX_LINES: 'maxLinesPerBatch',
-  RERANK_BATCH_MAX_CORPUS_DOCUMENTS: 'maxCorpusDocuments',
-  RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N: 'maxCorpusResultsWithoutTopN',
-} as const satisfies Record<string, keyof BatchLimits>;
-
-/** DEFAULT_BATCH_LIMITS with the operator's settings; a setting that is not a positive integer is a start-up error. */
-export function batchLimitsFromEnv(env: Readonly<Record<string, string | undefined>>): BatchLimits {
-  const limits: Record<string, number> = { ...DEFAULT_BATCH_LIMITS };
-  for (const [name, field] of Object.entries(BATCH_LIMIT_ENV)) {
-    const raw = env[name];
-    if (raw === undefined || raw === '') continue;
-    const value = Number(raw);
-    if (!Number.isSafeInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got '${raw}'`);
-    limits[field] = value;
-  }
-  return limits as unknown as BatchLimits;
-}

@@ -156,6 +156,12 @@ export class BatchPlanner {
       );
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);
     }
+    const { topN } = admitted.request;
+    if (topN !== undefined && topN > maxCorpusResultsWithoutTopN && corpus.count > maxCorpusResultsWithoutTopN) {
+      // One output line holds at most this many results (it is one JSON line in one file, and one heap in memory).
+      const error = new RerankError('invalid_request', `top_n is at most ${maxCorpusResultsWithoutTopN} for a ${DOCUMENTS_FILE_ID} line`, { param: 'top_n' });
+      throw new RefusedLineError(admitted.customId, admitted.dialect, error);
+    }
     if (admitted.plan.fusion && !this.#deps.setFusionFor?.(admitted.plan.model)) {
       const error = new RerankError('invalid_request', `model '${admitted.plan.model}' fuses by rank over the candidate set, which needs every score at once: with ${DOCUMENTS_FILE_ID} use a min-max hybrid or list the documents`, { param: DOCUMENTS_FILE_ID });
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);

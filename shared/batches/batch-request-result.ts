@@ -18,9 +18,16 @@ async function corpusDocuments(deps: BatchEngineDeps, fileId: string, indices: r
   const wanted = new Set(indices);
   const found = new Map<number, RerankDocument>();
   if (wanted.size === 0) return found;
+  const max = deps.limits.maxReturnedDocumentBytes;
+  let bytes = 0;
   for await (const line of readJsonlLines(deps.files.read(fileId), { maxLineBytes: deps.limits.maxCorpusLineBytes })) {
     const index = line.line - 1;
-    if (wanted.has(index) && line.bytes) found.set(index, parseCorpusDocument(line.bytes, line.line));
+    if (!wanted.has(index) || !line.bytes) continue;
+    bytes += line.bytes.length;
+    if (bytes > max) {
+      throw new RerankError('payload_too_large', `the documents this line returns pass ${max} bytes: set return_documents to false (you have the corpus) or lower top_n`, { param: 'return_documents' });
+    }
+    found.set(index, parseCorpusDocument(line.bytes, line.line));
     if (found.size === wanted.size) break;
   }
   return found;

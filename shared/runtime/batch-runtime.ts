@@ -6,7 +6,7 @@ import { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch
 import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
 import { S3FileStore } from '../adapters/s3/s3-file-store.js';
 import { SqsBatchTaskQueue } from '../adapters/sqs/sqs-batch-task-queue.js';
-import { batchLimitsFromEnv, type BatchLimits } from '../batches/batch-limits.js';
+import { DEFAULT_BATCH_LIMITS, type BatchLimits } from '../batches/batch-limits.js';
 import type { BatchStore } from '../batches/batch-store.js';
 import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
 import type { ServiceConfig } from '../config/service-config.js';
@@ -39,7 +39,7 @@ export const batchTaskRunners = (workers: number): number => workers * 2;
  * the queue and the bucket (RERANK_BATCH_QUEUE_URL, RERANK_FILES_BUCKET); without them it serves no batches.
  */
 export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<string, string | undefined>> = process.env): BatchRuntime | undefined {
-  const limits = batchLimitsFromEnv(env);
+  const limits = { ...DEFAULT_BATCH_LIMITS, ...config.batches };
   if (config.jobs.backend === 'aws') {
     const queueUrl = env['RERANK_BATCH_QUEUE_URL'];
     const bucket = env['RERANK_FILES_BUCKET'];

@@ -63,6 +63,8 @@ describe('/v1/batches on the embedded engine', () => {
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
     expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
     expect(done.body['error_file_id']).toBeUndefined();
+    // Outputs expire as uploads do (RERANK_FILE_RETENTION_DAYS, 30 days by default).
+    expect((await rt.files.get(done.body['output_file_id']))?.expiresAt).toBe(Math.floor(rt.clock.nowMs / 1000) + 30 * 86_400);
     // The files hold the results now: the store keeps only the batch record.
     const kept = [];
     for await (const result of rt.store.readResults(created.body['id'] as string)) kept.push(result);
@@ -78,6 +80,31 @@ describe('/v1/batches on the embedded engine', () => {
       const { id: _syncId, ...syncBody } = sync.body;
       expect(batchBody['results'].length).toBeGreaterThan(0);
       expect(batchBody).toEqual(syncBody);
+    }
+  });
+
+  it("formats each route's lines in that route's dialect: DashScope, Voyage, Cohere v2 (a corpus too)", async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', DOCS.map((d) => JSON.stringify(d)).join('\n'));
+    const routes: [string, unknown, unknown][] = [
+      ['/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2, return_documents: true } }, undefined],
+      ['/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'python http', documents_file_id: corpus.id }, parameters: { top_n: 2 } }, { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2 } }],
+      ['/voyage/v1/rerank', { query: 'python http', documents: DOCS, top_k: 3 }, undefined],
+      ['/v2/rerank', { query: 'python http', documents_file_id: corpus.id, top_n: 3 }, { query: 'python http', documents: DOCS, top_n: 3 }],
+    ];
+    const dropIds = (body: Loose) => {
+      const { id: _id, request_id: _requestId, ...rest } = body;
+      return rest;
+    };
+    for (const [url, body, inline] of routes) {
+      const created = await createBatch(rt, [line('one', body, url)], url);
+      await rt.queue.run();
+      const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+      expect([url, done.body['request_counts']]).toEqual([url, { total: 1, completed: 1, failed: 0 }]);
+      const [output] = outputLines(rt, done.body['output_file_id']);
+      const sync = await call(rt, 'POST', url, inline ?? body);
+      expect(sync.status).toBe(200);
+      expect(dropIds((output as Loose)['response']['body'])).toEqual(dropIds(sync.body));
     }
   });
 
@@ -108,6 +135,25 @@ describe('/v1/batches on the embedded engine', () => {
     expect(errors[3]?.['response']).toMatchObject({ status_code: 400, body: { error: { param: 'query' } } });
   });
 
+  it('fails a corpus line whose returned documents pass the bound, and takes one exactly at it', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxReturnedDocumentBytes: 20 });
+    // Two 10-byte lines = the bound; 11 + 10 bytes = one past it.
+    const atBound = await rt.files.put(A, 'a.jsonl', 'batch', ['"python a"', '"python b"', '"cake"'].join('\n'));
+    const overBound = await rt.files.put(A, 'b.jsonl', 'batch', ['"python aa"', '"python b"', '"cake"'].join('\n'));
+    const created = await createBatch(rt, [
+      line('at', { query: 'python', documents_file_id: atBound.id, top_n: 2, return_documents: true }),
+      line('over', { query: 'python', documents_file_id: overBound.id, top_n: 2, return_documents: true }),
+    ]);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 1, failed: 1 });
+    const [at] = outputLines(rt, done.body['output_file_id']);
+    expect((at as Loose)['response']['body']['results'].map((r: Loose) => r['document']['text']).sort()).toEqual(['python a', 'python b']);
+    expect(outputLines(rt, done.body['error_file_id']).map((e) => e['error']['message'])).toEqual([
+      'line 2: the documents this line returns pass 20 bytes: set return_documents to false (you have the corpus) or lower top_n',
+    ]);
+  });
+
   it('takes a line of exactly maxLineBytes and fails the next byte past it, naming the line', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxLineBytes: 120 });
     const sized = (customId: string, bytes: number) => {
@@ -123,18 +169,21 @@ describe('/v1/batches on the embedded engine', () => {
   });
 
   it('ranks a corpus given by documents_file_id as the route ranks the same documents inline', async () => {
-    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxCorpusResultsWithoutTopN: 4 });
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxCorpusResultsWithoutTopN: 10 });
     const corpusDocs = Array.from({ length: 30 }, (_, i) => `${DOCS[i % DOCS.length]} number ${i}`);
     const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', corpusDocs.map((d, i) => JSON.stringify(i % 2 ? d : { text: d, id: i })).join('\n'));
     const created = await createBatch(rt, [
       line('top', { query: 'python http library', documents_file_id: corpus.id, top_n: 6, return_documents: true }),
       line('no-top-n', { query: 'python', documents_file_id: corpus.id }),
       line('missing', { query: 'python', documents_file_id: 'file-nope', top_n: 1 }),
+      line('top-n-past-cap', { query: 'python', documents_file_id: corpus.id, top_n: 11 }),
+      line('top-n-at-cap', { query: 'python', documents_file_id: corpus.id, top_n: 10 }),
     ]);
     await rt.queue.run();
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
-    expect(done.body['request_counts']).toEqual({ total: 3, completed: 1, failed: 2 });
-    const [output] = outputLines(rt, done.body['output_file_id']);
+    expect(done.body['request_counts']).toEqual({ total: 5, completed: 2, failed: 3 });
+    const [output, atCap] = outputLines(rt, done.body['output_file_id']);
+    expect((atCap as Loose)['response']['body']['results']).toHaveLength(10);
     const inline = corpusDocs.map((d, i) => (i % 2 ? d : { text: d, id: i }));
     const sync = await call(rt, 'POST', '/v1/rerank', { query: 'python http library', documents: inline, top_n: 6, return_documents: true });
     const { id: _a, ...batchBody } = (output as Loose)['response']['body'];
@@ -143,6 +192,7 @@ describe('/v1/batches on the embedded engine', () => {
     const errors = outputLines(rt, done.body['error_file_id']);
     expect(errors[0]?.['error']['message']).toMatch(/^line 2: top_n is required: documents_file_id has 30 documents/);
     expect(errors[1]?.['error']['message']).toMatch(/^line 3: documents_file_id 'file-nope' is not a file of yours/);
+    expect(errors[2]?.['error']['message']).toBe('line 4: top_n is at most 10 for a documents_file_id line');
   });
 
   it('fuses a min-max hybrid ONCE over the whole corpus (not per chunk): equal to the route over the same documents', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessBatchTaskQueue } from '../../../shared/adapters/in-process/in-process-batch-task-queue.js';
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
-import { batchLimitsFromEnv, DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
-import { ENV_DEFAULTS } from '../../../shared/config/env-vars.js';
+import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
+import { loadServiceConfig } from '../../../shared/config/service-config.js';
 
 const chunk = (line: number): BatchTask => ({ kind: 'chunk', batchId: 'b', line, chunkIndex: 0, offset: 0, count: 1 });
 
@@ -56,18 +56,16 @@ describe('InProcessBatchTaskQueue backpressure', () => {
   });
 });
 
-describe('batchLimitsFromEnv', () => {
+describe('batch quotas in config', () => {
   it('takes the documented defaults and the operator settings; refuses a setting that is not a positive integer', () => {
-    expect(batchLimitsFromEnv({})).toEqual(DEFAULT_BATCH_LIMITS);
+    const quotas = (env: Record<string, string>) => ({ ...DEFAULT_BATCH_LIMITS, ...loadServiceConfig({ RERANK_MODELS: 'bm25=lexical', ...env }).batches });
+    expect(quotas({})).toEqual(DEFAULT_BATCH_LIMITS);
     expect(DEFAULT_BATCH_LIMITS.maxLinesPerBatch).toBe(50_000);
-    // The one list of environment variables documents the same defaults.
-    expect([ENV_DEFAULTS.RERANK_BATCH_MAX_RUNNING, ENV_DEFAULTS.RERANK_BATCH_MAX_LINES, ENV_DEFAULTS.RERANK_BATCH_MAX_CORPUS_DOCUMENTS, ENV_DEFAULTS.RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N]).toEqual([
-      DEFAULT_BATCH_LIMITS.maxRunningBatches,
-      DEFAULT_BATCH_LIMITS.maxLinesPerBatch,
-      DEFAULT_BATCH_LIMITS.maxCorpusDocuments,
-      DEFAULT_BATCH_LIMITS.maxCorpusResultsWithoutTopN,
-    ]);
-    expect(batchLimitsFromEnv({ RERANK_BATCH_MAX_LINES: '10', RERANK_BATCH_MAX_RUNNING: '2' })).toMatchObject({ maxLinesPerBatch: 10, maxRunningBatches: 2 });
-    expect(() => batchLimitsFromEnv({ RERANK_BATCH_MAX_CORPUS_DOCUMENTS: '0' })).toThrow(/RERANK_BATCH_MAX_CORPUS_DOCUMENTS must be a positive integer/);
+    expect(quotas({ RERANK_BATCH_MAX_LINES: '10', RERANK_BATCH_MAX_RUNNING: '2', RERANK_FILE_RETENTION_DAYS: '2' })).toMatchObject({
+      maxLinesPerBatch: 10,
+      maxRunningBatches: 2,
+      outputRetentionSeconds: 2 * 86_400,
+    });
+    expect(() => quotas({ RERANK_BATCH_MAX_CORPUS_DOCUMENTS: '0' })).toThrow(/RERANK_BATCH_MAX_CORPUS_DOCUMENTS must be a positive integer/);
   });
 });
