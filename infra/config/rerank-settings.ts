@@ -33,6 +33,10 @@ export interface RerankSettings {
   readonly workerBatchingWindowSeconds: number;
   /** Event source maximum concurrency: worker containers scoring at once (2-1000). */
   readonly workerMaxConcurrency: number;
+  /** The batch worker's timeout: a plan or finalize task streams a whole input or output file within it. */
+  readonly batchWorkerTimeoutSeconds: number;
+  /** Batch worker containers at once (its task queue's event source maximum concurrency). */
+  readonly batchWorkerMaxConcurrency: number;
   /** Deliveries of a chunk before it is dead-lettered and its job fails. */
   readonly maxReceiveCount: number;
   readonly jobTtlSeconds: number;
@@ -108,6 +112,8 @@ export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   workerBatchSize: 1,
   workerBatchingWindowSeconds: 0,
   workerMaxConcurrency: 10,
+  batchWorkerTimeoutSeconds: 900,
+  batchWorkerMaxConcurrency: 10,
   maxReceiveCount: 3,
   jobTtlSeconds: 86_400,
   retainTable: true,
@@ -255,6 +261,8 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
     workerBatchSize,
     workerBatchingWindowSeconds,
     workerMaxConcurrency: intIn('workerMaxConcurrency', get('workerMaxConcurrency'), 2, 1_000),
+    batchWorkerTimeoutSeconds: intIn('batchWorkerTimeoutSeconds', get('batchWorkerTimeoutSeconds'), 60, 900),
+    batchWorkerMaxConcurrency: intIn('batchWorkerMaxConcurrency', get('batchWorkerMaxConcurrency'), 2, 1_000),
     maxReceiveCount: intIn('maxReceiveCount', get('maxReceiveCount'), 1, 1_000),
     jobTtlSeconds: intIn('jobTtlSeconds', get('jobTtlSeconds'), 60, 30 * 86_400),
     retainTable,

@@ -4,6 +4,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, jobPk } from '../../shared/adapters/dynamodb/job-table-keys.js';
 import { keyPk, ratePk, slotsPk } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
+import { ACTIVE_BATCHES_PK, batchPk, ownerBatchesPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
 
 export interface JobsTableProps {
   /** Point-in-time recovery (default false). */
@@ -25,21 +26,33 @@ export const TABLE_PARTITIONS = {
   keys: keyPk('*'),
   rates: ratePk('*'),
   slots: slotsPk('*'),
+  /** A batch's META and its line shards (`BATCH#<id>`, `BATCH#<id>#S<nn>`). */
+  batches: batchPk('*'),
+  /** Each key's batches, newest first (`BATCHES#<keyId>`). */
+  batchOwners: ownerBatchesPk('*'),
+  /** Batches not yet ended (expiry sweep, running-batch quota). */
+  activeBatches: ACTIVE_BATCHES_PK,
 } as const;
 
 export type TablePartition = keyof typeof TABLE_PARTITIONS;
 
 /**
- * Item actions only: no Scan, DeleteItem, BatchWriteItem or table-level actions. TransactWriteItems is
+ * Item actions only: no Scan, BatchWriteItem or table-level actions (DeleteItem only on batch partitions). TransactWriteItems is
  * authorised per item as PutItem/UpdateItem (the adapters use no ConditionCheck items).
  */
-export type TableItemAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem';
+export type TableItemAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 /** Which actions a function may take on which partitions of the table. */
 export type TableAccess = readonly { readonly partitions: readonly TablePartition[]; readonly actions: readonly TableItemAction[] }[];
 
 /** The job store (create, poll, record chunks, complete, fail) works only on `JOB#` items. */
 const JOB_STORE: TableItemAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem'];
+
+/**
+ * The batch store: versioned META transitions, per-line plans, chunk scores and results (deleted once the output
+ * files hold them), progress counters; an ended batch leaves the active index (a Delete in the same transaction).
+ */
+const BATCH_STORE: TableItemAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
 
 /** Each function's access, checked item by item by the tests (and nothing else touches the table at run time). */
 export const TABLE_ACCESS = {
@@ -48,6 +61,9 @@ export const TABLE_ACCESS = {
     { partitions: ['jobs'], actions: JOB_STORE },
     { partitions: ['keys'], actions: ['GetItem'] },
     { partitions: ['rates', 'slots'], actions: ['GetItem', 'UpdateItem'] },
+    // Create (META, owner index, active index), get, list, cancel.
+    { partitions: ['batches', 'activeBatches'], actions: BATCH_STORE },
+    { partitions: ['batchOwners'], actions: ['Query', 'PutItem'] },
   ],
   /** Jobs; releases the owner's job slot when a job completes. */
   worker: [
@@ -59,6 +75,8 @@ export const TABLE_ACCESS = {
     { partitions: ['jobs'], actions: ['GetItem', 'UpdateItem'] },
     { partitions: ['slots'], actions: ['GetItem', 'UpdateItem'] },
   ],
+  /** The batch worker runs plan, chunk and finalize tasks and the expiry sweep. */
+  batchWorker: [{ partitions: ['batches', 'activeBatches'], actions: BATCH_STORE }],
   /** The edge authorizer only looks keys up by digest. */
   authorizer: [{ partitions: ['keys'], actions: ['GetItem'] }],
 } as const satisfies Record<string, TableAccess>;

@@ -18,6 +18,8 @@ export interface RerankMonitoringProps {
   readonly functions: Readonly<Record<string, lambda.IFunction>>;
   readonly chunkQueue: sqs.IQueue;
   readonly deadLetterQueue: sqs.IQueue;
+  /** The batch task queue's DLQ: a task there ended its line (or batch) failed. */
+  readonly batchDeadLetterQueue?: sqs.IQueue;
   readonly table: dynamodb.ITable;
   /** E-mail subscribed to the alarm topic; undefined only when the operator opted out (rerank:alarmEmail=none). */
   readonly alarmEmail?: string;
@@ -63,6 +65,12 @@ export class RerankMonitoring extends Construct {
       metric: props.deadLetterQueue.metricNumberOfMessagesReceived({ period: FIVE_MINUTES, statistic: 'Sum' }),
       threshold: 0,
     });
+    if (props.batchDeadLetterQueue) {
+      this.alarm('BatchDeadLetterQueueReceived', 'Batch tasks were dead-lettered: their lines (or batches) ended failed', {
+        metric: props.batchDeadLetterQueue.metricNumberOfMessagesReceived({ period: FIVE_MINUTES, statistic: 'Sum' }),
+        threshold: 0,
+      });
+    }
     this.alarm('JobsFailed', 'Jobs ended failed (a chunk was dead-lettered or could not be merged)', {
       metric: new cloudwatch.Metric({
         namespace: props.metricsNamespace,

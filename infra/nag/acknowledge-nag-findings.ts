@@ -56,6 +56,10 @@ export const NAG_ACKNOWLEDGEMENTS = {
     reason:
       'File ids are made at run time: object grants name the FileStore key prefix (files/* for bytes, owners/* for the per-key index) of the one files bucket, with each action named',
   },
+  scheduleNeedsNoDlq: {
+    id: 'Serverless-EventBusDLQ',
+    reason: 'The batch expiry schedule is idempotent and runs every 5 minutes: a delivery that fails after its retries is simply done by the next one',
+  },
   accessLogBucketNotLogged: {
     id: 'AwsSolutions-S1',
     reason: 'This is the server access log bucket of the files bucket; logging its own writes into itself would loop, as AWS documents',

@@ -3,11 +3,14 @@ import * as codedeploy from 'aws-cdk-lib/aws-codedeploy';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
 import { bundledFolders } from '../config/rerank-models.js';
 import { ALARM_EMAIL_OPT_OUT, type DeploymentPreference, type RerankSettings } from '../config/rerank-settings.js';
 import { EdgeAuthorizer } from '../constructs/edge-authorizer.js';
 import { acknowledge, NAG_ACKNOWLEDGEMENTS as ACK } from '../nag/acknowledge-nag-findings.js';
+import { BatchTaskQueues } from '../constructs/batch-task-queues.js';
 import { ChunkQueues } from '../constructs/chunk-queues.js';
 import { FilesBucket } from '../constructs/files-bucket.js';
 import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
@@ -35,6 +38,9 @@ export class RerankStack extends Stack {
   readonly jobsTable: JobsTable;
   readonly chunkQueues: ChunkQueues;
   readonly files: FilesBucket;
+  readonly batchTasks: BatchTaskQueues;
+  /** Plan, chunk and finalize tasks of batches, their dead letters and the expiry schedule. */
+  readonly batchWorkerFunction: ScorerFunction;
   readonly monitoring: RerankMonitoring;
   /** The versions the API and the worker serve from: CodeDeploy shifts these aliases to a new version. */
   readonly apiAlias: lambda.Alias;
@@ -75,6 +81,15 @@ export class RerankStack extends Stack {
       removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
     });
 
+    const batchWorkerTimeout = Duration.seconds(s.batchWorkerTimeoutSeconds);
+    this.batchTasks = new BatchTaskQueues(this, 'BatchTasks', {
+      workerTimeout: batchWorkerTimeout,
+      deadLetterConsumerTimeout: batchWorkerTimeout,
+      maxReceiveCount: s.maxReceiveCount,
+      // A batch's tasks are useless after its 24 h completion window.
+      jobTtlSeconds: 86_400,
+    });
+
     // Every function reads the same validated service config (shared/config/service-config.ts).
     const environment = {
       RERANK_JOBS_BACKEND: 'aws',
@@ -90,6 +105,7 @@ export class RerankStack extends Stack {
       POWERTOOLS_LOG_LEVEL: 'INFO',
       ...this.chunkQueues.environment,
       ...this.files.environment,
+      ...this.batchTasks.environment,
     };
     // One choice for every scoring function: they carry the same models, so they fit a zip or none does.
     this.packaging = choosePackaging(
@@ -142,6 +158,15 @@ export class RerankStack extends Stack {
       // Its event source runs at most 2 at once (SQS's minimum maximum concurrency).
       reservedConcurrency: DEAD_LETTER_CONCURRENCY,
     });
+    this.batchWorkerFunction = new ScorerFunction(this, 'BatchWorker', {
+      ...common,
+      entry: ENTRIES.batchWorker,
+      description: 'Rerank batch worker: plans batches, scores their chunks, writes output and error files, expires them',
+      memoryMb: s.workerMemoryMb,
+      timeout: batchWorkerTimeout,
+      // Its task queue's event source plus its DLQ's (SQS's minimum maximum concurrency, 2).
+      reservedConcurrency: s.batchWorkerMaxConcurrency + DEAD_LETTER_CONCURRENCY,
+    });
     this.apiAlias = new lambda.Alias(this, 'ApiAlias', {
       aliasName: LIVE_ALIAS,
       version: this.apiFunction.function.currentVersion,
@@ -153,8 +178,26 @@ export class RerankStack extends Stack {
     this.jobsTable.grantAccess(this.workerFunction.function, TABLE_ACCESS.worker);
     this.jobsTable.grantAccess(this.deadLetterFunction.function, TABLE_ACCESS.deadLetter);
     this.chunkQueues.grantSendChunks(this.apiFunction.function);
-    // The API takes uploads and serves file content; the batch functions get their own grants as they land.
+    // The API takes uploads, creates batches (one plan task each) and serves file content; the batch worker reads
+    // inputs and corpora, writes output and error files and queues chunk and finalize tasks.
     this.files.grantFiles(this.apiFunction.function, 'readWrite');
+    this.files.grantFiles(this.batchWorkerFunction.function, 'readWrite');
+    this.batchTasks.grantSendTasks(this.apiFunction.function);
+    this.batchTasks.grantSendTasks(this.batchWorkerFunction.function);
+    this.jobsTable.grantAccess(this.batchWorkerFunction.function, TABLE_ACCESS.batchWorker);
+    this.batchWorkerFunction.function.addEventSource(
+      new SqsEventSource(this.batchTasks.queue, { batchSize: 1, maxConcurrency: s.batchWorkerMaxConcurrency, reportBatchItemFailures: true }),
+    );
+    this.batchWorkerFunction.function.addEventSource(
+      new SqsEventSource(this.batchTasks.deadLetterQueue, { batchSize: 10, maxConcurrency: DEAD_LETTER_CONCURRENCY, reportBatchItemFailures: true }),
+    );
+    // Batches past their completion window end as expired, keeping what finished.
+    const expirySchedule = new events.Rule(this, 'BatchExpirySchedule', {
+      description: 'Expires rerank batches past their completion window',
+      schedule: events.Schedule.rate(Duration.minutes(5)),
+      targets: [new targets.LambdaFunction(this.batchWorkerFunction.function, { retryAttempts: 2 })],
+    });
+    acknowledge(expirySchedule, ACK.scheduleNeedsNoDlq);
 
     // The worker consumes through its alias, so a rollout shifts chunks to the new version as it shifts the API.
     this.workerAlias.addEventSource(
@@ -196,10 +239,12 @@ export class RerankStack extends Stack {
         Api: this.apiFunction.function,
         Worker: this.workerFunction.function,
         DeadLetter: this.deadLetterFunction.function,
+        BatchWorker: this.batchWorkerFunction.function,
         ...(this.edgeAuthorizer ? { Authorizer: this.edgeAuthorizer.function } : {}),
       },
       chunkQueue: this.chunkQueues.queue,
       deadLetterQueue: this.chunkQueues.deadLetterQueue,
+      batchDeadLetterQueue: this.batchTasks.deadLetterQueue,
       table: this.jobsTable.table,
       ...(s.alarmEmail === ALARM_EMAIL_OPT_OUT ? {} : { alarmEmail: s.alarmEmail }),
       // A dialect request may wait jobWaitMs for its job: alarm when the slowest 1% get close to the timeout.
@@ -224,17 +269,21 @@ export class RerankStack extends Stack {
     });
     new CfnOutput(this, 'ChunkQueueName', { value: this.chunkQueues.queue.queueName });
     new CfnOutput(this, 'ChunkDeadLetterQueueName', { value: this.chunkQueues.deadLetterQueue.queueName });
+    new CfnOutput(this, 'FilesBucketName', { value: this.files.bucket.bucketName });
+    new CfnOutput(this, 'BatchTaskQueueName', { value: this.batchTasks.queue.queueName });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.alarmTopic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: `${this.stackName}-rerank` });
   }
 
   /** cdk-nag findings accepted on purpose, each on the constructs it concerns (infra/nag/acknowledge-nag-findings.ts). */
   private acknowledgeNagFindings(pointInTimeRecovery: boolean): void {
-    const functions = [this.apiFunction, this.workerFunction, this.deadLetterFunction, ...(this.edgeAuthorizer ? [this.edgeAuthorizer] : [])];
+    const functions = [this.apiFunction, this.workerFunction, this.deadLetterFunction, this.batchWorkerFunction, ...(this.edgeAuthorizer ? [this.edgeAuthorizer] : [])];
     for (const fn of functions) acknowledge(fn, ACK.xrayWildcard, ACK.noAsyncInvocations);
     acknowledge(this.deadLetterFunction, ACK.sqsEventSourceFailures);
     acknowledge(this.workerAlias, ACK.sqsEventSourceFailures);
     acknowledge(this.chunkQueues.deadLetterQueue, ACK.dlqHasNoRedrive);
+    acknowledge(this.batchTasks.deadLetterQueue, ACK.dlqHasNoRedrive);
+    acknowledge(this.batchWorkerFunction, ACK.sqsEventSourceFailures);
     for (const route of this.api.publicRoutes) acknowledge(route, ACK.publicRoutes);
     if (!this.edgeAuthorizer) acknowledge(this.api, ACK.functionAuthenticates);
     acknowledge(this.monitoring.alarmTopic, ACK.alarmMailHasNoRedrive);
@@ -257,6 +306,7 @@ const ENTRIES = {
   api: 'functions/api/handler.ts',
   worker: 'functions/workers/score-chunk.ts',
   deadLetter: 'functions/workers/chunk-dead-letter.ts',
+  batchWorker: 'functions/workers/batch-worker.ts',
 } as const;
 
 const SERVICE_NAME = 'rerank';

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
@@ -12,8 +13,13 @@ export interface LocalAwsStack {
   readonly tableName: string;
   readonly queueUrl: string;
   readonly dlqUrl: string;
+  /** The batch engine's task queue and its DLQ, and the files bucket (moto's S3). */
+  readonly batchQueueUrl: string;
+  readonly batchDlqUrl: string;
+  readonly filesBucket: string;
   readonly dynamodb: DynamoDBClient;
   readonly sqs: SQSClient;
+  readonly s3: S3Client;
   /** What the service's config and the SDK read: backend, table, queue, endpoints, dummy credentials. */
   readonly env: Readonly<Record<string, string>>;
   stop(): Promise<void>;
@@ -28,13 +34,25 @@ export function localServiceEnv(target: {
   readonly sqsEndpoint: string;
   readonly tableName: string;
   readonly queueUrl: string;
+  readonly batchQueueUrl?: string;
+  readonly batchDlqArn?: string;
+  readonly filesBucket?: string;
 }): Record<string, string> {
   // Typed by the service's own list of variables: a name the service does not read fails to compile.
-  const service: ServiceEnv = { RERANK_JOBS_BACKEND: 'aws', RERANK_JOBS_TABLE: target.tableName, RERANK_CHUNK_QUEUE_URL: target.queueUrl };
+  const service: ServiceEnv = {
+    RERANK_JOBS_BACKEND: 'aws',
+    RERANK_JOBS_TABLE: target.tableName,
+    RERANK_CHUNK_QUEUE_URL: target.queueUrl,
+    ...(target.batchQueueUrl === undefined ? {} : { RERANK_BATCH_QUEUE_URL: target.batchQueueUrl }),
+    ...(target.batchDlqArn === undefined ? {} : { RERANK_BATCH_DLQ_ARN: target.batchDlqArn }),
+    ...(target.filesBucket === undefined ? {} : { RERANK_FILES_BUCKET: target.filesBucket }),
+  };
   return {
     ...service,
     AWS_ENDPOINT_URL_DYNAMODB: target.dynamodbEndpoint,
     AWS_ENDPOINT_URL_SQS: target.sqsEndpoint,
+    // moto serves S3 on the same port as SQS.
+    AWS_ENDPOINT_URL_S3: target.sqsEndpoint,
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
@@ -53,6 +71,7 @@ export async function startLocalAwsStack(options: { maxReceiveCount?: number; vi
   try {
     const dynamodb = new DynamoDBClient(localAwsConfig(dynamo.endpoint));
     const sqs = new SQSClient(localAwsConfig(moto.endpoint));
+    const s3 = new S3Client({ ...localAwsConfig(moto.endpoint), forcePathStyle: true });
     const suffix = randomUUID().slice(0, 8);
     const tableName = `rerank-jobs-${suffix}`;
     await createJobsTable(dynamodb, tableName);
@@ -60,13 +79,31 @@ export async function startLocalAwsStack(options: { maxReceiveCount?: number; vi
       maxReceiveCount: options.maxReceiveCount ?? 3,
       visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
     });
+    const batchQueues = await createChunkQueues(sqs, `rerank-batch-tasks-${suffix}`, {
+      maxReceiveCount: options.maxReceiveCount ?? 3,
+      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 30,
+    });
+    const filesBucket = `rerank-files-${suffix}`;
+    await s3.send(new CreateBucketCommand({ Bucket: filesBucket }));
     return {
       tableName,
       queueUrl: queues.queueUrl,
       dlqUrl: queues.dlqUrl,
+      batchQueueUrl: batchQueues.queueUrl,
+      batchDlqUrl: batchQueues.dlqUrl,
+      filesBucket,
       dynamodb,
       sqs,
-      env: localServiceEnv({ dynamodbEndpoint: dynamo.endpoint, sqsEndpoint: moto.endpoint, tableName, queueUrl: queues.queueUrl }),
+      s3,
+      env: localServiceEnv({
+        dynamodbEndpoint: dynamo.endpoint,
+        sqsEndpoint: moto.endpoint,
+        tableName,
+        queueUrl: queues.queueUrl,
+        batchQueueUrl: batchQueues.queueUrl,
+        batchDlqArn: batchQueues.dlqArn,
+        filesBucket,
+      }),
       stop,
     };
   } catch (error) {

@@ -24,9 +24,15 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export interface HttpCall {
   readonly method: 'GET' | 'POST';
   readonly url: string;
+  /** JSON-encoded, except a FormData (file uploads), which is sent as multipart. */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
   readonly signal?: AbortSignal;
+  /**
+   * A 2xx body is handed back unread as `stream` (file downloads: no size cap; the time limit covers the exchange
+   * up to the headers, and the caller's `signal` the rest).
+   */
+  readonly stream?: boolean;
 }
 
 export interface HttpReply {
@@ -34,6 +40,8 @@ export interface HttpReply {
   readonly headers: Headers;
   /** Decoded JSON, or the raw text when the body is not JSON. */
   readonly body: unknown;
+  /** The unread body, when the call asked for `stream`. */
+  readonly stream?: ReadableStream<Uint8Array>;
 }
 
 function decode(text: string): unknown {
@@ -66,18 +74,21 @@ export class HttpTransport {
     const timer = setTimeout(() => timeout.abort(new RerankTimeoutError(`${where} timed out after ${timeoutMs} ms`, timeoutMs)), timeoutMs);
     const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
     try {
+      const form = call.body instanceof FormData;
       const response = await fetch(call.url, {
         method: call.method,
         headers: {
           accept: 'application/json',
-          ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          // fetch sets multipart's content-type itself (with its boundary).
+          ...(call.body !== undefined && !form ? { 'content-type': 'application/json' } : {}),
           ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
           ...call.headers,
         },
-        ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+        ...(call.body !== undefined ? { body: form ? (call.body as FormData) : JSON.stringify(call.body) } : {}),
         redirect: followRedirects ? 'follow' : 'manual',
         signal,
       });
+      if (call.stream && response.ok) return { status: response.status, headers: response.headers, body: undefined, stream: response.body ?? undefined };
       if (!followRedirects && response.status >= 300 && response.status < 400) {
         // The redirect's body and target are the other side's words: neither is read nor quoted.
         await response.body?.cancel().catch(() => undefined);

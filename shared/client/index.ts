@@ -6,6 +6,14 @@
  */
 export { RerankClient, type RerankClientOptions } from './rerank-client.js';
 export { RerankJobsClient, type WaitOptions } from './rerank-jobs-client.js';
+export {
+  RerankBatchesClient,
+  type BatchRequestLine,
+  type BatchResultLine,
+  type BatchWaitOptions,
+  type RerankBatch,
+  type RerankBatchStatus,
+} from './rerank-batches-client.js';
 export type { RerankJob, RerankJobProgress, RerankJobStatus, SubmittedRerankRequest } from './rerank-job.js';
 export type { RerankModeName } from './rerank-mode.js';
 export type { RankedDocument, RankedItem, RankedPair, RerankOptions, RerankResult, RerankUsage } from './rerank-result.js';

@@ -7,6 +7,7 @@ import { RerankApiError, RerankClientError } from './rerank-client-errors.js';
 import { redactUrl } from './redact-url.js';
 import { isJobView, readJobView } from './rerank-job.js';
 import { RerankJobsClient } from './rerank-jobs-client.js';
+import { RerankBatchesClient } from './rerank-batches-client.js';
 import type { ModeRequest, RerankMode, RerankModeName } from './rerank-mode.js';
 import type { RankedDocument, RankedPair, RerankOptions, RerankResult } from './rerank-result.js';
 
@@ -52,6 +53,8 @@ export class RerankClient {
   /** The URL rerank requests are posted to. */
   readonly endpoint: string;
   readonly jobs: RerankJobsClient;
+  /** Batches over the service's Files and Batches API (`{origin}{stage prefix}/v1/batches`). */
+  readonly batches: RerankBatchesClient;
   readonly #mode: RerankMode;
   readonly #model: string | undefined;
   readonly #transport: HttpTransport;
@@ -83,6 +86,8 @@ export class RerankClient {
       backoff: options.backoff ?? {},
       buildRequest: (query, documents, opts) => this.#request(query, documents, opts),
     });
+    // The jobs URL is `{origin}{prefix}/v1/rerank/jobs`: the batch API sits beside it.
+    this.batches = new RerankBatchesClient({ transport: this.#transport, baseUrl: this.jobs.jobsUrl.replace(/\/rerank\/jobs$/, '') });
   }
 
   /**

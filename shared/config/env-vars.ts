@@ -31,6 +31,18 @@ export const ENV_DEFAULTS = {
   RERANK_LOCAL_WORKERS: 2,
   RERANK_MAX_RECEIVE_COUNT: 3,
   RERANK_RETRY_DELAY_MS: 1_000,
+  // Batch quotas per key (DEFAULT_BATCH_LIMITS in shared/batches/batch-limits.ts, read by batchLimitsFromEnv).
+  RERANK_BATCH_MAX_RUNNING: 10,
+  RERANK_BATCH_MAX_LINES: 50_000,
+  RERANK_BATCH_MAX_CORPUS_DOCUMENTS: 1_000_000,
+  RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N: 10_000,
+  RERANK_BATCH_QUEUE_URL: undefined, // the batch task queue of the aws backend (the CDK stack sets it)
+  RERANK_BATCH_DLQ_ARN: undefined, // the batch worker tells its dead-lettered tasks apart by this queue (the CDK stack sets it)
+  // Read by `npm run batch` (a client of the service, not the service): the key it sends and the service's address.
+  RERANK_KEY: undefined,
+  RERANK_BASE_URL: undefined, // http://127.0.0.1:3000
+  RERANK_FILES_BUCKET: undefined, // the S3 bucket of the files/uploads/batches FileStore on AWS (the CDK stack sets it)
+  RERANK_FILE_RETENTION_DAYS: 30,
   RERANK_CODE_ROOT: undefined, // LAMBDA_TASK_ROOT, else the working directory
   RERANK_MODEL_CACHE: undefined, // modelCacheDir(): $XDG_CACHE_HOME/rerank-service/models, else ~/.cache/rerank-service/models
 } as const satisfies Record<`RERANK_${string}`, number | string | undefined>;

@@ -36,6 +36,16 @@ export interface ServiceConfig {
   /** RERANK_AUTH (on | off | auto): whether a local server may run without keys. */
   readonly auth: AuthSetting;
   readonly jobs: JobsConfig;
+  readonly batches: BatchQuotasConfig;
+}
+
+/** Batch quotas per key and the retention of output files (RERANK_BATCH_*, RERANK_FILE_RETENTION_DAYS). */
+export interface BatchQuotasConfig {
+  readonly maxRunningBatches: number;
+  readonly maxLinesPerBatch: number;
+  readonly maxCorpusDocuments: number;
+  readonly maxCorpusResultsWithoutTopN: number;
+  readonly outputRetentionSeconds: number;
 }
 
 export interface JobsConfig {
@@ -174,6 +184,13 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     modelAliases: parseModelAliases(env['RERANK_MODEL_ALIASES']),
     jobs,
     auth: readAuthSetting(env, jobs.backend),
+    batches: {
+      maxRunningBatches: setting(env, 'RERANK_BATCH_MAX_RUNNING'),
+      maxLinesPerBatch: setting(env, 'RERANK_BATCH_MAX_LINES'),
+      maxCorpusDocuments: setting(env, 'RERANK_BATCH_MAX_CORPUS_DOCUMENTS'),
+      maxCorpusResultsWithoutTopN: setting(env, 'RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N'),
+      outputRetentionSeconds: setting(env, 'RERANK_FILE_RETENTION_DAYS') * 86_400,
+    },
   };
 }
 

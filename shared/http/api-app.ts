@@ -27,6 +27,7 @@ import { jobPollPath, jobView } from './job-view.js';
 import { JobStillRunningError } from './job-still-running-error.js';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../jobs/idempotency-key.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from './response-size.js';
+import type { BatchesApi } from './batches/batches-api.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
@@ -38,6 +39,8 @@ export interface ApiAppDeps {
   /** How long a rerank endpoint waits for a job it queued before answering 202. */
   readonly jobOptions: { readonly waitMs: number; readonly pollMs?: number };
   readonly modelIds: readonly string[];
+  /** `/v1/batches`; absent = those routes answer 404. */
+  readonly batches?: BatchesApi;
 }
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -225,6 +228,11 @@ export class ApiApp {
       }
       case 'get-job':
         return this.#getJob(params['id'] ?? '', caller, context);
+      case 'batches': {
+        if (!this.#deps.batches) throw new RerankError('not_found', `batches are not enabled on ${path}`);
+        const readBody = () => (requireJsonContentType(header(event, 'content-type')), parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body'));
+        return this.#deps.batches.handle(route.action.operation, { event, caller, params, readBody, header: (name) => header(event, name) });
+      }
       case 'cancel-job':
         await this.#deps.jobs.cancel(params['id'] ?? '', caller.keyId);
         return this.#getJob(params['id'] ?? '', caller, context);

@@ -7,6 +7,7 @@ import { openAiDialect } from '../dialects/openai/openai-dialect.js';
 import { pipelineDialect } from '../dialects/pipeline/pipeline-dialect.js';
 import { ragToolDialect } from '../dialects/rag-tool/rag-tool-dialect.js';
 import { voyageDialect } from '../dialects/voyage/voyage-dialect.js';
+import type { BatchesOperation } from './batches/batches-api.js';
 
 export type RouteAction =
   | { kind: 'rerank'; dialect: Dialect }
@@ -17,7 +18,8 @@ export type RouteAction =
   | { kind: 'health' }
   | { kind: 'openapi' }
   | { kind: 'docs' }
-  | { kind: 'docs-asset' };
+  | { kind: 'docs-asset' }
+  | { kind: 'batches'; operation: BatchesOperation };
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -55,6 +57,10 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
   { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/v1/batches', action: { kind: 'batches', operation: 'create' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/batches', action: { kind: 'batches', operation: 'list' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/batches/{id}', action: { kind: 'batches', operation: 'get' }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/v1/batches/{id}/cancel', action: { kind: 'batches', operation: 'cancel' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },

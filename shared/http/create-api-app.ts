@@ -1,25 +1,20 @@
 import type { ServiceRuntime } from '../runtime/service-runtime.js';
 import { ApiApp } from './api-app.js';
+import { apiLimitsOf } from './api-limits.js';
+import { createBatchesApi } from './batches/create-batches-api.js';
 
 export function createApiApp(runtime: ServiceRuntime): ApiApp {
   const { config } = runtime;
+  const { limits, plan } = apiLimitsOf(config);
+  const batches = createBatchesApi(runtime, limits, plan);
   return new ApiApp({
     service: runtime.service,
     jobs: runtime.jobs,
     auth: runtime.auth,
-    limits: {
-      maxBodyBytes: config.maxBodyBytes,
-      maxDocuments: config.maxDocuments,
-      maxBatchSize: config.maxBatchSize,
-      maxQueryChars: config.maxQueryChars,
-      maxDocumentChars: config.maxDocumentChars,
-    },
-    plan: {
-      syncMaxDocuments: config.jobs.syncMaxDocuments,
-      syncMaxChars: config.jobs.syncMaxChars,
-      defaultBatchSize: config.jobs.defaultBatchSize,
-    },
+    limits,
+    plan,
     jobOptions: { waitMs: config.jobs.waitMs },
     modelIds: runtime.scorers.ids(),
+    ...(batches ? { batches } : {}),
   });
 }

@@ -12,7 +12,8 @@ export interface DocumentedRoute {
   readonly path: string;
   readonly action:
     | { readonly kind: 'rerank' | 'submit-job'; readonly dialect: Dialect }
-    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' | 'docs' | 'docs-asset' };
+    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
+    | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' };
   readonly errorDialect: Dialect;
   readonly public?: boolean;
 }
@@ -172,6 +173,14 @@ function operation(route: Route): Operation {
       };
     case 'docs':
       return { tags: ['service'], summary: 'Interactive API docs (Swagger UI) over this document', responses: { '200': HTML_PAGE } };
+    case 'batches':
+      // OpenAI's Batches API, unchanged: its official document (and SDKs) describe these bodies.
+      return {
+        tags: ['batches'],
+        summary: { create: 'Create a batch from an uploaded JSONL file', list: 'List your batches', get: 'Retrieve a batch', cancel: 'Cancel a batch' }[action.operation],
+        ...(route.path.includes('{id}') ? { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] } : {}),
+        responses: { '200': { description: "OpenAI's batch object (or list).", content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['400', '401', '404', '429']) },
+      };
     case 'docs-asset':
       return {
         tags: ['service'],

@@ -20,6 +20,8 @@ import { createJobCoordinator } from './job-coordinator-runtime.js';
 import { aliasedScorerCatalog } from './aliased-scorer-catalog.js';
 import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
+import { createBatchRuntime, type BatchRuntime } from './batch-runtime.js';
+import type { FileStore } from '../files/file-store.js';
 
 /** Everything a process serves with, built once: the API function, the workers and `npm start` share it. */
 export interface ServiceRuntime {
@@ -32,6 +34,10 @@ export interface ServiceRuntime {
   readonly queue: ChunkQueue;
   readonly keys: ApiKeyStore;
   readonly jobSlots: JobSlots;
+  /** Batches' store and task queue (absent where the backend has none yet). */
+  readonly batches: BatchRuntime | undefined;
+  /** Uploaded files, batch inputs and outputs (absent until a FileStore adapter is configured). */
+  readonly files?: FileStore;
 }
 
 export async function createServiceRuntime(config: ServiceConfig): Promise<ServiceRuntime> {
@@ -46,6 +52,7 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     return hybrid;
   };
   const { store, queue, keys, rateLimiter, jobSlots } = createBackendAdapters(config);
+  const batches = createBatchRuntime(config);
   const defaults = {
     ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
     ...(config.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: config.maxConcurrentJobs }),
@@ -75,6 +82,8 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     queue,
     keys,
     jobSlots,
+    batches,
+    ...(batches?.files ? { files: batches.files } : {}),
   };
 }
 

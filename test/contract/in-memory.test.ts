@@ -12,8 +12,11 @@ import { InProcessChunkQueue } from '../../shared/adapters/in-process/in-process
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
 import { describeChunkQueueContract } from './chunk-queue.contract.js';
 import { describeJobStoreContract } from './job-store.contract.js';
+import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
+import { describeBatchStoreContract } from './batch-store.contract.js';
 
 describeJobStoreContract('in-memory', () => new InMemoryJobStore());
+describeBatchStoreContract('in-memory', () => new InMemoryBatchStore());
 
 describeChunkQueueContract('in-process', async () => {
   const maxReceiveCount = 2;

@@ -23,8 +23,8 @@ const logicalId = (type: string, pathFragment: string): string => {
   return hits[0]![0];
 };
 
-const functionId = (name: 'Api' | 'Worker' | 'DeadLetter'): string => logicalId('AWS::Lambda::Function', `${name}Function`);
-const roleId = (name: 'Api' | 'Worker' | 'DeadLetter' | 'EdgeAuth'): string => logicalId('AWS::IAM::Role', `${name}Role`);
+const functionId = (name: 'Api' | 'Worker' | 'DeadLetter' | 'BatchWorker'): string => logicalId('AWS::Lambda::Function', `${name}Function`);
+const roleId = (name: 'Api' | 'Worker' | 'DeadLetter' | 'BatchWorker' | 'EdgeAuth'): string => logicalId('AWS::IAM::Role', `${name}Role`);
 
 /** Every statement granted to a role, from the policies attached to it. */
 function statementsOf(role: string): Statement[] {
@@ -135,9 +135,9 @@ describe('functions', () => {
   });
 
   it('keeps each function in its own log group with retention', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', 5);
+    template.resourceCountIs('AWS::Logs::LogGroup', 6);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+    for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker'] as const) {
       expect(template.toJSON().Resources[functionId(name)].Properties.LoggingConfig).toEqual({
         LogGroup: { Ref: logicalId('AWS::Logs::LogGroup', `${name}Logs`) },
       });
@@ -162,7 +162,8 @@ describe('queues and event sources', () => {
       MessageRetentionPeriod: 1_209_600,
       SqsManagedSseEnabled: true,
     });
-    template.resourceCountIs('AWS::SQS::QueuePolicy', 2);
+    // Chunk queue + DLQ and batch task queue + DLQ: every one TLS only.
+    template.resourceCountIs('AWS::SQS::QueuePolicy', 4);
     template.allResourcesProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: {
         Statement: [Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })],
@@ -184,8 +185,26 @@ describe('queues and event sources', () => {
     });
   });
 
+  it('feeds the batch worker from its task queue (one task per invocation) and from that queue\'s DLQ, with partial failures', () => {
+    for (const [queue, batchSize, concurrency] of [['BatchTasksQueue', 1, 10], ['BatchTasksDeadLetterQueue', 10, 2]] as const) {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        FunctionName: { Ref: functionId('BatchWorker') },
+        EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', queue), 'Arn'] },
+        BatchSize: batchSize,
+        ScalingConfig: { MaximumConcurrency: concurrency },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+    }
+    // A plan or finalize task streams a whole file: the queue hides a task for six of the worker's 900 s timeouts.
+    template.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 5400, MessageRetentionPeriod: 86_400, SqsManagedSseEnabled: true });
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('BatchWorker'), 'Arn'] } })],
+    });
+  });
+
   it('feeds the dead-letter consumer from the DLQ with partial failures', () => {
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionName: { Ref: functionId('DeadLetter') },
       EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue'), 'Arn'] },
@@ -251,7 +270,7 @@ describe('jobs table', () => {
 describe('least-privilege IAM', () => {
   it('lets each function assume only its own role, with no managed policies (no logs:* on "*")', () => {
     const lambdaRoles = resources('AWS::IAM::Role').filter(([, role]) => JSON.stringify(role.Properties['AssumeRolePolicyDocument']).includes('lambda.amazonaws.com'));
-    expect(lambdaRoles).toHaveLength(4);
+    expect(lambdaRoles).toHaveLength(5);
     for (const [, role] of lambdaRoles) {
       expect(role.Properties['ManagedPolicyArns']).toBeUndefined();
       expect(role.Properties['AssumeRolePolicyDocument']).toMatchObject({
@@ -277,6 +296,7 @@ describe('least-privilege IAM', () => {
     const api = roleId('Api');
     expect(allActions(api)).toEqual(
       [
+        'dynamodb:DeleteItem',
         'dynamodb:GetItem',
         'dynamodb:PutItem',
         'dynamodb:Query',
@@ -307,10 +327,16 @@ describe('least-privilege IAM', () => {
       'KEY#*': ['GetItem'],
       'RATE#*': ['GetItem', 'UpdateItem'],
       'SLOTS#*': ['GetItem', 'UpdateItem'],
+      // Batches: create, get, list, cancel (an ended batch leaves the active index).
+      'BATCH#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      BATCHES_ACTIVE: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      'BATCHES#*': ['PutItem', 'Query'],
     });
     const statements = statementsOf(api);
     const byAction = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
-    expect(byAction('sqs:').every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksQueue')))).toBe(true);
+    // Sends chunks of jobs and plan tasks of batches; consumes neither queue.
+    const sendable = [logicalId('AWS::SQS::Queue', 'ChunksQueue'), logicalId('AWS::SQS::Queue', 'BatchTasksQueue')];
+    expect(byAction('sqs:').every((s) => actionsOf(s).every((a) => a === 'sqs:SendMessage') && sendable.some((q) => refersTo(s, q)))).toBe(true);
     expect(byAction('logs:').every((s) => refersTo(s, logicalId('AWS::Logs::LogGroup', 'ApiLogs')))).toBe(true);
   });
 
@@ -348,9 +374,24 @@ describe('least-privilege IAM', () => {
     expect(tableGrants(deadLetter)).toEqual({ 'JOB#*': ['GetItem', 'UpdateItem'], 'SLOTS#*': ['GetItem', 'UpdateItem'] });
   });
 
+  it('batch worker: batch items, its task queue (send and consume) and DLQ, the files bucket; no job, key or rate items', () => {
+    const batchWorker = roleId('BatchWorker');
+    expect(tableGrants(batchWorker)).toEqual({
+      'BATCH#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      BATCHES_ACTIVE: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+    });
+    const queues = [logicalId('AWS::SQS::Queue', 'BatchTasksQueue'), logicalId('AWS::SQS::Queue', 'BatchTasksDeadLetterQueue')];
+    const sqsStatements = statementsOf(batchWorker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+    expect(sqsStatements.every((s) => queues.some((q) => refersTo(s, q)))).toBe(true);
+    const bucket = logicalId('AWS::S3::Bucket', 'FilesBucket');
+    const s3Statements = statementsOf(batchWorker).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+    expect(s3Statements.length).toBeGreaterThan(0);
+    expect(s3Statements.every((s) => refersTo(s, bucket))).toBe(true);
+  });
+
   it('scopes every table statement to this table by dynamodb:LeadingKeys; nothing reaches the key list partition', () => {
     const table = logicalId('AWS::DynamoDB::Table', 'JobsTable');
-    for (const name of ['Api', 'Worker', 'DeadLetter', 'EdgeAuth'] as const) {
+    for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'EdgeAuth'] as const) {
       const statements = statementsOf(roleId(name)).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
       expect(statements.length, name).toBeGreaterThan(0);
       for (const statement of statements) {
@@ -372,8 +413,15 @@ describe('least-privilege IAM', () => {
     for (const file of sources) expect(readFileSync(file, 'utf8'), file).not.toMatch(/\bConditionCheck\s*:/);
   });
 
-  it('lets only API Gateway invoke the API alias and the authorizer, scoped to this API', () => {
-    const permissions = resources('AWS::Lambda::Permission');
+  it('lets only API Gateway invoke the API alias and the authorizer, scoped to this API, and the expiry schedule the batch worker', () => {
+    const schedule = resources('AWS::Lambda::Permission').filter(([, p]) => p.Properties['Principal'] === 'events.amazonaws.com');
+    expect(schedule).toHaveLength(1);
+    expect(schedule[0]![1].Properties).toMatchObject({
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [functionId('BatchWorker'), 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [logicalId('AWS::Events::Rule', 'BatchExpirySchedule'), 'Arn'] },
+    });
+    const permissions = resources('AWS::Lambda::Permission').filter(([, p]) => p.Properties['Principal'] !== 'events.amazonaws.com');
     expect(permissions.length).toBeGreaterThan(0);
     const targets = new Set<string>();
     for (const [, permission] of permissions) {
@@ -455,15 +503,18 @@ describe('operations', () => {
     );
 
   it('alarms when the DLQ receives a message (its consumer drains it at once, so "visible" rarely fires)', () => {
-    const [hit, ...rest] = alarmOn('NumberOfMessagesReceived', 'AWS/SQS');
-    expect(rest).toHaveLength(0);
+    // One alarm per DLQ: the chunk queue's and the batch task queue's.
+    const hits = alarmOn('NumberOfMessagesReceived', 'AWS/SQS');
+    expect(hits).toHaveLength(2);
     expect(alarmOn('ApproximateNumberOfMessagesVisible', 'AWS/SQS')).toHaveLength(0);
-    expect(hit![1].Properties).toMatchObject({
-      Threshold: 0,
-      Statistic: 'Sum',
-      ComparisonOperator: 'GreaterThanThreshold',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue'), 'QueueName'] } }],
-    });
+    for (const [hit, queue] of [[hits[0], 'ChunksDeadLetterQueue'], [hits[1], 'BatchTasksDeadLetterQueue']] as const) {
+      expect(hit![1].Properties).toMatchObject({
+        Threshold: 0,
+        Statistic: 'Sum',
+        ComparisonOperator: 'GreaterThanThreshold',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', queue), 'QueueName'] } }],
+      });
+    }
   });
 
   it('alarms on errors and throttles of every function', () => {
@@ -494,7 +545,7 @@ describe('operations', () => {
 
   it('sends every alarm and its recovery to the KMS-encrypted alarm topic and draws a dashboard', () => {
     const topic = logicalId('AWS::SNS::Topic', 'MonitoringAlarmTopic');
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 14);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
     template.allResourcesProperties('AWS::CloudWatch::Alarm', { AlarmActions: [{ Ref: topic }], OKActions: [{ Ref: topic }], TreatMissingData: 'notBreaching' });
     template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [logicalId('AWS::KMS::Key', 'MonitoringAlarmTopicKey'), 'Arn'] } });
     template.hasResourceProperties('AWS::KMS::Key', {
@@ -509,7 +560,7 @@ describe('operations', () => {
   it('outputs the API URL, the table (where `npm run keys --table` creates keys) and queue names', () => {
     const outputs = template.toJSON().Outputs as Record<string, unknown>;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['AlarmTopicArn', 'ApiFunctionName', 'ApiUrl', 'ChunkDeadLetterQueueName', 'ChunkQueueName', 'DashboardName', 'JobsTableName'].sort(),
+      ['AlarmTopicArn', 'ApiFunctionName', 'ApiUrl', 'BatchTaskQueueName', 'ChunkDeadLetterQueueName', 'ChunkQueueName', 'DashboardName', 'FilesBucketName', 'JobsTableName'].sort(),
     );
     template.hasOutput('JobsTableName', { Value: { Ref: logicalId('AWS::DynamoDB::Table', 'JobsTable') } });
   });
@@ -607,7 +658,7 @@ describe('context overrides', () => {
     });
     t.hasResourceProperties('AWS::Lambda::Alias', { Name: 'live', ProvisionedConcurrencyConfig: { ProvisionedConcurrentExecutions: 3 } });
     t.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
-    t.resourceCountIs('AWS::Lambda::Function', 3);
+    t.resourceCountIs('AWS::Lambda::Function', 4);
     t.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', { DeploymentConfigName: 'CodeDeployDefault.LambdaLinear10PercentEvery1Minute' });
   });
 

@@ -25,6 +25,8 @@ export interface HybridScorer extends SplittableScorer {
   readonly weight: number;
   /** The neural part: its scores are per document, so queued jobs score chunks with it alone... */
   readonly model: Scorer;
+  /** The lexical part (a batch over a corpus scores it per chunk and min-max fuses over the whole corpus). */
+  readonly lexical: Scorer;
   /** ...and the merge fuses them with the lexical part over the whole candidate set. */
   fuse(query: string, documents: readonly string[], modelScores: readonly number[]): Promise<number[]>;
 }
@@ -76,6 +78,7 @@ export function createHybridScorer(options: HybridScorerOptions): HybridScorer {
     fusion,
     weight,
     model,
+    lexical,
     fuse,
     async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
       if (documents.length === 0) return { scores: [], tokens: 0 };

@@ -8,4 +8,4 @@ export {
   type LexicalFeatureSource,
 } from './fitted-hybrid-scorer.js';
 export { HYBRID_FEATURE_NAMES, hybridFeatureVector } from './fusion-features.js';
-export { competitionRanks, fuseMinMax, fuseRrf, minMaxNormalize, RRF_K } from './score-fusion.js';
+export { competitionRanks, finiteRange, fuseMinMax, fuseRrf, minMaxNormalize, minMaxScale, RRF_K, type ScoreRange } from './score-fusion.js';

@@ -17,19 +17,32 @@ export const RRF_K = 60;
  * separates nothing; it maps to 0 everywhere, so it adds nothing and the other component decides.
  */
 export function minMaxNormalize(scores: readonly number[]): number[] {
-  let min = Infinity;
-  let max = -Infinity;
+  const range = finiteRange(scores);
+  return scores.map((s) => minMaxScale(s, range));
+}
+
+/** The finite scores' min and max (min > max when there is none): a set statistic that can be gathered while streaming. */
+export interface ScoreRange {
+  readonly min: number;
+  readonly max: number;
+}
+
+export function finiteRange(scores: Iterable<number>, start: ScoreRange = { min: Infinity, max: -Infinity }): ScoreRange {
+  let { min, max } = start;
   for (const s of scores) {
     if (!Number.isFinite(s)) continue;
     if (s < min) min = s;
     if (s > max) max = s;
   }
+  return { min, max };
+}
+
+/** One score rescaled by its set's range, as minMaxNormalize does it (so a streamed fusion equals the whole-set one). */
+export function minMaxScale(s: number, { min, max }: ScoreRange): number {
+  if (Number.isNaN(s) || s === -Infinity) return 0;
+  if (s === Infinity) return 1;
   const range = max - min;
-  return scores.map((s) => {
-    if (Number.isNaN(s) || s === -Infinity) return 0;
-    if (s === Infinity) return 1;
-    return range > 0 ? (s - min) / range : 0;
-  });
+  return range > 0 ? (s - min) / range : 0;
 }
 
 /**

@@ -1,6 +1,10 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SqsBatchTaskQueue } from '../../../shared/adapters/sqs/sqs-batch-task-queue.js';
+import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
+import type { BatchTask } from '../../../shared/batches/batch-model.js';
+import { decodeBatchTask } from '../../../shared/batches/batch-task-codec.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsTable } from '../../../shared/adapters/dynamodb/create-jobs-table.js';
 import { DynamoDbJobStore } from '../../../shared/adapters/dynamodb/dynamodb-job-store.js';
 import type { EmulatorHandle } from '../../../scripts/emulators/emulator-handle.js';
@@ -9,6 +13,8 @@ import { startDynamoDbLocal } from '../../../scripts/emulators/start-dynamodb-lo
 import { startMotoServer } from '../../../scripts/emulators/start-moto-server.js';
 import { describeChunkQueueContract } from '../../contract/chunk-queue.contract.js';
 import { describeJobStoreContract } from '../../contract/job-store.contract.js';
+import { DynamoDbBatchStore } from '../../../shared/adapters/dynamodb/dynamodb-batch-store.js';
+import { describeBatchStoreContract } from '../../contract/batch-store.contract.js';
 import { makeSqsHarness } from './sqs-harness.js';
 import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { DynamoDbJobSlots } from '../../../shared/adapters/dynamodb/keys/dynamodb-job-slots.js';
@@ -44,6 +50,7 @@ afterAll(async () => {
 });
 
 describeJobStoreContract('DynamoDB Local', () => new DynamoDbJobStore(TABLE, dynamoClient));
+describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
 describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
 
 // Auth ports (issue 7) on the same table as the jobs: key items, rate windows and job slots.
@@ -74,5 +81,28 @@ describe('npm run keys --table (DynamoDB Local)', () => {
   it('creates, lists and revokes in the table; the key is printed once and stored nowhere', async () => {
     const env = { AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1', AWS_PROFILE: '' };
     await assertKeysCliRoundTrip(['--table', TABLE, '--endpoint', dynamo!.endpoint], scanTable, env);
+  });
+});
+
+describe('SqsBatchTaskQueue on moto', () => {
+  it('sends plan, chunk and finalize tasks as small reference messages that decode back to the same tasks', async () => {
+    const queues = await createChunkQueues(sqsClient, `batch-tasks-${Date.now()}`, { maxReceiveCount: 3, visibilityTimeoutSeconds: 30 });
+    const tasks: BatchTask[] = [
+      { kind: 'plan', batchId: 'batch_sqs' },
+      ...Array.from({ length: 23 }, (_, i): BatchTask => ({ kind: 'chunk', batchId: 'batch_sqs', line: 1 + (i % 5), chunkIndex: i, offset: i * 64, count: 64, corpusRange: { start: i * 4096, end: (i + 1) * 4096 } })),
+      { kind: 'finalize', batchId: 'batch_sqs' },
+    ];
+    await new SqsBatchTaskQueue(sqsClient, queues.queueUrl).send(tasks);
+    const received: BatchTask[] = [];
+    for (let round = 0; received.length < tasks.length && round < 30; round += 1) {
+      const out = await sqsClient.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      for (const message of out.Messages ?? []) {
+        expect(Buffer.byteLength(message.Body ?? '')).toBeLessThan(300);
+        received.push(decodeBatchTask(message.Body ?? ''));
+        await sqsClient.send(new DeleteMessageCommand({ QueueUrl: queues.queueUrl, ReceiptHandle: message.ReceiptHandle }));
+      }
+    }
+    const key = (t: BatchTask) => JSON.stringify(t);
+    expect(received.map(key).sort()).toEqual(tasks.map(key).sort());
   });
 });

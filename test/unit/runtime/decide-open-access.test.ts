@@ -1,11 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadServiceConfig } from '../../../shared/config/service-config.js';
 import { decideOpenAccess } from '../../../shared/runtime/decide-open-access.js';
 
-const missing = () => join(mkdtempSync(join(tmpdir(), 'rerank-open-')), 'keys.json');
+// One scratch folder for the whole file, removed at the end: tests leave nothing in the temp dir.
+const scratch = mkdtempSync(join(tmpdir(), 'rerank-open-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let files = 0;
+const missing = () => join(scratch, `keys-${(files += 1)}.json`);
 const base = { setting: 'auto' as const, backend: 'memory' as const, hasOperatorKeys: false };
 
 describe('decideOpenAccess', () => {

@@ -1,0 +1,95 @@
+/**
+ * `npm run batch -- submit requests.jsonl [--wait] [--out results.jsonl] [--endpoint /v1/rerank] [--base-url URL] [--key KEY]`
+ * `npm run batch -- status|wait|cancel <batch id>`, `npm run batch -- download <batch id> --out results.jsonl`
+ * The key comes from --key or RERANK_KEY; the base URL from --base-url, RERANK_BASE_URL, else http://127.0.0.1:3000.
+ * With --out, the output file is written there and the error file beside it (`results.errors.jsonl`).
+ */
+import { openAsBlob, createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { RerankClient, RerankClientError, type RerankBatch } from '../../shared/client/index.js';
+import { progressReporter } from './batch-progress.js';
+
+const USAGE = `usage:
+  npm run batch -- submit <requests.jsonl> [--wait] [--out results.jsonl] [--endpoint /v1/rerank] [--base-url URL] [--key KEY]
+  npm run batch -- status <batch id> | wait <batch id> [--out results.jsonl] | cancel <batch id> | download <batch id> --out results.jsonl`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    wait: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    endpoint: { type: 'string', default: '/v1/rerank' },
+    'base-url': { type: 'string' },
+    key: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+const errorsPath = (out: string): string => (out.endsWith('.jsonl') ? `${out.slice(0, -'.jsonl'.length)}.errors.jsonl` : `${out}.errors`);
+
+async function save(client: RerankClient, batch: RerankBatch, out: string): Promise<void> {
+  for (const [fileId, path] of [
+    [batch.output_file_id, out],
+    [batch.error_file_id, errorsPath(out)],
+  ] as const) {
+    if (fileId === undefined) continue;
+    await pipeline(Readable.fromWeb((await client.batches.download(fileId)) as import('node:stream/web').ReadableStream), createWriteStream(path));
+    console.error(`wrote ${path}`);
+  }
+}
+
+async function waitAndSave(client: RerankClient, batch: RerankBatch): Promise<RerankBatch> {
+  const progress = progressReporter(process.stderr, Date.now());
+  const done = await client.batches.wait(batch, { onProgress: (b) => progress.update(b) });
+  progress.end();
+  if (values.out) await save(client, done, values.out);
+  return done;
+}
+
+async function main(): Promise<number> {
+  const [command, target] = positionals;
+  if (values.help || !command || !target) {
+    console.error(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const baseUrl = values['base-url'] ?? process.env['RERANK_BASE_URL'] ?? 'http://127.0.0.1:3000';
+  const apiKey = values.key ?? process.env['RERANK_KEY'];
+  const client = new RerankClient({ baseUrl: `${baseUrl.replace(/\/+$/, '')}/v1`, mode: 'openai', ...(apiKey ? { apiKey } : {}), timeoutMs: 600_000 });
+  let batch: RerankBatch;
+  switch (command) {
+    case 'submit':
+      batch = await client.batches.create(await openAsBlob(target), { endpoint: values.endpoint });
+      console.error(`created ${batch.id} (${batch.status})`);
+      if (values.wait) batch = await waitAndSave(client, batch);
+      break;
+    case 'status':
+      batch = await client.batches.retrieve(target);
+      break;
+    case 'wait':
+      batch = await waitAndSave(client, await client.batches.retrieve(target));
+      break;
+    case 'cancel':
+      batch = await client.batches.cancel(target);
+      break;
+    case 'download':
+      if (!values.out) throw new RerankClientError('download needs --out <file>');
+      batch = await client.batches.retrieve(target);
+      await save(client, batch, values.out);
+      break;
+    default:
+      console.error(USAGE);
+      return 2;
+  }
+  console.log(JSON.stringify(batch));
+  return batch.status === 'failed' ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`batch: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,127 @@
+import type { BatchChunkScores, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from '../../batches/batch-model.js';
+import { isTerminal } from '../../batches/batch-model.js';
+import { BatchExistsError, type BatchPage, type BatchStore, type ChunkRecorded } from '../../batches/batch-store.js';
+
+/** Progress shards per batch: requests count on `line % PROGRESS_SHARDS`, as the DynamoDB adapter spreads its counter items. */
+export const PROGRESS_SHARDS = 16;
+
+interface BatchState {
+  record: BatchRecord;
+  readonly requests: Map<number, BatchRequestPlan>;
+  /** line -> chunkIndex -> scores */
+  readonly chunks: Map<number, Map<number, BatchChunkScores>>;
+  readonly results: Map<number, BatchRequestResult>;
+  readonly shards: { completed: number; failed: number }[];
+}
+
+const byLine = <T>(map: Map<number, T>): T[] => [...map.entries()].sort((a, b) => a[0] - b[0]).map(([, value]) => value);
+
+/** The embedded BatchStore for `npm start` and tests: the port's semantics (conditional transitions, write-once chunks). */
+export class InMemoryBatchStore implements BatchStore {
+  readonly #batches = new Map<string, BatchState>();
+  /** Creation order, for newest-first pages. */
+  readonly #order: string[] = [];
+
+  #state(batchId: string): BatchState {
+    const state = this.#batches.get(batchId);
+    if (!state) throw new Error(`no batch ${batchId}`);
+    return state;
+  }
+
+  async create(batch: BatchRecord): Promise<void> {
+    if (this.#batches.has(batch.id)) throw new BatchExistsError(batch.id);
+    this.#batches.set(batch.id, {
+      record: batch,
+      requests: new Map(),
+      chunks: new Map(),
+      results: new Map(),
+      shards: Array.from({ length: PROGRESS_SHARDS }, () => ({ completed: 0, failed: 0 })),
+    });
+    this.#order.push(batch.id);
+  }
+
+  async get(batchId: string): Promise<BatchRecord | undefined> {
+    return this.#batches.get(batchId)?.record;
+  }
+
+  async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number }): Promise<BatchPage> {
+    const newestFirst = [...this.#order].reverse().map((id) => (this.#batches.get(id) as BatchState).record);
+    const mine = newestFirst.filter((b) => b.ownerKeyId === ownerKeyId);
+    const start = page.after === undefined ? 0 : mine.findIndex((b) => b.id === page.after) + 1;
+    const rest = start > 0 || page.after === undefined ? mine.slice(start) : [];
+    return { batches: rest.slice(0, page.limit), hasMore: rest.length > page.limit };
+  }
+
+  async listActive(ownerKeyId?: string): Promise<readonly BatchRecord[]> {
+    return [...this.#batches.values()]
+      .map((s) => s.record)
+      .filter((b) => !isTerminal(b.status) && (ownerKeyId === undefined || b.ownerKeyId === ownerKeyId));
+  }
+
+  async update(batchId: string, from: readonly BatchStatus[], patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>): Promise<BatchRecord | undefined> {
+    const state = this.#batches.get(batchId);
+    if (!state || !from.includes(state.record.status)) return undefined;
+    state.record = { ...state.record, ...patch };
+    return state.record;
+  }
+
+  async putRequest(batchId: string, request: BatchRequestPlan): Promise<void> {
+    this.#state(batchId).requests.set(request.line, request);
+  }
+
+  async getRequest(batchId: string, line: number): Promise<BatchRequestPlan | undefined> {
+    return this.#batches.get(batchId)?.requests.get(line);
+  }
+
+  async *readRequests(batchId: string): AsyncIterable<BatchRequestPlan> {
+    yield* byLine(this.#state(batchId).requests);
+  }
+
+  async putChunkScores(batchId: string, line: number, scores: BatchChunkScores): Promise<ChunkRecorded> {
+    const state = this.#state(batchId);
+    let chunks = state.chunks.get(line);
+    if (!chunks) state.chunks.set(line, (chunks = new Map()));
+    // Write-once, as DynamoDB's attribute_not_exists condition: a redelivered chunk changes nothing.
+    if (chunks.has(scores.chunkIndex) || state.results.has(line)) return { recorded: false, chunksDone: chunks.size };
+    chunks.set(scores.chunkIndex, { ...scores, scores: [...scores.scores], ...(scores.lexical ? { lexical: [...scores.lexical] } : {}) });
+    return { recorded: true, chunksDone: chunks.size };
+  }
+
+  async *readChunkScores(batchId: string, line: number): AsyncIterable<BatchChunkScores> {
+    const chunks = this.#state(batchId).chunks.get(line);
+    if (chunks) yield* byLine(chunks);
+  }
+
+  async deleteChunkScores(batchId: string, line: number): Promise<void> {
+    this.#batches.get(batchId)?.chunks.delete(line);
+  }
+
+  async putResult(batchId: string, result: BatchRequestResult): Promise<boolean> {
+    const state = this.#state(batchId);
+    if (state.results.has(result.line)) return false;
+    state.results.set(result.line, result);
+    (state.shards[result.line % PROGRESS_SHARDS] as { completed: number; failed: number })[result.outcome]++;
+    return true;
+  }
+
+  async getResult(batchId: string, line: number): Promise<BatchRequestResult | undefined> {
+    return this.#batches.get(batchId)?.results.get(line);
+  }
+
+  async *readResults(batchId: string): AsyncIterable<BatchRequestResult> {
+    yield* byLine(this.#state(batchId).results);
+  }
+
+  async dropWork(batchId: string): Promise<void> {
+    const state = this.#batches.get(batchId);
+    if (!state) return;
+    state.requests.clear();
+    state.chunks.clear();
+    state.results.clear();
+  }
+
+  async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {
+    const shards = this.#state(batchId).shards;
+    return shards.reduce((sum, s) => ({ completed: sum.completed + s.completed, failed: sum.failed + s.failed }), { completed: 0, failed: 0 });
+  }
+}

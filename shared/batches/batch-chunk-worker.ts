@@ -1,0 +1,136 @@
+import { RerankError } from '../core/rerank-error.js';
+import { UnknownModelError } from '../core/scorer-registry.js';
+import { admitBatchLine, type AdmittedLine } from './admit-batch-line.js';
+import type { BatchEngineDeps } from './batch-engine-deps.js';
+import type { BatchChunkTask, BatchRecord, BatchRequestPlan } from './batch-model.js';
+import { failedLine } from './batch-output-lines.js';
+import { refusedLineResult } from './batch-planner.js';
+import { buildRequestResult } from './batch-request-result.js';
+import { parseCorpusDocument } from './corpus-reference.js';
+import { readJsonlLines } from './jsonl-lines.js';
+import { readFileSlice } from './read-file-slice.js';
+
+/**
+ * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
+ * long line is read and parsed about once, not once per chunk (its cost stays linear in its size).
+ */
+const ADMITTED_LINES_KEPT = 4;
+
+/** Statuses in which chunks are still worth scoring. */
+const SCORING: readonly string[] = ['validating', 'in_progress'];
+
+/**
+ * A chunk task: read the line (and the corpus slice) by byte range, score with the Scorer port, record the
+ * scores once; the worker whose chunk completes a request writes that request's output line.
+ */
+export class BatchChunkWorker {
+  readonly #deps: BatchEngineDeps;
+  /** Called when a request finished, so the engine can check whether the whole batch has. */
+  readonly #requestFinished: (batchId: string) => Promise<void>;
+  readonly #admitted = new Map<string, AdmittedLine>();
+
+  constructor(deps: BatchEngineDeps, requestFinished: (batchId: string) => Promise<void>) {
+    this.#deps = deps;
+    this.#requestFinished = requestFinished;
+  }
+
+  async score(task: BatchChunkTask): Promise<void> {
+    const { store } = this.#deps;
+    const batch = await store.get(task.batchId);
+    // A cancelled, expired or failed batch's chunks are acknowledged unscored.
+    if (!batch || !SCORING.includes(batch.status)) return;
+    const plan = await store.getRequest(batch.id, task.line);
+    if (!plan) throw new Error(`batch ${batch.id}: no request plan for line ${task.line}`);
+    if (await store.getResult(batch.id, task.line)) return;
+    let admitted: AdmittedLine;
+    let texts: string[];
+    try {
+      admitted = await this.#readLine(batch, plan);
+      texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
+    } catch (error) {
+      return this.#failRequest(batch.id, plan, error);
+    }
+    let scorer;
+    try {
+      scorer = this.#deps.scorerFor(plan.chunkModel);
+    } catch (error) {
+      if (!(error instanceof UnknownModelError)) throw error;
+      return this.#failRequest(batch.id, plan, new RerankError('internal', `model '${plan.chunkModel}' is not loaded by the workers`));
+    }
+    const scored = await scorer.score(admitted.request.query, texts, { instruction: admitted.request.prompt });
+    if (scored.scores.length !== texts.length) throw new Error(`chunk ${task.chunkIndex} of line ${task.line}: ${scored.scores.length} scores for ${texts.length} documents`);
+    // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
+    const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
+    const lexical = setFusion ? (await setFusion.lexical.score(admitted.request.query, texts)).scores : undefined;
+    const recorded = await store.putChunkScores(batch.id, task.line, {
+      chunkIndex: task.chunkIndex,
+      offset: task.offset,
+      scores: scored.scores,
+      tokens: scored.tokens,
+      ...(lexical ? { lexical } : {}),
+    });
+    // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
+    if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
+  }
+
+  /** The request's chunks are all in: its output line (or, if building it failed, its error line). */
+  async #finishRequest(batchId: string, plan: BatchRequestPlan, admitted: AdmittedLine): Promise<void> {
+    let result;
+    try {
+      result = await buildRequestResult(this.#deps, batchId, plan, admitted);
+    } catch (error) {
+      if (!(error instanceof RerankError)) throw error;
+      return this.#failRequest(batchId, plan, error);
+    }
+    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line);
+    await this.#requestFinished(batchId);
+  }
+
+  /** A request that cannot be scored gets its error line now; retrying cannot help it. */
+  async #failRequest(batchId: string, plan: BatchRequestPlan, error: unknown): Promise<void> {
+    const result =
+      error instanceof RerankError
+        ? failedLine(plan.line, plan.customId, { code: error.status >= 500 ? 'server_error' : error.kind, message: error.publicMessage })
+        : refusedLineResult(plan.line, error);
+    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line);
+    await this.#requestFinished(batchId);
+  }
+
+  /** The input line, read back by its byte range and admitted again (the same admission as the planner's). */
+  async #readLine(batch: BatchRecord, plan: BatchRequestPlan): Promise<AdmittedLine> {
+    const key = `${batch.id}\n${batch.inputFileVersion}\n${plan.line}`;
+    const kept = this.#admitted.get(key);
+    if (kept) return kept;
+    const bytes = await readFileSlice(this.#deps.files, batch.inputFileId, plan.range);
+    const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
+    this.#admitted.set(key, admitted);
+    // Oldest first out: a Map iterates in insertion order.
+    if (this.#admitted.size > ADMITTED_LINES_KEPT) this.#admitted.delete(this.#admitted.keys().next().value as string);
+    return admitted;
+  }
+
+  /** The chunk's corpus documents, read by byte range; a too-long one is cut when the line says `truncate`, refused otherwise. */
+  async #corpusTexts(task: BatchChunkTask, plan: BatchRequestPlan, admitted: AdmittedLine): Promise<string[]> {
+    if (plan.candidates.kind !== 'corpus' || !task.corpusRange) throw new Error('corpus chunk without a corpus');
+    const max = this.#deps.maxDocumentChars ?? Infinity;
+    const texts: string[] = [];
+    const lines = readJsonlLines(this.#deps.files.read(plan.candidates.fileId, task.corpusRange), {
+      maxLineBytes: this.#deps.limits.maxCorpusLineBytes,
+      startByte: task.corpusRange.start,
+      firstLine: task.offset + 1,
+    });
+    for await (const line of lines) {
+      if (!line.bytes) throw new RerankError('invalid_request', `documents_file_id line ${line.line} is too long`);
+      let text = parseCorpusDocument(line.bytes, line.line).text;
+      if (text.length > max) {
+        if (!admitted.request.truncate) {
+          throw new RerankError('payload_too_large', `documents_file_id line ${line.line} is longer than ${max} characters; shorten it or send truncate: true`);
+        }
+        text = text.slice(0, max);
+      }
+      texts.push(text);
+    }
+    if (texts.length !== task.count) throw new Error(`corpus chunk ${task.chunkIndex}: ${texts.length} documents for ${task.count}`);
+    return texts;
+  }
+}

@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { RateLimitedError } from '../auth/rate-limited-error.js';
+import { RerankError, invalidRequest } from '../core/rerank-error.js';
+import { logger } from '../observability/logger.js';
+import { BatchChunkWorker } from './batch-chunk-worker.js';
+import type { BatchEngineDeps } from './batch-engine-deps.js';
+import { nowSeconds } from './batch-engine-deps.js';
+import { IdempotencyKeyReusedError } from './batch-errors.js';
+import { finalizeBatch } from './batch-finalizer.js';
+import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
+import { isTerminal } from './batch-model.js';
+import { failedLine } from './batch-output-lines.js';
+import { BatchPlanner } from './batch-planner.js';
+import { BatchExistsError, type BatchPage } from './batch-store.js';
+import { createBatchRequestHash, idempotentBatchId, type CreateBatchInput } from './create-batch-input.js';
+
+/** Largest input file a batch takes (OpenAI's 200 MB). */
+export const MAX_INPUT_FILE_BYTES = 200 * 1024 * 1024;
+
+export interface BatchView {
+  readonly batch: BatchRecord;
+  readonly counts: BatchRequestCounts;
+}
+
+/**
+ * The batch engine: create answers at once (record + one plan task); the planner, chunk workers and finalizer
+ * run from the task queue. Cancel and completion_window expiry keep what finished. Knows ports only.
+ */
+export class BatchEngine {
+  readonly #deps: BatchEngineDeps;
+  readonly #planner: BatchPlanner;
+  readonly #worker: BatchChunkWorker;
+
+  constructor(deps: BatchEngineDeps) {
+    this.#deps = deps;
+    this.#planner = new BatchPlanner(deps);
+    this.#worker = new BatchChunkWorker(deps, (batchId) => this.#maybeComplete(batchId));
+  }
+
+  /** Records the batch as `validating` and queues its planning; the input is read after this answers. */
+  async create(ownerKeyId: string, input: CreateBatchInput, idempotencyKey?: string): Promise<BatchView> {
+    const { store, files, limits } = this.#deps;
+    const requestHash = createBatchRequestHash(input);
+    const id = idempotencyKey === undefined ? `batch_${randomUUID().replace(/-/g, '')}` : idempotentBatchId(ownerKeyId, idempotencyKey);
+    if (idempotencyKey !== undefined) {
+      const first = await this.#replay(id, ownerKeyId, requestHash);
+      if (first) return first;
+    }
+    if (!this.#deps.admission.dialectOf(input.endpoint)) {
+      throw invalidRequest(`endpoint '${input.endpoint}' is not a rerank route of this service (e.g. /v1/rerank, /v2/rerank, /voyage/v1/rerank)`, 'endpoint');
+    }
+    const file = await files.get(input.inputFileId);
+    if (!file || file.ownerKeyId !== ownerKeyId) throw new RerankError('not_found', `no file '${input.inputFileId}'`, { param: 'input_file_id' });
+    if (file.purpose !== 'batch') throw invalidRequest(`input file '${file.id}' has purpose '${file.purpose}'; upload it with purpose batch`, 'input_file_id');
+    if (file.bytes > MAX_INPUT_FILE_BYTES) throw invalidRequest(`input file is ${file.bytes} bytes; at most ${MAX_INPUT_FILE_BYTES}`, 'input_file_id');
+    const running = await store.listActive(ownerKeyId);
+    if (running.length >= limits.maxRunningBatches) {
+      throw new RateLimitedError(`this key already has ${running.length} batches running (at most ${limits.maxRunningBatches}); wait for one to finish`, 60);
+    }
+    const now = nowSeconds(this.#deps);
+    const batch: BatchRecord = {
+      id,
+      ownerKeyId,
+      inputFileId: file.id,
+      inputFileVersion: file.version,
+      endpoint: input.endpoint,
+      completionWindow: input.completionWindow,
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+      createdAt: now,
+      expiresAt: now + limits.completionWindowSeconds,
+      ...(idempotencyKey === undefined ? {} : { requestHash }),
+      status: 'validating',
+      total: 0,
+      planned: false,
+    };
+    try {
+      await store.create(batch);
+    } catch (error) {
+      // A racing retry with the same Idempotency-Key created it first.
+      if (error instanceof BatchExistsError && idempotencyKey !== undefined) {
+        const first = await this.#replay(id, ownerKeyId, requestHash);
+        if (first) return first;
+      }
+      throw error;
+    }
+    await this.#deps.queue.send([{ kind: 'plan', batchId: id }]);
+    logger.info('batch created', { batchId: id, endpoint: input.endpoint });
+    return { batch, counts: { total: 0, completed: 0, failed: 0 } };
+  }
+
+  async #replay(id: string, ownerKeyId: string, requestHash: string): Promise<BatchView | undefined> {
+    const first = await this.#deps.store.get(id);
+    if (!first || first.ownerKeyId !== ownerKeyId) return undefined;
+    if (first.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
+    return this.#view(first);
+  }
+
+  /** The batch as its owner sees it; another key's batch is indistinguishable from none. */
+  async find(batchId: string, ownerKeyId: string): Promise<BatchView | undefined> {
+    const batch = await this.#deps.store.get(batchId);
+    return batch && batch.ownerKeyId === ownerKeyId ? this.#view(batch) : undefined;
+  }
+
+  async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number }): Promise<{ views: BatchView[]; hasMore: boolean }> {
+    const found: BatchPage = await this.#deps.store.list(ownerKeyId, page);
+    return { views: await Promise.all(found.batches.map((b) => this.#view(b))), hasMore: found.hasMore };
+  }
+
+  async #view(batch: BatchRecord): Promise<BatchView> {
+    if (batch.finalCounts) return { batch, counts: batch.finalCounts };
+    const done = await this.#deps.store.countResults(batch.id);
+    return { batch, counts: { total: Math.max(batch.total, done.completed + done.failed), ...done } };
+  }
+
+  /** `cancelling` now; the finalizer keeps what finished and writes the rest as `batch_cancelled`. */
+  async cancel(batchId: string, ownerKeyId: string): Promise<BatchView> {
+    const found = await this.find(batchId, ownerKeyId);
+    if (!found) throw new RerankError('not_found', `no batch '${batchId}'`);
+    const { batch } = found;
+    if (batch.status === 'validating' || batch.status === 'in_progress') {
+      const now = nowSeconds(this.#deps);
+      const cancelling = await this.#deps.store.update(batchId, [batch.status], { status: 'cancelling', cancellingAt: now, ending: 'cancelled' });
+      // While validating, the planner notices and hands over to the finalizer itself.
+      if (cancelling && batch.status === 'in_progress') await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
+      if (!cancelling) return this.cancel(batchId, ownerKeyId);
+    }
+    return (await this.find(batchId, ownerKeyId)) as BatchView;
+  }
+
+  /** completion_window expiry, driven by the engine's clock: batches past `expires_at` end `expired`. */
+  async expireDue(): Promise<number> {
+    const now = nowSeconds(this.#deps);
+    let expired = 0;
+    for (const batch of await this.#deps.store.listActive()) {
+      if (batch.expiresAt > now || (batch.status !== 'validating' && batch.status !== 'in_progress')) continue;
+      const claimed = await this.#deps.store.update(batch.id, [batch.status], { status: 'finalizing', finalizingAt: now, ending: 'expired' });
+      if (!claimed) continue;
+      expired++;
+      if (batch.status === 'in_progress') await this.#deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
+    }
+    return expired;
+  }
+
+  /** Runs one task (the in-process queue and, on AWS, the task functions call this). */
+  async handle(task: BatchTask): Promise<void> {
+    switch (task.kind) {
+      case 'plan':
+        return this.#plan(task.batchId);
+      case 'chunk':
+        return this.#worker.score(task);
+      case 'finalize':
+        await finalizeBatch(this.#deps, task.batchId);
+        return;
+    }
+  }
+
+  /** A task that failed every delivery: its request fails (or, for planning, the batch); accepted work always ends. */
+  async taskDeadLettered(task: BatchTask, reason: string): Promise<void> {
+    logger.error('batch task dead-lettered', { batchId: task.batchId, kind: task.kind, reason });
+    const { store } = this.#deps;
+    if (task.kind === 'chunk') {
+      const plan = await store.getRequest(task.batchId, task.line);
+      const failed = failedLine(task.line, plan?.customId, { code: 'server_error', message: 'scoring failed after retries' });
+      if (await store.putResult(task.batchId, failed)) await store.deleteChunkScores(task.batchId, task.line);
+      return this.#maybeComplete(task.batchId);
+    }
+    if (task.kind === 'plan') {
+      await store.update(task.batchId, ['validating'], {
+        status: 'failed',
+        failedAt: nowSeconds(this.#deps),
+        planned: true,
+        errors: [{ code: 'server_error', message: 'the input file could not be processed; create the batch again' }],
+      });
+    }
+  }
+
+  async #plan(batchId: string): Promise<void> {
+    const batch = await this.#deps.store.get(batchId);
+    if (!batch) return;
+    if (batch.status === 'validating' && !batch.planned && (await this.#planner.plan(batch))) return this.#maybeComplete(batchId);
+    // Cancelled or expired while validating: the planner stopped, and the finalizer takes over.
+    const now = await this.#deps.store.get(batchId);
+    if (now && (now.status === 'cancelling' || now.status === 'finalizing')) await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
+  }
+
+  /** The last request's result is in: claim the finalizer (one winner, whatever races). */
+  async #maybeComplete(batchId: string): Promise<void> {
+    const batch = await this.#deps.store.get(batchId);
+    if (!batch || batch.status !== 'in_progress' || !batch.planned || isTerminal(batch.status)) return;
+    const done = await this.#deps.store.countResults(batchId);
+    if (done.completed + done.failed < batch.total) return;
+    const now = nowSeconds(this.#deps);
+    const claimed = await this.#deps.store.update(batchId, ['in_progress'], { status: 'finalizing', finalizingAt: now, ending: 'completed' });
+    if (claimed) await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
+  }
+}

@@ -1,0 +1,81 @@
+import { logger } from '../observability/logger.js';
+import type { BatchEngineDeps } from './batch-engine-deps.js';
+import { nowSeconds } from './batch-engine-deps.js';
+import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
+import { failedLine } from './batch-output-lines.js';
+import { JsonlFileWriter } from './batch-file-writer.js';
+
+const FINAL: Readonly<Record<BatchEnding, { status: BatchStatus; at: BatchTimestampField; unfinished: string }>> = {
+  completed: { status: 'completed', at: 'completedAt', unfinished: 'batch_failed' },
+  cancelled: { status: 'cancelled', at: 'cancelledAt', unfinished: 'batch_cancelled' },
+  expired: { status: 'expired', at: 'expiredAt', unfinished: 'batch_expired' },
+};
+
+const UNFINISHED_MESSAGE: Readonly<Record<BatchEnding, string>> = {
+  completed: 'the request was not finished',
+  cancelled: 'the batch was cancelled before this request finished',
+  expired: 'the batch expired (completion_window) before this request finished',
+};
+
+/** Admitted requests and finished results, merged in line order; both streams are sorted by line. */
+async function* byLine(
+  requests: AsyncIterable<BatchRequestPlan>,
+  results: AsyncIterable<BatchRequestResult>,
+): AsyncGenerator<{ line: number; request?: BatchRequestPlan; result?: BatchRequestResult }> {
+  const r = requests[Symbol.asyncIterator]();
+  const o = results[Symbol.asyncIterator]();
+  let request = await r.next();
+  let result = await o.next();
+  while (!request.done || !result.done) {
+    const requestLine = request.done ? Infinity : request.value.line;
+    const resultLine = result.done ? Infinity : result.value.line;
+    const line = Math.min(requestLine, resultLine);
+    yield {
+      line,
+      ...(requestLine === line ? { request: (request as IteratorYieldResult<BatchRequestPlan>).value } : {}),
+      ...(resultLine === line ? { result: (result as IteratorYieldResult<BatchRequestResult>).value } : {}),
+    };
+    if (requestLine === line) request = await r.next();
+    if (resultLine === line) result = await o.next();
+  }
+}
+
+/**
+ * The batch's end: streams every finished line to output.jsonl or errors.jsonl in the FileStore, writes the
+ * unfinished ones (cancel, expiry) as `batch_cancelled` / `batch_expired` errors, and records the counts the
+ * files hold. Run only by whoever won the transition that claimed it (`ending`); safe to run again after a crash.
+ */
+export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Promise<BatchRecord | undefined> {
+  const batch = await deps.store.get(batchId);
+  if (!batch || (batch.status !== 'finalizing' && batch.status !== 'cancelling')) return batch;
+  const ending: BatchEnding = batch.ending ?? (batch.status === 'cancelling' ? 'cancelled' : 'completed');
+  const final = FINAL[ending];
+  const file = { ownerKeyId: batch.ownerKeyId, purpose: 'batch_output' as const, expiresAt: nowSeconds(deps) + deps.limits.outputRetentionSeconds };
+  const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` });
+  const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` });
+  try {
+    for await (const { line, request, result } of byLine(deps.store.readRequests(batch.id), deps.store.readResults(batch.id))) {
+      if (result) await (result.outcome === 'completed' ? output : errors).writeLine(result.jsonl);
+      else if (request) {
+        await errors.writeLine(failedLine(line, request.customId, { code: final.unfinished, message: UNFINISHED_MESSAGE[ending] }).jsonl);
+      }
+    }
+    const outputFile = await output.close();
+    const errorFile = await errors.close();
+    const now = nowSeconds(deps);
+    const done = await deps.store.update(batch.id, [batch.status], {
+      status: final.status,
+      [final.at]: now,
+      ...(outputFile ? { outputFileId: outputFile.id } : {}),
+      ...(errorFile ? { errorFileId: errorFile.id } : {}),
+      finalCounts: { total: output.lines + errors.lines, completed: output.lines, failed: errors.lines },
+    });
+    // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
+    if (done) await deps.store.dropWork(batch.id);
+    logger.info('batch finalized', { batchId, status: final.status, completed: output.lines, failed: errors.lines });
+    return done;
+  } catch (error) {
+    await Promise.allSettled([output.abort(), errors.abort()]);
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * Per-key batch quotas and engine bounds. Defaults are documented in README ("Batches"); the quotas are
+ * configurable (RERANK_BATCH_* variables, read once in config and laid over these by the runtime).
+ */
+export interface BatchLimits {
+  /** Batches a key may have not yet finished (validating .. finalizing); past it create is a 429. */
+  readonly maxRunningBatches: number;
+  /** Request lines per input file (OpenAI's 50,000); past it the batch fails with `too_many_lines`. */
+  readonly maxLinesPerBatch: number;
+  /** Documents in one `documents_file_id` corpus; past it the line fails. */
+  readonly maxCorpusDocuments: number;
+  /** Results a corpus line returns without `top_n`; past it the line must set `top_n`. */
+  readonly maxCorpusResultsWithoutTopN: number;
+  /** Bytes of one input line (a request body is at most the API's body limit anyway). */
+  readonly maxLineBytes: number;
+  /** Bytes of one corpus line (one document). */
+  readonly maxCorpusLineBytes: number;
+  /** Estimated tokens per chunk task (estimatePairCost summed), and documents per chunk at most. */
+  readonly chunkCost: number;
+  readonly maxChunkDocuments: number;
+  /** Seconds `completion_window: "24h"` gives. */
+  readonly completionWindowSeconds: number;
+  /** Bytes of documents one corpus line may return (`return_documents`): past it the line fails, never buffered whole. */
+  readonly maxReturnedDocumentBytes: number;
+  /** Output and error files expire this long after they are written (RERANK_FILE_RETENTION_DAYS, as uploads). */
+  readonly outputRetentionSeconds: number;
+}
+
+export const DEFAULT_BATCH_LIMITS: BatchLimits = {
+  maxRunningBatches: 10,
+  maxLinesPerBatch: 50_000,
+  maxCorpusDocuments: 1_000_000,
+  maxCorpusResultsWithoutTopN: 10_000,
+  maxLineBytes: 6 * 1024 * 1024,
+  maxCorpusLineBytes: 256 * 1024,
+  chunkCost: 32_768,
+  maxChunkDocuments: 1_024,
+  completionWindowSeconds: 24 * 3600,
+  maxReturnedDocumentBytes: 64 * 1024 * 1024,
+  outputRetentionSeconds: 30 * 86_400,
+};
+

@@ -1,0 +1,122 @@
+import type { ByteRange } from '../files/file-store.js';
+
+/** OpenAI's batch statuses: validating -> in_progress -> finalizing -> completed, or failed / expired / cancelling -> cancelled. */
+export type BatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+
+/** Statuses after which nothing changes any more. */
+export const TERMINAL_STATUSES: readonly BatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];
+
+export const isTerminal = (status: BatchStatus): boolean => TERMINAL_STATUSES.includes(status);
+
+/** A batch-level problem (the input file could not be used at all): OpenAI's `errors.data[]`. */
+export interface BatchError {
+  readonly code: string;
+  readonly message: string;
+  readonly line?: number;
+  readonly param?: string;
+}
+
+export interface BatchRequestCounts {
+  readonly total: number;
+  readonly completed: number;
+  readonly failed: number;
+}
+
+/** The timestamps OpenAI reports, epoch seconds; absent until the batch gets there. */
+export type BatchTimestampField =
+  | 'inProgressAt'
+  | 'finalizingAt'
+  | 'completedAt'
+  | 'failedAt'
+  | 'expiredAt'
+  | 'cancellingAt'
+  | 'cancelledAt';
+
+export interface BatchSpec {
+  /** `batch_...`. */
+  readonly id: string;
+  /** Non-secret id of the API key that created the batch; only it may see it (others get 404). */
+  readonly ownerKeyId: string;
+  readonly inputFileId: string;
+  /** The input file's version when the batch was created: every chunk reads exactly these bytes. */
+  readonly inputFileVersion: string;
+  readonly endpoint: string;
+  readonly completionWindow: string;
+  readonly metadata?: Readonly<Record<string, string>>;
+  readonly createdAt: number;
+  /** created_at + completion window: past it the engine expires the batch, keeping what finished. */
+  readonly expiresAt: number;
+  /** SHA-256 of the canonical create request when it came with an Idempotency-Key. */
+  readonly requestHash?: string;
+}
+
+export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampField, number>> {
+  readonly status: BatchStatus;
+  /** Lines planned so far; final once the batch leaves `validating`. */
+  readonly total: number;
+  /** True once the planner has read the whole input file (the request count is final). */
+  readonly planned: boolean;
+  readonly errors?: readonly BatchError[];
+  readonly outputFileId?: string;
+  readonly errorFileId?: string;
+  /** Set by the finalizer: the counts its files hold. Before that, the sharded counters are summed. */
+  readonly finalCounts?: BatchRequestCounts;
+  /** How the batch ends, set by the transition that claimed its finalizer (completion, cancel or expiry). */
+  readonly ending?: BatchEnding;
+}
+
+export type BatchEnding = 'completed' | 'cancelled' | 'expired';
+
+/** Where a request's candidate documents are: in its own input line, or one per line of a corpus file. */
+export type CandidateSource =
+  | { readonly kind: 'inline'; readonly count: number }
+  | { readonly kind: 'corpus'; readonly fileId: string; readonly version: string; readonly count: number };
+
+/** One input line the planner admitted: everything the workers and the request's finalizer need, by reference. */
+export interface BatchRequestPlan {
+  /** 1-based line number in the input file (OpenAI's `errors.data[].line` counts from 1). */
+  readonly line: number;
+  readonly customId: string;
+  /** The input line's bytes: workers re-read and re-admit it instead of carrying its query or documents. */
+  readonly range: ByteRange;
+  readonly candidates: CandidateSource;
+  /** The scorer that scores chunks (a hybrid's model part when fused). */
+  readonly chunkModel: string;
+  readonly chunkCount: number;
+}
+
+/** A chunk task: references only (file id + version + byte range), never documents or the query. */
+export interface BatchChunkTask {
+  readonly kind: 'chunk';
+  readonly batchId: string;
+  readonly line: number;
+  readonly chunkIndex: number;
+  /** Global index of the chunk's first document. */
+  readonly offset: number;
+  readonly count: number;
+  /** The corpus slice this chunk scores (absent: the documents are the input line's own, `offset..offset+count`). */
+  readonly corpusRange?: ByteRange;
+}
+
+export type BatchTask =
+  | { readonly kind: 'plan'; readonly batchId: string }
+  | BatchChunkTask
+  | { readonly kind: 'finalize'; readonly batchId: string };
+
+/** Raw scores of one chunk, in chunk order. */
+export interface BatchChunkScores {
+  readonly chunkIndex: number;
+  readonly offset: number;
+  readonly scores: readonly number[];
+  readonly tokens: number;
+  /** The lexical component per document, for a request fused over a corpus (CandidateSetFusion). */
+  readonly lexical?: readonly number[];
+}
+
+/** A finished request: the JSONL line for the output file (status 200) or the error file. */
+export interface BatchRequestResult {
+  readonly line: number;
+  readonly outcome: 'completed' | 'failed';
+  /** The whole JSONL line, without its newline. */
+  readonly jsonl: string;
+}

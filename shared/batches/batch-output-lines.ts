@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { BatchRequestResult } from './batch-model.js';
+
+/** OpenAI's per-line id for outputs. */
+const requestLineId = (): string => `batch_req_${randomUUID().replace(/-/g, '')}`;
+
+/** An output-file line: the route's reply body for the line's body (BatchRequestOutput). */
+export function completedLine(line: number, customId: string, requestId: string, body: unknown): BatchRequestResult {
+  const jsonl = JSON.stringify({ id: requestLineId(), custom_id: customId, response: { status_code: 200, request_id: requestId, body }, error: null });
+  return { line, outcome: 'completed', jsonl };
+}
+
+/**
+ * An error-file line. `response` is the route's error reply when the route refused the body (the status and
+ * envelope a synchronous call would have got); absent for lines that never reached a route. The message
+ * always names the input line.
+ */
+export function failedLine(
+  line: number,
+  customId: string | undefined,
+  error: { readonly code: string; readonly message: string },
+  response?: { readonly statusCode: number; readonly requestId: string; readonly body: unknown },
+): BatchRequestResult {
+  const jsonl = JSON.stringify({
+    id: requestLineId(),
+    ...(customId === undefined ? {} : { custom_id: customId }),
+    response: response ? { status_code: response.statusCode, request_id: response.requestId, body: response.body } : null,
+    error: { code: error.code, message: `line ${line}: ${error.message}` },
+  });
+  return { line, outcome: 'failed', jsonl };
+}

@@ -1,0 +1,195 @@
+import { RerankError } from '../core/rerank-error.js';
+import { logger } from '../observability/logger.js';
+import { RefusedLineError, admitBatchLine, type AdmittedLine } from './admit-batch-line.js';
+import { BadInputLineError } from './batch-input-line.js';
+import type { BatchEngineDeps } from './batch-engine-deps.js';
+import { nowSeconds } from './batch-engine-deps.js';
+import type { BatchChunkTask, BatchRecord, BatchRequestPlan, BatchTask } from './batch-model.js';
+import { failedLine } from './batch-output-lines.js';
+import { planCorpusChunks, type CorpusPlan } from './corpus-chunks.js';
+import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
+import { estimatePairCost } from './estimate-pair-cost.js';
+import { isBlankLine, readJsonlLines } from './jsonl-lines.js';
+
+/** Tasks are sent in groups, and the batch's status is re-read this often, so a cancel stops planning soon. */
+const SEND_EVERY = 64;
+const CHECK_STATUS_EVERY_LINES = 256;
+
+type CorpusOutcome = CorpusPlan | RerankError;
+
+/** The inline documents cut by estimated cost: [offset, count] slices. */
+function inlineChunks(admitted: AdmittedLine, deps: BatchEngineDeps): { offset: number; count: number }[] {
+  const { limits } = deps;
+  const queryChars = admitted.request.query.length;
+  const slices: { offset: number; count: number }[] = [];
+  let current: { offset: number; count: number; cost: number } | undefined;
+  admitted.request.documents.forEach((document, index) => {
+    const cost = estimatePairCost(queryChars, document.text.length);
+    if (current && (current.cost + cost > limits.chunkCost || current.count >= limits.maxChunkDocuments)) {
+      slices.push({ offset: current.offset, count: current.count });
+      current = undefined;
+    }
+    current ??= { offset: index, count: 0, cost: 0 };
+    current.count++;
+    current.cost += cost;
+  });
+  if (current) slices.push({ offset: current.offset, count: current.count });
+  return slices;
+}
+
+/**
+ * The planner: streams the input file once, admits each line with the route's own admission, records each
+ * request and sends chunk tasks that carry references (line number; corpus byte ranges), never documents.
+ * Bad lines become error-file lines naming the line. Runs after create has answered.
+ */
+export class BatchPlanner {
+  readonly #deps: BatchEngineDeps;
+
+  constructor(deps: BatchEngineDeps) {
+    this.#deps = deps;
+  }
+
+  /** Plans the batch; returns false when it stopped early (cancelled, expired or failed while validating). */
+  async plan(batch: BatchRecord): Promise<boolean> {
+    const { store, files, limits } = this.#deps;
+    const input = await files.get(batch.inputFileId);
+    if (!input || input.version !== batch.inputFileVersion) {
+      await this.#failBatch(batch, 'file_not_found', `input file ${batch.inputFileId} is gone or was replaced since the batch was created`);
+      return false;
+    }
+    const corpora = new Map<string, Promise<CorpusOutcome>>();
+    const customIds = new Set<string>();
+    let pending: BatchTask[] = [];
+    let total = 0;
+    for await (const line of readJsonlLines(files.read(batch.inputFileId), { maxLineBytes: limits.maxLineBytes })) {
+      if (line.tooLong) {
+        total++;
+        await store.putResult(batch.id, failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }));
+        continue;
+      }
+      if (isBlankLine(line.bytes)) continue;
+      total++;
+      if (total > limits.maxLinesPerBatch) {
+        await this.#failBatch(batch, 'too_many_lines', `the input file has more than ${limits.maxLinesPerBatch} requests, the limit per batch`, line.line);
+        return false;
+      }
+      if (total % CHECK_STATUS_EVERY_LINES === 0 && (await store.get(batch.id))?.status !== 'validating') return false;
+      const tasks = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
+      pending.push(...tasks);
+      if (pending.length >= SEND_EVERY) {
+        await this.#deps.queue.send(pending);
+        pending = [];
+      }
+    }
+    if (pending.length > 0) await this.#deps.queue.send(pending);
+    const now = nowSeconds(this.#deps);
+    const started = await store.update(batch.id, ['validating'], { status: 'in_progress', inProgressAt: now, total, planned: true });
+    logger.info('batch planned', { batchId: batch.id, requests: total });
+    return started !== undefined;
+  }
+
+  /** One line: admitted -> its request plan and chunk tasks; refused -> its error line. */
+  async #planLine(
+    batch: BatchRecord,
+    lineNumber: number,
+    range: { start: number; end: number },
+    bytes: Buffer,
+    corpora: Map<string, Promise<CorpusOutcome>>,
+    customIds: Set<string>,
+  ): Promise<BatchChunkTask[]> {
+    const { store } = this.#deps;
+    try {
+      const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
+      if (customIds.has(admitted.customId)) throw new BadInputLineError('duplicate_custom_id', `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`, admitted.customId);
+      customIds.add(admitted.customId);
+      const chunkModel = admitted.plan.fusion?.chunkModel ?? admitted.plan.model;
+      const base = { batchId: batch.id, line: lineNumber, kind: 'chunk' as const };
+      if (admitted.corpusFileId === undefined) {
+        const slices = inlineChunks(admitted, this.#deps);
+        const plan: BatchRequestPlan = {
+          line: lineNumber,
+          customId: admitted.customId,
+          range,
+          candidates: { kind: 'inline', count: admitted.request.documents.length },
+          chunkModel,
+          chunkCount: slices.length,
+        };
+        await store.putRequest(batch.id, plan);
+        return slices.map((slice, chunkIndex) => ({ ...base, chunkIndex, ...slice }));
+      }
+      const corpus = await this.#corpus(batch, admitted, corpora);
+      const plan: BatchRequestPlan = {
+        line: lineNumber,
+        customId: admitted.customId,
+        range,
+        candidates: { kind: 'corpus', fileId: corpus.file.id, version: corpus.file.version, count: corpus.count },
+        chunkModel,
+        chunkCount: corpus.chunks.length,
+      };
+      await store.putRequest(batch.id, plan);
+      return corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range }));
+    } catch (error) {
+      await store.putResult(batch.id, refusedLineResult(lineNumber, error));
+      return [];
+    }
+  }
+
+  /** The corpus' chunk plan, read once per planning run however many lines share it; checks the line may use it. */
+  async #corpus(batch: BatchRecord, admitted: AdmittedLine, corpora: Map<string, Promise<CorpusOutcome>>): Promise<CorpusPlan> {
+    const fileId = admitted.corpusFileId as string;
+    let outcome = corpora.get(fileId);
+    if (!outcome) {
+      outcome = planCorpusChunks(this.#deps.files, fileId, batch.ownerKeyId, this.#deps.limits).catch((error: unknown) => {
+        if (error instanceof RerankError) return error;
+        throw error;
+      });
+      corpora.set(fileId, outcome);
+    }
+    const corpus = await outcome;
+    if (corpus instanceof RerankError) throw new RefusedLineError(admitted.customId, admitted.dialect, corpus);
+    const { maxCorpusResultsWithoutTopN } = this.#deps.limits;
+    if (admitted.request.topN === undefined && corpus.count > maxCorpusResultsWithoutTopN) {
+      const error = new RerankError(
+        'invalid_request',
+        `top_n is required: ${DOCUMENTS_FILE_ID} has ${corpus.count} documents, and without top_n a line returns every result only up to ${maxCorpusResultsWithoutTopN}`,
+        { param: 'top_n' },
+      );
+      throw new RefusedLineError(admitted.customId, admitted.dialect, error);
+    }
+    const { topN } = admitted.request;
+    if (topN !== undefined && topN > maxCorpusResultsWithoutTopN && corpus.count > maxCorpusResultsWithoutTopN) {
+      // One output line holds at most this many results (it is one JSON line in one file, and one heap in memory).
+      const error = new RerankError('invalid_request', `top_n is at most ${maxCorpusResultsWithoutTopN} for a ${DOCUMENTS_FILE_ID} line`, { param: 'top_n' });
+      throw new RefusedLineError(admitted.customId, admitted.dialect, error);
+    }
+    if (admitted.plan.fusion && !this.#deps.setFusionFor?.(admitted.plan.model)) {
+      const error = new RerankError('invalid_request', `model '${admitted.plan.model}' fuses by rank over the candidate set, which needs every score at once: with ${DOCUMENTS_FILE_ID} use a min-max hybrid or list the documents`, { param: DOCUMENTS_FILE_ID });
+      throw new RefusedLineError(admitted.customId, admitted.dialect, error);
+    }
+    return corpus;
+  }
+
+  async #failBatch(batch: BatchRecord, code: string, message: string, line?: number): Promise<void> {
+    const now = nowSeconds(this.#deps);
+    await this.#deps.store.update(batch.id, ['validating'], {
+      status: 'failed',
+      failedAt: now,
+      planned: true,
+      errors: [{ code, message, ...(line === undefined ? {} : { line }) }],
+    });
+    logger.warn('batch failed validation', { batchId: batch.id, code });
+  }
+}
+
+/** The error-file line for a line that is not a request, or that its route refused (with the route's error reply). */
+export function refusedLineResult(line: number, error: unknown) {
+  if (error instanceof BadInputLineError) return failedLine(line, error.customId, { code: error.code, message: error.message });
+  if (error instanceof RefusedLineError) {
+    const requestId = `batch-line-${line}`;
+    const reply = error.dialect.formatError(error.refusal, { requestId, now: Math.floor(Date.now() / 1000) });
+    return failedLine(line, error.customId, { code: error.refusal.kind, message: error.refusal.publicMessage }, { statusCode: reply.status, requestId, body: reply.body });
+  }
+  // Anything else the line caused (never a bug: those throw and the task is retried) fails that line alone.
+  if (error instanceof RerankError) return failedLine(line, undefined, { code: error.kind, message: error.publicMessage });
+  throw error;
+}

@@ -1,0 +1,66 @@
+import type { BatchChunkScores, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from './batch-model.js';
+
+export interface BatchPage {
+  readonly batches: readonly BatchRecord[];
+  readonly hasMore: boolean;
+}
+
+export interface ChunkRecorded {
+  /** False when this chunk was already recorded (a second delivery): nothing changed. */
+  readonly recorded: boolean;
+  readonly chunksDone: number;
+}
+
+/** A create whose id is taken (an Idempotency-Key retry racing the first create). */
+export class BatchExistsError extends Error {
+  constructor(readonly batchId: string) {
+    super(`batch ${batchId} already exists`);
+    this.name = 'BatchExistsError';
+  }
+}
+
+/**
+ * Where batches live, beside the job store. Shaped for DynamoDB (issue 23): one META item per batch changed
+ * only by conditional transitions; one item per request plan, per chunk's scores (written once, with a
+ * condition) and per finished request; progress as counters spread over shards, so thousands of workers
+ * finishing requests never serialize on one item. Adapters: in-memory (npm start); DynamoDB next.
+ */
+export interface BatchStore {
+  /** Throws BatchExistsError when the id is taken. */
+  create(batch: BatchRecord): Promise<void>;
+  get(batchId: string): Promise<BatchRecord | undefined>;
+  /** The owner's batches, newest first; `after` is the id the previous page ended with. */
+  list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number }): Promise<BatchPage>;
+  /** Batches not yet in a terminal status (expiry sweep, running-batch quota). */
+  listActive(ownerKeyId?: string): Promise<readonly BatchRecord[]>;
+  /**
+   * Applies `patch` only when the batch's status is one of `from` (a conditional write): returns the new
+   * record, or undefined when the condition failed, so two racing finalizers cannot both win.
+   */
+  update(batchId: string, from: readonly BatchStatus[], patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>): Promise<BatchRecord | undefined>;
+
+  putRequest(batchId: string, request: BatchRequestPlan): Promise<void>;
+  getRequest(batchId: string, line: number): Promise<BatchRequestPlan | undefined>;
+  /** Admitted requests in line order (streamed: the finalizer writes what never finished). */
+  readRequests(batchId: string): AsyncIterable<BatchRequestPlan>;
+
+  /** Records a chunk's scores exactly once: a chunk delivered twice counts once. */
+  putChunkScores(batchId: string, line: number, scores: BatchChunkScores): Promise<ChunkRecorded>;
+  /** A request's chunk scores in chunk order, one chunk at a time. */
+  readChunkScores(batchId: string, line: number): AsyncIterable<BatchChunkScores>;
+  /** Drops a finished request's chunk scores (its result line holds what is kept). */
+  deleteChunkScores(batchId: string, line: number): Promise<void>;
+
+  /**
+   * Keeps a request's result line once and counts it (completed or failed) on a progress shard; a second
+   * call for the same line returns false and counts nothing.
+   */
+  putResult(batchId: string, result: BatchRequestResult): Promise<boolean>;
+  getResult(batchId: string, line: number): Promise<BatchRequestResult | undefined>;
+  /** Results in line order, streamed. */
+  readResults(batchId: string): AsyncIterable<BatchRequestResult>;
+  /** The progress shards summed. */
+  countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }>;
+  /** Drops an ended batch's request plans, chunk scores and result lines: its output and error files hold them now. */
+  dropWork(batchId: string): Promise<void>;
+}

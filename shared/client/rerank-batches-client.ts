@@ -1,0 +1,178 @@
+import { joinUrl } from './base-url.js';
+import type { HttpTransport } from './http-transport.js';
+import { pollDelayMs, sleep, type BackoffOptions } from './poll-backoff.js';
+import { RerankApiError, RerankNetworkError, RerankResponseFormatError, RerankTimeoutError } from './rerank-client-errors.js';
+
+/** One request of a batch (OpenAI's BatchRequestInput); `url` defaults to the batch's endpoint. */
+export interface BatchRequestLine {
+  readonly custom_id: string;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly url?: string;
+  readonly method?: 'POST';
+}
+
+export type RerankBatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+
+/** The server's batch object (OpenAI's shape). */
+export interface RerankBatch {
+  readonly id: string;
+  readonly status: RerankBatchStatus;
+  readonly endpoint: string;
+  readonly input_file_id: string;
+  readonly request_counts: { readonly total: number; readonly completed: number; readonly failed: number };
+  readonly output_file_id?: string;
+  readonly error_file_id?: string;
+  readonly errors?: { readonly data: readonly { readonly code: string; readonly message: string; readonly line?: number | null }[] };
+  readonly created_at: number;
+  readonly expires_at?: number;
+  readonly metadata?: Readonly<Record<string, string>> | null;
+}
+
+/** One line of an output or error file (OpenAI's BatchRequestOutput). */
+export interface BatchResultLine {
+  readonly id: string;
+  readonly custom_id?: string;
+  readonly response: { readonly status_code: number; readonly request_id: string; readonly body: unknown } | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+}
+
+export interface BatchWaitOptions extends BackoffOptions {
+  /** Called on the first poll and whenever the counts or the status change. */
+  readonly onProgress?: (batch: RerankBatch) => void;
+  readonly signal?: AbortSignal;
+  /** Gives up with RerankTimeoutError after this long. Default: none (batches may take hours). */
+  readonly timeoutMs?: number;
+  /** Consecutive failed polls (network, time limit, 429, 5xx) tolerated. Default 5. */
+  readonly maxPollErrors?: number;
+}
+
+const TERMINAL: readonly RerankBatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];
+
+const isBatch = (value: unknown): value is RerankBatch =>
+  typeof value === 'object' && value !== null && (value as { object?: unknown }).object === 'batch' && typeof (value as { id?: unknown }).id === 'string';
+
+const isTransient = (error: unknown): boolean =>
+  error instanceof RerankNetworkError || error instanceof RerankTimeoutError || (error instanceof RerankApiError && (error.status === 429 || error.status >= 500));
+
+/** Splits a byte stream into lines as it arrives (a result file is never held whole). */
+async function* textLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    pending += done ? decoder.decode() : decoder.decode(value, { stream: true });
+    const lines = pending.split('\n');
+    pending = done ? '' : (lines.pop() as string);
+    for (const line of lines) if (line.trim() !== '') yield line;
+    if (done) return;
+  }
+}
+
+/**
+ * Batches over the service's OpenAI-shaped Files and Batches API: create from a JSONL file or an array of
+ * requests, wait with progress, download the result files, iterate results by custom_id.
+ */
+export class RerankBatchesClient {
+  readonly #transport: HttpTransport;
+  /** `{origin}{stage prefix}/v1`. */
+  readonly baseUrl: string;
+
+  constructor(deps: { readonly transport: HttpTransport; readonly baseUrl: string }) {
+    this.#transport = deps.transport;
+    this.baseUrl = deps.baseUrl;
+  }
+
+  /** Uploads a JSONL file (`purpose` batch unless said otherwise; a corpus may be `user_data`); returns its id. */
+  async uploadFile(content: Blob | string, options: { readonly filename?: string; readonly purpose?: 'batch' | 'user_data'; readonly signal?: AbortSignal } = {}): Promise<string> {
+    const form = new FormData();
+    form.append('purpose', options.purpose ?? 'batch');
+    form.append('file', typeof content === 'string' ? new Blob([content], { type: 'application/jsonl' }) : content, options.filename ?? 'requests.jsonl');
+    const reply = await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, 'files'), body: form, ...(options.signal ? { signal: options.signal } : {}) });
+    const id = (reply.body as { id?: unknown } | undefined)?.id;
+    if (typeof id !== 'string') throw new RerankResponseFormatError('expected a file object with an id from POST /v1/files', reply.body);
+    return id;
+  }
+
+  /**
+   * Creates a batch from a JSONL file (a Blob or its text) or from request lines, uploading it first.
+   * `idempotencyKey` makes a retried create return the first batch.
+   */
+  async create(
+    requests: Blob | string | readonly BatchRequestLine[],
+    options: { readonly endpoint?: string; readonly metadata?: Readonly<Record<string, string>>; readonly idempotencyKey?: string; readonly signal?: AbortSignal } = {},
+  ): Promise<RerankBatch> {
+    const endpoint = options.endpoint ?? '/v1/rerank';
+    const content = Array.isArray(requests)
+      ? (requests as readonly BatchRequestLine[]).map((r) => JSON.stringify({ custom_id: r.custom_id, method: 'POST', url: r.url ?? endpoint, body: r.body })).join('\n') + '\n'
+      : (requests as Blob | string);
+    const inputFileId = await this.uploadFile(content, options.signal ? { signal: options.signal } : {});
+    const reply = await this.#transport.send({
+      method: 'POST',
+      url: joinUrl(this.baseUrl, 'batches'),
+      body: { input_file_id: inputFileId, endpoint, completion_window: '24h', ...(options.metadata ? { metadata: options.metadata } : {}) },
+      ...(options.idempotencyKey ? { headers: { 'idempotency-key': options.idempotencyKey } } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return this.#batch(reply.body);
+  }
+
+  async retrieve(batchId: string, signal?: AbortSignal): Promise<RerankBatch> {
+    return this.#batch((await this.#transport.send({ method: 'GET', url: joinUrl(this.baseUrl, `batches/${encodeURIComponent(batchId)}`), ...(signal ? { signal } : {}) })).body);
+  }
+
+  async cancel(batchId: string): Promise<RerankBatch> {
+    return this.#batch((await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `batches/${encodeURIComponent(batchId)}/cancel`) })).body);
+  }
+
+  /** Polls until the batch is completed, failed, expired or cancelled, with backoff; returns its last state. */
+  async wait(batch: RerankBatch | string, options: BatchWaitOptions = {}): Promise<RerankBatch> {
+    const id = typeof batch === 'string' ? batch : batch.id;
+    const deadline = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
+    const maxErrors = options.maxPollErrors ?? 5;
+    let seen = '';
+    let errors = 0;
+    for (let attempt = 0; ; attempt++) {
+      let current: RerankBatch | undefined;
+      try {
+        current = await this.retrieve(id, options.signal);
+        errors = 0;
+      } catch (error) {
+        if (!isTransient(error) || ++errors > maxErrors) throw error;
+      }
+      if (current) {
+        const state = `${current.status} ${current.request_counts.completed} ${current.request_counts.failed} ${current.request_counts.total}`;
+        if (state !== seen) options.onProgress?.(current);
+        seen = state;
+        if (TERMINAL.includes(current.status)) return current;
+      }
+      if (Date.now() >= deadline) throw new RerankTimeoutError(`batch ${id} did not finish within ${options.timeoutMs} ms`, options.timeoutMs as number);
+      await sleep(Math.min(pollDelayMs(attempt, { initialDelayMs: 500, maxDelayMs: 10_000, ...options }), Math.max(0, deadline - Date.now())), options.signal);
+    }
+  }
+
+  /** A file's bytes, streamed (an output or error file). */
+  async download(fileId: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
+    const reply = await this.#transport.send({ method: 'GET', url: joinUrl(this.baseUrl, `files/${encodeURIComponent(fileId)}/content`), stream: true, ...(signal ? { signal } : {}) });
+    if (!reply.stream) throw new RerankResponseFormatError(`GET /v1/files/${fileId}/content had no body`, undefined);
+    return reply.stream;
+  }
+
+  /** A result file's lines, parsed one at a time. */
+  async *lines(fileId: string, signal?: AbortSignal): AsyncGenerator<BatchResultLine> {
+    for await (const line of textLines(await this.download(fileId, signal))) yield JSON.parse(line) as BatchResultLine;
+  }
+
+  /** Every result of a finished batch, output lines then error lines, as `[custom_id, line]` (order is not the input's). */
+  async *results(batch: RerankBatch, signal?: AbortSignal): AsyncGenerator<readonly [string | undefined, BatchResultLine]> {
+    for (const fileId of [batch.output_file_id, batch.error_file_id]) {
+      if (fileId === undefined) continue;
+      for await (const line of this.lines(fileId, signal)) yield [line.custom_id, line] as const;
+    }
+  }
+
+  #batch(body: unknown): RerankBatch {
+    if (!isBatch(body)) throw new RerankResponseFormatError('expected a batch object', body);
+    return body;
+  }
+}

@@ -1,0 +1,21 @@
+import type { PlanLimits } from '../core/plan-request.js';
+import type { RequestLimits } from '../core/validate-request.js';
+import type { ServiceConfig } from '../config/service-config.js';
+
+/** The per-request limits and the sync/job plan every rerank route applies: batch lines meet the same ones. */
+export function apiLimitsOf(config: ServiceConfig): { readonly limits: RequestLimits & { readonly maxBodyBytes: number }; readonly plan: PlanLimits } {
+  return {
+    limits: {
+      maxBodyBytes: config.maxBodyBytes,
+      maxDocuments: config.maxDocuments,
+      maxBatchSize: config.maxBatchSize,
+      maxQueryChars: config.maxQueryChars,
+      maxDocumentChars: config.maxDocumentChars,
+    },
+    plan: {
+      syncMaxDocuments: config.jobs.syncMaxDocuments,
+      syncMaxChars: config.jobs.syncMaxChars,
+      defaultBatchSize: config.jobs.defaultBatchSize,
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { planRequest, type PlanLimits } from '../../core/plan-request.js';
+import { enforceRequestBounds } from '../../core/request-bounds.js';
+import type { RerankService } from '../../core/rerank-service.js';
+import { validateRerankRequest, type RequestLimits } from '../../core/validate-request.js';
+import type { AdmittedRequest, BatchAdmission } from '../../batches/batch-admission.js';
+import type { Dialect } from '../../dialects/dialect.js';
+import { validateRequestBody } from '../../openapi/request-body-validator.js';
+import { API_ROUTES } from '../api-routes.js';
+
+export interface RouteAdmissionDeps {
+  readonly service: Pick<RerankService, 'resolveScorer'>;
+  readonly limits: RequestLimits;
+  readonly plan: PlanLimits;
+}
+
+/** The rerank routes a batch line may name: every POST route that ranks and whose dialect can be answered from a job. */
+function batchDialect(url: string): Dialect | undefined {
+  const route = API_ROUTES.find((r) => r.method === 'POST' && r.path === url && r.action.kind === 'rerank');
+  if (!route || route.action.kind !== 'rerank' || route.action.dialect.queueable === false) return undefined;
+  return route.action.dialect;
+}
+
+/**
+ * What a route does to a body before scoring it - the published schema, the dialect's parse, the core's
+ * validation and bounds - then the job plan (a batch line always runs as chunks). The ONE place batch lines
+ * are admitted, from the same functions as the synchronous path.
+ */
+export function routeBodyAdmission(deps: RouteAdmissionDeps): BatchAdmission {
+  return {
+    dialectOf: batchDialect,
+    admit(url: string, body: unknown): AdmittedRequest {
+      const dialect = batchDialect(url);
+      if (!dialect) throw new Error(`no batch route ${url}`);
+      validateRequestBody(dialect.requestSchema, body);
+      const parsed = dialect.parse(body);
+      const request = validateRerankRequest(parsed, dialect.paramNames(parsed), deps.limits, { allowEmptyDocuments: dialect.acceptsEmptyDocuments === true });
+      enforceRequestBounds(request, deps.plan, true);
+      const plan = planRequest({ request, mode: 'job', resolveScorer: (model) => deps.service.resolveScorer(model), limits: deps.plan });
+      if (plan.kind !== 'job') throw new Error('planRequest answered sync for a batch line');
+      return { dialect, request, plan: plan.job };
+    },
+  };
+}

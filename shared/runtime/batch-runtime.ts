@@ -1,0 +1,61 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
+import { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch-task-queue.js';
+import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
+import { S3FileStore } from '../adapters/s3/s3-file-store.js';
+import { SqsBatchTaskQueue } from '../adapters/sqs/sqs-batch-task-queue.js';
+import { DEFAULT_BATCH_LIMITS, type BatchLimits } from '../batches/batch-limits.js';
+import type { BatchStore } from '../batches/batch-store.js';
+import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
+import type { ServiceConfig } from '../config/service-config.js';
+import type { FileStore } from '../files/file-store.js';
+import { traceClient } from '../observability/tracer.js';
+
+/** The batch engine's storage-side ports for this process. */
+export interface BatchRuntime {
+  readonly store: BatchStore;
+  readonly queue: BatchTaskQueue;
+  /** `npm start`'s in-process queue, which the engine attaches to; absent on AWS, where SQS feeds the batch worker. */
+  readonly localQueue?: InProcessBatchTaskQueue;
+  readonly limits: BatchLimits;
+  /** The files behind batches where this backend brings its own store (S3 on AWS). */
+  readonly files?: FileStore;
+}
+
+/** How often the embedded engine looks for batches past their completion window. */
+export const EXPIRY_SWEEP_MS = 60_000;
+
+/**
+ * Batch tasks run at once: twice the scoring workers, so one task's reads (its line, its corpus range) and
+ * bookkeeping overlap another's scoring instead of leaving a scorer idle (bench/batch-report.md).
+ */
+export const batchTaskRunners = (workers: number): number => workers * 2;
+
+/**
+ * The `memory` backend (`npm start`): batches in memory, tasks on an in-process queue. The `aws` backend: the
+ * DynamoDB batch store on the jobs table, the SQS batch task queue and the S3 files bucket, once the stack names
+ * the queue and the bucket (RERANK_BATCH_QUEUE_URL, RERANK_FILES_BUCKET); without them it serves no batches.
+ */
+export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<string, string | undefined>> = process.env): BatchRuntime | undefined {
+  const limits = { ...DEFAULT_BATCH_LIMITS, ...config.batches };
+  if (config.jobs.backend === 'aws') {
+    const queueUrl = env['RERANK_BATCH_QUEUE_URL'];
+    const bucket = env['RERANK_FILES_BUCKET'];
+    if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
+    // Endpoints from the SDK's own settings (AWS_ENDPOINT_URL_S3 / _SQS / _DYNAMODB point them at emulators).
+    return {
+      store: new DynamoDbBatchStore(traceClient(new DynamoDBClient({})), config.jobs.tableName),
+      queue: new SqsBatchTaskQueue(traceClient(new SQSClient({})), queueUrl),
+      limits,
+      files: new S3FileStore(traceClient(new S3Client({ forcePathStyle: env['AWS_ENDPOINT_URL_S3'] !== undefined })), bucket),
+    };
+  }
+  const localQueue = new InProcessBatchTaskQueue({
+    concurrency: batchTaskRunners(config.jobs.workers),
+    maxAttempts: config.jobs.maxReceiveCount,
+    retryDelayMs: config.jobs.retryDelayMs,
+  });
+  return { store: new InMemoryBatchStore(), queue: localQueue, localQueue, limits };
+}

@@ -1,0 +1,128 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
+import { startSqsPoller, type SqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
+import { keyIdOf } from '../../../shared/auth/api-key.js';
+import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
+import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
+import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
+import { apiGatewayEvent } from '../../support/event-factory.js';
+
+/**
+ * Batches on the AWS adapters end to end: the API Lambda handler takes the batch, the batch worker Lambda handler
+ * runs its plan, chunk and finalize tasks from SQS (moto), the batch store is DynamoDB Local and the files are on
+ * moto's S3. Output lines must equal what the route answers for the same body.
+ */
+const KEY_A = 'batch-flow-key-a';
+const KEY_B = 'batch-flow-key-b';
+let stack: LocalAwsStack;
+let api: (event: APIGatewayProxyEventV2, context: ReturnType<typeof localLambdaContext>) => Promise<APIGatewayProxyStructuredResultV2>;
+let files: S3FileStore;
+const pollers: SqsPoller[] = [];
+
+const words = ['neural', 'ranking', 'search', 'panda', 'bamboo', 'python', 'queue', 'lambda', 'gradient', 'library'];
+const docs = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `${i}: ${Array.from({ length: 3 + ((i + seed) % 7) }, (_, j) => words[(i * 3 + j * seed) % words.length]).join(' ')}`);
+
+async function call(method: string, path: string, key: string, json?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const result = await api(apiGatewayEvent({ method, path, json, headers: { authorization: `Bearer ${key}` } }), localLambdaContext());
+  return { status: result.statusCode ?? 0, body: JSON.parse(result.body ?? 'null') as Record<string, unknown> };
+}
+
+async function writeInput(lines: readonly unknown[], owner: string): Promise<string> {
+  const writer = await files.openWriter({ ownerKeyId: keyIdOf(owner), filename: 'requests.jsonl', purpose: 'batch', maxBytes: 1 << 24 });
+  await writer.write(Buffer.from(lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n'));
+  return (await writer.close()).id;
+}
+
+async function readLines(fileId: string): Promise<Record<string, unknown>[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of files.read(fileId)) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+async function settle(batchId: string, timeoutMs = 90_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await call('GET', `/v1/batches/${batchId}`, KEY_A);
+    if (['completed', 'failed', 'expired', 'cancelled'].includes(String(body['status']))) return body;
+    if (Date.now() > deadline) throw new Error(`batch ${batchId} still ${String(body['status'])} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+beforeAll(async () => {
+  stack = await startLocalAwsStack({ maxReceiveCount: 2, visibilityTimeoutSeconds: 30 });
+  Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, RERANK_API_KEYS: `${KEY_A},${KEY_B}` });
+  // Imported after the environment points at the emulators: the runtime reads its configuration once.
+  ({ handler: api } = await import('../../../functions/api/handler.js'));
+  const { handler: batchWorker } = await import('../../../functions/workers/batch-worker.js');
+  files = new S3FileStore(stack.s3, stack.filesBucket);
+  for (const queueUrl of [stack.batchQueueUrl, stack.batchDlqUrl]) {
+    pollers.push(
+      startSqsPoller({
+        client: stack.sqs,
+        queueUrl,
+        batchSize: 10,
+        waitTimeSeconds: 1,
+        concurrency: 3,
+        retryDelaySeconds: 0,
+        handler: async (event) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse,
+      }),
+    );
+  }
+});
+
+afterAll(async () => {
+  await Promise.all(pollers.map((p) => p.stop()));
+  await stack?.stop();
+});
+
+describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', () => {
+  it('answers every good line as the route would and names every bad line in the error file', async () => {
+    const good = Array.from({ length: 6 }, (_, i) => ({
+      custom_id: `good-${i}`,
+      method: 'POST',
+      url: '/v1/rerank',
+      body: { model: FIXTURE_MODEL_ID, query: `neural ranking ${i}`, documents: docs(30 + i * 7, i + 1), top_n: 5, return_documents: i % 2 === 0 },
+    }));
+    const lines = [
+      good[0],
+      good[1],
+      { custom_id: 'wrong-url', method: 'POST', url: '/v2/rerank', body: good[2]!.body },
+      good[2],
+      { custom_id: 'no-documents', method: 'POST', url: '/v1/rerank', body: { query: 'q' } },
+      '{"custom_id": "not json',
+      good[3],
+      good[4],
+      good[5],
+    ];
+    const inputFileId = await writeInput(lines, KEY_A);
+    const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: inputFileId, endpoint: '/v1/rerank', completion_window: '24h', metadata: { run: 'aws-flow' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body).toMatchObject({ object: 'batch', status: 'validating', input_file_id: inputFileId, metadata: { run: 'aws-flow' } });
+    const batchId = String(created.body['id']);
+    expect((await call('GET', `/v1/batches/${batchId}`, KEY_B)).status).toBe(404);
+
+    const done = await settle(batchId);
+    expect(done).toMatchObject({ status: 'completed', request_counts: { total: 9, completed: 6, failed: 3 } });
+
+    const output = await readLines(String(done['output_file_id']));
+    expect(output.map((l) => l['custom_id']).sort()).toEqual(good.map((g) => g.custom_id).sort());
+    for (const line of output) {
+      const sent = good.find((g) => g.custom_id === line['custom_id'])!;
+      const sync = await call('POST', '/v1/rerank', KEY_A, sent.body);
+      const response = line['response'] as { status_code: number; body: { results: { index: number; relevance_score: number; document?: unknown }[] } };
+      expect(response.status_code).toBe(200);
+      const syncResults = sync.body['results'] as { index: number; relevance_score: number; document?: unknown }[];
+      expect(response.body.results.map((r) => r.index)).toEqual(syncResults.map((r) => r.index));
+      response.body.results.forEach((r, i) => {
+        expect(Math.abs(r.relevance_score - syncResults[i]!.relevance_score)).toBeLessThan(1e-6);
+        expect(r.document).toEqual(syncResults[i]!.document);
+      });
+    }
+
+    const errors = await readLines(String(done['error_file_id']));
+    expect(errors.map((l) => l['custom_id'] ?? null).sort()).toEqual(['no-documents', 'wrong-url', null].sort());
+    for (const line of errors) expect((line['error'] as { message: string }).message.length).toBeGreaterThan(0);
+  });
+});

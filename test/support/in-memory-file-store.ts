@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileWriter, NewFile } from '../../shared/files/file-store.js';
+import { FileNotFoundError, FileTooLargeError } from '../../shared/files/file-errors.js';
+
+/**
+ * A FileStore fake for unit tests of what streams over the port (the local-folder and S3 adapters have their
+ * own tests). Reads come in small pieces, so line splitting across reads is always exercised.
+ */
+export class InMemoryFileStore implements FileStore {
+  readonly #files = new Map<string, { record: FileRecord; bytes: Buffer }>();
+  readonly #readPieceBytes: number;
+  /** Bytes handed out by `read`, for tests that check a range read reads only its range. */
+  bytesRead = 0;
+
+  constructor(options: { readonly readPieceBytes?: number } = {}) {
+    this.#readPieceBytes = options.readPieceBytes ?? 7;
+  }
+
+  /** Stores a whole file at once (test setup). */
+  async put(ownerKeyId: string, filename: string, purpose: FilePurpose, content: string | Buffer): Promise<FileRecord> {
+    const writer = await this.openWriter({ ownerKeyId, filename, purpose, maxBytes: Number.MAX_SAFE_INTEGER });
+    await writer.write(Buffer.from(content));
+    return writer.close();
+  }
+
+  /** A file's whole content (test assertions). */
+  text(id: string): string {
+    const file = this.#files.get(id);
+    if (!file) throw new FileNotFoundError(id);
+    return file.bytes.toString('utf8');
+  }
+
+  async openWriter(file: NewFile): Promise<FileWriter> {
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    let closed = false;
+    return {
+      write: async (chunk) => {
+        bytes += chunk.length;
+        if (bytes > file.maxBytes) throw new FileTooLargeError(file.maxBytes);
+        parts.push(Buffer.from(chunk));
+      },
+      close: async () => {
+        if (closed) throw new Error('writer already closed');
+        closed = true;
+        const record: FileRecord = {
+          id: `file-${randomUUID().replace(/-/g, '')}`,
+          ownerKeyId: file.ownerKeyId,
+          filename: file.filename,
+          purpose: file.purpose,
+          bytes,
+          createdAt: Math.floor(Date.now() / 1000),
+          version: randomUUID(),
+          ...(file.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }),
+        };
+        this.#files.set(record.id, { record, bytes: Buffer.concat(parts) });
+        return record;
+      },
+      abort: async () => {
+        closed = true;
+      },
+    };
+  }
+
+  async get(id: string): Promise<FileRecord | undefined> {
+    return this.#files.get(id)?.record;
+  }
+
+  async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose }): Promise<FilePage> {
+    const mine = [...this.#files.values()].map((f) => f.record).filter((r) => r.ownerKeyId === ownerKeyId && (!page.purpose || r.purpose === page.purpose));
+    const start = page.after ? mine.findIndex((r) => r.id === page.after) + 1 : 0;
+    return { files: mine.slice(start, start + page.limit), hasMore: mine.length > start + page.limit };
+  }
+
+  async *read(id: string, range?: ByteRange): AsyncIterable<Uint8Array> {
+    const file = this.#files.get(id);
+    if (!file) throw new FileNotFoundError(id);
+    const bytes = range ? file.bytes.subarray(range.start, range.end) : file.bytes;
+    for (let at = 0; at < bytes.length; at += this.#readPieceBytes) {
+      const piece = bytes.subarray(at, at + this.#readPieceBytes);
+      this.bytesRead += piece.length;
+      yield piece;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.#files.delete(id);
+  }
+}

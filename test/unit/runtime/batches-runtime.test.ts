@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keyIdOf } from '../../../shared/auth/api-key.js';
+import { loadServiceConfig } from '../../../shared/config/service-config.js';
+import { createApiApp } from '../../../shared/http/create-api-app.js';
+import { createServiceRuntime } from '../../../shared/runtime/service-runtime.js';
+import { apiGatewayEvent } from '../../support/event-factory.js';
+import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'batches-runtime-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The runtime `npm start` builds (memory backend), with bm25 only: the batch store, queue and engine as wired for real. */
+async function runtimeWith(files: InMemoryFileStore | undefined) {
+  const config = loadServiceConfig({ RERANK_MODELS: 'bm25=lexical', RERANK_API_KEYS: 'key-a', RERANK_KEYS_FILE: join(scratch, 'keys.json'), RERANK_BATCH_MAX_LINES: '5' });
+  const runtime = await createServiceRuntime(config);
+  return createApiApp(files ? { ...runtime, files } : runtime);
+}
+
+/** Polls the batch until it has ended (the in-process queue runs it meanwhile). */
+async function ended(app: Awaited<ReturnType<typeof runtimeWith>>, id: string): Promise<Record<string, unknown>> {
+  for (;;) {
+    const batch = JSON.parse((await call(app, 'GET', `/v1/batches/${id}`)).body as string) as Record<string, unknown>;
+    if (['completed', 'failed', 'expired', 'cancelled'].includes(batch['status'] as string)) return batch;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const call = (app: Awaited<ReturnType<typeof runtimeWith>>, method: string, path: string, json?: unknown) =>
+  app.handle(apiGatewayEvent({ method, path, ...(json === undefined ? {} : { json }), headers: { authorization: 'Bearer key-a' } }));
+
+describe('batches in the service runtime (memory backend)', () => {
+  it('runs a batch through the in-process queue the runtime wires, with the RERANK_BATCH_* quotas', async () => {
+    const files = new InMemoryFileStore();
+    const app = await runtimeWith(files);
+    const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/rerank', body: { query: 'python', documents: ['python http', 'cake'] } }));
+    const input = await files.put(keyIdOf('key-a'), 'in.jsonl', 'batch', lines.join('\n'));
+    const created = JSON.parse((await call(app, 'POST', '/v1/batches', { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' })).body as string) as { id: string };
+    expect(await ended(app, created.id)).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
+
+    // RERANK_BATCH_MAX_LINES=5 reached the engine through config.
+    const tooMany = await files.put(keyIdOf('key-a'), 'big.jsonl', 'batch', [...lines, ...lines].join('\n'));
+    const over = JSON.parse((await call(app, 'POST', '/v1/batches', { input_file_id: tooMany.id, endpoint: '/v1/rerank', completion_window: '24h' })).body as string) as { id: string };
+    expect(await ended(app, over.id)).toMatchObject({ status: 'failed', errors: { data: [{ code: 'too_many_lines', line: 6 }] } });
+  });
+
+  it('answers 404 on /v1/batches while no FileStore is configured', async () => {
+    const app = await runtimeWith(undefined);
+    const response = await call(app, 'GET', '/v1/batches');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toMatch(/batches are not enabled/);
+  });
+});
