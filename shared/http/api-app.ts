@@ -17,7 +17,7 @@ import { validateRequestBody } from '../openapi/request-body-validator.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { DOCS_CONTENT_SECURITY_POLICY, docsAsset, docsPage, type DocsAsset } from './api-docs-page.js';
-import { matchRoute, type RouteMatch } from './api-routes.js';
+import { matchRoute, type BodyDialect, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
 import type { Caller } from '../auth/caller.js';
 import type { RequestAuthenticator } from '../auth/request-authenticator.js';
@@ -218,7 +218,7 @@ export class ApiApp {
           data: this.#deps.modelIds.map((id) => ({ id, object: 'model', created: 0, owned_by: 'rerank-service' })),
         });
       case 'rerank':
-        return this.#rerank(event, route.action.dialect, caller, context);
+        return this.#rerank(event, route.action.dialect, caller, context, route.action.byBody);
       case 'submit-job': {
         const { dialect, request } = this.#parse(event, route.action.dialect);
         const plan = this.#plan(request, 'job');
@@ -240,8 +240,15 @@ export class ApiApp {
   }
 
   #parse(event: APIGatewayProxyEventV2, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
+    return this.#parseBody(this.#readJson(event), dialect);
+  }
+
+  #readJson(event: APIGatewayProxyEventV2): unknown {
     requireJsonContentType(header(event, 'content-type'));
-    const body = parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
+    return parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
+  }
+
+  #parseBody(body: unknown, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
     // The published schema decides what is well-formed; the reader then maps fields and checks what it cannot say.
     validateRequestBody(dialect.requestSchema, body);
     const allowEmptyDocuments = dialect.acceptsEmptyDocuments === true;
@@ -249,8 +256,20 @@ export class ApiApp {
     return { dialect, request: validateRerankRequest(request, dialect.paramNames(request), this.#deps.limits, { allowEmptyDocuments }) };
   }
 
-  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext): Promise<Result> {
-    const { dialect, request } = this.#parse(event, endpointDialect);
+  async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext, byBody: readonly BodyDialect[] = []): Promise<Result> {
+    const body = this.#readJson(event);
+    const claimed = byBody.find((alternative) => alternative.claims(body))?.dialect;
+    if (!claimed) return this.#rerankIn(endpointDialect, body, event, caller, context);
+    // From here on the body is the other dialect's: its errors are answered in that dialect's envelope.
+    try {
+      return await this.#rerankIn(claimed, body, event, caller, context);
+    } catch (error) {
+      return this.#error(claimed, classifyFailure(error), context);
+    }
+  }
+
+  async #rerankIn(endpointDialect: Dialect, body: unknown, event: APIGatewayProxyEventV2, caller: Caller, context: ApiContext): Promise<Result> {
+    const { dialect, request } = this.#parseBody(body, endpointDialect);
     const plan = this.#plan(request, 'auto', {
       preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? ''),
       dialectQueueable: dialect.queueable !== false,

@@ -6,11 +6,19 @@ import { llamaStackDialect } from '../dialects/llama-stack/llama-stack-dialect.j
 import { openAiDialect } from '../dialects/openai/openai-dialect.js';
 import { pipelineDialect } from '../dialects/pipeline/pipeline-dialect.js';
 import { ragToolDialect } from '../dialects/rag-tool/rag-tool-dialect.js';
+import { teiDialect } from '../dialects/tei/tei-dialect.js';
+import { isTeiBody } from '../dialects/tei/tei-request-fields.js';
 import { voyageDialect } from '../dialects/voyage/voyage-dialect.js';
 import type { BatchesOperation } from './batches/batches-api.js';
 
+/** A second dialect served on a route's path, recognised by its body (TEI's `texts` beside OpenAI's `documents`). */
+export interface BodyDialect {
+  readonly dialect: Dialect;
+  readonly claims: (body: unknown) => boolean;
+}
+
 export type RouteAction =
-  | { kind: 'rerank'; dialect: Dialect }
+  | { kind: 'rerank'; dialect: Dialect; byBody?: readonly BodyDialect[] }
   | { kind: 'submit-job'; dialect: Dialect }
   | { kind: 'get-job' }
   | { kind: 'cancel-job' }
@@ -42,7 +50,13 @@ export const VOYAGE_RERANK_PATH = '/voyage/v1/rerank';
 /** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
 export const API_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/rerank', action: { kind: 'rerank', dialect: openAiDialect }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/rerank', action: { kind: 'rerank', dialect: openAiDialect }, errorDialect: openAiDialect },
+  // TEI clients post `{query, texts}` to `/rerank`: that body is answered in TEI's dialect; any other, in OpenAI's.
+  {
+    method: 'POST',
+    path: '/rerank',
+    action: { kind: 'rerank', dialect: openAiDialect, byBody: [{ dialect: teiDialect, claims: isTeiBody }] },
+    errorDialect: openAiDialect,
+  },
   { method: 'POST', path: DASHSCOPE_RERANK_PATH, action: { kind: 'rerank', dialect: dashScopeDialect }, errorDialect: dashScopeDialect },
   { method: 'POST', path: '/v1/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
   { method: 'POST', path: '/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },

@@ -11,7 +11,8 @@ export interface DocumentedRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly action:
-    | { readonly kind: 'rerank' | 'submit-job'; readonly dialect: Dialect }
+    | { readonly kind: 'rerank'; readonly dialect: Dialect; readonly byBody?: readonly { readonly dialect: Dialect }[] }
+    | { readonly kind: 'submit-job'; readonly dialect: Dialect }
     | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
     | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' };
   readonly errorDialect: Dialect;
@@ -30,7 +31,8 @@ const OPENAPI_VERSION = '3.1.0';
 const DESCRIPTION = [
   'Rerank: send a query and candidate documents, get the documents\' indices and relevance scores back, best first.',
   'Several wire dialects are served (OpenAI/Jina/Cohere v1, DashScope, chat-based, Llama Stack RAG tool and alpha inference,',
-  'a RAG pipeline stage, Cohere v2); each answers in its own response shape and its own error envelope.',
+  'a RAG pipeline stage, Cohere v2, Voyage, and Hugging Face TEI on `/rerank` told apart from the OpenAI body by `texts`);',
+  'each answers in its own response shape and its own error envelope.',
   '',
   'The request schemas below are the ones the service validates bodies with: a body that violates one gets a 400 in the',
   "route's error envelope, naming the field as the client spelled it (`param`, e.g. `input.documents[2]`). Limits set by",
@@ -83,6 +85,8 @@ const ERROR_STATUSES: Readonly<Record<string, string>> = {
   '404': 'No such job (jobs expire, and are visible only to the key that submitted them).',
   '413': 'Body, query or a document above the configured limits (send `truncate: true` to cut texts instead).',
   '415': 'The body was not sent as `Content-Type: application/json`.',
+  '422': "TEI's body (`texts`) that the service cannot accept (TEI's status for an unprocessable body).",
+  '424': "TEI's body: the model failed (TEI's status for a backend error).",
   '429': 'Rate limit or concurrent-job limit of the key reached; see Retry-After.',
   '5XX': 'Scoring or an upstream provider failed; the message of internal errors is generic.',
 };
@@ -111,10 +115,23 @@ const PREFER_PARAMETER = {
   description: '`respond-async`: answer 202 with the job at once (requests that cannot be queued are answered now).',
 };
 
-function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean): Operation {
+/** One schema, or any of several where a path serves dialects told apart by the body. */
+const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
+  schemas.length === 1 ? ref(schemaName(schemas[0] as JsonSchema)) : { anyOf: schemas.map((schema) => ref(schemaName(schema))) };
+
+function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, byBody: readonly Dialect[] = []): Operation {
   const queueable = dialect.queueable !== false;
-  const body = { required: true, content: jsonContent(ref(schemaName(dialect.requestSchema))) };
-  const errors = errorResponses(route.errorDialect, ['400', '401', '413', '415', '429', '5XX']);
+  const all = [dialect, ...byBody];
+  const body = { required: true, content: jsonContent(anyOfRefs(all.map((d) => d.requestSchema))) };
+  const errors =
+    byBody.length === 0
+      ? errorResponses(route.errorDialect, ['400', '401', '413', '415', '429', '5XX'])
+      : Object.fromEntries(
+          ['400', '401', '413', '415', '422', '424', '429', '5XX'].map((status) => [
+            status,
+            { description: ERROR_STATUSES[status], content: jsonContent(anyOfRefs([route.errorDialect, ...byBody].map((d) => d.errorSchema))) },
+          ]),
+        );
   if (submitOnly) {
     return {
       tags: ['jobs'],
@@ -129,7 +146,7 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean): O
     ...(queueable ? { parameters: [PREFER_PARAMETER] } : {}),
     requestBody: body,
     responses: {
-      '200': { description: 'The documents ranked, best first.', content: jsonContent(ref(schemaName(dialect.responseSchema))) },
+      '200': { description: 'The documents ranked, best first.', content: jsonContent(anyOfRefs(all.map((d) => d.responseSchema))) },
       ...(queueable ? { '202': JOB_ACCEPTED } : {}),
       ...errors,
     },
@@ -143,7 +160,7 @@ function operation(route: Route): Operation {
   const action = route.action;
   switch (action.kind) {
     case 'rerank':
-      return rerankOperation(route, action.dialect, false);
+      return rerankOperation(route, action.dialect, false, (action.byBody ?? []).map((alternative) => alternative.dialect));
     case 'submit-job':
       return rerankOperation(route, action.dialect, true);
     case 'get-job':
@@ -196,7 +213,15 @@ function operation(route: Route): Operation {
  * same objects ApiApp validates with, so the document cannot drift from what the service accepts.
  */
 export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument {
-  const dialects = [...new Set(routes.flatMap((r) => [r.errorDialect, ...('dialect' in r.action ? [r.action.dialect] : [])]))];
+  const dialects = [
+    ...new Set(
+      routes.flatMap((r) => [
+        r.errorDialect,
+        ...('dialect' in r.action ? [r.action.dialect] : []),
+        ...('byBody' in r.action ? (r.action.byBody ?? []).map((alternative) => alternative.dialect) : []),
+      ]),
+    ),
+  ];
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
     const op = { operationId: operationId(route), ...operation(route), ...(route.public ? { security: [] } : {}) };

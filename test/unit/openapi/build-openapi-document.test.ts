@@ -39,6 +39,11 @@ const operationOf = (method: string, path: string): Json => {
 };
 
 const schemaRefOf = (content: unknown): string => ((content as Json)['application/json'] as { schema: { $ref: string } }).schema.$ref;
+/** Every schema ref of a body: one, or the alternatives of a path that serves dialects told apart by the body. */
+const schemaRefsOf = (content: unknown): string[] => {
+  const schema = ((content as Json)['application/json'] as { schema: { $ref?: string; anyOf?: { $ref: string }[] } }).schema;
+  return schema.anyOf ? schema.anyOf.map((s) => s.$ref) : [schema.$ref as string];
+};
 
 describe('the OpenAPI document', () => {
   it('is OpenAPI 3.1 with info, a relative server and bearer auth', () => {
@@ -83,8 +88,9 @@ describe('the OpenAPI document', () => {
     for (const route of API_ROUTES) {
       const op = operationOf(route.method, route.path);
       const responses = op['responses'] as Record<string, Json>;
+      const byBody: Dialect[] = route.action.kind === 'rerank' ? (route.action.byBody ?? []).map((alternative) => alternative.dialect) : [];
       const error = responses['400'] ?? responses['401'];
-      if (error) expect(resolve(schemaRefOf(error['content']))).toBe(route.errorDialect.errorSchema);
+      if (error) expect(schemaRefsOf(error['content']).map(resolve)).toEqual([route.errorDialect, ...byBody].map((d) => d.errorSchema));
       if (route.action.kind !== 'rerank' && route.action.kind !== 'submit-job') {
         expect(op['requestBody']).toBeUndefined();
         continue;
@@ -92,9 +98,9 @@ describe('the OpenAPI document', () => {
       const dialect: Dialect = route.action.dialect;
       const body = op['requestBody'] as Json;
       expect(body['required']).toBe(true);
-      expect(resolve(schemaRefOf(body['content']))).toBe(dialect.requestSchema);
+      expect(schemaRefsOf(body['content']).map(resolve)).toEqual([dialect, ...byBody].map((d) => d.requestSchema));
       if (route.action.kind === 'rerank') {
-        expect(resolve(schemaRefOf(responses['200']?.['content']))).toBe(dialect.responseSchema);
+        expect(schemaRefsOf(responses['200']?.['content']).map(resolve)).toEqual([dialect, ...byBody].map((d) => d.responseSchema));
         expect('202' in responses).toBe(dialect.queueable !== false);
       } else {
         expect(Object.keys(responses)).toContain('202');
