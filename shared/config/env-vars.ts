@@ -12,6 +12,7 @@ export const ENV_DEFAULTS = {
   RERANK_UPSTREAM_ALLOWED_HOSTS: undefined,
   RERANK_THREADS: undefined, // defaultIntraOpThreads(): the CPUs, or on Lambda the memory size's vCPUs
   RERANK_MAX_BODY_BYTES: 6 * 1024 * 1024,
+  RERANK_MAX_PATH_CHARS: 2048,
   RERANK_MAX_DOCUMENTS: 10_000,
   RERANK_MAX_BATCH_SIZE: 1_000,
   RERANK_MAX_QUERY_CHARS: 8_192,

@@ -18,6 +18,8 @@ export interface ServiceConfig {
   readonly apiKeys: readonly string[];
   /** Bodies larger than this get 413 (Lambda's synchronous payload cap is 6 MB). */
   readonly maxBodyBytes: number;
+  /** Longer request paths get 414 before routing. */
+  readonly maxPathChars: number;
   readonly maxDocuments: number;
   readonly maxBatchSize: number;
   readonly maxQueryChars: number;
@@ -169,6 +171,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       .map((k) => k.trim())
       .filter(Boolean),
     maxBodyBytes: setting(env, 'RERANK_MAX_BODY_BYTES'),
+    maxPathChars: setting(env, 'RERANK_MAX_PATH_CHARS'),
     maxDocuments: setting(env, 'RERANK_MAX_DOCUMENTS'),
     maxBatchSize: setting(env, 'RERANK_MAX_BATCH_SIZE'),
     maxQueryChars: setting(env, 'RERANK_MAX_QUERY_CHARS'),

@@ -9,6 +9,7 @@ export type RerankErrorKind =
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'uri_too_long'
   | 'rate_limited'
   | 'upstream'
   | 'internal';
@@ -20,6 +21,7 @@ export const STATUS_BY_KIND: Readonly<Record<RerankErrorKind, number>> = {
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  uri_too_long: 414,
   rate_limited: 429,
   upstream: 502,
   internal: 500,

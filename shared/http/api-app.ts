@@ -33,7 +33,7 @@ export interface ApiAppDeps {
   readonly service: RerankService;
   readonly jobs: JobCoordinator;
   readonly auth: RequestAuthenticator;
-  readonly limits: RequestLimits & { readonly maxBodyBytes: number };
+  readonly limits: RequestLimits & { readonly maxBodyBytes: number; readonly maxPathChars?: number };
   /** When a request becomes a job, and its default batch size (see planRequest). */
   readonly plan: PlanLimits;
   /** How long a rerank endpoint waits for a job it queued before answering 202. */
@@ -93,7 +93,7 @@ const header = (event: APIGatewayProxyEventV2, name: string): string | undefined
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Where a request is going: its path below the stage, the route it matches and the dialect its errors use. */
-function locate(event: APIGatewayProxyEventV2): { path: string; match: RouteMatch; dialect: Dialect; context: ApiContext } {
+function locate(event: APIGatewayProxyEventV2, maxPathChars?: number): { path: string; match: RouteMatch; dialect: Dialect; context: ApiContext } {
   const method = event.requestContext.http.method;
   // Behind a named API Gateway stage the path carries `/<stage>`; routes and poll URLs are relative to it.
   const stage = event.requestContext.stage;
@@ -104,7 +104,7 @@ function locate(event: APIGatewayProxyEventV2): { path: string; match: RouteMatc
     now: Math.floor((event.requestContext.timeEpoch ?? Date.now()) / 1000),
     basePath,
   };
-  const match = matchRoute(method, path);
+  const match = matchRoute(method, path, maxPathChars);
   const dialect = match.found === 'route' ? match.route.errorDialect : match.errorDialect;
   return { path, match, dialect, context };
 }
@@ -155,7 +155,7 @@ export class ApiApp {
 
   async handle(event: APIGatewayProxyEventV2): Promise<Result> {
     const method = event.requestContext.http.method;
-    const { path, match, dialect, context } = locate(event);
+    const { path, match, dialect, context } = locate(event, this.#deps.limits.maxPathChars);
     const started = performance.now();
     let response: Result;
     try {
@@ -189,6 +189,9 @@ export class ApiApp {
   }
 
   async #dispatch(event: APIGatewayProxyEventV2, path: string, match: RouteMatch, context: ApiContext): Promise<Result> {
+    if (match.found === 'too-long') {
+      throw new RerankError('uri_too_long', `the path is ${match.length} characters; this service serves paths of at most ${match.maxPathChars}`);
+    }
     if (match.found === 'none') throw new RerankError('not_found', `no route for ${event.requestContext.http.method} ${path}`);
     if (match.found === 'wrong-method') {
       const error = new RerankError(

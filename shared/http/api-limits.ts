@@ -3,10 +3,14 @@ import type { RequestLimits } from '../core/validate-request.js';
 import type { ServiceConfig } from '../config/service-config.js';
 
 /** The per-request limits and the sync/job plan every rerank route applies: batch lines meet the same ones. */
-export function apiLimitsOf(config: ServiceConfig): { readonly limits: RequestLimits & { readonly maxBodyBytes: number }; readonly plan: PlanLimits } {
+export function apiLimitsOf(config: ServiceConfig): {
+  readonly limits: RequestLimits & { readonly maxBodyBytes: number; readonly maxPathChars: number };
+  readonly plan: PlanLimits;
+} {
   return {
     limits: {
       maxBodyBytes: config.maxBodyBytes,
+      maxPathChars: config.maxPathChars,
       maxDocuments: config.maxDocuments,
       maxBatchSize: config.maxBatchSize,
       maxQueryChars: config.maxQueryChars,

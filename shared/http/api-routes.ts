@@ -87,9 +87,21 @@ export const API_ROUTES: readonly Route[] = [
 export type RouteMatch =
   | { found: 'route'; route: Route; params: Readonly<Record<string, string>> }
   | { found: 'wrong-method'; allowed: string[]; errorDialect: Dialect }
-  | { found: 'none'; errorDialect: Dialect };
+  | { found: 'none'; errorDialect: Dialect }
+  | { found: 'too-long'; length: number; maxPathChars: number; errorDialect: Dialect };
 
-const normalizePath = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+/** The longest path a route is looked up for (RERANK_MAX_PATH_CHARS): past it a 414, before anything else reads it. */
+export const DEFAULT_MAX_PATH_CHARS = 2048;
+
+/**
+ * Trailing slashes go (`/v1/rerank/` is `/v1/rerank`) by one scan from the end: linear in the path, where the
+ * regex `/\/+$/` backtracked over a run of slashes followed by another character (quadratic before auth).
+ */
+export function normalizePath(path: string): string {
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 0x2f) end -= 1;
+  return end === path.length ? path : path.slice(0, end);
+}
 
 /** The envelope for an unknown path: DashScope's under its own prefix, OpenAI's elsewhere. */
 const dialectForUnknownPath = (path: string): Dialect => (path.startsWith('/api/v1/services/') ? dashScopeDialect : openAiDialect);
@@ -115,7 +127,8 @@ function matchPath(template: string, path: string): Record<string, string> | und
   return params;
 }
 
-export function matchRoute(method: string, rawPath: string): RouteMatch {
+export function matchRoute(method: string, rawPath: string, maxPathChars: number = DEFAULT_MAX_PATH_CHARS): RouteMatch {
+  if (rawPath.length > maxPathChars) return { found: 'too-long', length: rawPath.length, maxPathChars, errorDialect: dialectForUnknownPath(rawPath) };
   const path = normalizePath(rawPath);
   const onPath = API_ROUTES.map((route) => ({ route, params: matchPath(route.path, path) })).filter(
     (m): m is { route: Route; params: Record<string, string> } => m.params !== undefined,

@@ -82,6 +82,19 @@ describe('synchronous limits for requests that cannot be queued', () => {
   });
 });
 
+describe('request paths', () => {
+  it('answers a path over RERANK_MAX_PATH_CHARS (2,048) with 414 before auth or routing, and serves one at the limit', async () => {
+    // A run of slashes then another character made the old trailing-slash regex quadratic (issue 21, item 3).
+    const hostile = await fetch(`${server.url}/docs${'/'.repeat(8_000)}x`);
+    expect(hostile.status).toBe(414);
+    expect(await hostile.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'uri_too_long', message: expect.stringMatching(/at most 2048/) } });
+    const atLimit = await fetch(`${server.url}/v1/${'a'.repeat(2_048 - 4)}`);
+    expect(atLimit.status).toBe(404);
+    const trailing = await fetch(`${server.url}/health${'/'.repeat(2_000)}`);
+    expect(trailing.status).toBe(200);
+  });
+});
+
 describe('POST bodies must be sent as application/json', () => {
   const send = async (path: string, body: string, headers: Record<string, string>) => {
     const res = await fetch(`${server.url}${path}`, { method: 'POST', headers, body });

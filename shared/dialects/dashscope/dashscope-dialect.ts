@@ -14,6 +14,7 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
   method_not_allowed: 'MethodNotAllowed',
   payload_too_large: 'RequestTooLarge',
   unsupported_media_type: 'UnsupportedMediaType',
+  uri_too_long: 'RequestURITooLong',
   rate_limited: 'Throttling',
   upstream: 'InternalError.Upstream',
   internal: 'InternalError',

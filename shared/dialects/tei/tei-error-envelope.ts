@@ -16,6 +16,7 @@ const TEI_ERROR: Readonly<Record<RerankErrorKind, { readonly errorType: TeiError
   method_not_allowed: { errorType: 'Validation' },
   payload_too_large: { errorType: 'Validation', status: 413 },
   unsupported_media_type: { errorType: 'Validation' },
+  uri_too_long: { errorType: 'Validation' },
   rate_limited: { errorType: 'Overloaded', status: 429 },
   upstream: { errorType: 'Backend', status: 424 },
   internal: { errorType: 'Backend' },

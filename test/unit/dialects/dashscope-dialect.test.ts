@@ -311,6 +311,7 @@ describe('dashScopeDialect.formatError', () => {
     method_not_allowed: 'MethodNotAllowed',
     payload_too_large: 'RequestTooLarge',
     unsupported_media_type: 'UnsupportedMediaType',
+    uri_too_long: 'RequestURITooLong',
     rate_limited: 'Throttling',
     upstream: 'InternalError.Upstream',
     internal: 'InternalError',
