@@ -45,6 +45,8 @@ export const ENV_DEFAULTS = {
   RERANK_FILES_BUCKET: undefined, // the S3 bucket of the files/uploads/batches FileStore on AWS (the CDK stack sets it)
   RERANK_FILE_RETENTION_DAYS: 30,
   RERANK_CODE_ROOT: undefined, // LAMBDA_TASK_ROOT, else the working directory
+  RERANK_HUB_FILE_HOSTS: undefined, // DEFAULT_HUB_FILE_HOSTS in model-pull/safe-hub-paths.ts: the Hugging Face CDNs
+  RERANK_HUB_MAX_FILE_BYTES: 16 * 1024 ** 3,
   RERANK_MODEL_CACHE: undefined, // modelCacheDir(): $XDG_CACHE_HOME/rerank-service/models, else ~/.cache/rerank-service/models
 } as const satisfies Record<`RERANK_${string}`, number | string | undefined>;
 

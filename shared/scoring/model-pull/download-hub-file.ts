@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { open, rename, rm, stat } from 'node:fs/promises';
 import { authHeaders, type HubAccess } from './hub-repo-files.js';
 import { ChecksumMismatchError, InterruptedDownloadError, ModelPullError } from './model-pull-error.js';
-import { sameOrigin } from './safe-hub-paths.js';
+import { DEFAULT_HUB_FILE_HOSTS, redirectAllowed, sameOrigin } from './safe-hub-paths.js';
+import { DEFAULT_HUB_MAX_FILE_BYTES } from './hub-repo-files.js';
 
 export interface DownloadProgress {
   readonly file: string;
@@ -53,8 +54,15 @@ async function openResolved(options: DownloadHubFileOptions, resumeFrom = 0): Pr
     const response = await doFetch(url, { headers: { ...(sameOrigin(url, base) ? authHeaders(options.access) : {}), ...range }, redirect: 'manual' });
     etag ??= unquote(response.headers.get('x-linked-etag'));
     if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
-      url = new URL(response.headers.get('location')!, url).toString();
       await response.body?.cancel();
+      const target = new URL(response.headers.get('location')!, url);
+      if (!redirectAllowed(target, new URL(url), base, options.access.fileHosts ?? DEFAULT_HUB_FILE_HOSTS)) {
+        throw new ModelPullError(
+          `${options.repo}/${options.file}: the hub redirected to ${target.origin}, which is neither the hub nor one of its file hosts ` +
+            '(https only); refused. Add the host to RERANK_HUB_FILE_HOSTS if it is really the hub\'s CDN',
+        );
+      }
+      url = target.toString();
       continue;
     }
     if (!response.ok || response.body === null) {
@@ -89,6 +97,9 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
   const resumed = resumeFrom > 0 && response.status === 206;
   const headerSize = Number(response.headers.get('x-linked-size') ?? (resumed ? undefined : response.headers.get('content-length')));
   const totalBytes = Number.isFinite(headerSize) && headerSize > 0 ? headerSize : options.expectedSize;
+  // The stream stops as soon as it passes what the listing (or the response) announced: a hub cannot fill the disk
+  // with a file it listed as small. With no size at all, a documented maximum applies.
+  const cap = Math.min(options.expectedSize ?? Infinity, totalBytes ?? Infinity, options.access.maxFileBytes ?? DEFAULT_HUB_MAX_FILE_BYTES);
   const sha256 = createHash('sha256');
   const gitSha1 = createHash('sha1');
   if (totalBytes !== undefined) gitSha1.update(`blob ${totalBytes}\0`);
@@ -106,6 +117,10 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
     const out = await open(part, resumed ? 'a' : 'w');
     try {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        if (receivedBytes + chunk.length > cap) {
+          await response.body?.cancel().catch(() => undefined);
+          throw new ModelPullError(`${options.file}: the hub sent more than the ${cap} bytes it announced; the download was stopped and deleted`);
+        }
         await out.write(chunk);
         sha256.update(chunk);
         gitSha1.update(chunk);

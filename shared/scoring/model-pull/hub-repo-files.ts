@@ -26,7 +26,14 @@ export interface HubAccess {
   /** HF_TOKEN, sent as a Bearer token for private or gated repositories. */
   readonly token?: string | undefined;
   readonly fetch?: typeof fetch;
+  /** Hosts a file download may be redirected to besides the hub itself (default: the Hugging Face CDNs). */
+  readonly fileHosts?: readonly string[];
+  /** Largest file written when neither the listing nor the response gives a size (RERANK_HUB_MAX_FILE_BYTES). */
+  readonly maxFileBytes?: number;
 }
+
+/** A file larger than this is never written unless its listed size says so (16 GiB: the largest ONNX graphs with external data). */
+export const DEFAULT_HUB_MAX_FILE_BYTES = 16 * 1024 ** 3;
 
 export function authHeaders(access: HubAccess): Record<string, string> {
   return access.token ? { authorization: `Bearer ${access.token}` } : {};

@@ -1,6 +1,20 @@
+/**
+ * C0 and C1 control characters (ESC, BEL, CR, ...) shown as `\xNN`: repo ids, file names and error bodies come from
+ * the hub, and these messages are printed on the operator's terminal at `npm start` and `cdk synth`. Newline and tab
+ * stay: our own messages use them, and they move no cursor and set no colour or title.
+ */
+export const escapeControlCharacters = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+
 /** Base of every model:pull failure; the message says what to do, `cause` keeps the low-level error. */
 export class ModelPullError extends Error {
   override readonly name: string = 'ModelPullError';
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    // Every message may carry remote text: escaped once here, so no subclass or call site can forget it.
+    super(escapeControlCharacters(message), options);
+  }
 }
 
 /** The hub answered 401/404 for the repository (missing, private or gated). */

@@ -3,8 +3,8 @@ import { createReadStream } from 'node:fs';
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { downloadHubFile, type DownloadedFile, type DownloadProgress } from './download-hub-file.js';
-import { fetchRepoInfo, selectModelFiles, type HubAccess, type ModelVariant } from './hub-repo-files.js';
-import { checkRepoFilePath, checkRepoId, pathInside } from './safe-hub-paths.js';
+import { DEFAULT_HUB_MAX_FILE_BYTES, fetchRepoInfo, selectModelFiles, type HubAccess, type ModelVariant } from './hub-repo-files.js';
+import { checkRepoFilePath, checkRepoId, hubFileHostsFromEnv, pathInside } from './safe-hub-paths.js';
 import { InterruptedDownloadError } from './model-pull-error.js';
 import { selectPytorchFiles } from './pytorch-files.js';
 
@@ -33,7 +33,16 @@ export interface PullModelOptions {
   readonly onFile?: (file: DownloadedFile & { readonly skipped: boolean }) => void;
   /** Keep files the hub gives no checksum for (CLI --allow-unverified). Default false: such a file fails the pull. */
   readonly allowUnverified?: boolean;
+  /** Hosts downloads may be redirected to besides the hub (default: RERANK_HUB_FILE_HOSTS, else the Hugging Face CDNs). */
+  readonly fileHosts?: readonly string[];
+  /** Largest file when its size is announced nowhere (default: RERANK_HUB_MAX_FILE_BYTES, else 16 GiB). */
+  readonly maxFileBytes?: number;
 }
+
+const positiveIntFromEnv = (name: string): number | undefined => {
+  const value = Number(process.env[name]);
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+};
 
 export interface PulledModel {
   readonly repo: string;
@@ -86,6 +95,8 @@ export async function pullModel(options: PullModelOptions): Promise<PulledModel>
   const access: HubAccess = {
     endpoint: options.endpoint ?? process.env['HF_ENDPOINT'] ?? 'https://huggingface.co',
     token: options.token ?? process.env['HF_TOKEN'],
+    fileHosts: options.fileHosts ?? hubFileHostsFromEnv(),
+    maxFileBytes: options.maxFileBytes ?? positiveIntFromEnv('RERANK_HUB_MAX_FILE_BYTES') ?? DEFAULT_HUB_MAX_FILE_BYTES,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
   const info = await fetchRepoInfo(access, options.repo, options.revision ?? 'main');
