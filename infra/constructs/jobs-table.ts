@@ -37,10 +37,10 @@ export const TABLE_PARTITIONS = {
 export type TablePartition = keyof typeof TABLE_PARTITIONS;
 
 /**
- * Item actions only: no Scan, BatchWriteItem or table-level actions (DeleteItem only on batch partitions). TransactWriteItems is
+ * Item actions only: no Scan, BatchWriteItem or table-level actions (DeleteItem and BatchGetItem - a batch's progress shards in one read - only on batch partitions). TransactWriteItems is
  * authorised per item as PutItem/UpdateItem (the adapters use no ConditionCheck items).
  */
-export type TableItemAction = 'GetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+export type TableItemAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
 
 /** Which actions a function may take on which partitions of the table. */
 export type TableAccess = readonly { readonly partitions: readonly TablePartition[]; readonly actions: readonly TableItemAction[] }[];
@@ -52,7 +52,7 @@ const JOB_STORE: TableItemAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem
  * The batch store: versioned META transitions, per-line plans, chunk scores and results (deleted once the output
  * files hold them), progress counters; an ended batch leaves the active index (a Delete in the same transaction).
  */
-const BATCH_STORE: TableItemAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
+const BATCH_STORE: TableItemAction[] = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
 
 /** Each function's access, checked item by item by the tests (and nothing else touches the table at run time). */
 export const TABLE_ACCESS = {

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
+import { timeAwsCalls } from './aws-call-timing.js';
 
 /**
  * X-Ray through Powertools, loaded only on Lambda with tracing on (the stack sets Tracing.ACTIVE). The X-Ray SDK
@@ -17,8 +18,8 @@ export const tracingMiddleware: MiddlewareObj = tracer
   ? (await import('@aws-lambda-powertools/tracer/middleware')).captureLambdaHandler(tracer)
   : { before: () => undefined };
 
-/** An AWS SDK v3 client whose calls become DynamoDB/SQS subsegments (unchanged where tracing is off). */
-export const traceClient = <T>(client: T): T => (tracer ? tracer.captureAWSv3Client(client) : client);
+/** An AWS SDK v3 client whose calls become DynamoDB/SQS subsegments where tracing is on, and are timed for onAwsCall. */
+export const traceClient = <T>(client: T): T => (tracer ? tracer.captureAWSv3Client(timeAwsCalls(client)) : timeAwsCalls(client));
 
 /**
  * Runs `work` in its own subsegment (scoring, merge...) with the given annotations, which X-Ray indexes:

@@ -296,6 +296,7 @@ describe('least-privilege IAM', () => {
     const api = roleId('Api');
     expect(allActions(api)).toEqual(
       [
+        'dynamodb:BatchGetItem',
         'dynamodb:DeleteItem',
         'dynamodb:GetItem',
         'dynamodb:PutItem',
@@ -328,8 +329,8 @@ describe('least-privilege IAM', () => {
       'RATE#*': ['GetItem', 'UpdateItem'],
       'SLOTS#*': ['GetItem', 'UpdateItem'],
       // Batches: create, get, list, cancel (an ended batch leaves the active index).
-      'BATCH#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-      BATCHES_ACTIVE: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
       'BATCHES#*': ['PutItem', 'Query'],
     });
     const statements = statementsOf(api);
@@ -377,8 +378,8 @@ describe('least-privilege IAM', () => {
   it('batch worker: batch items, its task queue (send and consume) and DLQ, the files bucket; no job, key or rate items', () => {
     const batchWorker = roleId('BatchWorker');
     expect(tableGrants(batchWorker)).toEqual({
-      'BATCH#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-      BATCHES_ACTIVE: ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
     });
     const queues = [logicalId('AWS::SQS::Queue', 'BatchTasksQueue'), logicalId('AWS::SQS::Queue', 'BatchTasksDeadLetterQueue')];
     const sqsStatements = statementsOf(batchWorker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));

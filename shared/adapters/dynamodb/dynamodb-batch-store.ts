@@ -1,6 +1,8 @@
 import {
+  BatchGetItemCommand,
   ConditionalCheckFailedException,
   GetItemCommand,
+  UpdateItemCommand,
   PutItemCommand,
   TransactWriteItemsCommand,
   TransactionCanceledException,
@@ -209,44 +211,45 @@ export class DynamoDbBatchStore implements BatchStore {
     }
   }
 
+  /**
+   * Two calls, no transaction and no read-back: the scores are put first (a redelivery puts the same bytes again),
+   * then the request item counts the chunk only if its index is not yet in the item's set of done chunks, and
+   * returns the count. A crash between the two leaves the chunk uncounted, and its redelivery counts it. Scores
+   * put for a request already finished are refused by the count and go with the batch's other work (dropWork).
+   */
   async putChunkScores(batchId: string, line: number, scores: BatchChunkScores): Promise<ChunkRecorded> {
     const pk = s(lineShardPk(batchId, line));
+    const key = { [PK]: pk, [SK]: s(requestSk(line)) };
+    const names = { '#done': 'chunksDone', '#chunks': 'doneChunks', '#finished': 'finished' };
+    const chunk = n(scores.chunkIndex);
+    await this.client.send(
+      new PutItemCommand({
+        TableName: this.table,
+        Item: {
+          [PK]: pk,
+          [SK]: s(scoresSk(line, scores.chunkIndex)),
+          chunkIndex: chunk,
+          offset: n(scores.offset),
+          tokens: n(scores.tokens),
+          scores: { B: encodeFloat64s(scores.scores) },
+          [TTL]: this.ttl(),
+        },
+      }),
+    );
     try {
-      await sendTransactionWithRetry(
-        this.client,
-        new TransactWriteItemsCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table,
-                Item: {
-                  [PK]: pk,
-                  [SK]: s(scoresSk(line, scores.chunkIndex)),
-                  chunkIndex: n(scores.chunkIndex),
-                  offset: n(scores.offset),
-                  tokens: n(scores.tokens),
-                  scores: { B: encodeFloat64s(scores.scores) },
-                  [TTL]: this.ttl(),
-                },
-                ConditionExpression: 'attribute_not_exists(#pk)',
-                ExpressionAttributeNames: { '#pk': PK },
-              },
-            },
-            {
-              // Counted on the request's own item, and never once its result is kept.
-              Update: {
-                TableName: this.table,
-                Key: { [PK]: pk, [SK]: s(requestSk(line)) },
-                UpdateExpression: 'ADD #done :one',
-                ConditionExpression: 'attribute_not_exists(#finished)',
-                ExpressionAttributeNames: { '#done': 'chunksDone', '#finished': 'finished' },
-                ExpressionAttributeValues: { ':one': n(1) },
-              },
-            },
-          ],
+      const counted = await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: key,
+          // Counted on the request's own item, once per chunk index, and never once its result is kept.
+          UpdateExpression: 'ADD #done :one, #chunks :chunk',
+          ConditionExpression: 'attribute_not_exists(#finished) AND NOT contains(#chunks, :index)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':one': n(1), ':chunk': { NS: [chunk.N] }, ':index': chunk },
+          ReturnValues: 'UPDATED_NEW',
         }),
       );
-      return { recorded: true, chunksDone: await this.chunksDone(batchId, line) };
+      return { recorded: true, chunksDone: Number(counted.Attributes?.['chunksDone']?.N ?? 0) };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       return { recorded: false, chunksDone: await this.chunksDone(batchId, line) };
@@ -353,14 +356,19 @@ export class DynamoDbBatchStore implements BatchStore {
     });
   }
 
+  /** The shards' PROGRESS items in one BatchGetItem (16 keys; unprocessed keys are asked for again). */
   async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {
-    const shards = Array.from({ length: BATCH_SHARDS }, (_, shard) => shard);
+    let keys: Item[] = Array.from({ length: BATCH_SHARDS }, (_, shard) => ({ [PK]: s(batchShardPk(batchId, shard)), [SK]: s(PROGRESS_SK) }));
     const counts = { completed: 0, failed: 0 };
-    await forEachBounded(shards, this.concurrency, async (shard) => {
-      const item = await this.getItem(batchShardPk(batchId, shard), PROGRESS_SK);
-      counts.completed += Number(item?.['completed']?.N ?? 0);
-      counts.failed += Number(item?.['failed']?.N ?? 0);
-    });
+    for (let attempt = 0; keys.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
+      const got = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }));
+      for (const item of got.Responses?.[this.table] ?? []) {
+        counts.completed += Number(item['completed']?.N ?? 0);
+        counts.failed += Number(item['failed']?.N ?? 0);
+      }
+      keys = got.UnprocessedKeys?.[this.table]?.Keys ?? [];
+    }
     return counts;
   }
 
