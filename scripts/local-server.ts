@@ -2,11 +2,14 @@ import { createServer, type Server } from 'node:http';
 import { handler as apiHandler } from '../functions/api/handler.js';
 import { failureResult } from '../shared/http/api-app.js';
 import {
+  API_GATEWAY_MAX_BODY_BYTES,
+  discardBody,
   localLambdaContext,
   readBodyCapped,
   toApiGatewayEvent,
   writeApiGatewayResult,
 } from '../shared/http/node-http-adapter.js';
+import { beforeBody } from '../shared/http/refuse-before-body.js';
 import { serviceRuntime } from '../shared/runtime/service-runtime.js';
 
 /** The message a parent process with an IPC channel receives once the server accepts connections. */
@@ -29,8 +32,19 @@ export interface LocalServerOptions {
 export async function startLocalServer(options: LocalServerOptions): Promise<Server> {
   // Load models before listening, so the first request does not pay the cold start.
   const runtime = await serviceRuntime();
+  const { config } = runtime;
+  const checks = { auth: runtime.auth, maxBodyBytes: config.maxBodyBytes, maxPathChars: config.maxPathChars };
   const server = createServer((req, res) => {
     void (async () => {
+      // A request refused on its headers is answered before its body is read, and its connection closed, so
+      // unauthenticated clients cannot make the server hold megabytes each.
+      const decision = await beforeBody(req, checks);
+      if ('refuse' in decision || !decision.readBody) {
+        const answer = 'refuse' in decision ? decision.refuse : await apiHandler(toApiGatewayEvent(req, Buffer.alloc(0)), localLambdaContext());
+        writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+        discardBody(req, API_GATEWAY_MAX_BODY_BYTES);
+        return;
+      }
       const body = await readBodyCapped(req);
       if (body === undefined) {
         // What API Gateway itself answers past its 10 MB cap, before any Lambda runs.
@@ -50,6 +64,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
     });
   });
 
+  // Slow or idle clients cannot hold the server: headers within headersTimeoutMs, the whole request within
+  // requestTimeoutMs, at most maxConnections sockets at once (Node's defaults are 60 s, 300 s and unlimited).
+  server.headersTimeout = config.localServer.headersTimeoutMs;
+  server.requestTimeout = config.localServer.requestTimeoutMs;
+  server.maxConnections = config.localServer.maxConnections;
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

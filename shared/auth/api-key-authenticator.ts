@@ -52,6 +52,13 @@ export class ApiKeyAuthenticator {
     };
   }
 
+  /** Whether the key is a known one, without spending the caller's rate limit (the request is counted later). */
+  async verify(authorization: string | undefined): Promise<void> {
+    const key = bearerToken(authorization);
+    if (key === undefined) throw new RerankError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    if ((await this.#store.findByKey(key)) === undefined) throw new RerankError('unauthorized', 'invalid API key');
+  }
+
   async #consume(record: ApiKeyRecord): Promise<number | undefined> {
     const limit = record.rateLimitPerMinute ?? this.#defaults.rateLimitPerMinute;
     if (limit === undefined || this.#rateLimiter === undefined) return undefined;

@@ -28,6 +28,17 @@ export class RequestAuthenticator {
     return this.#options.openAccess?.description ?? 'auth: API key required';
   }
 
+  /**
+   * Refuses a missing or unknown key without counting the request against its rate limit: the local server asks
+   * this before it reads a body, and the API then authenticates (and counts) the request as usual.
+   */
+  async verify(authorization: string | undefined): Promise<void> {
+    const { operatorKeys, clientKeys, openAccess } = this.#options;
+    if (openAccess?.isOpen()) return;
+    if (operatorKeys.enabled && operatorKeys.match(authorization)) return;
+    await clientKeys.verify(authorization);
+  }
+
   async authenticate(authorization: string | undefined): Promise<Caller> {
     const { operatorKeys, clientKeys, openAccess } = this.#options;
     if (openAccess?.isOpen()) return { keyId: 'anonymous' };

@@ -13,6 +13,10 @@ export const ENV_DEFAULTS = {
   RERANK_THREADS: undefined, // defaultIntraOpThreads(): the CPUs, or on Lambda the memory size's vCPUs
   RERANK_MAX_BODY_BYTES: 6 * 1024 * 1024,
   RERANK_MAX_PATH_CHARS: 2048,
+  // The local server's sockets (npm start): headers and whole-request deadlines, and concurrent connections.
+  RERANK_HEADERS_TIMEOUT_MS: 10_000,
+  RERANK_REQUEST_TIMEOUT_MS: 60_000,
+  RERANK_MAX_CONNECTIONS: 256,
   RERANK_MAX_DOCUMENTS: 10_000,
   RERANK_MAX_BATCH_SIZE: 1_000,
   RERANK_MAX_QUERY_CHARS: 8_192,

@@ -20,6 +20,8 @@ export interface ServiceConfig {
   readonly maxBodyBytes: number;
   /** Longer request paths get 414 before routing. */
   readonly maxPathChars: number;
+  /** The local server's socket limits (`npm start`; API Gateway has its own). */
+  readonly localServer: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly maxConnections: number };
   readonly maxDocuments: number;
   readonly maxBatchSize: number;
   readonly maxQueryChars: number;
@@ -172,6 +174,11 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       .filter(Boolean),
     maxBodyBytes: setting(env, 'RERANK_MAX_BODY_BYTES'),
     maxPathChars: setting(env, 'RERANK_MAX_PATH_CHARS'),
+    localServer: {
+      headersTimeoutMs: setting(env, 'RERANK_HEADERS_TIMEOUT_MS'),
+      requestTimeoutMs: setting(env, 'RERANK_REQUEST_TIMEOUT_MS'),
+      maxConnections: setting(env, 'RERANK_MAX_CONNECTIONS'),
+    },
     maxDocuments: setting(env, 'RERANK_MAX_DOCUMENTS'),
     maxBatchSize: setting(env, 'RERANK_MAX_BATCH_SIZE'),
     maxQueryChars: setting(env, 'RERANK_MAX_QUERY_CHARS'),

@@ -86,3 +86,16 @@ export async function readBodyCapped(req: IncomingMessage, maxBytes = API_GATEWA
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * Lets the rest of a refused request's body go by without keeping it (clients such as undici fail with ECONNRESET
+ * when the server closes while they still send), and cuts the connection once more than `maxBytes` has passed.
+ */
+export function discardBody(req: IncomingMessage, maxBytes: number): void {
+  let seen = 0;
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > maxBytes) req.destroy();
+  });
+  req.resume();
+}

@@ -1,0 +1,38 @@
+import type { IncomingMessage } from 'node:http';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { RequestAuthenticator } from '../auth/request-authenticator.js';
+import { RerankError } from '../core/rerank-error.js';
+import { failureResult } from './api-app.js';
+import { matchRoute } from './api-routes.js';
+import { toApiGatewayEvent } from './node-http-adapter.js';
+
+export interface BeforeBodyChecks {
+  readonly auth: RequestAuthenticator;
+  readonly maxBodyBytes: number;
+  readonly maxPathChars: number;
+}
+
+/** Refuse now (the answer), or go on - reading the body only when the route will use it. */
+export type BeforeBody = { readonly refuse: APIGatewayProxyStructuredResultV2 } | { readonly readBody: boolean };
+
+/**
+ * What the local server decides from the request line and headers alone, before it reads a byte of the body: a
+ * missing or unknown key on a route that needs one, or an announced Content-Length past the body limit, is answered
+ * at once as the API would answer it, in the route's own envelope; a path that names no route (404, 405, 414) is
+ * answered by the API without its body. API Gateway does the same on AWS (authorizer, payload cap).
+ */
+export async function beforeBody(req: IncomingMessage, checks: BeforeBodyChecks): Promise<BeforeBody> {
+  const event = toApiGatewayEvent(req, Buffer.alloc(0));
+  const match = matchRoute(event.requestContext.http.method, event.rawPath, checks.maxPathChars);
+  if (match.found !== 'route') return { readBody: false };
+  try {
+    if (!match.route.public) await checks.auth.verify(event.headers['authorization']);
+  } catch (error) {
+    return { refuse: failureResult(event, error) };
+  }
+  const announced = Number(req.headers['content-length']);
+  if (Number.isFinite(announced) && announced > checks.maxBodyBytes) {
+    return { refuse: failureResult(event, new RerankError('payload_too_large', `request body is ${announced} bytes; the limit is ${checks.maxBodyBytes} bytes`)) };
+  }
+  return { readBody: true };
+}
