@@ -91,7 +91,7 @@ export class BatchEngine {
   async #replay(id: string, ownerKeyId: string, requestHash: string): Promise<BatchView | undefined> {
     const first = await this.#deps.store.get(id);
     if (!first || first.ownerKeyId !== ownerKeyId) return undefined;
-    if (first.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
+    if (first.requestHash !== requestHash) throw new IdempotencyKeyReusedError('batch');
     return this.#view(first);
   }
 

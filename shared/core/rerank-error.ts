@@ -10,6 +10,8 @@ export type RerankErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'uri_too_long'
+  | 'conflict'
+  | 'unprocessable'
   | 'rate_limited'
   | 'upstream'
   | 'internal';
@@ -22,6 +24,8 @@ export const STATUS_BY_KIND: Readonly<Record<RerankErrorKind, number>> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   uri_too_long: 414,
+  conflict: 409,
+  unprocessable: 422,
   rate_limited: 429,
   upstream: 502,
   internal: 500,

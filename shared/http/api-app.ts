@@ -280,7 +280,8 @@ export class ApiApp {
     // A request that cannot be split into a job is planned sync whatever its size: the bounds refuse it past the sync limits.
     enforceRequestBounds(request, this.#deps.plan, plan.kind === 'job');
     if (plan.kind === 'job') {
-      const submitted = await this.#submit(request, dialect, plan.job, caller);
+      // A request that becomes a job honours Idempotency-Key as a job submission does: a retry waits on the first job.
+      const submitted = await this.#submit(request, dialect, plan.job, caller, parseIdempotencyKey(header(event, IDEMPOTENCY_HEADER)));
       if (plan.respondAsync) return this.#accepted(submitted, context);
       const job = await this.#waitForJob(submitted, caller);
       if (job.status === 'running') {

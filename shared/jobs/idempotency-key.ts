@@ -1,10 +1,21 @@
 import { createHash } from 'node:crypto';
-import { invalidRequest } from '../core/rerank-error.js';
+import { RerankError, invalidRequest } from '../core/rerank-error.js';
 
 /** Visible ASCII, 1-255 characters: what payment and AI APIs accept (a UUID is the usual choice). */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/**
+ * An Idempotency-Key reused with another request (its fingerprint differs): 422, as the IETF Idempotency-Key draft
+ * and payment APIs answer it; the first request's work is never replayed for the second one.
+ */
+export class IdempotencyKeyReusedError extends RerankError {
+  constructor(what: 'job' | 'batch') {
+    super('unprocessable', `this Idempotency-Key was already used for a different ${what} request; use a new key`, { param: 'Idempotency-Key' });
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
 
 /** The header's value, or undefined when absent; a malformed value is a 400, never silently ignored. */
 export function parseIdempotencyKey(raw: string | undefined): string | undefined {

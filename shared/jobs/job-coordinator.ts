@@ -14,7 +14,8 @@ import type { JobStore } from './job-store.js';
 import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
 import { recordJobEnded } from '../observability/record-job-metrics.js';
 import { annotateJob } from '../observability/tracer.js';
-import { idempotentJobId } from './idempotency-key.js';
+import { IdempotencyKeyReusedError, idempotentJobId } from './idempotency-key.js';
+import { requestFingerprint } from './request-fingerprint.js';
 import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
@@ -76,7 +77,8 @@ export class JobCoordinator {
   /** Creates the key's job, or - when a racing retry created it first - answers that one (`replayed`). */
   async #createIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<{ job: JobRecord; replayed: boolean }> {
     try {
-      return { job: await this.#submit(submission, idempotentJobId(submission.ownerKeyId, idempotencyKey)), replayed: false };
+      const requestHash = requestFingerprint(submission.dialect, submission.model, submission.request);
+      return { job: await this.#submit(submission, idempotentJobId(submission.ownerKeyId, idempotencyKey), requestHash), replayed: false };
     } catch (error) {
       const raced = await this.findIdempotent(submission, idempotencyKey);
       if (raced) return { job: raced, replayed: true };
@@ -92,9 +94,7 @@ export class JobCoordinator {
   async findIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<JobRecord | undefined> {
     const job = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
     if (!job || job.ownerKeyId !== submission.ownerKeyId) return undefined;
-    const { request } = submission;
-    const same = job.dialect === submission.dialect && job.model === submission.model && job.documentCount === request.documents.length && job.topN === request.topN;
-    if (!same) throw new RerankError('invalid_request', 'this Idempotency-Key was already used for a different request; use a new key', { param: 'Idempotency-Key' });
+    if (job.requestHash !== requestFingerprint(submission.dialect, submission.model, submission.request)) throw new IdempotencyKeyReusedError('job');
     return job;
   }
 
@@ -121,7 +121,7 @@ export class JobCoordinator {
     }
   }
 
-  async #submit(submission: JobSubmission, id: string): Promise<JobRecord> {
+  async #submit(submission: JobSubmission, id: string, requestHash?: string): Promise<JobRecord> {
     const { request, model, batchSize } = submission;
     annotateJob(id);
     const tasks = planChunks({
@@ -146,6 +146,7 @@ export class JobCoordinator {
       activation: submission.activation,
       expiresAt: now + this.#deps.jobTtlSeconds,
       ...(submission.fusion ? { fusion: { query: request.query, chunkModel: submission.fusion.chunkModel } } : {}),
+      ...(requestHash === undefined ? {} : { requestHash }),
     };
     const keepDocuments = request.returnDocuments || spec.fusion !== undefined;
     await this.#deps.store.create(spec, keepDocuments ? request.documents : undefined, now);

@@ -24,6 +24,8 @@ export interface JobSpec {
    * scored by `chunkModel`); the merge needs the query and the stored documents for it.
    */
   readonly fusion?: { readonly query: string; readonly chunkModel: string };
+  /** requestFingerprint of the submitted request, kept when it came with an Idempotency-Key: a retry must match it. */
+  readonly requestHash?: string;
 }
 
 export interface JobRecord extends JobSpec {

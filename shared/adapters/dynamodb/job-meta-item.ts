@@ -35,6 +35,7 @@ export function toMetaItem(spec: JobSpec, now: number): Item {
   // Absent attributes stand for `undefined`; DynamoDB has no undefined and NULL would read back as a value.
   if (spec.topN !== undefined) item['topN'] = n(spec.topN);
   if (spec.threshold !== undefined) item['threshold'] = n(spec.threshold);
+  if (spec.requestHash !== undefined) item['requestHash'] = { S: spec.requestHash };
   if (spec.fusion !== undefined) item['fusion'] = { M: { query: { S: spec.fusion.query }, chunkModel: { S: spec.fusion.chunkModel } } };
   return item;
 }
@@ -57,6 +58,7 @@ const num = (item: Item, name: string): number => {
 export function fromMetaItem(item: Item): { record: JobRecord; bookkeeping: MetaBookkeeping } {
   const error = item['error']?.S;
   const fusion = item['fusion']?.M;
+  const requestHash = item['requestHash']?.S;
   const record: JobRecord = {
     id: str(item, 'id'),
     dialect: str(item, 'dialect') as JobRecord['dialect'],
@@ -74,6 +76,7 @@ export function fromMetaItem(item: Item): { record: JobRecord; bookkeeping: Meta
     createdAt: num(item, 'createdAt'),
     updatedAt: num(item, 'updatedAt'),
     ...(error === undefined ? {} : { error }),
+    ...(requestHash === undefined ? {} : { requestHash }),
     ...(fusion === undefined ? {} : { fusion: { query: fusion['query']?.S ?? '', chunkModel: fusion['chunkModel']?.S ?? '' } }),
   };
   return {

@@ -15,6 +15,8 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
   payload_too_large: 'RequestTooLarge',
   unsupported_media_type: 'UnsupportedMediaType',
   uri_too_long: 'RequestURITooLong',
+  conflict: 'Conflict',
+  unprocessable: 'InvalidParameter',
   rate_limited: 'Throttling',
   upstream: 'InternalError.Upstream',
   internal: 'InternalError',

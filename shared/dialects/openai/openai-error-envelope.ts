@@ -10,6 +10,8 @@ const OPENAI_ERROR: Readonly<Record<RerankErrorKind, { type: string; code: strin
   payload_too_large: { type: 'invalid_request_error', code: 'payload_too_large' },
   unsupported_media_type: { type: 'invalid_request_error', code: 'unsupported_media_type' },
   uri_too_long: { type: 'invalid_request_error', code: 'uri_too_long' },
+  conflict: { type: 'invalid_request_error', code: 'conflict' },
+  unprocessable: { type: 'invalid_request_error', code: 'unprocessable' },
   rate_limited: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   upstream: { type: 'api_error', code: 'upstream_error' },
   internal: { type: 'server_error', code: 'internal_error' },

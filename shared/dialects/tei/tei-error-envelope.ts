@@ -17,6 +17,8 @@ const TEI_ERROR: Readonly<Record<RerankErrorKind, { readonly errorType: TeiError
   payload_too_large: { errorType: 'Validation', status: 413 },
   unsupported_media_type: { errorType: 'Validation' },
   uri_too_long: { errorType: 'Validation' },
+  conflict: { errorType: 'Validation' },
+  unprocessable: { errorType: 'Validation', status: 422 },
   rate_limited: { errorType: 'Overloaded', status: 429 },
   upstream: { errorType: 'Backend', status: 424 },
   internal: { errorType: 'Backend' },

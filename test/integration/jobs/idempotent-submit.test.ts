@@ -97,13 +97,20 @@ describe.each(stores)('Idempotency-Key on job submission (%s)', (_name, makeStor
     expect(await jobs.find(a.job.id, 'owner-b')).toBeUndefined();
   });
 
-  it('refuses a key reused for a different request with a 400', async () => {
+  it('refuses a key reused for a different request with a 422, also when only the query or a document differs', async () => {
     const { jobs } = setup();
     const key = unique();
     await jobs.submitIdempotent(submission('owner-a'), key);
     const error = await jobs.submitIdempotent(submission('owner-a', ['only', 'two']), key).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(RerankError);
-    expect(error).toMatchObject({ kind: 'invalid_request', param: 'Idempotency-Key' });
+    expect(error).toMatchObject({ kind: 'unprocessable', status: 422, param: 'Idempotency-Key' });
+    // Same dialect, model, document count and top_n: the old shape check replayed the first job here (issue 21, item 4).
+    const sameShape = { ...submission('owner-a'), request: { ...submission('owner-a').request, query: 'another query' } };
+    await expect(jobs.submitIdempotent(sameShape, key)).rejects.toMatchObject({ kind: 'unprocessable' });
+    const otherDocs = submission('owner-a', ['alpha', 'beta', 'gamma', 'delta', 'EPSILON']);
+    await expect(jobs.submitIdempotent(otherDocs, key)).rejects.toMatchObject({ kind: 'unprocessable' });
+    // The identical request is still a replay.
+    expect((await jobs.submitIdempotent(submission('owner-a'), key)).replayed).toBe(true);
   });
 
   it('leaves submissions without a key as they were: a new job each time', async () => {

@@ -312,6 +312,8 @@ describe('dashScopeDialect.formatError', () => {
     payload_too_large: 'RequestTooLarge',
     unsupported_media_type: 'UnsupportedMediaType',
     uri_too_long: 'RequestURITooLong',
+    conflict: 'Conflict',
+    unprocessable: 'InvalidParameter',
     rate_limited: 'Throttling',
     upstream: 'InternalError.Upstream',
     internal: 'InternalError',
