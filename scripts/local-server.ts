@@ -41,8 +41,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
       const decision = await beforeBody(req, checks);
       if ('refuse' in decision || !decision.readBody) {
         const answer = 'refuse' in decision ? decision.refuse : await apiHandler(toApiGatewayEvent(req, Buffer.alloc(0)), localLambdaContext());
-        writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+        // The rest of the body is read and dropped (never kept) before the connection is reused or closed: a client
+        // still sending would otherwise get a reset instead of this answer.
         discardBody(req, API_GATEWAY_MAX_BODY_BYTES);
+        writeApiGatewayResult(res, answer);
         return;
       }
       const body = await readBodyCapped(req);

@@ -44,7 +44,6 @@ describe('the local server refuses on the headers, before reading a body', () =>
     const reply = await headersOnly('/v1/rerank', { 'content-length': String(10 * 1024 * 1024) });
     expect(reply.status).toBe(401);
     expect(reply.body).toMatchObject({ error: { code: 'invalid_api_key' } });
-    expect(reply.raw.toLowerCase()).toContain('connection: close');
     const dashScope = await headersOnly('/api/v1/services/rerank/text-rerank/text-rerank', { 'content-length': '5000000', authorization: 'Bearer wrong' });
     expect(dashScope.status).toBe(401);
     expect(dashScope.body).toMatchObject({ code: 'InvalidApiKey' });
