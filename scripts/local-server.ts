@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { handler as apiHandler } from '../functions/api/handler.js';
 import { failureResult } from '../shared/http/api-app.js';
 import {
   API_GATEWAY_MAX_BODY_BYTES,
-  discardBody,
+  drainBody,
   localLambdaContext,
   readBodyCapped,
   toApiGatewayEvent,
@@ -34,19 +34,25 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   const runtime = await serviceRuntime();
   const { config } = runtime;
   const checks = { auth: runtime.auth, maxBodyBytes: config.maxBodyBytes, maxPathChars: config.maxPathChars };
-  const server = createServer((req, res) => {
+  const serve = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
     void (async () => {
-      // A request refused on its headers is answered before its body is read, and its connection closed, so
-      // unauthenticated clients cannot make the server hold megabytes each.
+      // A request refused on its headers is refused without keeping a byte of its body, so unauthenticated clients
+      // cannot make the server hold megabytes each.
       const decision = await beforeBody(req, checks);
       if ('refuse' in decision || !decision.readBody) {
         const answer = 'refuse' in decision ? decision.refuse : await apiHandler(toApiGatewayEvent(req, Buffer.alloc(0)), localLambdaContext());
-        // The rest of the body is read and dropped (never kept) before the connection is reused or closed: a client
-        // still sending would otherwise get a reset instead of this answer.
-        discardBody(req, API_GATEWAY_MAX_BODY_BYTES);
-        writeApiGatewayResult(res, answer);
+        if (expectsContinue) {
+          // The client waits for "100 Continue" before it sends the body (curl does past 1 MB): answer now, no body
+          // ever crosses the wire, and the connection closes as the client expects after a final answer.
+          writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+          return;
+        }
+        // A client already sending is answered once the rest of its body has gone by, read and dropped: answering
+        // (or closing) while it still sends makes clients such as undici fail with EPIPE instead of reading the 4xx.
+        if (await drainBody(req, API_GATEWAY_MAX_BODY_BYTES)) writeApiGatewayResult(res, answer);
         return;
       }
+      if (expectsContinue) res.writeContinue();
       const body = await readBodyCapped(req);
       if (body === undefined) {
         // What API Gateway itself answers past its 10 MB cap, before any Lambda runs.
@@ -64,7 +70,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
       // The same envelope the API answers a failure in, for the dialect of the route that was called.
       if (!res.headersSent) writeApiGatewayResult(res, failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error));
     });
-  });
+  };
+  const server = createServer((req, res) => serve(req, res, false));
+  // Node answers "Expect: 100-continue" itself unless told otherwise; here the headers are checked first.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => serve(req, res, true));
 
   // Slow or idle clients cannot hold the server: headers within headersTimeoutMs, the whole request within
   // requestTimeoutMs, at most maxConnections sockets at once (Node's defaults are 60 s, 300 s and unlimited).

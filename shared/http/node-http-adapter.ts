@@ -88,14 +88,25 @@ export async function readBodyCapped(req: IncomingMessage, maxBytes = API_GATEWA
 }
 
 /**
- * Lets the rest of a refused request's body go by without keeping it (clients such as undici fail with ECONNRESET
- * when the server closes while they still send), and cuts the connection once more than `maxBytes` has passed.
+ * Reads the rest of a refused request's body without keeping it and resolves once it has all arrived, so the answer
+ * is written to a client that is listening: answering (or closing) while a client such as undici still sends makes
+ * it fail with EPIPE/ECONNRESET instead of reading the 4xx, depending on timing. Past `maxBytes` the connection is
+ * cut and this resolves `false` - what API Gateway does past its own cap.
  */
-export function discardBody(req: IncomingMessage, maxBytes: number): void {
-  let seen = 0;
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > maxBytes) req.destroy();
+export function drainBody(req: IncomingMessage, maxBytes: number): Promise<boolean> {
+  if (req.readableEnded) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > maxBytes) {
+        req.destroy();
+        resolve(false);
+      }
+    });
+    req.once('end', () => resolve(true));
+    req.once('error', () => resolve(false));
+    req.once('close', () => resolve(req.readableEnded));
+    req.resume();
   });
-  req.resume();
 }
