@@ -44,19 +44,19 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
         if (expectsContinue) {
           // The client waits for "100 Continue" before it sends the body (curl does past 1 MB): answer now, no body
           // ever crosses the wire, and the connection closes as the client expects after a final answer.
-          writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+          await writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
           return;
         }
         // A client already sending is answered once the rest of its body has gone by, read and dropped: answering
         // (or closing) while it still sends makes clients such as undici fail with EPIPE instead of reading the 4xx.
-        if (await drainBody(req, API_GATEWAY_MAX_BODY_BYTES)) writeApiGatewayResult(res, answer);
+        if (await drainBody(req, API_GATEWAY_MAX_BODY_BYTES)) await writeApiGatewayResult(res, answer);
         return;
       }
       if (expectsContinue) res.writeContinue();
       const body = await readBodyCapped(req);
       if (body === undefined) {
         // What API Gateway itself answers past its 10 MB cap, before any Lambda runs.
-        writeApiGatewayResult(res, {
+        await writeApiGatewayResult(res, {
           statusCode: 413,
           headers: { 'content-type': 'application/json', connection: 'close' },
           body: '{"message":"Request Entity Too Large"}',
@@ -64,11 +64,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
         req.destroy();
         return;
       }
-      writeApiGatewayResult(res, await apiHandler(toApiGatewayEvent(req, body), localLambdaContext()));
+      await writeApiGatewayResult(res, await apiHandler(toApiGatewayEvent(req, body), localLambdaContext()));
     })().catch((error: unknown) => {
       console.error('local server: unhandled error', error);
       // The same envelope the API answers a failure in, for the dialect of the route that was called.
-      if (!res.headersSent) writeApiGatewayResult(res, failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error));
+      if (!res.headersSent) void writeApiGatewayResult(res, failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error));
     });
   };
   const server = createServer((req, res) => serve(req, res, false));

@@ -48,6 +48,11 @@ export const ENV_DEFAULTS = {
   RERANK_BASE_URL: undefined, // http://127.0.0.1:3000
   RERANK_FILES_BUCKET: undefined, // the S3 bucket of the files/uploads/batches FileStore on AWS (the CDK stack sets it)
   RERANK_FILE_RETENTION_DAYS: 30,
+  // The Files and Uploads APIs: npm start's folder, and the bounds per file and per key (DEFAULT_FILE_LIMITS).
+  RERANK_FILES_DIR: '.rerank/files',
+  RERANK_FILE_MAX_BYTES: 200 * 1024 * 1024,
+  RERANK_FILES_MAX_PER_KEY: 10_000,
+  RERANK_FILES_MAX_STORED_BYTES: 10 * 1024 ** 3,
   RERANK_CODE_ROOT: undefined, // LAMBDA_TASK_ROOT, else the working directory
   RERANK_HUB_FILE_HOSTS: undefined, // DEFAULT_HUB_FILE_HOSTS in model-pull/safe-hub-paths.ts: the Hugging Face CDNs
   RERANK_HUB_MAX_FILE_BYTES: 16 * 1024 ** 3,

@@ -41,6 +41,17 @@ export interface ServiceConfig {
   readonly auth: AuthSetting;
   readonly jobs: JobsConfig;
   readonly batches: BatchQuotasConfig;
+  readonly files: FilesConfig;
+}
+
+/** The Files and Uploads APIs (RERANK_FILES_DIR, RERANK_FILE_*, RERANK_FILES_*). */
+export interface FilesConfig {
+  /** `npm start`'s file folder (the aws backend keeps files in S3). */
+  readonly dir: string;
+  readonly maxFileBytes: number;
+  readonly maxFilesPerKey: number;
+  readonly maxStoredBytesPerKey: number;
+  readonly retentionSeconds: number;
 }
 
 /** Batch quotas per key and the retention of output files (RERANK_BATCH_*, RERANK_FILE_RETENTION_DAYS). */
@@ -200,6 +211,13 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       maxCorpusDocuments: setting(env, 'RERANK_BATCH_MAX_CORPUS_DOCUMENTS'),
       maxCorpusResultsWithoutTopN: setting(env, 'RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N'),
       outputRetentionSeconds: setting(env, 'RERANK_FILE_RETENTION_DAYS') * 86_400,
+    },
+    files: {
+      dir: resolve(root, env['RERANK_FILES_DIR'] ?? ENV_DEFAULTS.RERANK_FILES_DIR),
+      maxFileBytes: setting(env, 'RERANK_FILE_MAX_BYTES'),
+      maxFilesPerKey: setting(env, 'RERANK_FILES_MAX_PER_KEY'),
+      maxStoredBytesPerKey: setting(env, 'RERANK_FILES_MAX_STORED_BYTES'),
+      retentionSeconds: setting(env, 'RERANK_FILE_RETENTION_DAYS') * 86_400,
     },
   };
 }

@@ -2,7 +2,19 @@
  * Where uploaded files, batch inputs, outputs and error files live: a local folder for `npm start`, S3 on AWS.
  * The bytes never pass through a queue or a database item; everything here streams.
  */
-export type FilePurpose = 'batch' | 'batch_output' | 'user_data';
+export type FilePurpose = 'batch' | 'batch_output' | 'user_data' | 'upload_part';
+
+/** Every purpose a stored file can have (adapters check what they read back against it). */
+export const FILE_PURPOSES: readonly FilePurpose[] = ['batch', 'batch_output', 'user_data', 'upload_part'];
+
+/** What a caller may upload: output files are written by batches, parts only by the Uploads API. */
+export const UPLOADABLE_PURPOSES: readonly FilePurpose[] = ['batch', 'user_data'];
+
+/** A key's stored files, for its quotas. */
+export interface FileUsage {
+  readonly files: number;
+  readonly bytes: number;
+}
 
 export interface FileRecord {
   /** `file-...`, as OpenAI's Files API spells ids. */
@@ -58,4 +70,8 @@ export interface FileStore {
   read(id: string, range?: ByteRange): AsyncIterable<Uint8Array>;
   /** Returns whether a file was deleted. */
   delete(id: string): Promise<boolean>;
+  /** The key's files and bytes; a store without it (S3, where a lifecycle rule and API Gateway bound use) skips the quota. */
+  usage?(ownerKeyId: string): Promise<FileUsage>;
+  /** Removes files past their `expiresAt`; stores whose backend expires objects itself (S3 lifecycle) need not. */
+  deleteExpired?(): Promise<number>;
 }

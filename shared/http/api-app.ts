@@ -28,6 +28,7 @@ import { JobStillRunningError } from './job-still-running-error.js';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../jobs/idempotency-key.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from './response-size.js';
 import type { BatchesApi } from './batches/batches-api.js';
+import type { FilesApi } from './files/files-api.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
@@ -41,6 +42,8 @@ export interface ApiAppDeps {
   readonly modelIds: readonly string[];
   /** `/v1/batches`; absent = those routes answer 404. */
   readonly batches?: BatchesApi;
+  /** `/v1/files` and `/v1/uploads`; absent = those routes answer 404. */
+  readonly files?: FilesApi;
 }
 
 type Result = APIGatewayProxyStructuredResultV2;
@@ -132,12 +135,17 @@ export function failureResult(event: APIGatewayProxyEventV2, cause: unknown): Re
   return { ...result, headers: { ...result.headers, 'x-request-id': context.requestId } };
 }
 
-function bodyText(event: APIGatewayProxyEventV2, maxBytes: number): string {
+function bodyBytes(event: APIGatewayProxyEventV2, maxBytes: number): Buffer {
   const raw = event.body ?? '';
   const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
   if (bytes.length > maxBytes) {
     throw new RerankError('payload_too_large', `request body is ${bytes.length} bytes; the limit is ${maxBytes} bytes`);
   }
+  return bytes;
+}
+
+function bodyText(event: APIGatewayProxyEventV2, maxBytes: number): string {
+  const bytes = bodyBytes(event, maxBytes);
   if (bytes.length === 0) throw invalidRequest('request body is empty; a JSON object is expected', 'body');
   return bytes.toString('utf8');
 }
@@ -235,6 +243,18 @@ export class ApiApp {
         if (!this.#deps.batches) throw new RerankError('not_found', `batches are not enabled on ${path}`);
         const readBody = () => (requireJsonContentType(header(event, 'content-type')), parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body'));
         return this.#deps.batches.handle(route.action.operation, { event, caller, params, readBody, header: (name) => header(event, name) });
+      }
+      case 'files': {
+        if (!this.#deps.files) throw new RerankError('not_found', `files are not enabled on ${path}`);
+        const maxBytes = this.#deps.limits.maxBodyBytes;
+        return this.#deps.files.handle(route.action.operation, {
+          event,
+          caller,
+          params,
+          readBytes: () => bodyBytes(event, maxBytes),
+          readJson: () => (requireJsonContentType(header(event, 'content-type')), parseJsonText(bodyText(event, maxBytes), 'request body')),
+          header: (name) => header(event, name),
+        });
       }
       case 'cancel-job':
         await this.#deps.jobs.cancel(params['id'] ?? '', caller.keyId);

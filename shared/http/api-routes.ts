@@ -10,6 +10,7 @@ import { teiDialect } from '../dialects/tei/tei-dialect.js';
 import { isTeiBody } from '../dialects/tei/tei-request-fields.js';
 import { voyageDialect } from '../dialects/voyage/voyage-dialect.js';
 import type { BatchesOperation } from './batches/batches-api.js';
+import type { FilesOperation } from './files/files-api.js';
 
 /** A second dialect served on a route's path, recognised by its body (TEI's `texts` beside OpenAI's `documents`). */
 export interface BodyDialect {
@@ -27,7 +28,8 @@ export type RouteAction =
   | { kind: 'openapi' }
   | { kind: 'docs' }
   | { kind: 'docs-asset' }
-  | { kind: 'batches'; operation: BatchesOperation };
+  | { kind: 'batches'; operation: BatchesOperation }
+  | { kind: 'files'; operation: FilesOperation };
 
 export interface Route {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -75,6 +77,15 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/batches', action: { kind: 'batches', operation: 'list' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/batches/{id}', action: { kind: 'batches', operation: 'get' }, errorDialect: openAiDialect },
   { method: 'POST', path: '/v1/batches/{id}/cancel', action: { kind: 'batches', operation: 'cancel' }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/v1/files', action: { kind: 'files', operation: 'create' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/files', action: { kind: 'files', operation: 'list' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/files/{id}', action: { kind: 'files', operation: 'get' }, errorDialect: openAiDialect },
+  { method: 'DELETE', path: '/v1/files/{id}', action: { kind: 'files', operation: 'delete' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/files/{id}/content', action: { kind: 'files', operation: 'content' }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/v1/uploads', action: { kind: 'files', operation: 'upload-create' }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/v1/uploads/{id}/parts', action: { kind: 'files', operation: 'upload-part' }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/v1/uploads/{id}/complete', action: { kind: 'files', operation: 'upload-complete' }, errorDialect: openAiDialect },
+  { method: 'POST', path: '/v1/uploads/{id}/cancel', action: { kind: 'files', operation: 'upload-cancel' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },

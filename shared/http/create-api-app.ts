@@ -2,11 +2,13 @@ import type { ServiceRuntime } from '../runtime/service-runtime.js';
 import { ApiApp } from './api-app.js';
 import { apiLimitsOf } from './api-limits.js';
 import { createBatchesApi } from './batches/create-batches-api.js';
+import { createFilesApi } from './files/create-files-api.js';
 
 export function createApiApp(runtime: ServiceRuntime): ApiApp {
   const { config } = runtime;
   const { limits, plan } = apiLimitsOf(config);
   const batches = createBatchesApi(runtime, limits, plan);
+  const files = createFilesApi(runtime);
   return new ApiApp({
     service: runtime.service,
     jobs: runtime.jobs,
@@ -16,5 +18,6 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
     jobOptions: { waitMs: config.jobs.waitMs },
     modelIds: runtime.scorers.ids(),
     ...(batches ? { batches } : {}),
+    ...(files ? { files } : {}),
   });
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { streamedBodyOf } from './streamed-result.js';
 
 /** API Gateway's own payload cap; beyond it API Gateway answers 413 before any Lambda runs. */
 export const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -66,13 +68,30 @@ export function localLambdaContext(functionName = 'rerank-api-local'): Context {
   };
 }
 
-/** Writes a handler's structured result back to the socket as API Gateway would. */
-export function writeApiGatewayResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
-  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-  const headers: Record<string, string | number> = { 'content-length': body.length };
+/**
+ * Writes a handler's structured result back to the socket as API Gateway would. A streamed body (a file's content)
+ * is written as it is read, one chunk in flight, so a download of any size holds one chunk in memory.
+ */
+export async function writeApiGatewayResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): Promise<void> {
+  const streamed = streamedBodyOf(result);
+  const body = streamed !== undefined || result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const headers: Record<string, string | number> = streamed === undefined ? { 'content-length': body.length } : {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = typeof value === 'boolean' ? String(value) : value;
   res.writeHead(result.statusCode ?? 200, headers);
-  res.end(body);
+  if (streamed === undefined) {
+    res.end(body);
+    return;
+  }
+  try {
+    for await (const chunk of streamed) {
+      if (res.destroyed) return;
+      if (!res.write(chunk)) await once(res, 'drain');
+    }
+    res.end();
+  } catch (error) {
+    // The status line is gone already: cutting the connection is the only way left to say the body is incomplete.
+    res.destroy(error as Error);
+  }
 }
 
 /** Reads the body up to API Gateway's cap; `undefined` means it was larger. */

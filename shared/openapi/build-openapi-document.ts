@@ -14,12 +14,57 @@ export interface DocumentedRoute {
     | { readonly kind: 'rerank'; readonly dialect: Dialect; readonly byBody?: readonly { readonly dialect: Dialect }[] }
     | { readonly kind: 'submit-job'; readonly dialect: Dialect }
     | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
-    | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' };
+    | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' }
+    | { readonly kind: 'files'; readonly operation: FilesOperationName };
   readonly errorDialect: Dialect;
   readonly public?: boolean;
 }
 
 type Route = DocumentedRoute;
+
+type FilesOperationName = 'create' | 'list' | 'get' | 'delete' | 'content' | 'upload-create' | 'upload-part' | 'upload-complete' | 'upload-cancel';
+
+const FILES_SUMMARY: Readonly<Record<FilesOperationName, string>> = {
+  create: 'Upload a file (multipart: file, purpose batch or user_data; up to the body limit - larger files through /v1/uploads)',
+  list: 'List your files',
+  get: 'Retrieve a file object',
+  delete: 'Delete a file',
+  content: "A file's bytes (on AWS a redirect to a short-lived download URL)",
+  'upload-create': 'Start an upload of a large file, sent in parts',
+  'upload-part': 'Add a part (multipart: data) to an upload',
+  'upload-complete': 'Assemble the parts, in the order given, into a file',
+  'upload-cancel': 'Cancel an upload',
+};
+
+/** Bodies of the Files and Uploads operations that take one (OpenAI's, unchanged). */
+const MULTIPART = (fields: Record<string, unknown>, required: string[]) => ({
+  required: true,
+  content: { 'multipart/form-data': { schema: { type: 'object', properties: fields, required } } },
+});
+const FILES_REQUEST_BODY: Partial<Record<FilesOperationName, unknown>> = {
+  create: MULTIPART({ file: { type: 'string', format: 'binary' }, purpose: { type: 'string', enum: ['batch', 'user_data'] } }, ['file', 'purpose']),
+  'upload-part': MULTIPART({ data: { type: 'string', format: 'binary' } }, ['data']),
+  'upload-create': {
+    required: true,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties: { filename: { type: 'string' }, purpose: { type: 'string', enum: ['batch', 'user_data'] }, bytes: { type: 'integer' }, mime_type: { type: 'string' } },
+          required: ['filename', 'purpose', 'bytes', 'mime_type'],
+        },
+      },
+    },
+  },
+  'upload-complete': {
+    required: true,
+    content: {
+      'application/json': {
+        schema: { type: 'object', properties: { part_ids: { type: 'array', items: { type: 'string' } }, md5: { type: 'string' } }, required: ['part_ids'] },
+      },
+    },
+  },
+};
 
 /** An OpenAPI 3.1 document, as JSON. */
 export type OpenApiDocument = Readonly<Record<string, unknown>>;
@@ -82,7 +127,8 @@ function componentSchemas(dialects: readonly Dialect[]): Record<string, JsonSche
 const ERROR_STATUSES: Readonly<Record<string, string>> = {
   '400': 'Malformed request: invalid JSON, a schema violation, or a value the service cannot accept (e.g. an unknown model).',
   '401': 'Missing or wrong API key (only when keys are configured).',
-  '404': 'No such job (jobs expire, and are visible only to the key that submitted them).',
+  '404': 'No such job, batch, file or upload (they expire, and are visible only to the key that created them).',
+  '409': 'The upload is no longer pending (completed, cancelled or expired), or the key was reused while its first request runs.',
   '413': 'Body, query or a document above the configured limits (send `truncate: true` to cut texts instead).',
   '415': 'The body was not sent as `Content-Type: application/json`.',
   '422': "TEI's body (`texts`) that the service cannot accept (TEI's status for an unprocessable body).",
@@ -198,6 +244,19 @@ function operation(route: Route): Operation {
         ...(route.path.includes('{id}') ? { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] } : {}),
         responses: { '200': { description: "OpenAI's batch object (or list).", content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['400', '401', '404', '429']) },
       };
+    case 'files':
+      // OpenAI's Files and Uploads APIs, unchanged: its official document (and SDKs) describe these objects.
+      return {
+        tags: ['files'],
+        summary: FILES_SUMMARY[action.operation],
+        ...(route.path.includes('{id}') ? { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] } : {}),
+        ...(FILES_REQUEST_BODY[action.operation] === undefined ? {} : { requestBody: FILES_REQUEST_BODY[action.operation] }),
+        responses: {
+          '200': { description: "OpenAI's file, upload or part object (or list); a file's content as bytes.", content: jsonContent({ type: 'object' }) },
+          ...(action.operation === 'content' ? { '302': { description: 'The file is downloaded from this short-lived URL (S3).' } } : {}),
+          ...errorResponses(route.errorDialect, ['400', '401', '404', '409', '413', '429']),
+        },
+      };
     case 'docs-asset':
       return {
         tags: ['service'],
@@ -235,6 +294,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
     tags: [
       ...dialects.map((d) => ({ name: d.name, description: `The ${d.name} dialect` })),
       { name: 'jobs', description: 'Queued rerank jobs' },
+      { name: 'files', description: 'Files and uploads (OpenAI Files/Uploads APIs): batch inputs, corpora and results' },
       { name: 'service', description: 'Models, health and this document' },
     ],
     paths,

@@ -11,6 +11,9 @@ import type { BatchStore } from '../batches/batch-store.js';
 import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import type { FileStore } from '../files/file-store.js';
+import type { UploadStore } from '../files/upload-store.js';
+import { LocalFolderFileStore } from '../adapters/local/local-folder-file-store.js';
+import { InMemoryUploadStore } from '../adapters/memory/in-memory-upload-store.js';
 import { traceClient } from '../observability/tracer.js';
 
 /** The batch engine's storage-side ports for this process. */
@@ -20,8 +23,10 @@ export interface BatchRuntime {
   /** `npm start`'s in-process queue, which the engine attaches to; absent on AWS, where SQS feeds the batch worker. */
   readonly localQueue?: InProcessBatchTaskQueue;
   readonly limits: BatchLimits;
-  /** The files behind batches where this backend brings its own store (S3 on AWS). */
+  /** The files behind batches and the Files API: a local folder on `npm start`, S3 on AWS. */
   readonly files?: FileStore;
+  /** Pending uploads of the Uploads API (memory on `npm start`; the aws backend has none yet, so uploads answer 404). */
+  readonly uploads?: UploadStore;
 }
 
 /** How often the embedded engine looks for batches past their completion window. */
@@ -34,7 +39,8 @@ export const EXPIRY_SWEEP_MS = 60_000;
 export const batchTaskRunners = (workers: number): number => workers * 2;
 
 /**
- * The `memory` backend (`npm start`): batches in memory, tasks on an in-process queue. The `aws` backend: the
+ * The `memory` backend (`npm start`): batches in memory, tasks on an in-process queue, files in RERANK_FILES_DIR,
+ * pending uploads in memory. The `aws` backend: the
  * DynamoDB batch store on the jobs table, the SQS batch task queue and the S3 files bucket, once the stack names
  * the queue and the bucket (RERANK_BATCH_QUEUE_URL, RERANK_FILES_BUCKET); without them it serves no batches.
  */
@@ -57,5 +63,12 @@ export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<s
     maxAttempts: config.jobs.maxReceiveCount,
     retryDelayMs: config.jobs.retryDelayMs,
   });
-  return { store: new InMemoryBatchStore(), queue: localQueue, localQueue, limits };
+  return {
+    store: new InMemoryBatchStore(),
+    queue: localQueue,
+    localQueue,
+    limits,
+    files: new LocalFolderFileStore(config.files.dir),
+    uploads: new InMemoryUploadStore(),
+  };
 }

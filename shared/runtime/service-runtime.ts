@@ -22,6 +22,7 @@ import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
 import { createBatchRuntime, type BatchRuntime } from './batch-runtime.js';
 import type { FileStore } from '../files/file-store.js';
+import type { UploadStore } from '../files/upload-store.js';
 
 /** Everything a process serves with, built once: the API function, the workers and `npm start` share it. */
 export interface ServiceRuntime {
@@ -38,6 +39,8 @@ export interface ServiceRuntime {
   readonly batches: BatchRuntime | undefined;
   /** Uploaded files, batch inputs and outputs (absent until a FileStore adapter is configured). */
   readonly files?: FileStore;
+  /** Pending uploads of `/v1/uploads` (absent = those routes answer 404). */
+  readonly uploads?: UploadStore;
 }
 
 export async function createServiceRuntime(config: ServiceConfig): Promise<ServiceRuntime> {
@@ -84,6 +87,7 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     jobSlots,
     batches,
     ...(batches?.files ? { files: batches.files } : {}),
+    ...(batches?.uploads ? { uploads: batches.uploads } : {}),
   };
 }
 

@@ -9,11 +9,10 @@ import { RerankClient, type RerankBatch } from '../../shared/client/index.js';
 import { readBodyCapped, toApiGatewayEvent, writeApiGatewayResult } from '../../shared/http/node-http-adapter.js';
 import { createBm25Scorer } from '../../shared/scoring/lexical/index.js';
 import { batchTestRuntime, type BatchTestRuntime } from '../support/batch-test-runtime.js';
-import { serveFilesStandIn } from '../support/files-api-stand-in.js';
 
 /**
  * The client SDK's `batches` and `npm run batch` against a real HTTP server: ApiApp with `/v1/batches` (bm25), its
- * tasks pumped in the background, and a stand-in for the Files API until branch batch-files lands.
+ * tasks pumped in the background, and the Files API over the same FileStore.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 let rt: BatchTestRuntime;
@@ -29,8 +28,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     void (async () => {
       const body = (await readBodyCapped(req)) ?? Buffer.alloc(0);
-      if (await serveFilesStandIn(req, res, body, rt.files)) return;
-      writeApiGatewayResult(res, await rt.app.handle(toApiGatewayEvent(req, body)));
+      await writeApiGatewayResult(res, await rt.app.handle(toApiGatewayEvent(req, body)));
     })();
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -14,6 +14,9 @@ import type { Scorer } from '../../shared/core/scorer.js';
 import { createScorerRegistry } from '../../shared/core/scorer-registry.js';
 import { ApiApp } from '../../shared/http/api-app.js';
 import { BatchesApi } from '../../shared/http/batches/batches-api.js';
+import { FilesApi } from '../../shared/http/files/files-api.js';
+import { FilesService } from '../../shared/files/files-service.js';
+import { DEFAULT_FILE_LIMITS } from '../../shared/files/file-limits.js';
 import { createBatchEngine } from '../../shared/http/batches/create-batch-engine.js';
 import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import { InMemoryFileStore } from './in-memory-file-store.js';
@@ -51,7 +54,7 @@ export interface BatchTestRuntime {
   readonly clock: { nowMs: number };
 }
 
-/** ApiApp with `/v1/batches` over in-memory ports, operator keys `key-a` and `key-b`, and a hand-driven task queue. */
+/** ApiApp with `/v1/batches` and `/v1/files` over in-memory ports, operator keys `key-a` and `key-b`, and a hand-driven task queue. */
 export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}): BatchTestRuntime {
   const registry = createScorerRegistry(scorers);
   const service = new RerankService({ catalog: registry });
@@ -95,6 +98,7 @@ export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<Bat
     jobOptions: { waitMs: 10 },
     modelIds: registry.ids(),
     batches: new BatchesApi(engine),
+    files: new FilesApi(new FilesService(files, DEFAULT_FILE_LIMITS)),
   });
   return { app, engine, files, store, queue, clock };
 }

@@ -46,6 +46,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
       POWERTOOLS_LOG_LEVEL: 'ERROR',
       RERANK_MODELS: FIXTURE_MODEL_SPEC,
       RERANK_KEYS_FILE: join(scratch, 'keys.json'),
+      RERANK_FILES_DIR: join(scratch, 'files'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

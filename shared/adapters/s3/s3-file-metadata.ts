@@ -1,4 +1,4 @@
-import type { FilePurpose, FileRecord } from '../../files/file-store.js';
+import { FILE_PURPOSES, type FilePurpose, type FileRecord } from '../../files/file-store.js';
 
 /**
  * A FileRecord as S3 user metadata on the content object (HeadObject reads it back in one call).
@@ -14,7 +14,7 @@ export function toObjectMetadata(record: Omit<FileRecord, 'bytes' | 'version'>):
   };
 }
 
-const PURPOSES: ReadonlySet<string> = new Set<FilePurpose>(['batch', 'batch_output', 'user_data']);
+const PURPOSES: ReadonlySet<string> = new Set<FilePurpose>(FILE_PURPOSES);
 
 /** Undefined when the object is not one this store wrote (missing or foreign metadata). */
 export function fromObjectMetadata(

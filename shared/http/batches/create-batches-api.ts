@@ -39,6 +39,8 @@ export function createBatchesApi(runtime: ServiceRuntime, requestLimits: Request
     local.attach(engine);
     const sweep = setInterval(() => {
       engine.expireDue().catch((error: unknown) => logger.error('batch expiry sweep failed', { error: error as Error }));
+      // Files past their retention go too (S3 has a lifecycle rule for that on AWS).
+      runtime.files?.deleteExpired?.().catch((error: unknown) => logger.error('file expiry sweep failed', { error: error as Error }));
     }, EXPIRY_SWEEP_MS);
     sweep.unref();
   }

@@ -9,12 +9,11 @@ import { readBodyCapped, toApiGatewayEvent, writeApiGatewayResult } from '../../
 import { loadFolderScorer } from '../../../shared/scoring/load-folder-scorer.js';
 import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 import { openAiBatchSchemaErrors } from '../../support/openai-batch-schemas.js';
-import { serveFilesStandIn } from '../../support/files-api-stand-in.js';
 
 /**
  * The official `openai` SDK's files and batches calls against a real HTTP server running ApiApp with `/v1/batches`,
- * the real TinyBERT fixture (ONNX) and a hand-driven task queue. `/v1/files` is a stand-in over the same FileStore
- * until the Files API (branch batch-files) lands; then this moves to `npm start`.
+ * the real TinyBERT fixture (ONNX) and a hand-driven task queue, and `/v1/files` over the same FileStore (the Files
+ * API on `npm start` itself: test/e2e/sdk/openai-files.e2e.test.ts).
  */
 const ROOT = resolve(import.meta.dirname, '../../..');
 const DOCS = [
@@ -37,8 +36,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     void (async () => {
       const body = (await readBodyCapped(req)) ?? Buffer.alloc(0);
-      if (await serveFilesStandIn(req, res, body, rt.files)) return;
-      writeApiGatewayResult(res, await rt.app.handle(toApiGatewayEvent(req, body)));
+      await writeApiGatewayResult(res, await rt.app.handle(toApiGatewayEvent(req, body)));
     })();
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The runtime `npm start` builds (memory backend), with bm25 only: the batch store, queue and engine as wired for real. */
 async function runtimeWith(files: InMemoryFileStore | undefined) {
-  const config = loadServiceConfig({ RERANK_MODELS: 'bm25=lexical', RERANK_API_KEYS: 'key-a', RERANK_KEYS_FILE: join(scratch, 'keys.json'), RERANK_BATCH_MAX_LINES: '5' });
+  const config = loadServiceConfig({
+    RERANK_MODELS: 'bm25=lexical',
+    RERANK_API_KEYS: 'key-a',
+    RERANK_KEYS_FILE: join(scratch, 'keys.json'),
+    RERANK_FILES_DIR: join(scratch, 'files'),
+    RERANK_BATCH_MAX_LINES: '5',
+  });
   const runtime = await createServiceRuntime(config);
   return createApiApp(files ? { ...runtime, files } : runtime);
 }
@@ -46,10 +52,15 @@ describe('batches in the service runtime (memory backend)', () => {
     expect(await ended(app, over.id)).toMatchObject({ status: 'failed', errors: { data: [{ code: 'too_many_lines', line: 6 }] } });
   });
 
-  it('answers 404 on /v1/batches while no FileStore is configured', async () => {
+  it('keeps files in RERANK_FILES_DIR: what POST /v1/files stores, the runtime reads back from that folder', async () => {
     const app = await runtimeWith(undefined);
-    const response = await call(app, 'GET', '/v1/batches');
-    expect(response.statusCode).toBe(404);
-    expect(response.body).toMatch(/batches are not enabled/);
+    const boundary = 'b0undary';
+    const form = [`--${boundary}`, 'content-disposition: form-data; name="purpose"', '', 'user_data', `--${boundary}`, 'content-disposition: form-data; name="file"; filename="c.jsonl"', 'content-type: application/octet-stream', '', '"doc one"', `--${boundary}--`, ''].join('\r\n');
+    const created = await app.handle(
+      apiGatewayEvent({ method: 'POST', path: '/v1/files', body: form, headers: { authorization: 'Bearer key-a', 'content-type': `multipart/form-data; boundary=${boundary}` } }),
+    );
+    expect(created.statusCode).toBe(200);
+    const id = (JSON.parse(created.body as string) as { id: string }).id;
+    expect(readdirSync(join(scratch, 'files', 'content'))).toContain(id);
   });
 });

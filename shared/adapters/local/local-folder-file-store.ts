@@ -1,0 +1,194 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { FileNotFoundError, FileTooLargeError } from '../../files/file-errors.js';
+import {
+  FILE_PURPOSES,
+  type ByteRange,
+  type FilePage,
+  type FilePurpose,
+  type FileRecord,
+  type FileStore,
+  type FileUsage,
+  type FileWriter,
+  type NewFile,
+} from '../../files/file-store.js';
+
+/** Ids this store hands out and accepts: OpenAI's `file-` prefix and 24 hex characters, so an id is never a path. */
+const FILE_ID = /^file-[0-9a-f]{24}$/;
+const newFileId = (): string => `file-${randomBytes(12).toString('hex')}`;
+/** A key id becomes a folder name only as its digest: no caller text reaches a path. */
+const ownerFolder = (ownerKeyId: string): string => createHash('sha256').update(ownerKeyId).digest('hex');
+
+/**
+ * FileStore on a local folder, for `npm start`: `content/<id>` holds the bytes, `records/<id>.json` the record and
+ * `owners/<digest of key>/<id>` one empty marker per file, so a key's files are listed without reading every
+ * record. A file is written under a temporary name and its record is written last, by rename: a crash mid-upload
+ * leaves no visible file, and readers never see a half-written one.
+ */
+export class LocalFolderFileStore implements FileStore {
+  readonly #dir: string;
+  readonly #now: () => number;
+
+  constructor(dir: string, options: { readonly now?: () => number } = {}) {
+    this.#dir = dir;
+    this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  async openWriter(file: NewFile): Promise<FileWriter> {
+    const id = newFileId();
+    await Promise.all(['content', 'records', join('owners', ownerFolder(file.ownerKeyId))].map((d) => mkdir(join(this.#dir, d), { recursive: true })));
+    const partial = this.#content(`${id}.partial`);
+    const stream = createWriteStream(partial, { flags: 'wx' });
+    let bytes = 0;
+    let ended = false;
+    const failed = (): Error | undefined => (stream.errored ? stream.errored : undefined);
+    const end = async (target: WriteStream) => {
+      if (ended) return;
+      ended = true;
+      target.end();
+      if (!target.closed) await once(target, 'close');
+    };
+    return {
+      write: async (chunk) => {
+        bytes += chunk.length;
+        if (bytes > file.maxBytes) throw new FileTooLargeError(file.maxBytes);
+        const error = failed();
+        if (error) throw error;
+        // Back-pressure: one chunk in flight at a time, so a writer holds at most one chunk in memory.
+        if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+        const after = failed();
+        if (after) throw after;
+      },
+      close: async () => {
+        await end(stream);
+        const error = failed();
+        if (error) throw error;
+        const record: FileRecord = {
+          id,
+          ownerKeyId: file.ownerKeyId,
+          filename: file.filename,
+          purpose: file.purpose,
+          bytes,
+          createdAt: this.#now(),
+          version: id,
+          ...(file.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }),
+        };
+        await rename(partial, this.#content(id));
+        await writeFile(this.#marker(file.ownerKeyId, id), '');
+        const temp = this.#record(`${id}.partial`);
+        await writeFile(temp, JSON.stringify(record));
+        await rename(temp, this.#record(id));
+        return record;
+      },
+      abort: async () => {
+        await end(stream).catch(() => undefined);
+        await rm(partial, { force: true });
+      },
+    };
+  }
+
+  async get(id: string): Promise<FileRecord | undefined> {
+    const record = await this.#readRecord(id);
+    return record !== undefined && !this.#expired(record) ? record : undefined;
+  }
+
+  async list(
+    ownerKeyId: string,
+    page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' },
+  ): Promise<FilePage> {
+    const records = await this.#ownedRecords(ownerKeyId);
+    const mine = records.filter((r) => page.purpose === undefined || r.purpose === page.purpose);
+    const direction = page.order === 'asc' ? 1 : -1;
+    mine.sort((a, b) => direction * (a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
+    const start = page.after === undefined ? 0 : mine.findIndex((r) => r.id === page.after) + 1;
+    return { files: mine.slice(start, start + page.limit), hasMore: mine.length > start + page.limit };
+  }
+
+  async *read(id: string, range?: ByteRange): AsyncIterable<Uint8Array> {
+    if ((await this.get(id)) === undefined) throw new FileNotFoundError(id);
+    if (range !== undefined && range.end <= range.start) return;
+    const stream = createReadStream(this.#content(id), range === undefined ? {} : { start: range.start, end: range.end - 1 });
+    try {
+      for await (const chunk of stream) yield chunk as Uint8Array;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new FileNotFoundError(id, { cause: error });
+      throw error;
+    } finally {
+      stream.destroy();
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const record = await this.#readRecord(id);
+    if (record === undefined) return false;
+    // The record goes first: from then on the file is gone for readers, whatever happens to the rest.
+    await rm(this.#record(id), { force: true });
+    await Promise.all([rm(this.#content(id), { force: true }), rm(this.#marker(record.ownerKeyId, id), { force: true })]);
+    return true;
+  }
+
+  async usage(ownerKeyId: string): Promise<FileUsage> {
+    const records = await this.#ownedRecords(ownerKeyId);
+    return { files: records.length, bytes: records.reduce((sum, r) => sum + r.bytes, 0) };
+  }
+
+  async deleteExpired(): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(join(this.#dir, 'records'));
+    } catch {
+      return 0;
+    }
+    let deleted = 0;
+    for (const name of names) {
+      const id = name.replace(/\.json$/, '');
+      const record = await this.#readRecord(id);
+      if (record !== undefined && this.#expired(record) && (await this.delete(id))) deleted += 1;
+    }
+    return deleted;
+  }
+
+  async #ownedRecords(ownerKeyId: string): Promise<FileRecord[]> {
+    let ids: string[];
+    try {
+      ids = await readdir(join(this.#dir, 'owners', ownerFolder(ownerKeyId)));
+    } catch {
+      return [];
+    }
+    const records = await Promise.all(ids.map((id) => this.get(id)));
+    return records.filter((r): r is FileRecord => r !== undefined && r.ownerKeyId === ownerKeyId);
+  }
+
+  async #readRecord(id: string): Promise<FileRecord | undefined> {
+    if (!FILE_ID.test(id)) return undefined;
+    let text: string;
+    try {
+      text = await readFile(this.#record(id), 'utf8');
+    } catch {
+      return undefined;
+    }
+    const record = JSON.parse(text) as FileRecord;
+    if (!FILE_PURPOSES.includes(record.purpose)) return undefined;
+    // The content must still be there (a delete interrupted after its first step leaves none).
+    return (await stat(this.#content(id)).catch(() => undefined)) === undefined ? undefined : record;
+  }
+
+  #expired(record: FileRecord): boolean {
+    return record.expiresAt !== undefined && record.expiresAt <= this.#now();
+  }
+
+  #content(name: string): string {
+    return join(this.#dir, 'content', name);
+  }
+
+  #record(name: string): string {
+    return join(this.#dir, 'records', `${name}.json`);
+  }
+
+  #marker(ownerKeyId: string, id: string): string {
+    return join(this.#dir, 'owners', ownerFolder(ownerKeyId), id);
+  }
+}

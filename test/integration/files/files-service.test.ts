@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalFolderFileStore } from '../../../shared/adapters/local/local-folder-file-store.js';
+import { InMemoryUploadStore } from '../../../shared/adapters/memory/in-memory-upload-store.js';
+import { RerankError } from '../../../shared/core/rerank-error.js';
+import { DEFAULT_FILE_LIMITS, type FileLimits } from '../../../shared/files/file-limits.js';
+import { FilesService } from '../../../shared/files/files-service.js';
+
+/** The Files/Uploads rules at their bounds, over the local-folder store on a temporary folder. */
+let dir: string;
+let clock: { now: number };
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'files-service-'));
+  clock = { now: 1_800_000_000 };
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const service = (limits: Partial<FileLimits> = {}) =>
+  new FilesService(new LocalFolderFileStore(dir, { now: () => clock.now }), { ...DEFAULT_FILE_LIMITS, ...limits }, { uploads: new InMemoryUploadStore(), now: () => clock.now });
+
+async function* bytesOf(text: string): AsyncIterable<Uint8Array> {
+  yield Buffer.from(text);
+}
+
+const kindOf = (error: unknown) => (error instanceof RerankError ? { kind: error.kind, param: error.param } : error);
+
+describe('FilesService bounds', () => {
+  it('refuses the file past the per-key count (429) and past the stored bytes (429), not before', async () => {
+    const files = service({ maxFilesPerKey: 2, maxStoredBytesPerKey: 1_000 });
+    await files.create('a', { filename: 'one', purpose: 'batch' }, bytesOf('x'));
+    await files.create('a', { filename: 'two', purpose: 'batch' }, bytesOf('x'));
+    expect(kindOf(await files.create('a', { filename: 'three', purpose: 'batch' }, bytesOf('x')).catch((e: unknown) => e))).toMatchObject({ kind: 'rate_limited' });
+    // Another key has its own quota.
+    await files.create('b', { filename: 'one', purpose: 'batch' }, bytesOf('x'));
+    const bytes = service({ maxStoredBytesPerKey: 1_000 });
+    await bytes.createUpload('c', { filename: 'u', purpose: 'batch', bytes: 1_000, mimeType: 'text/plain' });
+    expect(kindOf(await bytes.createUpload('c', { filename: 'u', purpose: 'batch', bytes: 1_001, mimeType: 'text/plain' }).catch((e: unknown) => e))).toMatchObject({ kind: 'rate_limited' });
+  });
+
+  it('bounds a file (413 naming file), a filename (400) and the purposes a caller may upload (400)', async () => {
+    const files = service({ maxFileBytes: 4, maxFilenameChars: 8 });
+    await files.create('a', { filename: '12345678', purpose: 'user_data' }, bytesOf('1234'));
+    expect(kindOf(await files.create('a', { filename: 'f', purpose: 'batch' }, bytesOf('12345')).catch((e: unknown) => e))).toEqual({ kind: 'payload_too_large', param: 'file' });
+    expect(kindOf(await files.create('a', { filename: '123456789', purpose: 'batch' }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
+    for (const purpose of ['batch_output', 'upload_part', 'fine-tune']) {
+      expect(kindOf(await files.create('a', { filename: 'f', purpose }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'purpose' });
+    }
+    expect(kindOf(await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 5, mimeType: 'x' }).catch((e: unknown) => e))).toMatchObject({ kind: 'payload_too_large', param: 'bytes' });
+  });
+
+  it('caps pending uploads per key (429) and the parts of one upload (400)', async () => {
+    const files = service({ maxPendingUploads: 1, maxPartsPerUpload: 2 });
+    const upload = await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 3, mimeType: 'x' });
+    expect(kindOf(await files.createUpload('a', { filename: 'g', purpose: 'batch', bytes: 3, mimeType: 'x' }).catch((e: unknown) => e))).toMatchObject({ kind: 'rate_limited' });
+    await files.addPart('a', upload.id, bytesOf('1'));
+    await files.addPart('a', upload.id, bytesOf('2'));
+    expect(kindOf(await files.addPart('a', upload.id, bytesOf('3')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'data' });
+  });
+
+  it('ends an upload past its window: expired, its parts gone, and it frees the pending slot', async () => {
+    const files = service({ maxPendingUploads: 1, uploadWindowSeconds: 60 });
+    const upload = await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 2, mimeType: 'x' });
+    await files.addPart('a', upload.id, bytesOf('1'));
+    clock.now += 61;
+    expect((await files.findUpload('a', upload.id)).status).toBe('expired');
+    expect(kindOf(await files.addPart('a', upload.id, bytesOf('2')).catch((e: unknown) => e))).toMatchObject({ kind: 'conflict' });
+    await files.createUpload('a', { filename: 'g', purpose: 'batch', bytes: 2, mimeType: 'x' });
+    expect((await new LocalFolderFileStore(dir, { now: () => clock.now }).usage('a')).files).toBe(0);
+  });
+});
