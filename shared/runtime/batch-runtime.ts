@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
+import { DynamoDbUploadStore } from '../adapters/dynamodb/dynamodb-upload-store.js';
 import { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch-task-queue.js';
 import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
 import { S3FileStore } from '../adapters/s3/s3-file-store.js';
@@ -25,7 +26,7 @@ export interface BatchRuntime {
   readonly limits: BatchLimits;
   /** The files behind batches and the Files API: a local folder on `npm start`, S3 on AWS. */
   readonly files?: FileStore;
-  /** Pending uploads of the Uploads API (memory on `npm start`; the aws backend has none yet, so uploads answer 404). */
+  /** Pending uploads of the Uploads API: memory on `npm start`, the jobs table on AWS. */
   readonly uploads?: UploadStore;
 }
 
@@ -40,7 +41,7 @@ export const batchTaskRunners = (workers: number): number => workers * 2;
 
 /**
  * The `memory` backend (`npm start`): batches in memory, tasks on an in-process queue, files in RERANK_FILES_DIR,
- * pending uploads in memory. The `aws` backend: the
+ *  pending uploads in memory. The `aws` backend: the
  * DynamoDB batch store on the jobs table, the SQS batch task queue and the S3 files bucket, once the stack names
  * the queue and the bucket (RERANK_BATCH_QUEUE_URL, RERANK_FILES_BUCKET); without them it serves no batches.
  */
@@ -51,8 +52,10 @@ export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<s
     const bucket = env['RERANK_FILES_BUCKET'];
     if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
     // Endpoints from the SDK's own settings (AWS_ENDPOINT_URL_S3 / _SQS / _DYNAMODB point them at emulators).
+    const dynamo = traceClient(new DynamoDBClient({}));
     return {
-      store: new DynamoDbBatchStore(traceClient(new DynamoDBClient({})), config.jobs.tableName),
+      store: new DynamoDbBatchStore(dynamo, config.jobs.tableName),
+      uploads: new DynamoDbUploadStore(dynamo, config.jobs.tableName),
       queue: new SqsBatchTaskQueue(traceClient(new SQSClient({})), queueUrl),
       limits,
       files: new S3FileStore(traceClient(new S3Client({ forcePathStyle: env['AWS_ENDPOINT_URL_S3'] !== undefined })), bucket),

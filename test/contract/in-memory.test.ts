@@ -14,9 +14,12 @@ import { describeChunkQueueContract } from './chunk-queue.contract.js';
 import { describeJobStoreContract } from './job-store.contract.js';
 import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
 import { describeBatchStoreContract } from './batch-store.contract.js';
+import { InMemoryUploadStore } from '../../shared/adapters/memory/in-memory-upload-store.js';
+import { describeUploadStoreContract } from './upload-store.contract.js';
 
 describeJobStoreContract('in-memory', () => new InMemoryJobStore());
 describeBatchStoreContract('in-memory', () => new InMemoryBatchStore());
+describeUploadStoreContract('in-memory', () => new InMemoryUploadStore());
 
 describeChunkQueueContract('in-process', async () => {
   const maxReceiveCount = 2;

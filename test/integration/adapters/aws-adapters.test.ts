@@ -15,6 +15,8 @@ import { describeChunkQueueContract } from '../../contract/chunk-queue.contract.
 import { describeJobStoreContract } from '../../contract/job-store.contract.js';
 import { DynamoDbBatchStore } from '../../../shared/adapters/dynamodb/dynamodb-batch-store.js';
 import { describeBatchStoreContract } from '../../contract/batch-store.contract.js';
+import { describeUploadStoreContract } from '../../contract/upload-store.contract.js';
+import { DynamoDbUploadStore } from '../../../shared/adapters/dynamodb/dynamodb-upload-store.js';
 import { makeSqsHarness } from './sqs-harness.js';
 import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { DynamoDbJobSlots } from '../../../shared/adapters/dynamodb/keys/dynamodb-job-slots.js';
@@ -51,6 +53,7 @@ afterAll(async () => {
 
 describeJobStoreContract('DynamoDB Local', () => new DynamoDbJobStore(TABLE, dynamoClient));
 describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
+describeUploadStoreContract('DynamoDB Local', () => new DynamoDbUploadStore(dynamoClient, TABLE));
 describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
 
 // Auth ports (issue 7) on the same table as the jobs: key items, rate windows and job slots.

@@ -125,4 +125,40 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', () => {
     expect(errors.map((l) => l['custom_id'] ?? null).sort()).toEqual(['no-documents', 'wrong-url', null].sort());
     for (const line of errors) expect((line['error'] as { message: string }).message.length).toBeGreaterThan(0);
   });
+
+  it('takes an input file through /v1/uploads (parts on S3, the upload on DynamoDB Local), serves it by a presigned redirect and runs it', async () => {
+    const body = { model: FIXTURE_MODEL_ID, query: 'neural ranking', documents: docs(12, 3), top_n: 3 };
+    const jsonl = Buffer.from(['a', 'b', 'c'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/rerank', body })).join('\n') + '\n');
+    const upload = await call('POST', '/v1/uploads', KEY_A, { filename: 'in.jsonl', purpose: 'batch', bytes: jsonl.length, mime_type: 'application/jsonl' });
+    expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+    const uploadId = String(upload.body['id']);
+    const half = Math.floor(jsonl.length / 2);
+    const partIds: string[] = [];
+    for (const slice of [jsonl.subarray(0, half), jsonl.subarray(half)]) {
+      const boundary = 'p4rt';
+      const form = Buffer.concat([
+        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="data"; filename="part"\r\ncontent-type: application/octet-stream\r\n\r\n`),
+        slice,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const event = apiGatewayEvent({ method: 'POST', path: `/v1/uploads/${uploadId}/parts`, headers: { authorization: `Bearer ${KEY_A}`, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const result = await api({ ...event, body: form.toString('base64'), isBase64Encoded: true }, localLambdaContext());
+      expect(result.statusCode, result.body).toBe(200);
+      partIds.push(String((JSON.parse(result.body ?? '{}') as { id: string }).id));
+    }
+    // Another key cannot complete it; the owner can, once.
+    expect((await call('POST', `/v1/uploads/${uploadId}/complete`, KEY_B, { part_ids: partIds })).status).toBe(404);
+    const completed = await call('POST', `/v1/uploads/${uploadId}/complete`, KEY_A, { part_ids: partIds });
+    expect(completed.body).toMatchObject({ status: 'completed', file: { bytes: jsonl.length, purpose: 'batch' } });
+    expect((await call('POST', `/v1/uploads/${uploadId}/cancel`, KEY_A)).status).toBe(409);
+    const fileId = String((completed.body['file'] as { id: string }).id);
+
+    const content = await api(apiGatewayEvent({ method: 'GET', path: `/v1/files/${fileId}/content`, headers: { authorization: `Bearer ${KEY_A}` } }), localLambdaContext());
+    expect(content.statusCode).toBe(302);
+    const downloaded = Buffer.from(await (await fetch(String(content.headers?.['location']))).arrayBuffer());
+    expect(downloaded.equals(jsonl)).toBe(true);
+
+    const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: fileId, endpoint: '/v1/rerank', completion_window: '24h' });
+    expect(await settle(String(created.body['id']))).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
+  });
 });
