@@ -46,6 +46,9 @@ export interface BatchWaitOptions extends BackoffOptions {
   readonly maxPollErrors?: number;
 }
 
+/** The service takes upload parts of at most 4 MiB (one request body on AWS, with its form around it). */
+export const UPLOAD_PART_BYTES = 4 * 1024 * 1024;
+
 const TERMINAL: readonly RerankBatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];
 
 const isBatch = (value: unknown): value is RerankBatch =>
@@ -83,15 +86,54 @@ export class RerankBatchesClient {
     this.baseUrl = deps.baseUrl;
   }
 
-  /** Uploads a JSONL file (`purpose` batch unless said otherwise; a corpus may be `user_data`); returns its id. */
+  /**
+   * Uploads a JSONL file (`purpose` batch unless said otherwise; a corpus may be `user_data`); returns its id. A file
+   * larger than one part goes through the Uploads API in parts of UPLOAD_PART_BYTES (a request body is capped at
+   * 6 MB on AWS), each part a slice of the Blob, so a file of any size is never held whole.
+   */
   async uploadFile(content: Blob | string, options: { readonly filename?: string; readonly purpose?: 'batch' | 'user_data'; readonly signal?: AbortSignal } = {}): Promise<string> {
+    const blob = typeof content === 'string' ? new Blob([content], { type: 'application/jsonl' }) : content;
+    const filename = options.filename ?? 'requests.jsonl';
+    const purpose = options.purpose ?? 'batch';
+    const signal = options.signal ? { signal: options.signal } : {};
+    if (blob.size > UPLOAD_PART_BYTES) return this.#uploadInParts(blob, filename, purpose, signal);
     const form = new FormData();
-    form.append('purpose', options.purpose ?? 'batch');
-    form.append('file', typeof content === 'string' ? new Blob([content], { type: 'application/jsonl' }) : content, options.filename ?? 'requests.jsonl');
-    const reply = await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, 'files'), body: form, ...(options.signal ? { signal: options.signal } : {}) });
+    form.append('purpose', purpose);
+    form.append('file', blob, filename);
+    const reply = await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, 'files'), body: form, ...signal });
     const id = (reply.body as { id?: unknown } | undefined)?.id;
     if (typeof id !== 'string') throw new RerankResponseFormatError('expected a file object with an id from POST /v1/files', reply.body);
     return id;
+  }
+
+  async #uploadInParts(blob: Blob, filename: string, purpose: string, signal: { signal?: AbortSignal }): Promise<string> {
+    const created = await this.#transport.send({
+      method: 'POST',
+      url: joinUrl(this.baseUrl, 'uploads'),
+      body: { filename, purpose, bytes: blob.size, mime_type: blob.type || 'application/jsonl' },
+      ...signal,
+    });
+    const uploadId = (created.body as { id?: unknown } | undefined)?.id;
+    if (typeof uploadId !== 'string') throw new RerankResponseFormatError('expected an upload object with an id from POST /v1/uploads', created.body);
+    const partIds: string[] = [];
+    try {
+      for (let start = 0; start < blob.size; start += UPLOAD_PART_BYTES) {
+        const form = new FormData();
+        form.append('data', blob.slice(start, start + UPLOAD_PART_BYTES), 'part');
+        const part = await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/parts`), body: form, ...signal });
+        const partId = (part.body as { id?: unknown } | undefined)?.id;
+        if (typeof partId !== 'string') throw new RerankResponseFormatError('expected an upload part with an id', part.body);
+        partIds.push(partId);
+      }
+      const done = await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/complete`), body: { part_ids: partIds }, ...signal });
+      const fileId = (done.body as { file?: { id?: unknown } } | undefined)?.file?.id;
+      if (typeof fileId !== 'string') throw new RerankResponseFormatError('expected a completed upload with its file', done.body);
+      return fileId;
+    } catch (error) {
+      // A failed upload is cancelled so its parts do not count against the key until they expire.
+      await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/cancel`) }).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**

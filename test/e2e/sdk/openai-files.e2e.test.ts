@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import OpenAI, { BadRequestError, ConflictError, NotFoundError, toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RerankClient } from '../../../shared/client/index.js';
 import { startDevServer, type RunningServer } from '../../support/start-dev-server.js';
 
 /**
@@ -127,5 +128,20 @@ describe('openai SDK: a batch over an uploaded file on npm start', () => {
       expect(line?.body.results.map((r) => r.index)).toEqual(sync.results.map((r) => r.index));
       for (const [k, r] of (line?.body.results ?? []).entries()) expect(r.relevance_score).toBeCloseTo(sync.results[k]?.relevance_score as number, 6);
     }
+  });
+});
+
+describe('client SDK: an input over one part goes up through /v1/uploads', () => {
+  it('uploads 9 MiB in 4 MiB slices of the Blob and downloads the same bytes; the parts are not files of their own', async () => {
+    const rerank = new RerankClient({ baseUrl: `${server.url}/v1`, mode: 'openai', apiKey: 'key-b' });
+    const line = `${JSON.stringify({ custom_id: 'x', method: 'POST', url: '/v1/rerank', body: { query: 'q', documents: ['d'.repeat(1000)] } })}\n`;
+    const text = line.repeat(Math.ceil((9 * MiB) / line.length));
+    const id = await rerank.batches.uploadFile(new Blob([text]));
+    const chunks: Buffer[] = [];
+    for await (const chunk of await rerank.batches.download(id)) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(text);
+    const listed: string[] = [];
+    for await (const file of client('key-b').files.list()) listed.push(file.id);
+    expect(listed).toEqual([id]);
   });
 });
