@@ -30,8 +30,10 @@ export interface RerankJob {
   readonly createdAt?: number;
   readonly updatedAt?: number;
   readonly expiresAt?: number;
-  /** The dialect body, once succeeded. */
+  /** The dialect body, once succeeded: all results, or one page of them (`resultPage`). */
   readonly result?: unknown;
+  /** Which slice of the sorted results `result` holds; `nextOffset` is where the next poll starts (absent = last page). */
+  readonly resultPage?: { readonly offset: number; readonly limit: number; readonly total: number; readonly nextOffset?: number };
   /** Why the job failed, once failed. */
   readonly error?: string;
   /** Set on jobs returned by `submit`. */
@@ -50,6 +52,11 @@ export function readJobView(body: unknown): RerankJob {
   }
   const progress = isReplyObject(body['progress']) ? body['progress'] : {};
   const error = isReplyObject(body['error']) ? body['error']['message'] : body['error'];
+  const page = isReplyObject(body['result_page']) ? body['result_page'] : undefined;
+  const resultPage =
+    page && num(page['offset']) !== undefined && num(page['limit']) !== undefined && num(page['total']) !== undefined
+      ? { offset: num(page['offset']) as number, limit: num(page['limit']) as number, total: num(page['total']) as number, ...(num(page['next_offset']) === undefined ? {} : { nextOffset: num(page['next_offset']) as number }) }
+      : undefined;
   const fields = {
     mode: isRerankModeName(body['dialect']) ? body['dialect'] : undefined,
     model: typeof body['model'] === 'string' ? body['model'] : undefined,
@@ -58,6 +65,7 @@ export function readJobView(body: unknown): RerankJob {
     updatedAt: num(body['updated_at']),
     expiresAt: num(body['expires_at']),
     result: body['result'],
+    resultPage,
     error: typeof error === 'string' ? error : undefined,
   };
   return {

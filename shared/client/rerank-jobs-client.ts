@@ -77,14 +77,35 @@ export class RerankJobsClient {
     return { ...readJobView(reply.body), submitted: { documents, options: { topK, includeDocs, threshold, returnRaw } } };
   }
 
-  /** One poll: the job's status, progress and, once done, its result or reason. */
-  async get(jobId: string, options: { signal?: AbortSignal } = {}): Promise<RerankJob> {
+  /**
+   * One poll: the job's status, progress and, once done, its result or reason. A large result comes in pages:
+   * `offset` asks for the one starting there (`resultPage.nextOffset` of the previous).
+   */
+  async get(jobId: string, options: { signal?: AbortSignal; offset?: number } = {}): Promise<RerankJob> {
+    const page = options.offset === undefined ? '' : `?offset=${options.offset}`;
     const reply = await this.#deps.transport.send({
       method: 'GET',
-      url: joinUrl(this.#deps.jobsUrl, encodeURIComponent(jobId)),
+      url: joinUrl(this.#deps.jobsUrl, `${encodeURIComponent(jobId)}${page}`),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     return readJobView(reply.body);
+  }
+
+  /** A succeeded job's whole result: its first page, then every further page, in order (they concatenate). */
+  async #wholeResult(view: RerankJob, options: WaitOptions, submitted: RerankJob['submitted']): Promise<RerankResult> {
+    const mode = view.mode ? RERANK_MODES[view.mode] : this.#deps.mode;
+    const { topK, ...perPage } = submitted?.options ?? {};
+    const read = (page: RerankJob) => {
+      if (page.result === undefined) throw new RerankResponseFormatError(`job ${view.id} succeeded without a result`, page);
+      return readRerankReply(mode, page.result, submitted?.documents, perPage);
+    };
+    const first = read(view);
+    const results = [...first.results];
+    for (let page = view; page.resultPage?.nextOffset !== undefined; ) {
+      page = await this.get(view.id, { offset: page.resultPage.nextOffset, ...(options.signal ? { signal: options.signal } : {}) });
+      results.push(...read(page).results);
+    }
+    return { ...first, results: topK === undefined ? results : results.slice(0, topK) };
   }
 
   /**
@@ -115,11 +136,7 @@ export class RerankJobsClient {
           onProgress?.(view.progress, view);
         }
         if (view.status === 'failed') throw new RerankJobFailedError(jobId, view.error ?? 'no reason given');
-        if (view.status === 'succeeded') {
-          if (view.result === undefined) throw new RerankResponseFormatError(`job ${jobId} succeeded without a result`, view);
-          const mode = view.mode ? RERANK_MODES[view.mode] : this.#deps.mode;
-          return readRerankReply(mode, view.result, submitted?.documents, submitted?.options ?? {});
-        }
+        if (view.status === 'succeeded') return this.#wholeResult(view, options, submitted);
       }
       const left = deadline - performance.now();
       if (left <= 0) throw new RerankTimeoutError(`rerank job ${jobId} still running after ${timeoutMs} ms`, timeoutMs);

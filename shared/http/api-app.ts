@@ -27,6 +27,7 @@ import { jobPollPath, jobView } from './job-view.js';
 import { JobStillRunningError } from './job-still-running-error.js';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../jobs/idempotency-key.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from './response-size.js';
+import { pageOutcome, resultPageRequest, type ResultPageRequest } from './job-result-page.js';
 import type { BatchesApi } from './batches/batches-api.js';
 import type { FilesApi } from './files/files-api.js';
 
@@ -62,6 +63,9 @@ const emptyOutcome = (id: string): RerankOutcome => ({
   timings: { scoringMs: 0, totalMs: 0 },
   rawScores: [],
 });
+
+/** A poll's body stays this far under Lambda's cap, leaving room for the headers added after it is built. */
+const POLL_BUDGET_BYTES = LAMBDA_MAX_RESPONSE_BYTES - 64 * 1024;
 
 /** What 202s and polls of running jobs suggest to clients as a polling pace. */
 const RETRY_AFTER_SECONDS = '1';
@@ -238,7 +242,7 @@ export class ApiApp {
         return this.#accepted(await this.#submit(request, dialect, plan.job, caller, idempotencyKey), context);
       }
       case 'get-job':
-        return this.#getJob(params['id'] ?? '', caller, context);
+        return this.#getJob(params['id'] ?? '', caller, context, resultPageRequest(event));
       case 'batches': {
         if (!this.#deps.batches) throw new RerankError('not_found', `batches are not enabled on ${path}`);
         const readBody = () => (requireJsonContentType(header(event, 'content-type')), parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body'));
@@ -258,7 +262,7 @@ export class ApiApp {
       }
       case 'cancel-job':
         await this.#deps.jobs.cancel(params['id'] ?? '', caller.keyId);
-        return this.#getJob(params['id'] ?? '', caller, context);
+        return this.#getJob(params['id'] ?? '', caller, context, { offset: 0, limit: undefined });
     }
   }
 
@@ -358,13 +362,19 @@ export class ApiApp {
     return reply(formatted, { 'x-rerank-job-id': job.id });
   }
 
-  async #getJob(jobId: string, caller: Caller, context: ApiContext): Promise<Result> {
+  async #getJob(jobId: string, caller: Caller, context: ApiContext, page: ResultPageRequest): Promise<Result> {
     const job = await this.#deps.jobs.find(jobId, caller.keyId);
     if (!job) throw new RerankError('not_found', `no job '${jobId}' (jobs expire, and are visible only to the key that submitted them)`);
     const outcome = await this.#deps.jobs.outcome(job);
+    if (!outcome) return json(200, jobView(job, undefined, context.basePath), job.status === 'running' ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
     const dialect = DIALECTS[job.dialect];
-    const result = outcome ? dialect.formatOutcome(outcome, context).body : undefined;
-    return json(200, jobView(job, result, context.basePath), job.status === 'running' ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
+    // A result too large for one answer is read in pages (`result_page.next_offset`), never refused with a 413.
+    return pageOutcome(
+      outcome,
+      page,
+      (slice, resultPage) => json(200, { ...jobView(job, dialect.formatOutcome(slice, context).body, context.basePath), result_page: resultPage }),
+      (result) => lambdaResultBytes(result) <= POLL_BUDGET_BYTES,
+    );
   }
 
   #error(dialect: Dialect, error: RerankError, context: DialectContext): Result {

@@ -22,7 +22,18 @@ export const jobViewSchema = (dialectNames: readonly string[], resultSchemas: re
     updated_at: { type: 'number', description: 'Unix seconds.' },
     expires_at: { type: 'number', description: 'Unix seconds; after it the job is gone (404).' },
     poll_url: { type: 'string', description: 'Where to poll, relative to the server.' },
-    result: { anyOf: resultSchemas, description: "Once succeeded: the submitting dialect's normal response body." },
+    result: { anyOf: resultSchemas, description: "Once succeeded: the submitting dialect's normal response body, holding the results of `result_page`." },
+    result_page: {
+      type: 'object',
+      required: ['offset', 'limit', 'total', 'next_offset'],
+      properties: {
+        offset: { type: 'integer', minimum: 0 },
+        limit: { type: 'integer', minimum: 0 },
+        total: { type: 'integer', minimum: 0 },
+        next_offset: { type: ['integer', 'null'], description: 'Poll with `?offset=` this for the next page; null on the last.' },
+      },
+      description: 'Once succeeded: which slice of the sorted results `result` holds (as many as fit one answer).',
+    },
     error: {
       type: 'object',
       required: ['message'],

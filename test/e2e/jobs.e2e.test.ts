@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RerankClient } from '../../shared/client/index.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
 // Two servers: one scores everything synchronously, one fans out anything above 8 documents.
@@ -79,6 +80,53 @@ describe('large candidate sets fan out over the in-process queue', () => {
     const unknown = await poll(jobServer, '/v1/rerank/jobs/00000000-0000-0000-0000-000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toMatchObject({ error: { code: 'not_found' } });
+  });
+});
+
+describe('a result larger than one answer', () => {
+  // 45 documents of 65,000 characters of quotes and newlines: 5.85 MB as a request, over 10 MB as Lambda's escaped answer.
+  const big = Array.from({ length: 45 }, (_, i) => `${i} ${'"\n'.repeat(32_498)}`);
+
+  it('is read in pages that concatenate to the whole sorted list (never a 413), and the client SDK reads every page', async () => {
+    const submitted = await post(jobServer, '/v1/rerank/jobs', { query: 'quotes', documents: big, return_documents: true });
+    expect(submitted.status).toBe(202);
+    const path = submitted.body['poll_url'] as string;
+    let view = await poll(jobServer, path);
+    while (view.body['status'] === 'running') {
+      await new Promise((r) => setTimeout(r, 100));
+      view = await poll(jobServer, path);
+    }
+    expect(view.status).toBe(200);
+    const results: { index: number; relevance_score: number; document: { text: string } }[] = [];
+    let page = view.body;
+    let pages = 0;
+    for (;;) {
+      pages += 1;
+      const slice = page['result_page'] as { offset: number; limit: number; total: number; next_offset: number | null };
+      expect(slice.offset).toBe(results.length);
+      expect(slice.total).toBe(big.length);
+      results.push(...(page['result'] as { results: typeof results }).results);
+      if (slice.next_offset === null) break;
+      const next = await poll(jobServer, `${path}?offset=${slice.next_offset}`);
+      expect(next.status).toBe(200);
+      page = next.body;
+    }
+    expect(pages).toBeGreaterThan(1);
+    expect(results).toHaveLength(big.length);
+    expect(new Set(results.map((r) => r.index)).size).toBe(big.length);
+    for (const [k, r] of results.entries()) {
+      expect(r.document.text).toBe(big[r.index]);
+      if (k > 0) expect(r.relevance_score).toBeLessThanOrEqual(results[k - 1]!.relevance_score);
+    }
+    // Asking for a slice gives that slice.
+    const second = await poll(jobServer, `${path}?offset=3&limit=2`);
+    expect((second.body['result'] as { results: typeof results }).results.map((r) => r.index)).toEqual(results.slice(3, 5).map((r) => r.index));
+    expect(second.body['result_page']).toEqual({ offset: 3, limit: 2, total: big.length, next_offset: 5 });
+    expect((await poll(jobServer, `${path}?limit=0`)).status).toBe(400);
+
+    const client = new RerankClient({ baseUrl: `${jobServer.url}/v1`, mode: 'openai', apiKey: KEY_A });
+    const whole = await client.jobs.wait(submitted.body['id'] as string);
+    expect(whole.results.map((r) => r[0])).toEqual(results.map((r) => r.index));
   });
 });
 

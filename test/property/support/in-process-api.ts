@@ -47,6 +47,8 @@ async function build(): Promise<InProcessApi> {
   Object.assign(process.env, {
     // Never created: no stored keys, whatever `.rerank/keys.json` holds.
     RERANK_KEYS_FILE: join(tmpdir(), `rerank-property-${process.pid}-absent`, 'keys.json'),
+    // Files the routes may store go to a scratch folder, never the project's `.rerank/files`.
+    RERANK_FILES_DIR: join(tmpdir(), `rerank-property-${process.pid}-files`),
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     // EMF lines would flood the test output (the suite's default, cleared above with the other POWERTOOLS_* names).
     POWERTOOLS_METRICS_DISABLED: 'true',

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { expect } from 'vitest';
-import { API_ROUTES } from '../../../shared/http/api-routes.js';
+import { matchRoute } from '../../../shared/http/api-routes.js';
 import {
   expectDialectSuccess,
   expectErrorEnvelope,
@@ -25,7 +25,12 @@ export const RERANK_ROUTES: Readonly<Record<string, WireDialect>> = {
 
 /** The routes these properties own; other dialects' endpoints (added alongside) get only the floor checks. */
 const IN_SCOPE_PATHS = new Set([...Object.keys(RERANK_ROUTES), '/v1/rerank/jobs', '/v1/rerank/jobs/{id}', '/v1/models', '/models', '/health']);
-const isOutOfScopeRoute = (path: string): boolean => API_ROUTES.some((r) => !IN_SCOPE_PATHS.has(r.path) && r.path === path);
+/** A path some route other than these serves (templates included: `/v1/files/abc` is `/v1/files/{id}`'s). */
+const isOutOfScopeRoute = (path: string): boolean =>
+  ['GET', 'POST', 'DELETE'].some((method) => {
+    const match = matchRoute(method, path);
+    return match.found === 'route' && !IN_SCOPE_PATHS.has(match.route.path);
+  });
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
