@@ -16,8 +16,11 @@ import { createBm25Scorer } from '../../shared/scoring/lexical/index.js';
 import { loadFolderScorer } from '../../shared/scoring/load-folder-scorer.js';
 import { BenchFolderFileStore } from './bench-folder-file-store.js';
 import { batchTaskRunners } from '../../shared/runtime/batch-runtime.js';
+import { loadScorers } from '../../shared/runtime/load-scorers.js';
+import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
+import type { OnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
 
-export const SCENARIOS = ['bare-tinybert', 'batch-tinybert', 'corpus-bm25', 'many-bm25'] as const;
+export const SCENARIOS = ['bare-tinybert', 'batch-tinybert', 'corpus-bm25', 'many-bm25', 'shared-corpus-default'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface ScenarioResult {
@@ -29,6 +32,9 @@ export interface ScenarioResult {
   readonly status?: string;
   readonly completed?: number;
   readonly failed?: number;
+  /** Shared corpus: texts the bi-encoder encoded, and texts it took from its embedding cache. */
+  readonly encoded?: number;
+  readonly reused?: number;
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -56,8 +62,8 @@ async function tinyBert(): Promise<Scorer> {
   return loadFolderScorer({ id: 'tinybert-l2-fixture', folder: resolve(ROOT, 'models/tinybert-l2-fixture'), threads: WORKERS });
 }
 
-function engineOver(scorer: Scorer, files: BenchFolderFileStore): BatchEngine {
-  const registry = createScorerRegistry([scorer]);
+function engineOver(scorers: Scorer | readonly Scorer[], files: BenchFolderFileStore): BatchEngine {
+  const registry = createScorerRegistry(Array.isArray(scorers) ? scorers : [scorers as Scorer]);
   const queue = new InProcessBatchTaskQueue({ concurrency: RUNNERS, maxAttempts: 3, retryDelayMs: 100 });
   const engine = createBatchEngine({
     store: new InMemoryBatchStore(),
@@ -108,6 +114,26 @@ export async function runScenario(name: ScenarioName, quick: boolean): Promise<S
       const totalMs = performance.now() - started;
       await scorer.close?.();
       return { shape: `${requests} x ${docsPerRequest}`, totalMs, pairsPerSecond: (requests * docsPerRequest) / (totalMs / 1000), peakRssKb: peakRssKb() };
+    }
+    if (name === 'shared-corpus-default') {
+      // 1,000 queries over one 1,000-document corpus with the default model: its bi-encoder half should encode the
+      // corpus once, not once per query.
+      const documents = 1_000 / scale;
+      const queries = 1_000 / scale;
+      const config = loadServiceConfig({ RERANK_MODELS: '' });
+      const scorers = await loadScorers(config.models.filter((m) => m.id !== FIXTURE_MODEL_ID), WORKERS);
+      const corpusPath = join(scratch, 'corpus.jsonl');
+      await writeLines(corpusPath, documents, (i) => JSON.stringify(documentText(i)));
+      const corpus = files.adopt(corpusPath, OWNER, 'user_data');
+      const inputPath = join(scratch, 'input.jsonl');
+      await writeLines(inputPath, queries, (q) =>
+        JSON.stringify({ custom_id: `q${q}`, method: 'POST', url: '/v1/rerank', body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpus.id, top_n: 10 } }),
+      );
+      const input = files.adopt(inputPath, OWNER, 'batch');
+      const result = await runBatch(engineOver(scorers, files), input.id, queries * documents, `${queries} x ${documents} (one corpus)`);
+      const biEncoder = scorers.find((scorer) => scorer.id === 'use-lite') as OnnxBiEncoder;
+      await Promise.all(scorers.map((scorer) => scorer.close?.()));
+      return { ...result, ...biEncoder.embeddingStats };
     }
     if (name === 'corpus-bm25') {
       const documents = 1_000_000 / scale;

@@ -1,3 +1,4 @@
+import { EmbeddingCache, type CachedEmbedding } from './embedding-cache.js';
 import { endianness } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
@@ -19,6 +20,8 @@ export interface OnnxBiEncoderOptions {
   readonly batchSize?: number;
   /** Max padded tokens per ONNX run (default 64 x 128 = 8192). */
   readonly maxBatchTokens?: number;
+  /** Embeddings kept for texts seen again (a corpus shared by many queries); 0 = none. Default 20,000. */
+  readonly embeddingCacheEntries?: number;
 }
 
 /** A loaded bi-encoder: scores are cosine(query, document) in [-1, 1]; `embed` is exposed for tests and tools. */
@@ -34,8 +37,13 @@ export interface OnnxBiEncoder extends Scorer {
   tokenize(text: string): number[];
   /** One embedding per text, in input order (unit length for USE lite). */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** Texts found in the embedding cache and texts encoded by `score` since load (how often a shared corpus was encoded). */
+  readonly embeddingStats: { readonly reused: number; readonly encoded: number };
   close(): Promise<void>;
 }
+
+/** Embeddings a process keeps for texts it sees again: 20,000 x 512 floats is 40 MB. */
+export const DEFAULT_EMBEDDING_CACHE_ENTRIES = 20_000;
 
 const DEFAULT_BATCH_SIZE = 64;
 const DEFAULT_MAX_LENGTH_BATCH_TOKENS = 64 * 128;
@@ -90,6 +98,10 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
   readonly scoreKind = 'similarity' as const;
   readonly candidateRelative = false as const;
   private closed = false;
+  /** Texts being encoded by a call still running, so concurrent chunks of one corpus share the work. */
+  private readonly inFlight = new Map<string, Promise<CachedEmbedding>>();
+  private encoded = 0;
+  private reused = 0;
 
   constructor(
     readonly id: string,
@@ -99,7 +111,12 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     readonly maxLength: number,
     readonly dimensions: number,
     private readonly limits: BatchLimits,
+    private readonly cache: EmbeddingCache,
   ) {}
+
+  get embeddingStats(): { reused: number; encoded: number } {
+    return { reused: this.reused, encoded: this.encoded };
+  }
 
   tokenize(text: string): number[] {
     const ids = this.tokenizer.encode(text);
@@ -132,12 +149,48 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
   async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     if (documents.length === 0) return { scores: [], tokens: 0 };
-    // The query rides along with the documents: one pass, batched by length with them.
-    const rows = [this.tokenize(query), ...documents.map((document) => this.tokenize(document))];
-    const [queryEmbedding, ...documentEmbeddings] = await this.embedTokenized(rows);
+    // Texts embedded before (a shared corpus, the same query's other chunks) are taken from the cache; the rest,
+    // the query among them, are encoded in one pass, batched by length together.
+    const texts = [query, ...documents];
+    const keys = texts.map((text) => EmbeddingCache.keyOf(text));
+    const found = new Map<string, CachedEmbedding>();
+    const waiting = new Map<string, Promise<CachedEmbedding>>();
+    const missing: { key: string; ids: number[]; settle: (entry: CachedEmbedding) => void; fail: (error: unknown) => void }[] = [];
+    keys.forEach((key, i) => {
+      if (found.has(key) || waiting.has(key)) return;
+      const cached = this.cache.get(key);
+      if (cached) return void found.set(key, cached);
+      // Another chunk of the same corpus is encoding this text right now: wait for it instead of encoding it twice.
+      const inFlight = this.inFlight.get(key);
+      if (inFlight) return void waiting.set(key, inFlight);
+      let settle!: (entry: CachedEmbedding) => void;
+      let fail!: (error: unknown) => void;
+      const promise = new Promise<CachedEmbedding>((resolve, reject) => ((settle = resolve), (fail = reject)));
+      promise.catch(() => undefined);
+      this.inFlight.set(key, promise);
+      waiting.set(key, promise);
+      missing.push({ key, ids: this.tokenize(texts[i]!), settle, fail });
+    });
+    this.encoded += missing.length;
+    this.reused += texts.length - missing.length;
+    try {
+      const encoded = await this.embedTokenized(missing.map((m) => m.ids));
+      missing.forEach((m, i) => {
+        const entry = { embedding: encoded[i]!, tokens: m.ids.length };
+        this.cache.set(m.key, entry);
+        m.settle(entry);
+      });
+    } catch (error) {
+      for (const m of missing) m.fail(error);
+      throw error;
+    } finally {
+      for (const m of missing) this.inFlight.delete(m.key);
+    }
+    for (const [key, promise] of waiting) found.set(key, await promise);
+    const [queryEntry, ...documentEntries] = keys.map((key) => found.get(key)!);
     return {
-      scores: documentEmbeddings.map((embedding) => cosine(queryEmbedding!, embedding)),
-      tokens: rows.reduce((sum, ids) => sum + ids.length, 0),
+      scores: documentEntries.map((entry) => cosine(queryEntry!.embedding, entry.embedding)),
+      tokens: queryEntry!.tokens + documentEntries.reduce((sum, entry) => sum + entry.tokens, 0),
     };
   }
 
@@ -169,5 +222,5 @@ export async function loadOnnxBiEncoder(options: OnnxBiEncoderOptions): Promise<
   return new OnnxBiEncoderScorer(options.id, session, tokenizer, folder.outputName, folder.maxLength, folder.dimensions, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_LENGTH_BATCH_TOKENS,
-  });
+  }, new EmbeddingCache(options.embeddingCacheEntries ?? DEFAULT_EMBEDDING_CACHE_ENTRIES));
 }

@@ -119,3 +119,38 @@ describe('bi-encoder model folder', () => {
     await expect(readBiEncoderFolder(broken, { modelFile: 'vocab.json' })).rejects.toThrow(/vocab.json entry 0/);
   });
 });
+
+describe('loadOnnxBiEncoder: a corpus shared by many queries is encoded once', () => {
+  let cached: OnnxBiEncoder;
+  let uncached: OnnxBiEncoder;
+  const corpus = Array.from({ length: 12 }, (_, i) => `document ${i} about ${['rivers', 'compilers', 'bread', 'tides'][i % 4]} and ${'more '.repeat(i)}`);
+
+  beforeAll(async () => {
+    cached = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_DIR, threads: 1, batchSize: 4 });
+    uncached = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_DIR, threads: 1, batchSize: 4, embeddingCacheEntries: 0 });
+  });
+  afterAll(async () => {
+    await Promise.all([cached.close(), uncached.close()]);
+  });
+
+  it('reuses the documents for every later query, with the same scores and token counts as encoding them again', async () => {
+    const queries = ['how do compilers work', 'baking bread at home', 'ocean tides', 'how do compilers work'];
+    for (const [q, query] of queries.entries()) {
+      // Chunks of one corpus, as a batch sends them.
+      for (const chunk of [corpus.slice(0, 5), corpus.slice(5)]) {
+        const [a, b] = await Promise.all([cached.score(query, chunk), uncached.score(query, chunk)]);
+        expect(a.tokens).toBe(b.tokens);
+        a.scores.forEach((score, i) => expect(score).toBeCloseTo(b.scores[i]!, 6));
+      }
+      // Every document is encoded once, and each distinct query once.
+      expect(cached.embeddingStats.encoded).toBe(corpus.length + Math.min(q + 1, 3));
+    }
+    expect(uncached.embeddingStats.reused).toBe(0);
+  });
+
+  it('encodes a document repeated inside one request once', async () => {
+    const before = cached.embeddingStats.encoded;
+    await cached.score('a new query about rivers', ['same text here', 'same text here', 'same text here']);
+    expect(cached.embeddingStats.encoded - before).toBe(2);
+  });
+});
