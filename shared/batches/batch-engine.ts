@@ -172,6 +172,15 @@ export class BatchEngine {
         errors: [{ code: 'server_error', message: 'the input file could not be processed; create the batch again' }],
       });
     }
+    if (task.kind === 'finalize') {
+      // The output and error files could not be written on any delivery: the batch ends failed instead of staying
+      // `finalizing` for ever (its scored lines expire with its records).
+      await store.update(task.batchId, ['finalizing', 'cancelling'], {
+        status: 'failed',
+        failedAt: nowSeconds(this.#deps),
+        errors: [{ code: 'server_error', message: 'the output and error files could not be written; create the batch again' }],
+      });
+    }
   }
 
   async #plan(batchId: string): Promise<void> {

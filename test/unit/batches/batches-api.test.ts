@@ -276,6 +276,21 @@ describe('/v1/batches on the embedded engine', () => {
     expect(outputLines(rt, done.body['error_file_id']).map((e) => [e['custom_id'], e['error']['code']])).toEqual([['a', 'batch_expired']]);
   });
 
+  it('ends a batch whose finalize task was dead-lettered failed, with a reason (never stuck in finalizing)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const created = await createBatch(rt, [line('a', { query: 'python http', documents: DOCS })]);
+    await rt.queue.run((t) => t.kind !== 'finalize');
+    const finalize = rt.queue.tasks.find((t) => t.kind === 'finalize');
+    expect(finalize).toBeDefined();
+    expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('finalizing');
+    await rt.engine.taskDeadLettered(finalize!, 'the task failed on every delivery');
+    const failed = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(failed.body).toMatchObject({ status: 'failed', errors: { data: [{ code: 'server_error', message: expect.stringMatching(/output/) }] } });
+    // A late delivery of the same task changes nothing.
+    await rt.queue.run();
+    expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('failed');
+  });
+
   it('counts a chunk delivered twice once', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const created = await createBatch(rt, [line('a', { query: 'python http', documents: DOCS })]);
