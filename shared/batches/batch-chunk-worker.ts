@@ -41,7 +41,9 @@ export class BatchChunkWorker {
     if (!batch || !SCORING.includes(batch.status)) return;
     const plan = await store.getRequest(batch.id, task.line);
     if (!plan) throw new Error(`batch ${batch.id}: no request plan for line ${task.line}`);
-    if (await store.getResult(batch.id, task.line)) return;
+    // Already finished: a redelivery of a task whose first run kept the result but failed after it (a lost answer, a
+    // crash) still checks whether the batch is done, or nobody would.
+    if (await store.getResult(batch.id, task.line)) return this.#requestFinished(batch.id);
     let admitted: AdmittedLine;
     let texts: string[];
     try {

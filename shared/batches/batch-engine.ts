@@ -195,6 +195,9 @@ export class BatchEngine {
   /** The last request's result is in: claim the finalizer (one winner, whatever races). */
   async #maybeComplete(batchId: string): Promise<void> {
     const batch = await this.#deps.store.get(batchId);
+    // Claimed already, maybe by a delivery whose claim was written but whose finalize task was never sent (it failed
+    // after the write): send it (again). A duplicate finalize finds the batch ended and does nothing.
+    if (batch?.status === 'finalizing') return this.#deps.queue.send([{ kind: 'finalize', batchId }]);
     if (!batch || batch.status !== 'in_progress' || !batch.planned || isTerminal(batch.status)) return;
     const done = await this.#deps.store.countResults(batchId);
     if (done.completed + done.failed < batch.total) return;

@@ -1,4 +1,5 @@
 import type { BatchTask } from '../../batches/batch-model.js';
+import { logger } from '../../observability/logger.js';
 import type { BatchTaskQueue } from '../../batches/batch-task-queue.js';
 
 export interface InProcessBatchQueueOptions {
@@ -101,6 +102,26 @@ export class InProcessBatchTaskQueue implements BatchTaskQueue {
     if (this.#isIdle()) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
+  /**
+   * Hands a task that failed every delivery to the dead-letter handler, retrying the handler itself as SQS retries a
+   * dead-letter queue's messages: a handler that failed once (a store call) would otherwise leave its line or batch
+   * unfinished for ever.
+   */
+  async #deadLetter(consumer: BatchTaskConsumer, task: BatchTask, reason: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await consumer.taskDeadLettered(task, reason);
+        return;
+      } catch (error) {
+        if (attempt >= this.#options.maxAttempts) {
+          logger.error('dead-lettered batch task could not be handled', { batchId: task.batchId, kind: task.kind, error: error as Error });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, this.#options.retryDelayMs));
+      }
+    }
+  }
+
   async #deliver(consumer: BatchTaskConsumer, delivery: Delivery): Promise<void> {
     delivery.attempts++;
     try {
@@ -108,7 +129,7 @@ export class InProcessBatchTaskQueue implements BatchTaskQueue {
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       if (delivery.attempts >= this.#options.maxAttempts) {
-        await consumer.taskDeadLettered(delivery.task, reason).catch(() => undefined);
+        await this.#deadLetter(consumer, delivery.task, reason);
       } else {
         this.#delayed++;
         setTimeout(() => {
