@@ -67,6 +67,18 @@ const isPlain = (request: RerankRequest): boolean =>
   (request.strategy ?? 'default') === 'default' && !request.upstream && request.maxChunksPerDoc === undefined;
 
 /**
+ * Why a request cannot be split into a job, and the request field that makes it so, by its wire name on the routes
+ * that carry it (each of these fields is carried by one dialect, so its wire name is the name to report).
+ */
+export function unqueueable(request: RerankRequest, instructed = false): { readonly reason: string; readonly param: string } {
+  if (request.upstream) return { reason: 'it calls an upstream reranker', param: 'rerank_config.api_url' };
+  if (request.maxChunksPerDoc !== undefined) return { reason: 'it sets max_chunks_per_doc', param: 'max_chunks_per_doc' };
+  if ((request.strategy ?? 'default') !== 'default') return { reason: `its strategy '${request.strategy ?? ''}' scores the whole set at once`, param: 'rerank_strategy' };
+  if (instructed) return { reason: 'its instruction is not carried by chunk tasks', param: 'prompt' };
+  return { reason: 'its model scores the whole set at once', param: 'model' };
+}
+
+/**
  * Sync or job, and for a job its model, activation, batch size and fusion: the one place this is decided.
  * The scorer is resolved once, and only when the request could run as a job.
  */
@@ -80,9 +92,10 @@ export function planRequest(input: PlanInput): RequestPlan {
   const chunkable = scorer !== undefined && isChunkable(scorer) && !instructed;
   if (mode === 'job') {
     if (!scorer || !chunkable) {
+      const why = unqueueable(request, instructed);
       throw invalidRequest(
-        'this request cannot run as a job: only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks',
-        'rerank_strategy',
+        `this request cannot run as a job: ${why.reason}; only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks`,
+        why.param,
       );
     }
     return { kind: 'job', respondAsync: true, job: jobPlan(request, scorer, input.limits) };

@@ -1,4 +1,4 @@
-import { needsQueuedJob, type SyncLimits } from './plan-request.js';
+import { needsQueuedJob, unqueueable, type SyncLimits } from './plan-request.js';
 import { RerankError, invalidRequest } from './rerank-error.js';
 import type { RerankRequest } from './rerank-request.js';
 
@@ -42,14 +42,6 @@ function checkBoost(request: RerankRequest): void {
   }
 }
 
-/** Why a request cannot become a job, for the 413's message. */
-function unqueueableReason(request: RerankRequest): string {
-  if (request.upstream) return 'it calls an upstream reranker';
-  if (request.maxChunksPerDoc !== undefined) return `it sets ${MAX_CHUNKS_PARAM}`;
-  if ((request.strategy ?? 'default') !== 'default') return `its strategy '${request.strategy ?? ''}' scores the whole set at once`;
-  return 'its endpoint or model scores the whole set at once';
-}
-
 /**
  * Checked once a request is parsed, before any work: the per-field bounds above, and - for a request
  * that cannot be split into a queued job - the synchronous limits (RERANK_SYNC_MAX_DOCUMENTS/CHARS),
@@ -64,7 +56,7 @@ export function enforceRequestBounds(request: RerankRequest, limits: SyncLimits,
   if (queueable || !needsQueuedJob(request, limits)) return;
   throw new RerankError(
     'payload_too_large',
-    `this request cannot run as a job (${unqueueableReason(request)}) and is over the synchronous limits ` +
+    `this request cannot run as a job (${unqueueable(request).reason}) and is over the synchronous limits ` +
       `(${limits.syncMaxDocuments} documents, ${limits.syncMaxChars} characters of query + document text); send fewer or shorter documents`,
   );
 }

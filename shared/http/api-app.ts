@@ -236,6 +236,8 @@ export class ApiApp {
         return this.#rerank(event, route.action.dialect, caller, context, route.action.byBody);
       case 'submit-job': {
         const { dialect, request } = this.#parse(event, route.action.dialect);
+        // The same per-field bounds as the rerank routes (boost, max_chunks_per_doc); a job has no sync limit to pass.
+        enforceRequestBounds(request, this.#deps.plan, true);
         const plan = this.#plan(request, 'job');
         if (plan.kind !== 'job') throw new Error('planRequest answered sync for a job submission');
         const idempotencyKey = parseIdempotencyKey(header(event, IDEMPOTENCY_HEADER));
