@@ -7,6 +7,8 @@ export interface RequestParamNames {
   readonly documents: string;
   /** Absent for dialects that read no batch size (their requests carry none). */
   readonly batchSize?: string;
+  /** The instruction's wire name (chat `prompt`, DashScope `parameters.instruct`); absent where none is read. */
+  readonly prompt?: string;
 }
 
 export interface RequestLimits {
@@ -15,6 +17,11 @@ export interface RequestLimits {
   /** Longer queries/documents are rejected with 413, or cut to the limit when the request asks to `truncate`. */
   readonly maxQueryChars?: number;
   readonly maxDocumentChars?: number;
+  /**
+   * The LLM instruction (RERANK_MAX_INSTRUCTION_CHARS): it is read with every document by an instructed scorer, so an
+   * unbounded one multiplied the request's cost. Never truncated: a cut instruction would change what is asked.
+   */
+  readonly maxInstructionChars?: number;
 }
 
 /** Applies the character limits: the same request when nothing is too long, a truncated copy when allowed. */
@@ -53,6 +60,11 @@ export function validateRerankRequest(
       `${names.documents} has ${request.documents.length} documents; at most ${limits.maxDocuments} are accepted`,
       names.documents,
     );
+  }
+  const maxInstruction = limits.maxInstructionChars ?? Infinity;
+  if (request.prompt !== undefined && request.prompt.length > maxInstruction) {
+    const param = names.prompt ?? 'prompt';
+    throw new RerankError('payload_too_large', `${param} is ${request.prompt.length} characters; the limit is ${maxInstruction}`, { param });
   }
   if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
     // Only a dialect that reads a batch size can produce one; otherwise it was set in code and has the domain name.

@@ -131,8 +131,9 @@ export function defineWireFields<
     const query = spelled.query ?? declared('query');
     const documents = spelled.documents ?? declared('documents');
     const batchSize = spelled.batchSize ?? declared('batchSize');
+    const prompt = spelled.prompt ?? declared('prompt');
     if (query === undefined || documents === undefined) throw new Error(`${declaration.title} declares no query or documents field`);
-    return { query, documents, ...(batchSize === undefined ? {} : { batchSize }) };
+    return { query, documents, ...(batchSize === undefined ? {} : { batchSize }), ...(prompt === undefined ? {} : { prompt }) };
   };
   const body = objectSchema(tree, true);
   return {

@@ -15,6 +15,7 @@ export function apiLimitsOf(config: ServiceConfig): {
       maxBatchSize: config.maxBatchSize,
       maxQueryChars: config.maxQueryChars,
       maxDocumentChars: config.maxDocumentChars,
+      maxInstructionChars: config.maxInstructionChars,
     },
     plan: {
       syncMaxDocuments: config.jobs.syncMaxDocuments,

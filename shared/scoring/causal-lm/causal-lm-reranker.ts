@@ -38,6 +38,8 @@ export interface CausalLmReranker extends Scorer {
   readonly template: LlmRerankTemplate;
   /** Token ids of one prompt exactly as they are fed (exposed for parity tests). */
   encode(query: string, document: string, instruction?: string): number[];
+  /** Every document's prompt for one request, the shared instruction and query tokenized once (equal to `encode` each). */
+  encodeRequest(query: string, documents: readonly string[], instruction?: string): number[][];
   close(): Promise<void>;
 }
 
@@ -195,9 +197,33 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     return rows.map((row, r) => this.margin(output, output.dims.length === 3 ? r * width + row.length - 1 : r));
   }
 
+  /**
+   * Every document's prompt, with the part they share (instruction and query) tokenized once per request instead of
+   * once per document: a long instruction cost its length times the documents. The shared head ends where the
+   * pre-tokenizer splits anyway (before the whitespace leading into the document), and the first document's ids are
+   * checked against tokenizing its pair whole; a template where they differ is tokenized whole, as before.
+   */
+  encodeRequest(query: string, documents: readonly string[], instruction?: string): number[][] {
+    if (documents.length === 0) return [];
+    const marker = '\u0000document\u0000';
+    const shape = formatPair(this.template, instruction, query, marker);
+    const at = shape.indexOf(marker);
+    const head = shape.slice(0, at).trimEnd();
+    const gap = shape.slice(head.length, at);
+    const after = shape.slice(at + marker.length);
+    if (at < 0 || shape.indexOf(marker, at + 1) >= 0) return documents.map((document) => this.encode(query, document, instruction));
+    const budget = this.maxLength - this.prefixIds.length - this.suffixIds.length;
+    const headIds = this.ids(head);
+    const body = (document: string) => [...headIds, ...this.ids(`${gap}${document}${after}`)].slice(0, budget);
+    const first = body(documents[0]!);
+    const whole = this.ids(formatPair(this.template, instruction, query, documents[0]!)).slice(0, budget);
+    if (first.length !== whole.length || first.some((id, i) => id !== whole[i])) return documents.map((document) => this.encode(query, document, instruction));
+    return documents.map((document, i) => [...this.prefixIds, ...(i === 0 ? first : body(document)), ...this.suffixIds]);
+  }
+
   async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
-    const prompts = documents.map((document) => this.encode(query, document, options?.instruction));
+    const prompts = this.encodeRequest(query, documents, options?.instruction);
     const scores = new Array<number>(documents.length);
     for (const batch of lengthBatches(
       prompts.map((p) => p.length),

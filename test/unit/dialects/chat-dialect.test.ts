@@ -488,7 +488,7 @@ describe('chatDialect.parse: malformed bodies', () => {
 describe('chatDialect + validateRerankRequest: semantic rules in the chat spelling', () => {
   it('spells the shared param names as the rerank data JSON does', () => {
     expect(chatDialect.name).toBe('chat');
-    expect(chatDialect.paramNames(chatDialect.parse(dataBody(validData())))).toStrictEqual({ query: 'query', documents: 'candidates', batchSize: 'batch_size' });
+    expect(chatDialect.paramNames(chatDialect.parse(dataBody(validData())))).toStrictEqual({ query: 'query', documents: 'candidates', batchSize: 'batch_size', prompt: 'prompt' });
   });
 
   it.each(

@@ -285,6 +285,7 @@ describe('dashScopeDialect + validateRerankRequest: semantic rules in the DashSc
       query: 'input.query',
       documents: 'input.documents',
       batchSize: 'parameters.batch_size',
+      prompt: 'parameters.instruct',
     });
   });
 

@@ -105,6 +105,14 @@ describe(`${LLM_RERANKER_FIXTURE} vs the Qwen3-Reranker recipe in transformers`,
     if (c.inputIds !== null) expect(ids).toEqual(c.inputIds);
   });
 
+  it('tokenizes the instruction and query once per request and builds the same prompts as encoding each pair whole', () => {
+    const documents = ['plain words', '"quoted" start', ' leading space', '\nnewline first', '数据库 CJK', '🙂 emoji', '', ...golden.cases.map((c) => c.document)];
+    for (const instruction of [undefined, 'Find passages about databases.', 'x'.repeat(5_000)]) {
+      const together = scorer.encodeRequest('which database is fastest', documents, instruction);
+      expect(together).toEqual(documents.map((d) => scorer.encode('which database is fastest', d, instruction)));
+    }
+  });
+
   it.each(golden.cases.map((c) => [c.name, c] as const))('scores %s as p(yes) like transformers', async (_n, c) => {
     // Act
     const result = await scorer.score(c.query, [c.document], c.instruction === null ? undefined : { instruction: c.instruction });
