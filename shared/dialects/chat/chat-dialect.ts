@@ -20,14 +20,20 @@ const PARAM_NAMES = chatContentFields.paramNames();
  * a chunk with finish_reason (and usage); the HTTP layer adds `data: [DONE]`. The content is one JSON text,
  * so there is nothing to gain from cutting it smaller.
  */
-function chatCompletionChunks(head: Record<string, unknown>, content: string, usage: Record<string, number>): unknown[] {
-  const chunk = (delta: Record<string, unknown>, finishReason: string | null, extra: Record<string, unknown> = {}) => ({
+/**
+ * The reply as OpenAI streams it: a role chunk, the content, the finish chunk; with `stream_options.include_usage` an
+ * extra last chunk carries the usage with `choices: []`, and every other chunk says `usage: null` (OpenAI's schema).
+ */
+function chatCompletionChunks(head: Record<string, unknown>, content: string, usage: Record<string, number>, includeUsage: boolean): unknown[] {
+  const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({
     ...head,
     object: 'chat.completion.chunk',
-    choices: [{ index: 0, delta, finish_reason: finishReason }],
-    ...extra,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    ...(includeUsage ? { usage: null } : {}),
   });
-  return [chunk({ role: 'assistant', content: '' }, null), chunk({ content }, null), chunk({}, 'stop', { usage })];
+  const chunks: unknown[] = [chunk({ role: 'assistant', content: '' }, null), chunk({ content }, null), chunk({}, 'stop')];
+  if (includeUsage) chunks.push({ ...head, object: 'chat.completion.chunk', choices: [], usage });
+  return chunks;
 }
 
 /**
@@ -61,7 +67,7 @@ export const chatDialect: Dialect = {
       // The seed's client never sends include_docs and drops results without a document when its caller asked for
       // them, so documents are on unless the content turns them off.
       returnDocuments: rerank.inputs.includeDocs ?? rerank.inputs.returnDocuments ?? true,
-      ...(stream ? { echo: { stream } } : {}),
+      ...(stream ? { echo: { stream, includeUsage: inputs.includeUsage === true } } : {}),
     });
   },
 
@@ -75,9 +81,15 @@ export const chatDialect: Dialect = {
     });
     const head = { id: `chatcmpl-${outcome.id}`, created: context.now, model: outcome.model };
     const usage = { prompt_tokens: outcome.usage.totalTokens, completion_tokens: 0, total_tokens: outcome.usage.totalTokens };
-    const body = { ...head, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage };
+    // logprobs and message.refusal are required (nullable) in OpenAI's schema: strict clients reject a reply without them.
+    const body = {
+      ...head,
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      usage,
+    };
     if (request?.echo?.['stream'] !== true) return { status: 200, body };
-    return { status: 200, body, events: chatCompletionChunks(head, content, usage) };
+    return { status: 200, body, events: chatCompletionChunks(head, content, usage, request.echo['includeUsage'] === true) };
   },
 
   formatError: formatOpenAiError,

@@ -75,11 +75,19 @@ const STREAM: WireType<boolean | undefined> = {
   read: optionalBooleanValue,
 };
 
+/** OpenAI's `stream_options.include_usage`: the usage comes in one extra last chunk whose `choices` is empty. */
+const INCLUDE_USAGE: WireType<boolean | undefined> = {
+  schema: { type: ['boolean', 'null'], description: 'With `stream`: send the usage in an extra last chunk (`choices: []`); every other chunk has `usage: null`.' },
+  required: false,
+  read: optionalBooleanValue,
+};
+
 /** The body of `POST /v1/chat/completions` (chat-based rerank); the rerank request itself is chatContentFields. */
 export const chatRequestFields = defineWireFields({
   title: 'ChatRerankRequest',
   inputs: {
     stream: at('stream', STREAM),
+    includeUsage: at(['stream_options', 'include_usage'], INCLUDE_USAGE),
     messages: at('messages', MESSAGES),
   },
   fields: { model: at('model', MODEL) },

@@ -34,17 +34,19 @@ export const chatResponseSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['index', 'message', 'finish_reason'],
+        required: ['index', 'message', 'logprobs', 'finish_reason'],
         properties: {
           index: { type: 'integer' },
           message: {
             type: 'object',
-            required: ['role', 'content'],
+            required: ['role', 'content', 'refusal'],
             properties: {
               role: { const: 'assistant' },
               content: { type: 'string', contentMediaType: 'application/json', contentSchema: chatRerankResultsSchema },
+              refusal: { type: 'null' },
             },
           },
+          logprobs: { type: 'null' },
           finish_reason: { type: 'string' },
         },
       },

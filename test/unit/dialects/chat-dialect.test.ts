@@ -195,10 +195,22 @@ describe('chatDialect.parse: seed request examples', () => {
     expect(request).toStrictEqual(expectedRequest({ query: 'q', documents: textDocs(['a', 'b']), returnDocuments: true }));
   });
 
+  it('stream_options.include_usage: the usage comes in an extra last chunk with choices [], every other chunk usage null', () => {
+    const request = chatDialect.parse(chatBody(JSON.stringify(validData()), { stream: true, stream_options: { include_usage: true } }));
+    const response = chatDialect.formatOutcome(outcomeOf([{ index: 0, score: 0.5 }], 3), CONTEXT, request);
+    const events = response.events as { choices: unknown[]; usage: unknown }[];
+    expect(events).toHaveLength(4);
+    expect(events.slice(0, 3).map((e) => e.usage)).toStrictEqual([null, null, null]);
+    expect(events[3]).toMatchObject({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 } });
+    // Without it no chunk carries a usage.
+    const plain = chatDialect.formatOutcome(outcomeOf([{ index: 0, score: 0.5 }], 3), CONTEXT, chatDialect.parse(chatBody(JSON.stringify(validData()), { stream: true })));
+    expect((plain.events as Record<string, unknown>[]).every((e) => !('usage' in e))).toBe(true);
+  });
+
   it('stream: true is read into the request (the reply is then server-sent chunks)', () => {
     const request = chatDialect.parse(chatBody(JSON.stringify(validData()), { stream: true }));
 
-    expect(request.echo).toStrictEqual({ stream: true });
+    expect(request.echo).toStrictEqual({ stream: true, includeUsage: false });
     const response = chatDialect.formatOutcome(outcomeOf([{ index: 0, score: 0.5 }], 3), CONTEXT, request);
     const events = response.events as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] }[];
     expect(events.map((e) => e.object)).toStrictEqual(['chat.completion.chunk', 'chat.completion.chunk', 'chat.completion.chunk']);
@@ -302,8 +314,10 @@ describe('chatDialect.formatOutcome: seed response examples', () => {
     const body = format([{ index: 1, score: 0.95 }], 150);
 
     expect(keysOf(body)).toStrictEqual(keysOf(template));
-    expect(keysOf(body.choices[0])).toStrictEqual(keysOf(template.choices[0]));
-    expect(keysOf(body.choices[0]?.message)).toStrictEqual(keysOf(template.choices[0]?.message));
+    // The seed's fields, plus the two OpenAI's schema requires (nullable) that strict clients check: logprobs, refusal.
+    expect(keysOf(body.choices[0])).toStrictEqual([...keysOf(template.choices[0]), 'logprobs'].sort());
+    expect(keysOf(body.choices[0]?.message)).toStrictEqual([...keysOf(template.choices[0]?.message), 'refusal'].sort());
+    expect(body.choices[0]).toMatchObject({ logprobs: null, message: { refusal: null } });
     expect(keysOf(body.usage)).toStrictEqual(keysOf(template.usage));
     expect(typeof body.id).toBe('string');
     expect(body.id).toBe('chatcmpl-rr-0001');
