@@ -1,10 +1,19 @@
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { formatMessageAndOpenAiError } from '../openai/openai-error-envelope.js';
-import { messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
+import type { RerankError } from '../../core/rerank-error.js';
+
+/**
+ * Voyage's documented error body is `{detail}` (its only error schema), and the official `voyageai` Python client reads
+ * `detail` to pick its error class; `message` and `error` stay for the clients of the OpenAI-style envelope.
+ */
+function formatVoyageError(error: RerankError): DialectResponse {
+  const formatted = formatMessageAndOpenAiError(error);
+  return { status: formatted.status, body: { detail: error.publicMessage, ...(formatted.body as Record<string, unknown>) } };
+}
 import { declaredParse } from '../define-wire-fields.js';
 import { voyageRequestFields } from './voyage-request-fields.js';
-import { voyageResponseSchema } from './voyage-response-schema.js';
+import { voyageErrorSchema, voyageResponseSchema } from './voyage-response-schema.js';
 
 /**
  * Voyage AI rerank: `POST {base}/rerank` `{query, documents, model, top_k, return_documents, truncation}` ->
@@ -15,7 +24,7 @@ export const voyageDialect: Dialect = {
   name: 'voyage',
   ...declaredParse(voyageRequestFields),
   responseSchema: voyageResponseSchema,
-  errorSchema: messageAndOpenAiErrorSchema,
+  errorSchema: voyageErrorSchema,
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
     return {
@@ -29,5 +38,5 @@ export const voyageDialect: Dialect = {
     };
   },
 
-  formatError: formatMessageAndOpenAiError,
+  formatError: formatVoyageError,
 };

@@ -1,3 +1,4 @@
+import { messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
 import type { JsonSchema } from '../json-schema.js';
 
 export const voyageResponseSchema = {
@@ -18,4 +19,12 @@ export const voyageResponseSchema = {
     model: { type: 'string' },
     usage: { type: 'object', required: ['total_tokens'], properties: { total_tokens: { type: 'integer' } } },
   },
+} as const satisfies JsonSchema;
+
+/** Voyage's `{detail}` beside the OpenAI-style `message` and `error` (see formatVoyageError). */
+export const voyageErrorSchema = {
+  title: 'VoyageError',
+  type: 'object',
+  required: ['detail', 'message', 'error'],
+  properties: { detail: { type: 'string' }, message: { type: 'string' }, error: messageAndOpenAiErrorSchema.properties.error },
 } as const satisfies JsonSchema;
