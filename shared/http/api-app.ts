@@ -70,6 +70,9 @@ const POLL_BUDGET_BYTES = LAMBDA_MAX_RESPONSE_BYTES - 64 * 1024;
 /** What 202s and polls of running jobs suggest to clients as a polling pace. */
 const RETRY_AFTER_SECONDS = '1';
 
+/** OpenAI's model object, for `/v1/models` and `/v1/models/{id}`. */
+const modelObject = (id: string) => ({ id, object: 'model', created: 0, owned_by: 'rerank-service' });
+
 const json = (status: number, body: unknown, headers: Record<string, string> = {}): Result => ({
   statusCode: status,
   headers: { 'content-type': 'application/json', ...headers },
@@ -228,9 +231,21 @@ export class ApiApp {
         return docsResponse(asset);
       }
       case 'models':
+        return json(200, { object: 'list', data: this.#deps.modelIds.map(modelObject) });
+      case 'model': {
+        const id = params['id'] ?? '';
+        if (!this.#deps.modelIds.includes(id)) {
+          throw new RerankError('not_found', `no model '${id}'; this service serves ${this.#deps.modelIds.join(', ')}`, { param: 'model' });
+        }
+        return json(200, modelObject(id));
+      }
+      case 'index':
         return json(200, {
-          object: 'list',
-          data: this.#deps.modelIds.map((id) => ({ id, object: 'model', created: 0, owned_by: 'rerank-service' })),
+          service: 'rerank-service',
+          docs: `${context.basePath}/docs`,
+          openapi: `${context.basePath}/openapi.json`,
+          health: `${context.basePath}/health`,
+          models: `${context.basePath}/v1/models`,
         });
       case 'rerank':
         return this.#rerank(event, route.action.dialect, caller, context, route.action.byBody);

@@ -24,6 +24,8 @@ export type RouteAction =
   | { kind: 'get-job' }
   | { kind: 'cancel-job' }
   | { kind: 'models' }
+  | { kind: 'model' }
+  | { kind: 'index' }
   | { kind: 'health' }
   | { kind: 'openapi' }
   | { kind: 'docs' }
@@ -88,6 +90,9 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/uploads/{id}/cancel', action: { kind: 'files', operation: 'upload-cancel' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
+  { method: 'GET', path: '/v1/models/{id}', action: { kind: 'model' }, errorDialect: openAiDialect },
+  // What a browser or curl pointed at the base URL sees: where the docs and the API description are.
+  { method: 'GET', path: '/', action: { kind: 'index' }, errorDialect: openAiDialect, public: true },
   { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },
   { method: 'GET', path: '/openapi.json', action: { kind: 'openapi' }, errorDialect: openAiDialect, public: true },
   // Interactive docs over /openapi.json; requests sent from the page carry the key typed into its Authorize dialog.

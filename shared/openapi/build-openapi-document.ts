@@ -13,7 +13,7 @@ export interface DocumentedRoute {
   readonly action:
     | { readonly kind: 'rerank'; readonly dialect: Dialect; readonly byBody?: readonly { readonly dialect: Dialect }[] }
     | { readonly kind: 'submit-job'; readonly dialect: Dialect }
-    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
+    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
     | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' }
     | { readonly kind: 'files'; readonly operation: FilesOperationName };
   readonly errorDialect: Dialect;
@@ -226,6 +226,15 @@ function operation(route: Route): Operation {
         summary: 'The served models (OpenAI list format)',
         responses: { '200': { description: 'The models.', content: jsonContent(ref('ModelList')) }, ...errorResponses(route.errorDialect, ['401']) },
       };
+    case 'model':
+      return {
+        tags: ['service'],
+        summary: 'One served model (OpenAI model object); 404 naming the served ids otherwise',
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'The model.', content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['401', '404']) },
+      };
+    case 'index':
+      return { tags: ['service'], summary: 'Where the docs, this document, health and the models are', responses: { '200': { description: 'Links.', content: jsonContent({ type: 'object' }) } } };
     case 'health':
       return { tags: ['service'], summary: 'Liveness', responses: { '200': { description: 'Up.', content: jsonContent(ref('Health')) } } };
     case 'openapi':

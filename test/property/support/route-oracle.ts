@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { expect } from 'vitest';
-import { matchRoute } from '../../../shared/http/api-routes.js';
+import { matchRoute, normalizePath } from '../../../shared/http/api-routes.js';
 import {
   expectDialectSuccess,
   expectErrorEnvelope,
@@ -35,7 +35,6 @@ const isOutOfScopeRoute = (path: string): boolean =>
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const normalizePath = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
 
 /** DashScope's envelope on its own prefix, OpenAI's (which chat shares) everywhere else. */
 export const errorDialectForPath = (rawPath: string): WireDialect =>
@@ -137,6 +136,8 @@ export function expectApiResponse(event: APIGatewayProxyEventV2, result: APIGate
   } else if (path === '/v1/models' || path === '/models') {
     expect(body['object']).toBe('list');
     expect(Array.isArray(body['data']) && body['data'].length > 0).toBe(true);
+  } else if (path === '/') {
+    expect(body['docs']).toBe('/docs');
   } else if (path === '/health') {
     expect(body).toEqual({ status: 'ok' });
   } else if (/^\/v1\/rerank\/jobs\/[^/]+$/.test(path)) {

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { Scorer } from '../../../shared/core/scorer.js';
+import { apiGatewayEvent } from '../../support/event-factory.js';
+import { testRuntime } from '../../support/test-runtime.js';
+
+const scorer: Scorer = { id: 'length', scoreKind: 'similarity', score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: docs.length }) };
+
+async function get(path: string) {
+  const rt = testRuntime({ scorers: [scorer] });
+  const result = await rt.app.handle(apiGatewayEvent({ method: 'GET', path }));
+  return { status: result.statusCode, body: JSON.parse(result.body as string) as Record<string, unknown> };
+}
+
+describe('GET /v1/models/{id} and GET /', () => {
+  it("answers a served model's object, and a 404 naming the served ids for any other", async () => {
+    expect(await get('/v1/models/length')).toEqual({ status: 200, body: { id: 'length', object: 'model', created: 0, owned_by: 'rerank-service' } });
+    const missing = await get('/v1/models/rerank-2');
+    expect(missing.status).toBe(404);
+    expect(missing.body['error']).toMatchObject({ param: 'model', message: expect.stringMatching(/serves length/) });
+  });
+
+  it('points the base URL at the docs, the OpenAPI document, health and the models', async () => {
+    expect(await get('/')).toEqual({ status: 200, body: { service: 'rerank-service', docs: '/docs', openapi: '/openapi.json', health: '/health', models: '/v1/models' } });
+  });
+});
