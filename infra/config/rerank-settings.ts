@@ -123,7 +123,7 @@ export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   rateLimitPerMinute: 600,
   maxConcurrentJobs: 20,
   upstreamAllowedHosts: '',
-  // What cdk.json ships for the dev stage; readRerankSettings gives alarmEmail no default.
+  // The dev stage's default only: any other stage must choose (readRerankSettings), so cdk.json does not ship it.
   alarmEmail: ALARM_EMAIL_OPT_OUT,
   throttleRateLimit: 20,
   throttleBurstLimit: 40,
@@ -234,10 +234,13 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
     throw new RerankSettingsError(`${CONTEXT_PREFIX}logRetentionDays must be one of ${LOG_RETENTION_DAYS.join(', ')}`);
   }
   const concurrency = readConcurrency(get, jobWaitMs, intIn('workerMaxConcurrency', get('workerMaxConcurrency'), 2, 1_000));
-  const rawAlarmEmail = tryGetContext(`${CONTEXT_PREFIX}alarmEmail`);
+  const stageName = String(get('stage'));
+  const chosenAlarmEmail = tryGetContext(`${CONTEXT_PREFIX}alarmEmail`);
+  // dev deploys its alarms unsubscribed unless told otherwise; a stage anyone relies on must say who is told.
+  const rawAlarmEmail = chosenAlarmEmail === undefined && stageName === DEFAULT_RERANK_SETTINGS.stage ? ALARM_EMAIL_OPT_OUT : chosenAlarmEmail;
   if (rawAlarmEmail === undefined || rawAlarmEmail === '') {
     throw new RerankSettingsError(
-      `${CONTEXT_PREFIX}alarmEmail must be set: an e-mail address that receives the alarms, or '${ALARM_EMAIL_OPT_OUT}' to deploy them unsubscribed on purpose`,
+      `${CONTEXT_PREFIX}alarmEmail must be set for stage '${stageName}': an e-mail address that receives the alarms, or '${ALARM_EMAIL_OPT_OUT}' to deploy them unsubscribed on purpose`,
     );
   }
   return {

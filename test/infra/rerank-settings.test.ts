@@ -21,7 +21,9 @@ describe('rerank cdk context', () => {
         .filter(([key]) => key.startsWith(CONTEXT_PREFIX))
         .map(([key, value]) => [key.slice(CONTEXT_PREFIX.length), value]),
     );
-    expect(rerankKeys).toEqual({ ...DEFAULT_RERANK_SETTINGS, pointInTimeRecovery: PITR_FOLLOWS_RETENTION });
+    // alarmEmail is the dev stage's default only (any other stage must choose), so cdk.json does not repeat it.
+    const { alarmEmail: _devOnly, ...documented } = DEFAULT_RERANK_SETTINGS;
+    expect(rerankKeys).toEqual({ ...documented, pointInTimeRecovery: PITR_FOLLOWS_RETENTION });
     const { deployModels, ...fromCdkJson } = fromContext(cdkJsonContext());
     const { deployModels: _sameModels, ...fromNothing } = fromContext({});
     expect(fromCdkJson).toEqual(DEFAULT_RERANK_SETTINGS);
@@ -105,7 +107,10 @@ describe('rerank cdk context', () => {
   });
 
   it('makes the operator choose where alarms go: an e-mail address or an explicit none', () => {
-    expect(() => readRerankSettings(() => undefined)).toThrow(/rerank:alarmEmail must be set/);
+    // dev deploys its alarms unsubscribed by default; any other stage must say who is told.
+    expect(readRerankSettings(() => undefined).alarmEmail).toBe('none');
+    expect(() => readRerankSettings((key) => ({ 'rerank:stage': 'prod' })[key])).toThrow(/rerank:alarmEmail must be set for stage 'prod'/);
+    expect(readRerankSettings((key) => ({ 'rerank:stage': 'prod', 'rerank:alarmEmail': 'none' })[key]).alarmEmail).toBe('none');
     expect(() => fromContext({ 'rerank:alarmEmail': '' })).toThrow(/rerank:alarmEmail must be set/);
     expect(() => fromContext({ 'rerank:alarmEmail': 'oncall' })).toThrow(/rerank:alarmEmail/);
     expect(fromContext({ 'rerank:alarmEmail': 'oncall@example.com' }).alarmEmail).toBe('oncall@example.com');
