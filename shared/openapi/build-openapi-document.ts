@@ -85,8 +85,9 @@ const DESCRIPTION = [
   'too-long text is a 413. The chat dialect carries its rerank request as a JSON string inside the user message: the schema',
   'describes that JSON (`contentSchema`), and it is validated when the content is read.',
   '',
-  'Requests above the synchronous limits become queued jobs: the endpoint waits for a while, then answers 202 with the job;',
-  '`Prefer: respond-async` asks for the 202 at once. Poll `GET /v1/rerank/jobs/{id}`.',
+  'Requests above the synchronous limits become queued jobs: the endpoint waits for a while and answers the result, or a 504',
+  "whose `Location` names the job's poll URL if it is still running; `Prefer: respond-async` asks for a 202 with the job at",
+  'once. Poll `GET /v1/rerank/jobs/{id}` (large results come in pages: `result_page`).',
 ].join('\n');
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
