@@ -5,7 +5,7 @@ import type { BenchResults } from './bench-results.js';
 /**
  * What the scale model (`npm run scale-model`) reads from a bench run: our scorer's measured pairs/s per
  * model, variant and thread count, with the machine and its load. Committed (bench/out/ is not), so the
- * README cost table is always generated from a real measurement.
+ * docs/cost.md cost table is always generated from a real measurement.
  */
 export interface ScoringMeasurements {
   readonly source: string;

@@ -1,5 +1,5 @@
 /**
- * Per-key batch quotas and engine bounds. Defaults are documented in README ("Batches"); the quotas are
+ * Per-key batch quotas and engine bounds. Defaults are documented in docs/api.md ("Batches"); the quotas are
  * configurable (RERANK_BATCH_* variables, read once in config and laid over these by the runtime).
  */
 export interface BatchLimits {

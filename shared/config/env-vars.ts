@@ -1,7 +1,7 @@
 /**
  * Every environment variable the service reads, with its default: the one list the service config reads
  * from, the CDK stack and the scripts set names from (test/unit/config/env-vars.test.ts holds every
- * `RERANK_*` name in infra/ and scripts/ to it), and the README's Configuration table is checked against.
+ * `RERANK_*` name in infra/ and scripts/ to it), and docs/configuration.md's environment table is checked against.
  * `undefined` = no default (unset means off, unlimited, or required by another setting).
  */
 export const ENV_DEFAULTS = {

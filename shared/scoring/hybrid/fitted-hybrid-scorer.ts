@@ -68,7 +68,7 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
  * The hybrid a `hybrid:<model>+<lexical>` spec or the `hybrid` strategy gets: the fitted, absolute one
  * when the model scores each document on its own as a similarity (a bi-encoder cosine, what the
  * weights were fitted for) and the lexical side has features; otherwise per-request min-max fusion
- * (cross-encoder logits have no fitted weights here - see README "Models and quality").
+ * (cross-encoder logits have no fitted weights here - see docs/models.md).
  */
 export function createDefaultHybridScorer(options: { id: string; model: Scorer; lexical: Scorer }): Scorer {
   const { id, model, lexical } = options;

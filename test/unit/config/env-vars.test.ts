@@ -6,10 +6,10 @@ import { ENV_DEFAULTS, type EnvName } from '../../../shared/config/env-vars.js';
 const ROOT = join(import.meta.dirname, '../../..');
 const names = Object.keys(ENV_DEFAULTS) as EnvName[];
 
-/** The rows of the README's Configuration table: the variables named in the first cell, the backticked defaults in the second. */
+/** The rows of docs/configuration.md's environment table: the variables named in the first cell, the backticked defaults in the second. */
 function readmeRows(): { names: string[]; defaults: string[] }[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Configuration (environment)'));
+  const readme = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Environment variables'));
   const table = section.slice(0, section.indexOf('\n## '));
   return table
     .split('\n')
@@ -38,7 +38,7 @@ function envNamesIn(dir: string): Map<string, string> {
 }
 
 describe('the environment variables, listed once (shared/config/env-vars.ts)', () => {
-  it("match the README's Configuration table: every name, and every default given in it", () => {
+  it("match docs/configuration.md's environment table: every name, and every default given in it", () => {
     const rows = readmeRows();
     const documented = rows.flatMap((r) => r.names.filter((n) => n.startsWith('RERANK_')));
     expect([...documented].sort()).toEqual([...names].sort());
