@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { bm25Scores } from '../../shared/scoring/lexical/bm25-scorer.js';
 import { tokenizeLexical } from '../../shared/scoring/lexical/lexical-tokenizer.js';
 import { parseDebianDescriptions, type DebianDescription } from './debian-descriptions.js';
+import { UNSTEMMED } from './mine-candidates.js';
 import { formatRelevanceSet, type RelevanceQuery } from './relevance-set.js';
 import { queryWithoutNames } from './query-without-names.js';
 import { hashSeed, seededRandom, shuffled } from './seeded-random.js';
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   const byLong = new Map<string, DebianDescription[]>();
   for (const d of all) byLong.set(d.long, [...(byLong.get(d.long) ?? []), d]);
   const pool = all.filter((d) => byLong.get(d.long)![0] === d);
-  const poolTerms = pool.map((d) => tokenizeLexical(d.long));
+  const poolTerms = pool.map((d) => tokenizeLexical(d.long, UNSTEMMED));
 
   const queryCounts = new Map<string, number>();
   for (const d of pool) {
@@ -56,7 +57,7 @@ async function main(): Promise<void> {
     .filter(({ d, index, query }) =>
       byLong.get(d.long)!.length === 1 &&
       queryCounts.get(query.toLowerCase()) === 1 &&
-      tokenizeLexical(query).length >= MIN_QUERY_TERMS &&
+      tokenizeLexical(query, UNSTEMMED).length >= MIN_QUERY_TERMS &&
       poolTerms[index]!.length >= MIN_DOCUMENT_TERMS,
     );
   if (eligible.length < queryCount) throw new Error(`only ${eligible.length} eligible packages in ${values.status}; asked for ${queryCount}`);
@@ -67,7 +68,7 @@ async function main(): Promise<void> {
   let sameSource = 0;
   const queries: RelevanceQuery[] = chosen.map(({ d, index, query }) => {
     // Hard negatives: the other descriptions BM25 (IDF over the whole pool) ranks highest for the query.
-    const scores = bm25Scores(tokenizeLexical(query), poolTerms);
+    const scores = bm25Scores(tokenizeLexical(query, UNSTEMMED), poolTerms);
     const others = pool.map((_, i) => i).filter((i) => i !== index);
     const matching = others.filter((i) => scores[i]! > 0).sort((a, b) => scores[b]! - scores[a]! || a - b);
     const negatives = matching.slice(0, negativeCount);

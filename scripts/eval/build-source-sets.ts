@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { tokenizeLexical } from '../../shared/scoring/lexical/lexical-tokenizer.js';
 import { parseDebianDescriptions } from './debian-descriptions.js';
-import { mineCandidates, type MiningStats, type PoolQuery } from './mine-candidates.js';
+import { UNSTEMMED, mineCandidates, type MiningStats, type PoolQuery } from './mine-candidates.js';
 import { encodePooledSet, firstWords, type PooledSet, type SplitName } from './pooled-set.js';
 import { queryWithoutNames } from './query-without-names.js';
 import { readRelevanceSet } from './relevance-set.js';
@@ -47,7 +47,7 @@ interface SourceDraft {
 }
 
 const readText = (path: string): string => (path.endsWith('.gz') ? gunzipSync(readFileSync(path)).toString('utf8') : readFileSync(path, 'utf8'));
-const contentWords = (text: string): number => tokenizeLexical(text).length;
+const contentWords = (text: string): number => tokenizeLexical(text, UNSTEMMED).length;
 
 /** Keeps the first pool entry per distinct document text and the queries whose lower-cased text is unique. */
 function dedupe<T>(items: readonly T[], doc: (t: T) => string, query: (t: T) => string | undefined): { pool: string[]; eligible: PoolQuery[]; picked: T[] } {

@@ -2,6 +2,12 @@ import { bm25Scores } from '../../shared/scoring/lexical/bm25-scorer.js';
 import { tokenizeLexical } from '../../shared/scoring/lexical/lexical-tokenizer.js';
 import { hashSeed, seededRandom, shuffled } from './seeded-random.js';
 
+/**
+ * The committed evaluation sets were mined with the unstemmed analyzer; mining keeps it, so a change
+ * to the served analysis (stemming) is measured on the same candidates as before it.
+ */
+export const UNSTEMMED = { stem: false } as const;
+
 /** A query and the pool index of its one relevant document. */
 export interface PoolQuery {
   readonly id: string;
@@ -34,9 +40,9 @@ export function mineCandidates(
   stats: MiningStats = { randomFilledNegatives: 0 },
 ): MinedQuery[] {
   if (pool.length <= negativeCount) throw new Error(`only ${pool.length} pool documents; need more than ${negativeCount}`);
-  const poolTerms = pool.map((d) => tokenizeLexical(d));
+  const poolTerms = pool.map((d) => tokenizeLexical(d, UNSTEMMED));
   return queries.map((q) => {
-    const scores = bm25Scores(tokenizeLexical(q.mineWith ?? q.query), poolTerms);
+    const scores = bm25Scores(tokenizeLexical(q.mineWith ?? q.query, UNSTEMMED), poolTerms);
     const others = pool.map((_, i) => i).filter((i) => i !== q.relevant);
     const negatives = others
       .filter((i) => scores[i]! > 0)

@@ -3,6 +3,7 @@
  * eval/report.md and eval/reliability/<scorer>.svg.
  *
  *   npm run eval [-- --report eval/report.md --only bm25,random --k 10]
+ *   npm run eval -- --save-baseline eval/baseline-unstemmed.json   (before an analyzer change; see analyzer-baseline.ts)
  *
  * Sources: the eval splits of the training sources (Debian descriptions, info manuals, WordNet glosses;
  * their train splits share no query with them) and the man-page set, which nothing is trained or tuned
@@ -16,6 +17,7 @@ import { BM25_CALIBRATION } from '../../shared/scoring/lexical/bm25-calibration.
 import type { LogisticModel } from '../../shared/scoring/logistic-model.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import { expectedCalibrationError, isProbabilityScale, reliabilityBins, reliabilitySvg, type ScoredLabel } from './calibration.js';
+import { BASELINE_SCORERS, DEFAULT_BASELINE, baselineTable, readBaseline, saveBaseline, type BaselineSplit } from './analyzer-baseline.js';
 import { EVAL_SCORERS, ScorerNotAvailable } from './eval-scorers.js';
 import { TRAINING_SOURCES, UNSEEN_SOURCES, readSourceSplit, type SourceSplit } from './eval-sources.js';
 import { expectedRandomMetrics, ndcgAt, rankDocuments, reciprocalRankAt } from './ranking-metrics.js';
@@ -84,7 +86,15 @@ const weightsTable = (model: LogisticModel): string =>
   ['| feature | weight |', '| --- | --- |', ...model.features.map((f, i) => `| ${f} | ${model.weights[i]} |`), `| (bias) | ${model.bias} |`, `| BM25 saturation k in s / (s + k) | ${model.saturation} |`].join('\n');
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { report: { type: 'string', default: 'eval/report.md' }, only: { type: 'string' }, k: { type: 'string', default: '10' } } });
+  const { values } = parseArgs({
+    options: {
+      report: { type: 'string', default: 'eval/report.md' },
+      only: { type: 'string' },
+      k: { type: 'string', default: '10' },
+      'save-baseline': { type: 'string' },
+      baseline: { type: 'string', default: DEFAULT_BASELINE },
+    },
+  });
   const k = Number(values.k);
   const only = values.only?.split(',').map((s) => s.trim());
   const factories = only === undefined ? EVAL_SCORERS : EVAL_SCORERS.filter((f) => only.includes(f.name));
@@ -114,6 +124,19 @@ async function main(): Promise<void> {
     results.set(factory.name, bySplit);
   }
   await Promise.all([...loaded.values()].map((scorer) => scorer.close?.()));
+
+  const asBaseline = (scorer: string, source: string): BaselineSplit | undefined => {
+    const r = results.get(scorer)?.get(source);
+    if (r === undefined) return undefined;
+    return { mrr: r.mrr, ndcg: r.ndcg, ece: isProbabilityScale(r.points) ? expectedCalibrationError(r.points) : null, perQuery: r.perQuery };
+  };
+  const allSources = splits.map((s) => s.source);
+  if (values['save-baseline'] !== undefined) {
+    const saved = Object.fromEntries(BASELINE_SCORERS.map((name) => [name, Object.fromEntries(allSources.flatMap((source) => { const r = asBaseline(name, source); return r === undefined ? [] : [[source, r]]; }))]));
+    await saveBaseline(values['save-baseline'], 'unstemmed', saved);
+    console.log(`wrote ${values['save-baseline']}`);
+  }
+  const baseline = readBaseline(values.baseline);
 
   const sections: string[] = [];
   const pooled = (name: string, sources: readonly string[]): ScoredLabel[] => sources.flatMap((s) => results.get(name)?.get(s)?.points ?? []);
@@ -202,7 +225,15 @@ ${sections.join('\n\n')}
 ECE = expected calibration error over 10 equal-width bins of the score read as P(relevant) (lower is better);
 the base rate is 1 relevant in 20 (0.05).
 
-## New default against the old min-max hybrid
+${baseline === undefined ? '' : `## Stemming: before and after
+
+The lexical analysis now reduces English words to their Porter2 (Snowball English) stem (shared/scoring/lexical/english-stemmer.ts);
+the background IDF table and both fitted models were rebuilt with it. "Before" is the run of ${baseline.generated.slice(0, 10)} with
+the ${baseline.analyzer} analyzer (${values.baseline}) on the same candidate sets, which were mined by the unstemmed BM25 and are unchanged.
+
+${baselineTable(baseline, asBaseline, allSources)}
+
+`}## New default against the old min-max hybrid
 
 ${comparison.join('\n')}
 
@@ -235,6 +266,9 @@ ${thresholdTable(pooled(NEW, UNSEEN_SOURCES))}
   cosine squared were added). The man pages were not used for any choice; they came out even with the old hybrid.
 - The USE-lite rows use the served model's embeddings (cached per text); "old bm25" is the former lexical scorer
   (statistics from the 20 candidates), kept as the old hybrid's lexical part.
+- Every lexical row uses the served analysis, which stems English words (Porter2); the candidate sets were mined by
+  the unstemmed BM25 and were not rebuilt, so "Stemming: before and after" compares the two analyses on the same
+  candidates. Stemming lets the lexical features match inflections the miner treated as different words.
 
 ## Fitted models
 

@@ -16,18 +16,18 @@ export const USE_LITE_BM25_FUSION: LogisticModel = {
     "cosineTimesIdfCoverage"
   ],
   "weights": [
-    -3.540123,
-    1.349627,
-    -0.355498,
-    0.789021,
-    0.367207,
-    -1.752875,
-    0.235691,
-    2.785081,
-    2.117779,
-    1.450021
+    -3.596562,
+    1.425187,
+    -0.05151,
+    1.071527,
+    0.304079,
+    -1.640849,
+    0.174817,
+    2.499915,
+    1.802052,
+    1.490639
   ],
-  "bias": -3.633278,
+  "bias": -3.848863,
   "saturation": 1,
-  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.628), Platt-calibrated"
+  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.666), Platt-calibrated"
 };

@@ -13,15 +13,15 @@ export const BM25_CALIBRATION: LogisticModel = {
     "logDocumentTerms"
   ],
   "weights": [
-    -5.732014,
-    2.494602,
-    0.030843,
-    1.351809,
-    0.508627,
-    -0.920674,
-    0.22318
+    -5.235442,
+    2.348423,
+    0.270367,
+    1.661883,
+    0.398641,
+    -0.860111,
+    0.149147
   ],
-  "bias": -3.536505,
+  "bias": -3.853651,
   "saturation": 1,
-  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.567), Platt-calibrated"
+  "fittedOn": "18000 pairs (900 train queries x 20 candidates) from debian, info, wordnet; scripts/eval/fit-fusion.ts; listwise fit, k by 3-fold CV (MRR@10 0.624), Platt-calibrated"
 };

@@ -37,4 +37,18 @@ describe('tokenizeLexical', () => {
     expect(tokenizeLexical('')).toEqual([]);
     expect(tokenizeLexical(' -- ... !! ')).toEqual([]);
   });
+
+  it('takes a run of millions of letters without overflowing the regex stack, in 256-character tokens', () => {
+    const tokens = tokenizeLexical('a'.repeat(10_000_000));
+    expect(tokens).toHaveLength(Math.ceil(10_000_000 / 256));
+    expect(tokens[0]).toBe('a'.repeat(256));
+    expect(tokenizeLexical(`${'b'.repeat(300)} ok`)).toEqual(['b'.repeat(256), 'b'.repeat(44), 'ok']);
+  });
+
+  it('gives a CJK run longer than one regex piece exactly the bigrams of the whole run', () => {
+    const chars = Array.from({ length: 700 }, (_, i) => String.fromCodePoint(0x4e00 + (i % 50)));
+    const expected = chars.slice(0, -1).map((c, i) => c + chars[i + 1]!);
+    expect(tokenizeLexical(chars.join(''))).toEqual(expected);
+    expect(tokenizeLexical(`${chars.slice(0, 257).join('')} 猫`)).toEqual([...expected.slice(0, 256), '猫']);
+  });
 });
