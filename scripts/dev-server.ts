@@ -7,30 +7,33 @@ import { handler as scoreChunkHandler } from '../functions/workers/score-chunk.j
 import { InProcessChunkQueue } from '../shared/adapters/in-process/in-process-chunk-queue.js';
 import { localLambdaContext } from '../shared/http/node-http-adapter.js';
 import { serviceRuntime } from '../shared/runtime/service-runtime.js';
-import { ConfigError } from '../shared/config/service-config.js';
-import { ModelPullError, resolveHubModelsFromEnv } from '../shared/scoring/model-pull/index.js';
+import { resolveHubModelsFromEnv } from '../shared/scoring/model-pull/index.js';
 import { startLocalServer } from './local-server.js';
+import { startupFailureLine } from './startup-failure.js';
 
-// Hub repo ids in RERANK_MODELS are pulled into the model cache first (as `cdk synth` does for rerank:models),
-// so the service reads a list of folders; a cached one costs no request.
-const spec = process.env['RERANK_MODELS'];
-if (spec !== undefined && spec.trim() !== '') {
-  try {
+const target = { port: Number(process.env['PORT'] ?? 3000), host: process.env['HOST'] ?? '127.0.0.1' };
+try {
+  // Hub repo ids in RERANK_MODELS are pulled into the model cache first (as `cdk synth` does for rerank:models),
+  // so the service reads a list of folders; a cached one costs no request.
+  const spec = process.env['RERANK_MODELS'];
+  if (spec !== undefined && spec.trim() !== '') {
     const root = process.env['RERANK_CODE_ROOT'] ?? process.cwd();
     process.env['RERANK_MODELS'] = await resolveHubModelsFromEnv(spec, { root, env: process.env, progress: process.stderr });
-  } catch (error) {
-    if (!(error instanceof ModelPullError || error instanceof ConfigError)) throw error;
-    console.error(error instanceof ModelPullError ? `model:pull: ${error.message}` : error.message);
-    process.exit(1);
   }
-}
 
-const runtime = await serviceRuntime();
-if (runtime.queue instanceof InProcessChunkQueue) {
-  runtime.queue.attach(
-    async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-local')),
-    async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
-  );
-}
+  const runtime = await serviceRuntime();
+  if (runtime.queue instanceof InProcessChunkQueue) {
+    runtime.queue.attach(
+      async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-local')),
+      async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
+    );
+  }
 
-await startLocalServer({ port: Number(process.env['PORT'] ?? 3000), host: process.env['HOST'] ?? '127.0.0.1' });
+  await startLocalServer(target);
+} catch (error) {
+  // A setting, a model or a port the person starting it can fix: one line that says which and how, not a stack trace.
+  const line = startupFailureLine(error, target);
+  if (line === undefined) throw error;
+  console.error(line);
+  process.exit(1);
+}

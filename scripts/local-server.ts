@@ -80,7 +80,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   server.headersTimeout = config.localServer.headersTimeoutMs;
   server.requestTimeout = config.localServer.requestTimeoutMs;
   server.maxConnections = config.localServer.maxConnections;
-  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  // A busy port or a foreign HOST rejects here (EADDRINUSE, EADDRNOTAVAIL), for the caller to explain in one line.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const url = `http://${options.host}:${port}`;

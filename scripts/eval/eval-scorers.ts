@@ -21,6 +21,8 @@ export interface EvalScorerFactory {
   readonly name: string;
   /** One line for the report: what the scorer is and what its scores mean. */
   readonly description: string;
+  /** Scorers (by name) load() takes from `loaded`: `--only` runs them too. */
+  readonly requires?: readonly string[];
   /** Throws ScorerNotAvailable when a model or module is missing; other errors abort the run. */
   load(loaded: LoadedScorers): Promise<Scorer>;
 }
@@ -76,12 +78,32 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
   {
     name: 'minmax(use-lite+bm25) (old default)',
     description: 'the old `use-lite-bm25`: 0.5 minmax(cosine) + 0.5 minmax(request-local BM25) over the request: candidate-relative',
+    requires: ['use-lite', 'bm25-candidates (old bm25)'],
     load: async (loaded) =>
       createHybridScorer({ id: 'old-hybrid', fusion: 'minmax', model: requireLoaded(loaded, 'use-lite'), lexical: requireLoaded(loaded, 'bm25-candidates (old bm25)') }),
   },
   {
     name: 'use-lite-bm25 (new default)',
     description: 'served `use-lite-bm25`: P(relevant) from a logistic model over the bm25 features plus the USE-lite cosine',
+    requires: ['use-lite'],
     load: async (loaded) => createFittedHybridScorer({ id: 'use-lite-bm25', model: requireLoaded(loaded, 'use-lite'), lexical: createBm25Scorer({ id: 'bm25' }) }),
   },
 ];
+
+/** A row name without its note in parentheses: the served model id, e.g. 'use-lite-bm25' for 'use-lite-bm25 (new default)'. */
+const servedName = (name: string): string => name.replace(/\s*\(.*\)$/, '');
+
+/**
+ * The factories `--only` asks for, by row name or served model id, plus what they require, in report
+ * order; throws naming the scorers there are when a name matches none.
+ */
+export function selectEvalScorers(only: readonly string[] | undefined): readonly EvalScorerFactory[] {
+  if (only === undefined) return EVAL_SCORERS;
+  const unknown = only.filter((o) => !EVAL_SCORERS.some((f) => f.name === o || servedName(f.name) === o));
+  if (unknown.length > 0) {
+    throw new Error(`--only: no scorer named ${unknown.map((u) => `'${u}'`).join(', ')}; the scorers are ${EVAL_SCORERS.map((f) => `'${f.name}'`).join(', ')}`);
+  }
+  const wanted = new Set(EVAL_SCORERS.filter((f) => only.includes(f.name) || only.includes(servedName(f.name))).map((f) => f.name));
+  for (const f of EVAL_SCORERS.filter((x) => wanted.has(x.name)).reverse()) for (const r of f.requires ?? []) wanted.add(r);
+  return EVAL_SCORERS.filter((f) => wanted.has(f.name));
+}

@@ -18,7 +18,7 @@ import type { LogisticModel } from '../../shared/scoring/logistic-model.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import { expectedCalibrationError, isProbabilityScale, reliabilityBins, reliabilitySvg, type ScoredLabel } from './calibration.js';
 import { BASELINE_SCORERS, DEFAULT_BASELINE, baselineTable, readBaseline, saveBaseline, type BaselineSplit } from './analyzer-baseline.js';
-import { EVAL_SCORERS, ScorerNotAvailable } from './eval-scorers.js';
+import { ScorerNotAvailable, selectEvalScorers } from './eval-scorers.js';
 import { TRAINING_SOURCES, UNSEEN_SOURCES, readSourceSplit, type SourceSplit } from './eval-sources.js';
 import { expectedRandomMetrics, ndcgAt, rankDocuments, reciprocalRankAt } from './ranking-metrics.js';
 
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
   });
   const k = Number(values.k);
   const only = values.only?.split(',').map((s) => s.trim());
-  const factories = only === undefined ? EVAL_SCORERS : EVAL_SCORERS.filter((f) => only.includes(f.name));
+  const factories = selectEvalScorers(only);
   const splits = await Promise.all([...TRAINING_SOURCES, ...UNSEEN_SOURCES].map((s) => readSourceSplit(s, 'eval')));
   const trainCounts = await Promise.all(TRAINING_SOURCES.map(async (s) => (await readSourceSplit(s, 'train')).queries.length));
 

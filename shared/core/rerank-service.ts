@@ -11,7 +11,8 @@ import type { ScorerRegistry } from './scorer-registry.js';
 import { maxPerOwner, splitLongDocuments } from './split-long-documents.js';
 
 export interface RerankServiceDeps {
-  readonly catalog: Pick<ScorerRegistry, 'get' | 'ids'>;
+  /** ids() includes aliases; servedIds() (default ids()) only the models served, for error messages. */
+  readonly catalog: Pick<ScorerRegistry, 'get' | 'ids'> & { servedIds?(): string[] };
   /** Builds the hybrid of a model and the lexical scorer (strategy `hybrid`). */
   readonly hybridOf?: (model: Scorer) => Scorer;
   /** A scorer that calls an upstream rerank API (external provider, strategy `llm_rerank`). */
@@ -47,7 +48,15 @@ export class RerankService {
   resolveScorer(model: string | undefined): Scorer {
     const ids = this.#deps.catalog.ids();
     if (model !== undefined && !ids.includes(model)) {
-      throw invalidRequest(`model '${model}' is not served here; available models: ${ids.join(', ')}`, 'model');
+      // The served ids, not every alias: the way out is one of them, or serving the model (RERANK_MODELS).
+      const served = this.#deps.catalog.servedIds?.() ?? ids;
+      const aliases = ids.length - served.length;
+      throw invalidRequest(
+        `model '${model}' is not served here; served models: ${served.join(', ')}` +
+          `${aliases > 0 ? ` (plus ${aliases} aliases of them)` : ''}` +
+          '; to serve another, add it to RERANK_MODELS (docs/models.md)',
+        'model',
+      );
     }
     return this.#deps.catalog.get(model);
   }

@@ -57,7 +57,9 @@ export function validateRerankRequest(
   if (request.documents.length === 0 && !options.allowEmptyDocuments) throw invalidRequest(`${names.documents} must contain at least one document`, names.documents);
   if (request.documents.length > limits.maxDocuments) {
     throw invalidRequest(
-      `${names.documents} has ${request.documents.length} documents; at most ${limits.maxDocuments} are accepted`,
+      // The way out: a batch over an uploaded file takes a candidate set of any size.
+      `${names.documents} has ${request.documents.length} documents; at most ${limits.maxDocuments} are accepted in one request. ` +
+        'For more, upload them as a file and submit a batch (POST /v1/files, then POST /v1/batches; docs/api.md, "Batches")',
       names.documents,
     );
   }

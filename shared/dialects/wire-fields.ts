@@ -1,4 +1,5 @@
 import { invalidRequest } from '../core/rerank-error.js';
+import { findJsonSyntaxError } from './json-syntax-error.js';
 import type { RerankDocument } from '../core/rerank-request.js';
 
 /**
@@ -35,7 +36,8 @@ export function parseJsonText(text: string, param: string): unknown {
   try {
     value = JSON.parse(text) as unknown;
   } catch {
-    throw invalidRequest(`${param} is not valid JSON`, param);
+    const at = findJsonSyntaxError(text);
+    throw invalidRequest(`${param} is not valid JSON${at === undefined ? '' : `: ${at.summary}`}`, param);
   }
   if (depthExceeds(value, MAX_JSON_DEPTH)) throw invalidRequest(`${param} is nested more than ${MAX_JSON_DEPTH} levels deep`, param);
   return value;

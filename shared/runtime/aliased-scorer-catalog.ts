@@ -3,7 +3,10 @@ import { DEFAULT_MODEL_TARGET } from '../config/model-aliases-config.js';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 
 /** What RerankService resolves models through: the registry's lookups. */
-export type ScorerCatalog = Pick<ScorerRegistry, 'get' | 'ids'>;
+export type ScorerCatalog = Pick<ScorerRegistry, 'get' | 'ids'> & {
+  /** The served models only, without aliases (what an unknown-model error lists); default ids(). */
+  servedIds?(): string[];
+};
 
 /**
  * The served models plus their aliases: a request naming an alias is scored by the alias's target (its
@@ -23,5 +26,6 @@ export function aliasedScorerCatalog(catalog: ScorerCatalog, aliases: ReadonlyMa
   return {
     get: (id?: string) => catalog.get(id !== undefined && resolved.has(id) ? resolved.get(id) : id),
     ids: () => ids,
+    servedIds: () => [...served],
   };
 }

@@ -119,6 +119,28 @@ describe.each([
   });
 });
 
+describe('errors that say where', () => {
+  it('invalid JSON names the line and column of the first bad character, in every dialect', async () => {
+    const text = '{\n  "query": "q",\n  "documents": ["a",]\n}';
+    const openai = await send('/v1/rerank', { name: 'trailing comma', body: raw(text), status: 400 });
+    expect((openai.body['error'] as { message: string }).message).toBe('request body is not valid JSON: unexpected character "]" at line 3, column 21');
+    const dashscope = await send('/api/v1/services/rerank/text-rerank/text-rerank', { name: 'cut', body: raw('{"input": {"query": "q"'), status: 400 });
+    expect(dashscope.body['message']).toBe('request body is not valid JSON: it ends early, at line 1, column 24');
+    const chatContent = await send('/v1/chat/completions', { name: 'content', body: chat('{"query": "q", "candidates": [a]}'), status: 400 });
+    expect((chatContent.body['error'] as { message: string }).message).toMatch(/is not valid JSON: unexpected character "a" at line 1, column 31$/);
+  });
+});
+
+describe('errors that say what to do', () => {
+  it('an unknown model lists the served models (not every alias) and how to serve another', async () => {
+    const { body } = await send('/v1/rerank', { name: 'unknown model', body: { model: 'no-such-model', query: 'q', documents: ['a'] }, status: 400 });
+    const message = (body['error'] as { message: string }).message;
+    const served = ((await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] }).data.map((m) => m.id);
+    expect(message).toMatch(new RegExp(`^model 'no-such-model' is not served here; served models: ${served.join(', ')} \\(plus \\d+ aliases of them\\); to serve another, add it to RERANK_MODELS \\(docs/models\\.md\\)$`));
+    expect(message).not.toContain('rerank-v3.5');
+  });
+});
+
 describe('the service stays up', () => {
   it('still answers a valid request after every malformed one', async () => {
     const { status } = await send('/v1/rerank', { name: 'valid', body: { query: 'q', documents: ['a', 'b'] }, status: 200 });

@@ -23,10 +23,13 @@ describe('validateRerankRequest limits', () => {
     expect(validateRerankRequest(r, NAMES, LIMITS)).toBe(r);
   });
 
-  it('rejects too many documents with 400 naming the field', () => {
+  it('rejects too many documents with 400 naming the field, the limit and the route that takes more', () => {
     const e = errorOf(() => validateRerankRequest(request('q', ['a', 'b', 'c', 'd']), NAMES, LIMITS));
     expect(e.kind).toBe('invalid_request');
     expect(e.param).toBe('documents');
+    expect(e.message).toBe(
+      'documents has 4 documents; at most 3 are accepted in one request. For more, upload them as a file and submit a batch (POST /v1/files, then POST /v1/batches; docs/api.md, "Batches")',
+    );
   });
 
   it('rejects a too-long query or document with 413 unless truncate is asked for', () => {
