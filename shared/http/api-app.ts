@@ -30,6 +30,7 @@ import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from './response-size.js
 import { pageOutcome, resultPageRequest, type ResultPageRequest } from './job-result-page.js';
 import type { BatchesApi } from './batches/batches-api.js';
 import type { FilesApi } from './files/files-api.js';
+import type { ServiceInfo } from './service-info.js';
 
 export interface ApiAppDeps {
   readonly service: RerankService;
@@ -41,6 +42,8 @@ export interface ApiAppDeps {
   /** How long a rerank endpoint waits for a job it queued before answering 202. */
   readonly jobOptions: { readonly waitMs: number; readonly pollMs?: number };
   readonly modelIds: readonly string[];
+  /** `GET /info`'s body (service-info.ts), built at start-up. */
+  readonly info?: ServiceInfo;
   /** `/v1/batches`; absent = those routes answer 404. */
   readonly batches?: BatchesApi;
   /** `/v1/files` and `/v1/uploads`; absent = those routes answer 404. */
@@ -239,6 +242,9 @@ export class ApiApp {
         }
         return json(200, modelObject(id));
       }
+      case 'info':
+        if (!this.#deps.info) throw new RerankError('not_found', `no service info on ${path}`);
+        return json(200, this.#deps.info);
       case 'index':
         return json(200, {
           service: 'rerank-service',
@@ -246,6 +252,7 @@ export class ApiApp {
           openapi: `${context.basePath}/openapi.json`,
           health: `${context.basePath}/health`,
           models: `${context.basePath}/v1/models`,
+          info: `${context.basePath}/info`,
         });
       case 'rerank':
         return this.#rerank(event, route.action.dialect, caller, context, route.action.byBody);

@@ -25,6 +25,7 @@ export type RouteAction =
   | { kind: 'cancel-job' }
   | { kind: 'models' }
   | { kind: 'model' }
+  | { kind: 'info' }
   | { kind: 'index' }
   | { kind: 'health' }
   | { kind: 'openapi' }
@@ -91,6 +92,8 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/models/{id}', action: { kind: 'model' }, errorDialect: openAiDialect },
+  // What is served and accepted (TEI's /info fields first); private, like the models list.
+  { method: 'GET', path: '/info', action: { kind: 'info' }, errorDialect: openAiDialect },
   // What a browser or curl pointed at the base URL sees: where the docs and the API description are.
   { method: 'GET', path: '/', action: { kind: 'index' }, errorDialect: openAiDialect, public: true },
   { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },

@@ -3,6 +3,7 @@ import { ApiApp } from './api-app.js';
 import { apiLimitsOf } from './api-limits.js';
 import { createBatchesApi } from './batches/create-batches-api.js';
 import { createFilesApi } from './files/create-files-api.js';
+import { serviceInfo } from './service-info.js';
 
 export function createApiApp(runtime: ServiceRuntime): ApiApp {
   const { config } = runtime;
@@ -17,6 +18,7 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
     plan,
     jobOptions: { waitMs: config.jobs.waitMs },
     modelIds: runtime.scorers.ids(),
+    info: serviceInfo(config, runtime.scorers, { batches: batches !== undefined, files: files !== undefined }),
     ...(batches ? { batches } : {}),
     ...(files ? { files } : {}),
   });

@@ -1,7 +1,7 @@
 import type { Dialect } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import type { JsonSchema } from '../dialects/json-schema.js';
-import { healthSchema, jobViewSchema, modelListSchema } from './service-schemas.js';
+import { healthSchema, jobViewSchema, modelListSchema, serviceInfoSchema } from './service-schemas.js';
 
 /**
  * What the document says of one route. The HTTP layer hands its route table in (its routes have this
@@ -13,7 +13,7 @@ export interface DocumentedRoute {
   readonly action:
     | { readonly kind: 'rerank'; readonly dialect: Dialect; readonly byBody?: readonly { readonly dialect: Dialect }[] }
     | { readonly kind: 'submit-job'; readonly dialect: Dialect }
-    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
+    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'info' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
     | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' }
     | { readonly kind: 'files'; readonly operation: FilesOperationName };
   readonly errorDialect: Dialect;
@@ -122,6 +122,7 @@ function componentSchemas(dialects: readonly Dialect[]): Record<string, JsonSche
   add(jobViewSchema(Object.keys(DIALECTS), queueable.map((d) => ref(schemaName(d.responseSchema)))));
   add(modelListSchema);
   add(healthSchema);
+  add(serviceInfoSchema);
   return schemas;
 }
 
@@ -234,8 +235,14 @@ function operation(route: Route): Operation {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: { '200': { description: 'The model.', content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['401', '404']) },
       };
+    case 'info':
+      return {
+        tags: ['service'],
+        summary: 'What is served and accepted: the models (default first, token windows), aliases and request limits; TEI /info fields',
+        responses: { '200': { description: 'The service info.', content: jsonContent(ref('ServiceInfo')) }, ...errorResponses(route.errorDialect, ['401']) },
+      };
     case 'index':
-      return { tags: ['service'], summary: 'Where the docs, this document, health and the models are', responses: { '200': { description: 'Links.', content: jsonContent({ type: 'object' }) } } };
+      return { tags: ['service'], summary: 'Where the docs, this document, health, the models and the service info are', responses: { '200': { description: 'Links.', content: jsonContent({ type: 'object' }) } } };
     case 'health':
       return { tags: ['service'], summary: 'Liveness', responses: { '200': { description: 'Up.', content: jsonContent(ref('Health')) } } };
     case 'openapi':

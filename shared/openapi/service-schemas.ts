@@ -67,3 +67,63 @@ export const healthSchema = {
   required: ['status'],
   properties: { status: { const: 'ok' } },
 } as const satisfies JsonSchema;
+
+const count = { type: 'integer', minimum: 0 } as const;
+
+export const serviceInfoSchema = {
+  title: 'ServiceInfo',
+  type: 'object',
+  description: "A valid TEI `Info` (TEI's fields), then every served model, the aliases and the request limits.",
+  required: [
+    'model_id',
+    'model_dtype',
+    'served_model_name',
+    'model_type',
+    'max_concurrent_requests',
+    'max_input_length',
+    'max_batch_tokens',
+    'max_client_batch_size',
+    'auto_truncate',
+    'tokenization_workers',
+    'version',
+    'models',
+    'aliases',
+    'limits',
+    'features',
+  ],
+  properties: {
+    model_id: { type: 'string', description: 'The default model.' },
+    model_sha: { type: 'null' },
+    model_dtype: { type: 'string' },
+    served_model_name: { type: 'string' },
+    model_type: { type: 'object', required: ['reranker'], properties: { reranker: { type: 'object', required: ['id2label', 'label2id'] } } },
+    max_concurrent_requests: count,
+    max_input_length: { ...count, description: "The default model's tokens per pair, or, for a default without a token window, the characters per document." },
+    max_batch_tokens: { ...count, description: 'Characters one synchronous request may carry (an upper bound on its tokens).' },
+    max_client_batch_size: { ...count, description: 'Most documents one request may carry.' },
+    auto_truncate: { type: 'boolean' },
+    tokenization_workers: count,
+    version: { type: 'string' },
+    models: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'default', 'kind', 'max_input_tokens'],
+        properties: {
+          id: { type: 'string' },
+          default: { type: 'boolean' },
+          kind: { enum: ['model folder', 'lexical', 'hybrid'] },
+          max_input_tokens: { type: ['integer', 'null'] },
+          components: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    aliases: { type: 'object', additionalProperties: { type: 'string' }, description: 'Model names clients may send, and the served model each means.' },
+    limits: { type: 'object', additionalProperties: count },
+    features: {
+      type: 'object',
+      required: ['jobs', 'batches', 'files'],
+      properties: { jobs: { const: true }, batches: { type: 'boolean' }, files: { type: 'boolean' } },
+    },
+  },
+} as const satisfies JsonSchema;

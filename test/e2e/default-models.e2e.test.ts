@@ -22,6 +22,24 @@ describe('the default models', () => {
     expect(body.data.map((m) => m.id)).toEqual(['use-lite-bm25', 'use-lite', 'bm25', 'tinybert-l2-fixture']);
   });
 
+  it('GET /info names the default, each model with its token window and kind, the aliases and the limits', async () => {
+    const info = (await (await fetch(`${server.url}/info`)).json()) as Record<string, unknown>;
+    expect(info).toMatchObject({
+      model_id: 'use-lite-bm25',
+      max_input_length: 65_536,
+      max_client_batch_size: 10_000,
+      models: [
+        { id: 'use-lite-bm25', default: true, kind: 'hybrid', max_input_tokens: null, components: ['use-lite', 'bm25'] },
+        { id: 'use-lite', default: false, kind: 'model folder' },
+        { id: 'bm25', default: false, kind: 'lexical', max_input_tokens: null },
+        { id: 'tinybert-l2-fixture', default: false, kind: 'model folder', max_input_tokens: 512 },
+      ],
+      limits: { max_documents: 10_000, sync_max_documents: 256 },
+      features: { jobs: true, batches: true, files: true },
+    });
+    expect((info['aliases'] as Record<string, string>)['rerank-v3.5']).toBe('use-lite-bm25');
+  });
+
   it('ranks the obviously relevant document first with the default model', async () => {
     const res = await fetch(`${server.url}/v1/rerank`, {
       method: 'POST',

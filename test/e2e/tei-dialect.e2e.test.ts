@@ -44,6 +44,13 @@ afterAll(async () => {
 });
 
 describe("TEI's dialect on /rerank", () => {
+  it("answers GET /info with a valid TEI Info naming the default model and its token window", async () => {
+    const info = (await (await fetch(`${server.url}/info`)).json()) as Record<string, unknown>;
+    expect(validate('Info', info)).toBeUndefined();
+    // The dev server of these tests serves the fixture cross-encoder: a 512-token window.
+    expect(info).toMatchObject({ model_id: 'tinybert-l2-fixture', served_model_name: 'tinybert-l2-fixture', max_input_length: 512, model_type: { reranker: {} } });
+  });
+
   it("answers TEI's bare array of ranks, best first, valid against TEI's RerankResponse", async () => {
     const { status, body } = await post({ query: QUERY, texts: TEXTS, return_text: true });
     expect(status).toBe(200);

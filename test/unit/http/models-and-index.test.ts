@@ -19,7 +19,7 @@ describe('GET /v1/models/{id} and GET /', () => {
     expect(missing.body['error']).toMatchObject({ param: 'model', message: expect.stringMatching(/serves length/) });
   });
 
-  it('points the base URL at the docs, the OpenAPI document, health and the models', async () => {
-    expect(await get('/')).toEqual({ status: 200, body: { service: 'rerank-service', docs: '/docs', openapi: '/openapi.json', health: '/health', models: '/v1/models' } });
+  it('points the base URL at the docs, the OpenAPI document, health, the models and the service info', async () => {
+    expect(await get('/')).toEqual({ status: 200, body: { service: 'rerank-service', docs: '/docs', openapi: '/openapi.json', health: '/health', models: '/v1/models', info: '/info' } });
   });
 });
