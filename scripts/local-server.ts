@@ -10,6 +10,8 @@ import {
   writeApiGatewayResult,
 } from '../shared/http/node-http-adapter.js';
 import { beforeBody } from '../shared/http/refuse-before-body.js';
+import { matchRoute } from '../shared/http/api-routes.js';
+import { createPrometheusExporter, type PrometheusExporter } from '../shared/adapters/local/prometheus-exporter.js';
 import { serviceRuntime } from '../shared/runtime/service-runtime.js';
 
 /** The message a parent process with an IPC channel receives once the server accepts connections. */
@@ -34,8 +36,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   const runtime = await serviceRuntime();
   const { config } = runtime;
   const checks = { auth: runtime.auth, maxBodyBytes: config.maxBodyBytes, maxPathChars: config.maxPathChars };
+  const prometheus = createPrometheusExporter();
   const serve = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
+    observeExchange(prometheus, req, res, config.maxPathChars);
     void (async () => {
+      if (req.method === 'GET' && pathOf(req) === METRICS_PATH) {
+        await writeApiGatewayResult(res, await metricsResult(prometheus, runtime.auth, req));
+        return;
+      }
       // A request refused on its headers is refused without keeping a byte of its body, so unauthenticated clients
       // cannot make the server hold megabytes each.
       const decision = await beforeBody(req, checks);
@@ -101,9 +109,38 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
+    prometheus.close();
     server.close(() => void (options.onShutdown?.() ?? Promise.resolve()).finally(() => process.exit(0)));
     server.closeAllConnections();
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutdown);
   return server;
+}
+
+/** Prometheus scrapes this path; the local server's only route the API Lambda does not have (CloudWatch has its figures). */
+const METRICS_PATH = '/metrics';
+
+const pathOf = (req: IncomingMessage): string => (req.url ?? '/').split('?')[0]!;
+
+/** Counts the exchange once the answer is sent, under the matched route's template so ids never become label values. */
+function observeExchange(prometheus: PrometheusExporter, req: IncomingMessage, res: ServerResponse, maxPathChars: number): void {
+  const started = performance.now();
+  res.once('finish', () => {
+    const method = req.method ?? 'GET';
+    const path = pathOf(req);
+    const match = path === METRICS_PATH ? undefined : matchRoute(method, path, maxPathChars);
+    const route = path === METRICS_PATH ? METRICS_PATH : match?.found === 'route' ? match.route.path : 'unmatched';
+    prometheus.observeRequest(method, route, res.statusCode, (performance.now() - started) / 1000);
+  });
+}
+
+/** `GET /metrics`: a key when keys exist, like every private route; the refusal in the OpenAI envelope. */
+async function metricsResult(prometheus: PrometheusExporter, auth: Awaited<ReturnType<typeof serviceRuntime>>['auth'], req: IncomingMessage) {
+  try {
+    await auth.authenticate(req.headers.authorization);
+  } catch (error) {
+    return failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error);
+  }
+  const { contentType, body } = await prometheus.render();
+  return { statusCode: 200, headers: { 'content-type': contentType }, body };
 }

@@ -1,4 +1,5 @@
 import { logger } from '../observability/logger.js';
+import { emitMetricEvent } from '../observability/metric-events.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
@@ -71,7 +72,10 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
       finalCounts: { total: output.lines + errors.lines, completed: output.lines, failed: errors.lines },
     });
     // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
-    if (done) await deps.store.dropWork(batch.id);
+    if (done) {
+      await deps.store.dropWork(batch.id);
+      emitMetricEvent({ kind: 'batch-ended', status: final.status, completedLines: output.lines, failedLines: errors.lines });
+    }
     logger.info('batch finalized', { batchId, status: final.status, completed: output.lines, failed: errors.lines });
     return done;
   } catch (error) {

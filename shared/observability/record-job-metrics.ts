@@ -1,4 +1,5 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { emitMetricEvent } from './metric-events.js';
 import { metrics } from './metrics.js';
 
 export interface EndedJob {
@@ -25,4 +26,5 @@ export function recordJobEnded(job: EndedJob, status: 'succeeded' | 'failed', no
   documents.addMetric('JobDocuments', MetricUnit.Count, job.documentCount);
   const chunks = metrics.singleMetric();
   chunks.addMetric('JobChunks', MetricUnit.Count, job.chunkCount);
+  emitMetricEvent({ kind: 'job-ended', status, documents: job.documentCount, chunks: job.chunkCount, wallSeconds: Math.max(0, nowSeconds - job.createdAt) });
 }

@@ -2,6 +2,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import { scoreStats } from '../core/score-stats.js';
 import { logger } from './logger.js';
+import { emitMetricEvent } from './metric-events.js';
 import { metrics } from './metrics.js';
 
 /**
@@ -21,6 +22,15 @@ export function recordRerankMetrics(dialect: string, documents: number, outcome:
   metrics.addMetric('ScoreStd', MetricUnit.NoUnit, stats.std);
   metrics.addMetric('ScoreGap', MetricUnit.NoUnit, stats.gap);
   if (outcome.fallback) metrics.addMetric('Fallbacks', MetricUnit.Count, 1);
+  emitMetricEvent({
+    kind: 'rerank',
+    dialect,
+    model: outcome.model,
+    documents,
+    tokens: outcome.usage.totalTokens,
+    scoringSeconds: outcome.timings.scoringMs / 1000,
+    fallback: outcome.fallback === true,
+  });
   logger.info('rerank', {
     dialect,
     model: outcome.model,
