@@ -1,4 +1,5 @@
 import type { Dialect } from '../dialects/dialect.js';
+import { REQUEST_EXAMPLES } from '../dialects/request-examples.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import type { JsonSchema } from '../dialects/json-schema.js';
 import { healthSchema, jobViewSchema, modelListSchema, serviceInfoSchema } from './service-schemas.js';
@@ -170,7 +171,9 @@ const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
 function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, byBody: readonly Dialect[] = []): Operation {
   const queueable = dialect.queueable !== false;
   const all = [dialect, ...byBody];
-  const body = { required: true, content: jsonContent(anyOfRefs(all.map((d) => d.requestSchema))) };
+  // Every body this path takes, ready to send: what /docs "Try it out" pre-fills (the first is the default).
+  const examples = Object.fromEntries(all.map((d) => [d.name, { summary: `${d.name} body`, value: REQUEST_EXAMPLES[d.name] }]));
+  const body = { required: true, content: { 'application/json': { schema: anyOfRefs(all.map((d) => d.requestSchema)), examples } } };
   const errors =
     byBody.length === 0
       ? errorResponses(route.errorDialect, ['400', '401', '413', '415', '429', '5XX'])

@@ -36,6 +36,23 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['OpenAiRerankRequest', 'DashScopeRerankRequest', 'ChatRerankRequest', 'RerankJob']));
   });
 
+  it('gives every JSON request body a ready-to-send example that the route answers 200 (202 for a job)', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, Json>> };
+    let sent = 0;
+    for (const route of API_ROUTES) {
+      const content = (doc.paths[route.path]?.[route.method.toLowerCase()]?.['requestBody'] as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> } | undefined)?.content;
+      const json = content?.['application/json'];
+      if (route.action.kind !== 'rerank' && route.action.kind !== 'submit-job') continue;
+      expect(Object.keys(json?.examples ?? {}), `${route.method} ${route.path}`).not.toHaveLength(0);
+      for (const [name, example] of Object.entries(json?.examples ?? {})) {
+        const { status, body } = await post(route.path, example.value);
+        expect(status, `${route.path} ${name}: ${JSON.stringify(body)}`).toBe(route.action.kind === 'submit-job' ? 202 : 200);
+        sent++;
+      }
+    }
+    expect(sent).toBeGreaterThanOrEqual(API_ROUTES.filter((r) => r.action.kind === 'rerank' || r.action.kind === 'submit-job').length);
+  });
+
   it('is answered 405 in the OpenAI envelope for other methods', async () => {
     const res = await fetch(`${server.url}/openapi.json`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
     expect(res.status).toBe(405);

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { REQUEST_EXAMPLES } from '../../../shared/dialects/request-examples.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type RunningServer } from '../../support/start-dev-server.js';
 import { findChromium } from './find-chromium.js';
 
 const KEY = 'sk-docs-page-0123456789abcdef';
-const DOCUMENTS = ['bananas are yellow', 'httpx is an async HTTP client for Python', 'the moon orbits the earth'];
 
 let server: RunningServer;
 let browser: Browser;
@@ -34,20 +34,6 @@ afterAll(async () => {
   if (outDir && process.env['RERANK_KEEP_SCREENSHOTS'] !== '1') rmSync(outDir, { recursive: true, force: true });
 });
 
-/** Sets a React-controlled textarea's value the way typing would, so Swagger UI sees the change. */
-async function replaceText(selector: string, text: string): Promise<void> {
-  await page.$eval(
-    selector,
-    (el, value) => {
-      // The prototype's setter, not the element's own: React tracks values set through the instance.
-      const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el) as object, 'value')?.set;
-      setter?.call(el, value);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    text,
-  );
-}
-
 describe('GET /docs (interactive API docs)', () => {
   it('renders Swagger UI from the service itself and sends a rerank request with the key typed into Authorize', async () => {
     const failedLoads: string[] = [];
@@ -73,7 +59,9 @@ describe('GET /docs (interactive API docs)', () => {
     const opblock = '.opblock-post:has([data-path="/v1/rerank"])';
     await page.click(`${opblock} .opblock-summary`);
     await page.waitForSelector(`${opblock} textarea.body-param__text`);
-    await replaceText(`${opblock} textarea.body-param__text`, JSON.stringify({ query: 'python http library', documents: DOCUMENTS }));
+    // The first click works: the pre-filled body is the published example, sent as it is.
+    const prefilled = await page.$eval(`${opblock} textarea.body-param__text`, (el) => (el as HTMLTextAreaElement).value);
+    expect(JSON.parse(prefilled)).toEqual(REQUEST_EXAMPLES.openai);
     await page.click(`${opblock} .btn.execute`);
     const row = `${opblock} .live-responses-table tbody tr.response`;
     await page.waitForSelector(`${row} .response-col_description pre`);
@@ -85,7 +73,8 @@ describe('GET /docs (interactive API docs)', () => {
 
     expect(status, `${status}: ${shownBody} (screenshot ${shot})`).toBe('200');
     const body = JSON.parse(shownBody) as { results: { index: number; relevance_score: number }[] };
-    expect(body.results.map((r) => r.index).sort()).toEqual([0, 1, 2]);
+    expect(body.results).toHaveLength(REQUEST_EXAMPLES.openai.top_n);
+    expect(body.results.every((r) => [0, 1, 2].includes(r.index))).toBe(true);
     const scores = body.results.map((r) => r.relevance_score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
     expect(statSync(shot).size).toBeGreaterThan(10_000);
