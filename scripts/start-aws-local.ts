@@ -55,7 +55,7 @@ const expirySweep = setInterval(() => {
 expirySweep.unref();
 
 const { startLocalServer } = await import('./local-server.js');
-await startLocalServer({
+const server = await startLocalServer({
   port: Number(process.env['PORT'] ?? 3000),
   host: process.env['HOST'] ?? '127.0.0.1',
   onShutdown: async () => {
@@ -63,3 +63,11 @@ await startLocalServer({
     await stack.stop();
   },
 });
+if (server.listening) {
+  // Auth is on against the jobs table (as on AWS): say how to get a key, with the emulator's endpoint and dummy credentials.
+  console.log(
+    'create a key with:\n' +
+      `  AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local npm run keys -- create --name me --table ${stack.tableName} ` +
+      `--endpoint ${stack.env['AWS_ENDPOINT_URL_DYNAMODB']} --region ${stack.env['AWS_REGION']}`,
+  );
+}

@@ -44,6 +44,8 @@ console.log(JSON.stringify({ results: ranked.results, unauthorized }));
 describe('the client SDK as a package', () => {
   it('npm pack -> installed offline into a fresh project -> its typed code compiles against the declarations and runs', async () => {
     const tarball = packClient(scratch);
+    const listed = (await run('tar', ['-tzf', tarball])).stdout.split('\n');
+    expect(listed).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts']));
     const project = join(scratch, 'consumer');
     const env = { ...cleanServerEnv(), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
     await run('mkdir', ['-p', project]);

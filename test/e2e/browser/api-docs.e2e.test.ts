@@ -60,7 +60,7 @@ describe('GET /docs (interactive API docs)', () => {
     await page.click(`${opblock} .opblock-summary`);
     await page.waitForSelector(`${opblock} textarea.body-param__text`);
     // The first click works: the pre-filled body is the published example, sent as it is.
-    const prefilled = await page.$eval(`${opblock} textarea.body-param__text`, (el) => (el as HTMLTextAreaElement).value);
+    const prefilled = await page.$eval(`${opblock} textarea.body-param__text`, (el) => (el as unknown as { value: string }).value);
     expect(JSON.parse(prefilled)).toEqual(REQUEST_EXAMPLES.openai);
     await page.click(`${opblock} .btn.execute`);
     const row = `${opblock} .live-responses-table tbody tr.response`;
