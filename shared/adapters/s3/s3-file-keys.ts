@@ -21,3 +21,18 @@ export function ownerIndexKey(ownerKeyId: string, order: ListOrder, createdAt: n
 
 /** The file id an index key ends with. */
 export const fileIdOfIndexKey = (key: string): string => key.slice(key.lastIndexOf('/') + TIME_DIGITS + 2);
+
+/**
+ * One more empty object per file whose key carries its size and expiry, so a key's usage (the per-key quotas) is
+ * a listing of its own prefix - a call per 1,000 files - with no HEAD per file and no database beside the bucket.
+ */
+export const usagePrefix = (ownerKeyId: string): string => `usage/${encodeURIComponent(ownerKeyId)}/`;
+
+export const usageKey = (ownerKeyId: string, fileId: string, bytes: number, expiresAt: number | undefined): string =>
+  `${usagePrefix(ownerKeyId)}${fileId}.${bytes}.${expiresAt ?? 0}`;
+
+/** Size and expiry (0 = none) a usage key records; undefined for a key of another shape. */
+export function parseUsageKey(key: string): { readonly bytes: number; readonly expiresAt: number } | undefined {
+  const match = /\.(\d+)\.(\d+)$/.exec(key);
+  return match ? { bytes: Number(match[1]), expiresAt: Number(match[2]) } : undefined;
+}

@@ -12,8 +12,8 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { FileNotFoundError } from '../../files/file-errors.js';
-import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileWriter, NewFile } from '../../files/file-store.js';
-import { contentKey, fileIdOfIndexKey, ownerIndexKey, ownerIndexPrefix, type ListOrder } from './s3-file-keys.js';
+import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileUsage, FileWriter, NewFile } from '../../files/file-store.js';
+import { contentKey, fileIdOfIndexKey, ownerIndexKey, ownerIndexPrefix, parseUsageKey, usageKey, usagePrefix, type ListOrder } from './s3-file-keys.js';
 import { fromObjectMetadata, toObjectMetadata } from './s3-file-metadata.js';
 import { MIN_S3_PART_BYTES, S3MultipartWriter } from './s3-multipart-writer.js';
 
@@ -59,12 +59,9 @@ export class S3FileStore implements FileStore {
       partBytes: this.partBytes,
     };
     return new S3MultipartWriter(target, async (bytes, version) => {
-      // The file becomes listable only once its bytes are complete.
-      await Promise.all(
-        ORDERS.map((order) =>
-          this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: ownerIndexKey(file.ownerKeyId, order, record.createdAt, id), Body: new Uint8Array(0), ContentLength: 0 })),
-        ),
-      );
+      // The file becomes listable (and counts against its key's quotas) only once its bytes are complete.
+      const markers = [...ORDERS.map((order) => ownerIndexKey(file.ownerKeyId, order, record.createdAt, id)), usageKey(file.ownerKeyId, id, bytes, record.expiresAt)];
+      await Promise.all(markers.map((Key) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 }))));
       return { ...record, ...(record.expiresAt === undefined ? {} : { expiresAt: record.expiresAt }), bytes, version };
     });
   }
@@ -135,9 +132,32 @@ export class S3FileStore implements FileStore {
   async delete(id: string): Promise<boolean> {
     const record = await this.get(id);
     if (record === undefined) return false;
-    const keys = [contentKey(id), ...ORDERS.map((order) => ownerIndexKey(record.ownerKeyId, order, record.createdAt, id))];
+    const keys = [
+      contentKey(id),
+      ...ORDERS.map((order) => ownerIndexKey(record.ownerKeyId, order, record.createdAt, id)),
+      usageKey(record.ownerKeyId, id, record.bytes, record.expiresAt),
+    ];
     await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
     return true;
+  }
+
+  /** Files and bytes a key keeps: one listing call per 1,000 of its files; expired ones (the lifecycle rule's) do not count. */
+  async usage(ownerKeyId: string): Promise<FileUsage> {
+    const now = this.now();
+    let files = 0;
+    let bytes = 0;
+    let token: string | undefined;
+    do {
+      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: usagePrefix(ownerKeyId), ContinuationToken: token }));
+      for (const entry of listed.Contents ?? []) {
+        const usage = parseUsageKey(entry.Key ?? '');
+        if (usage === undefined || (usage.expiresAt !== 0 && usage.expiresAt <= now)) continue;
+        files += 1;
+        bytes += usage.bytes;
+      }
+      token = listed.IsTruncated === true ? listed.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return { files, bytes };
   }
 
   /** A short-lived GET URL for the file's bytes, so a client downloads from S3 instead of through the API's 6 MB cap. */

@@ -107,14 +107,31 @@ describe('S3FileStore on moto S3', () => {
     expect((await store.list(owner, { limit: 1, after: foreign })).files.map((f) => f.id)).toEqual([ids[4]]);
   });
 
-  it('deletes the bytes and both index entries', async () => {
+  it('deletes the bytes, both index entries and the usage entry', async () => {
     const record = await writeFile(store, [Buffer.from('gone\n')], { ownerKeyId: 'key-delete' });
     expect(await store.delete(record.id)).toBe(true);
     expect(await store.delete(record.id)).toBe(false);
     expect(await store.get(record.id)).toBeUndefined();
     await expect(readAll(store, record.id)).rejects.toBeInstanceOf(FileNotFoundError);
-    const left = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'owners/key-delete/' }));
-    expect(left.Contents ?? []).toHaveLength(0);
+    for (const Prefix of ['owners/key-delete/', 'usage/key-delete/']) {
+      const left = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix }));
+      expect(left.Contents ?? []).toHaveLength(0);
+    }
+  });
+
+  it("counts a key's files and bytes for its quotas: only its own, only complete, not once deleted or expired", async () => {
+    expect(await store.usage('key-usage')).toEqual({ files: 0, bytes: 0 });
+    const kept = await writeFile(store, [Buffer.from('12345')], { ownerKeyId: 'key-usage' });
+    const deleted = await writeFile(store, [Buffer.from('1234567')], { ownerKeyId: 'key-usage' });
+    await writeFile(store, [Buffer.from('123')], { ownerKeyId: 'key-usage', expiresAt: clock + 10 });
+    await writeFile(store, [Buffer.from('not mine')], { ownerKeyId: 'key-usage-other' });
+    const abandoned = await store.openWriter(newFile({ ownerKeyId: 'key-usage' }));
+    await abandoned.write(Buffer.from('never closed'));
+    expect(await store.usage('key-usage')).toEqual({ files: 3, bytes: 15 });
+    await store.delete(deleted.id);
+    clock += 11;
+    expect(await store.usage('key-usage')).toEqual({ files: 1, bytes: kept.bytes });
+    await abandoned.abort();
   });
 
   it('hides an expired file from get, list and read', async () => {
