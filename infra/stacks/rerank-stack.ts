@@ -96,6 +96,8 @@ export class RerankStack extends Stack {
       RERANK_SYNC_MAX_DOCUMENTS: String(s.syncMaxDocuments),
       RERANK_DEFAULT_BATCH_SIZE: String(s.defaultBatchSize),
       RERANK_JOB_WAIT_MS: String(s.jobWaitMs),
+      // The sync scoring deadline ends 3 s before API Gateway cuts the integration, so the client reads our 504.
+      RERANK_SYNC_TIMEOUT_MS: String((s.apiTimeoutSeconds - 3) * 1000),
       RERANK_JOB_TTL_SECONDS: String(s.jobTtlSeconds),
       RERANK_MAX_RECEIVE_COUNT: String(s.maxReceiveCount),
       // Unset = no upstream host allowed, as the service's own default.

@@ -32,6 +32,8 @@ export const ENV_DEFAULTS = {
   RERANK_SYNC_MAX_CHARS: 2_000_000,
   RERANK_DEFAULT_BATCH_SIZE: 64,
   RERANK_JOB_WAIT_MS: 20_000,
+  // A synchronous request's scoring deadline: past it, 504 and no further batch (API Gateway cuts at 30 s).
+  RERANK_SYNC_TIMEOUT_MS: 26_000,
   RERANK_JOB_TTL_SECONDS: 86_400,
   RERANK_MAX_MESSAGE_BYTES: 1_048_576,
   RERANK_LOCAL_WORKERS: 2,

@@ -27,6 +27,8 @@ export interface ServiceConfig {
   readonly maxQueryChars: number;
   readonly maxDocumentChars: number;
   readonly maxInstructionChars: number;
+  /** Scoring deadline of a synchronous request: 504 and scoring stopped past it. */
+  readonly syncTimeoutMs: number;
   /** ONNX intra-op threads; on Lambda the vCPUs follow memory (1,769 MB = 1 vCPU). */
   readonly threads: number;
   /** Local key store file (memory backend; `npm run keys` writes it). */
@@ -196,6 +198,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     maxQueryChars: setting(env, 'RERANK_MAX_QUERY_CHARS'),
     maxDocumentChars: setting(env, 'RERANK_MAX_DOCUMENT_CHARS'),
     maxInstructionChars: setting(env, 'RERANK_MAX_INSTRUCTION_CHARS'),
+    syncTimeoutMs: setting(env, 'RERANK_SYNC_TIMEOUT_MS'),
     threads: positiveInt(env, 'RERANK_THREADS', defaultIntraOpThreads(env)),
     keysFile: resolve(root, env['RERANK_KEYS_FILE'] ?? ENV_DEFAULTS.RERANK_KEYS_FILE),
     rateLimitPerMinute: optionalPositiveInt(env, 'RERANK_RATE_LIMIT_PER_MINUTE'),

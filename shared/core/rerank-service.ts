@@ -80,7 +80,7 @@ export class RerankService {
     return model;
   }
 
-  async #score(request: RerankRequest): Promise<Scored> {
+  async #score(request: RerankRequest, signal: AbortSignal | undefined): Promise<Scored> {
     const strategy = request.strategy ?? 'default';
     if (strategy === 'none') {
       // Strategy `none` (RAG tool rerank_strategy): every document scores 0, and ties keep the input order.
@@ -93,11 +93,11 @@ export class RerankService {
     let tokens: number;
     if (request.maxChunksPerDoc !== undefined) {
       const split = splitLongDocuments(texts, request.maxChunksPerDoc);
-      const batch = await scorer.score(request.query, split.texts, { instruction: request.prompt });
+      const batch = await scorer.score(request.query, split.texts, { instruction: request.prompt, signal });
       scores = maxPerOwner(batch.scores, split.owner, texts.length);
       tokens = batch.tokens;
     } else {
-      const batch = await scorer.score(request.query, texts, { instruction: request.prompt });
+      const batch = await scorer.score(request.query, texts, { instruction: request.prompt, signal });
       scores = [...batch.scores];
       tokens = batch.tokens;
     }
@@ -112,16 +112,19 @@ export class RerankService {
     return { scorerId: scorer.id, raw, scores, tokens, activation };
   }
 
-  async rerank(request: RerankRequest): Promise<RerankOutcome> {
+  /** `signal`: the request's deadline (see ScoreOptions.signal); aborted, it fails with its reason (or falls back, if asked). */
+  async rerank(request: RerankRequest, options: { readonly signal?: AbortSignal } = {}): Promise<RerankOutcome> {
     const started = performance.now();
     let scored: Scored;
     let fallback = false;
     try {
-      const score = () => this.#score(request);
+      const score = () => this.#score(request, options.signal);
       scored = await (this.#deps.trace ? this.#deps.trace('scoring', score) : score());
     } catch (error) {
       if (error instanceof RerankError && error.kind === 'invalid_request') throw error;
       if (!request.fallbackToInputOrder) {
+        // Past the deadline the scorer threw the signal's reason (or something else on its way out): answer the reason.
+        if (options.signal?.aborted && options.signal.reason instanceof RerankError) throw options.signal.reason;
         if (error instanceof RerankError) throw error;
         throw new RerankError('internal', 'scoring failed', { cause: error });
       }

@@ -13,6 +13,11 @@ export interface ScoreOptions {
    * scorers without one ignore it.
    */
   readonly instruction?: string | undefined;
+  /**
+   * The request's deadline: model scorers check it between batches and, once aborted, stop and throw its
+   * reason, so scoring never goes on after the caller was answered.
+   */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { planRequest, type JobPlan, type PlanLimits } from '../core/plan-request.js';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
+import { ScoringTimedOutError } from '../core/scoring-timed-out-error.js';
 import { enforceRequestBounds } from '../core/request-bounds.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
@@ -41,6 +42,8 @@ export interface ApiAppDeps {
   readonly plan: PlanLimits;
   /** How long a rerank endpoint waits for a job it queued before answering 202. */
   readonly jobOptions: { readonly waitMs: number; readonly pollMs?: number };
+  /** Scoring deadline of a synchronous request (504 past it); absent = none. */
+  readonly syncTimeoutMs?: number;
   readonly modelIds: readonly string[];
   /** `GET /info`'s body (service-info.ts), built at start-up. */
   readonly info?: ServiceInfo;
@@ -337,13 +340,26 @@ export class ApiApp {
       }
       return this.#formatJob(job, dialect, context, request);
     }
-    const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await this.#deps.service.rerank(request);
+    const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await this.#scoreWithDeadline(request);
     const formatted = dialect.formatOutcome(outcome, context, request);
     recordRerankMetrics(dialect.name, request.documents.length, outcome);
     return reply(formatted, {
       'server-timing': `scoring;dur=${outcome.timings.scoringMs.toFixed(1)}, total;dur=${outcome.timings.totalMs.toFixed(1)}`,
       ...(outcome.fallback ? { 'x-rerank-fallback': 'input-order' } : {}),
     });
+  }
+
+  /** Scores within syncTimeoutMs: past it the scorer stops at its next batch and the caller gets a 504 that says what to do. */
+  async #scoreWithDeadline(request: RerankRequest): Promise<RerankOutcome> {
+    const timeoutMs = this.#deps.syncTimeoutMs;
+    if (timeoutMs === undefined) return this.#deps.service.rerank(request);
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new ScoringTimedOutError(timeoutMs, request.documents.length)), timeoutMs);
+    try {
+      return await this.#deps.service.rerank(request, { signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   #plan(request: RerankRequest, mode: 'auto' | 'job', options: { preferAsync?: boolean; dialectQueueable?: boolean } = {}) {

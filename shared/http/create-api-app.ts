@@ -17,6 +17,7 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
     limits,
     plan,
     jobOptions: { waitMs: config.jobs.waitMs },
+    syncTimeoutMs: config.syncTimeoutMs,
     modelIds: runtime.scorers.ids(),
     info: serviceInfo(config, runtime.scorers, { batches: batches !== undefined, files: files !== undefined }),
     ...(batches ? { batches } : {}),

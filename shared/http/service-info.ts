@@ -89,6 +89,7 @@ export function serviceInfo(config: ServiceConfig, scorers: ScorerRegistry, enab
       max_batch_size: config.maxBatchSize,
       default_batch_size: config.jobs.defaultBatchSize,
       max_body_bytes: config.maxBodyBytes,
+      sync_timeout_ms: config.syncTimeoutMs,
     },
     features: { jobs: true, ...enabled },
   };

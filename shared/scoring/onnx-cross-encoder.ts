@@ -9,7 +9,7 @@ import { batchCost, scheduleBatches, type BatchLimits } from './length-batches.j
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { ONNX_VARIANT_FILES } from './onnx-file-names.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
-import type { ScoreBatch, Scorer } from '../core/scorer.js';
+import type { ScoreBatch, ScoreOptions, Scorer } from '../core/scorer.js';
 
 export interface OnnxCrossEncoderOptions {
   /** Model id clients send in the `model` field. */
@@ -226,9 +226,10 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     return this.smallLoading;
   }
 
-  async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
+  async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     if (documents.length === 0) return { scores: [], tokens: 0 };
+    const signal = options?.signal;
     // Tokenize once: the query a single time, each document cut to fit next to it; batches reuse these pairs.
     const queryPieces = this.tokenizer.pieces(query);
     const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, this.tokenizer.pieces(document)));
@@ -241,6 +242,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
       // every worker stays busy, and a concurrent small request can slip its batch in between a large
       // request's batches instead of queueing behind all of them.
       await forEachBounded(batches, runner.parallelism, async (batch) => {
+        signal?.throwIfAborted(); // past the deadline no further batch starts
         const feeds = batchFeeds(
           batch.map((index) => pairs[index]!),
           this.tokenizer.padId,

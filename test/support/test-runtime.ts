@@ -22,6 +22,8 @@ export interface TestRuntimeOptions {
   readonly limits?: Partial<ApiAppDeps['limits']>;
   readonly plan?: Partial<PlanLimits>;
   readonly waitMs?: number;
+  /** Scoring deadline of synchronous requests; absent = none. */
+  readonly syncTimeoutMs?: number;
 }
 
 export interface TestRuntime {
@@ -61,6 +63,7 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
     limits: { maxBodyBytes: 1 << 20, maxDocuments: 100, maxBatchSize: 10, ...options.limits },
     plan: { syncMaxDocuments: 100, syncMaxChars: 1 << 20, defaultBatchSize: 2, ...options.plan },
     jobOptions: { waitMs: options.waitMs ?? 10 },
+    ...(options.syncTimeoutMs === undefined ? {} : { syncTimeoutMs: options.syncTimeoutMs }),
     modelIds: scorers.ids(),
   });
   return { app, service, jobs, store, queue, keys, slots, scorers };

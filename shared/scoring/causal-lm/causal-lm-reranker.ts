@@ -229,6 +229,7 @@ class OnnxCausalLmReranker implements CausalLmReranker {
       prompts.map((p) => p.length),
       this.limits,
     )) {
+      options?.signal?.throwIfAborted(); // past the deadline no further batch starts
       const results = await this.run(batch.map((index) => prompts[index]!));
       batch.forEach((index, i) => (scores[index] = results[i]!));
     }

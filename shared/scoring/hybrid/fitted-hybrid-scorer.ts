@@ -1,6 +1,6 @@
 import type { LexicalFeatures } from '../lexical/lexical-features.js';
 import { logisticProbability, type LogisticModel } from '../logistic-model.js';
-import type { ScoreBatch, Scorer } from '../../core/scorer.js';
+import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
 import { hybridFeatureVector } from './fusion-features.js';
 import { createHybridScorer } from './hybrid-scorer.js';
 import { USE_LITE_BM25_FUSION } from './use-lite-fusion.js';
@@ -47,9 +47,9 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
     fusion: 'logistic',
     model,
     calibration,
-    async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
+    async score(query: string, documents: readonly string[], scoreOptions?: ScoreOptions): Promise<ScoreBatch> {
       if (documents.length === 0) return { scores: [], tokens: 0 };
-      const modelBatch = await model.score(query, documents);
+      const modelBatch = await model.score(query, documents, scoreOptions);
       const features = lexical.features(query, documents);
       if (modelBatch.scores.length !== documents.length || features.length !== documents.length) {
         throw new Error(`hybrid ${options.id}: got ${modelBatch.scores.length} model scores and ${features.length} feature rows for ${documents.length} documents`);

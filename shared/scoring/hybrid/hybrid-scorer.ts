@@ -1,5 +1,5 @@
 import { sigmoid } from '../../core/score-activation.js';
-import type { ScoreBatch, Scorer, SplittableScorer } from '../../core/scorer.js';
+import type { ScoreBatch, ScoreOptions, Scorer, SplittableScorer } from '../../core/scorer.js';
 import { fuseMinMax, fuseRrf, RRF_K } from './score-fusion.js';
 
 export type HybridFusion = 'minmax' | 'rrf';
@@ -80,9 +80,9 @@ export function createHybridScorer(options: HybridScorerOptions): HybridScorer {
     model,
     lexical,
     fuse,
-    async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
+    async score(query: string, documents: readonly string[], scoreOptions?: ScoreOptions): Promise<ScoreBatch> {
       if (documents.length === 0) return { scores: [], tokens: 0 };
-      const modelBatch = await model.score(query, documents);
+      const modelBatch = await model.score(query, documents, scoreOptions);
       return { scores: await fuse(query, documents, modelBatch.scores), tokens: modelBatch.tokens };
     },
   };

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
+import { FIXTURE_MODEL_DIR, FIXTURE_MODEL_FILE } from './fixture-model.js';
+
+// The real cross-encoder (fixture weights, real onnxruntime) honours the request's deadline between batches.
+let scorer: OnnxCrossEncoder;
+
+beforeAll(async () => {
+  scorer = await loadOnnxCrossEncoder({ id: 'fixture', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE, batchSize: 4 });
+});
+
+afterAll(async () => {
+  await scorer?.close();
+});
+
+const documents = Array.from({ length: 200 }, (_, i) => `document ${i} ${'about python http libraries and their clients '.repeat(8)}`);
+
+describe('a deadline while scoring', () => {
+  it('stops before the next batch and throws the deadline reason', async () => {
+    const reason = new Error('past the deadline');
+    const controller = new AbortController();
+    const scoring = scorer.score('python http library', documents, { signal: controller.signal });
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(scoring).rejects.toBe(reason);
+  });
+
+  it('does not start at all past it, and scores normally without one', async () => {
+    await expect(scorer.score('q', documents, { signal: AbortSignal.abort(new Error('already past')) })).rejects.toThrow('already past');
+    const { scores } = await scorer.score('q', documents.slice(0, 3), { signal: new AbortController().signal });
+    expect(scores).toHaveLength(3);
+  });
+});
