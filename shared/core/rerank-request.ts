@@ -57,6 +57,11 @@ export interface RerankRequest {
   readonly maxChunksPerDoc?: number;
   /** Cut queries/documents above the configured character limits instead of rejecting them (TEI's `truncate`). */
   readonly truncate?: boolean;
+  /**
+   * Score only each document's first this many tokens (Cohere's `max_tokens_per_doc`): tokens of the model's own
+   * tokenizer where the scorer has one (Scorer.countsTokens), whitespace words otherwise. Returned documents stay whole.
+   */
+  readonly maxTokensPerDocument?: number;
   /** The client's body, for dialects that answer it back with fields added (the RAG pipeline dict). */
   readonly echo?: Readonly<Record<string, unknown>>;
 }

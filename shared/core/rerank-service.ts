@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { tokenBudget } from './truncate-words.js';
 import { randomUUID } from 'node:crypto';
 import { applyBoost } from './apply-boost.js';
 import { normalizeResults } from './normalize-results.js';
@@ -88,16 +89,19 @@ export class RerankService {
       return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
     }
     const scorer = this.scorerFor(request);
-    const texts = request.documents.map((d) => d.text);
+    // max_tokens_per_doc: in the model's own tokens where the scorer counts them, else in words before scoring.
+    const budget = tokenBudget(scorer, request.documents.map((d) => d.text), request.maxTokensPerDocument);
+    const texts = budget.texts;
+    const scoreOptions = { instruction: request.prompt, signal, maxDocumentTokens: budget.maxDocumentTokens };
     let scores: number[];
     let tokens: number;
     if (request.maxChunksPerDoc !== undefined) {
       const split = splitLongDocuments(texts, request.maxChunksPerDoc);
-      const batch = await scorer.score(request.query, split.texts, { instruction: request.prompt, signal });
+      const batch = await scorer.score(request.query, split.texts, scoreOptions);
       scores = maxPerOwner(batch.scores, split.owner, texts.length);
       tokens = batch.tokens;
     } else {
-      const batch = await scorer.score(request.query, texts, { instruction: request.prompt, signal });
+      const batch = await scorer.score(request.query, texts, scoreOptions);
       scores = [...batch.scores];
       tokens = batch.tokens;
     }

@@ -18,6 +18,8 @@ export interface ScoreOptions {
    * reason, so scoring never goes on after the caller was answered.
    */
   readonly signal?: AbortSignal | undefined;
+  /** Only each document's first this many tokens are scored; honoured by scorers with `countsTokens`. */
+  readonly maxDocumentTokens?: number | undefined;
 }
 
 /**
@@ -35,6 +37,8 @@ export interface Scorer {
    * Such scores cannot be computed chunk by chunk, so requests using them are never fanned out.
    */
   readonly candidateRelative?: boolean;
+  /** True when score() cuts documents to ScoreOptions.maxDocumentTokens with the model's own tokenizer. */
+  readonly countsTokens?: boolean;
   /** True when scores depend on ScoreOptions.instruction (LLM rerankers): such requests are scored whole, never chunked. */
   readonly usesInstruction?: boolean;
   score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch>;

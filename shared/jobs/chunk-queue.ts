@@ -23,7 +23,8 @@ export function decodeChunkTask(body: string): ChunkTask {
     typeof value.model === 'string' &&
     typeof value.query === 'string' &&
     Array.isArray(value.documents) &&
-    value.documents.every((d) => typeof d === 'string');
+    value.documents.every((d) => typeof d === 'string') &&
+    (value.maxDocumentTokens === undefined || (Number.isSafeInteger(value.maxDocumentTokens) && value.maxDocumentTokens > 0));
   if (!ok) throw new TypeError('malformed chunk task message');
   return value as ChunkTask;
 }

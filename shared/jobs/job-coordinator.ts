@@ -129,6 +129,7 @@ export class JobCoordinator {
       model: submission.fusion?.chunkModel ?? model,
       query: request.query,
       documents: request.documents.map((d) => d.text),
+      maxDocumentTokens: request.maxTokensPerDocument,
       batchSize,
       maxMessageBytes: this.#deps.maxMessageBytes,
     });

@@ -46,6 +46,8 @@ export interface ChunkTask {
   readonly model: string;
   readonly query: string;
   readonly documents: readonly string[];
+  /** The request's max_tokens_per_doc, applied by the worker as the sync path applies it (tokenBudget). */
+  readonly maxDocumentTokens?: number;
 }
 
 export interface ChunkScores {

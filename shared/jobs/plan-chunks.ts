@@ -7,6 +7,7 @@ export interface ChunkPlanInput {
   readonly query: string;
   readonly documents: readonly string[];
   readonly batchSize: number;
+  readonly maxDocumentTokens?: number | undefined;
   /** The queue's message size limit; a chunk that would not fit is split further. */
   readonly maxMessageBytes: number;
 }
@@ -31,6 +32,7 @@ export function planChunks(input: ChunkPlanInput): ChunkTask[] {
       model: input.model,
       query: input.query,
       documents: input.documents.slice(slice.offset, slice.offset + slice.length),
+      ...(input.maxDocumentTokens === undefined ? {} : { maxDocumentTokens: input.maxDocumentTokens }),
     };
     if (slice.length > 1 && Buffer.byteLength(encodeChunkTask(task)) > input.maxMessageBytes) {
       const half = Math.ceil(slice.length / 2);

@@ -2,6 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
 import { decodeChunkTask } from './chunk-queue.js';
+import { tokenBudget } from '../core/truncate-words.js';
 import { annotateJob, traced } from '../observability/tracer.js';
 import type { JobCoordinator } from './job-coordinator.js';
 
@@ -25,6 +26,8 @@ export async function scoreChunkRecord(record: SQSRecord, deps: { scorers: Score
   }
   // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
   if (!(await deps.jobs.isRunning(task.jobId))) return;
-  const batch = await traced('scoring', () => scorer.score(task.query, task.documents), { jobId: task.jobId });
+  const budget = tokenBudget(scorer, task.documents, task.maxDocumentTokens);
+  const options = budget.maxDocumentTokens === undefined ? undefined : { maxDocumentTokens: budget.maxDocumentTokens };
+  const batch = await traced('scoring', () => scorer.score(task.query, budget.texts, options), { jobId: task.jobId });
   await deps.jobs.recordChunk(task, batch);
 }

@@ -181,6 +181,8 @@ interface SmallRequestRunner {
 
 class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   readonly scoreKind = 'logit' as const;
+  /** max_tokens_per_doc is counted in this model's own tokens (ScoreOptions.maxDocumentTokens). */
+  readonly countsTokens = true;
   readonly inputNames: readonly string[];
   private closed = false;
   /** Requests being scored now: the small-request session is only for a request that has the CPUs to itself. */
@@ -232,7 +234,12 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     const signal = options?.signal;
     // Tokenize once: the query a single time, each document cut to fit next to it; batches reuse these pairs.
     const queryPieces = this.tokenizer.pieces(query);
-    const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, this.tokenizer.pieces(document)));
+    const maxDocumentTokens = options?.maxDocumentTokens;
+    const documentPieces = (document: string): number[] => {
+      const pieces = this.tokenizer.pieces(document);
+      return maxDocumentTokens !== undefined && pieces.length > maxDocumentTokens ? pieces.slice(0, maxDocumentTokens) : pieces;
+    };
+    const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, documentPieces(document)));
     const lengths = pairs.map((pair) => pair.inputIds.length);
     const scores = new Array<number>(documents.length);
     const { runner, batches } = this.route(lengths);

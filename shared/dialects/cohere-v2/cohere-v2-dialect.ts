@@ -6,9 +6,6 @@ import { formatCohereV2Error } from './cohere-v2-error-envelope.js';
 import { cohereV2RequestFields } from './cohere-v2-request-fields.js';
 import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-response-schema.js';
 
-/** The truncation `max_tokens_per_doc` asks for, where clients of the dialect look for it. */
-export { truncateWords } from './cohere-v2-request-fields.js';
-
 /**
  * Cohere v2 rerank: `POST /v2/rerank` `{model, query, documents (strings), top_n, max_tokens_per_doc}` ->
  * `{id, results:[{index, relevance_score}], meta:{api_version:{version:"2"}, billed_units:{search_units:1}}}`.

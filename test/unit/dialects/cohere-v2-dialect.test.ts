@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RerankError } from '../../../shared/core/rerank-error.js';
 import { validateRerankRequest } from '../../../shared/core/validate-request.js';
-import { cohereV2Dialect, truncateWords } from '../../../shared/dialects/cohere-v2/cohere-v2-dialect.js';
+import { truncateWords } from '../../../shared/core/truncate-words.js';
+import { cohereV2Dialect } from '../../../shared/dialects/cohere-v2/cohere-v2-dialect.js';
 import { DIALECTS } from '../../../shared/dialects/dialects.js';
 import {
   ALL_KINDS,
@@ -51,14 +52,12 @@ describe('cohereV2Dialect.parse', () => {
     );
   });
 
-  it('max_tokens_per_doc cuts documents to that many words, keeping the full text as the returned document', () => {
+  it("max_tokens_per_doc is carried to scoring (cut there, in the model's tokens); the documents stay whole", () => {
     const request = cohereV2Dialect.parse(valid({ documents: ['one two  three four', 'short'], max_tokens_per_doc: 2 }));
 
-    expect(request.documents).toEqual([{ text: 'one two', source: { text: 'one two  three four' } }, { text: 'short' }]);
-  });
-
-  it('a max_tokens_per_doc above every document length (Cohere default 4096) changes nothing', () => {
-    expect(cohereV2Dialect.parse(valid({ max_tokens_per_doc: 4096 })).documents).toEqual(textDocs(['a', 'b']));
+    expect(request.documents).toEqual(textDocs(['one two  three four', 'short']));
+    expect(request.maxTokensPerDocument).toBe(2);
+    expect(cohereV2Dialect.parse(valid({})).maxTokensPerDocument).toBeUndefined();
   });
 
   it.each([

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
 import { FIXTURE_MODEL_DIR, FIXTURE_MODEL_FILE } from './fixture-model.js';
 
-// The real cross-encoder (fixture weights, real onnxruntime) honours the request's deadline between batches.
+// The real cross-encoder (fixture weights, real onnxruntime) honours the score options: the deadline, checked between
+// batches, and the per-document token budget.
 let scorer: OnnxCrossEncoder;
 
 beforeAll(async () => {
@@ -28,5 +29,16 @@ describe('a deadline while scoring', () => {
     await expect(scorer.score('q', documents, { signal: AbortSignal.abort(new Error('already past')) })).rejects.toThrow('already past');
     const { scores } = await scorer.score('q', documents.slice(0, 3), { signal: new AbortController().signal });
     expect(scores).toHaveLength(3);
+  });
+});
+
+describe('maxDocumentTokens (Cohere max_tokens_per_doc)', () => {
+  it("scores each document's first tokens of the model's own tokenizer, exactly as if only they were sent", async () => {
+    const full = ['requests is a popular library for python http', 'bananas are yellow and sweet fruit'];
+    const cut = ['requests is a', 'bananas are yellow'];
+    const [limited, shortened] = await Promise.all([scorer.score('python http library', full, { maxDocumentTokens: 3 }), scorer.score('python http library', cut)]);
+    expect(limited.scores).toEqual(shortened.scores);
+    expect(limited.tokens).toBe(shortened.tokens);
+    expect(scorer.countsTokens).toBe(true);
   });
 });
