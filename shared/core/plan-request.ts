@@ -70,11 +70,10 @@ const isPlain = (request: RerankRequest): boolean =>
  * Why a request cannot be split into a job, and the request field that makes it so, by its wire name on the routes
  * that carry it (each of these fields is carried by one dialect, so its wire name is the name to report).
  */
-export function unqueueable(request: RerankRequest, instructed = false, cutAtMerge = false): { readonly reason: string; readonly param: string } {
+export function unqueueable(request: RerankRequest, cutAtMerge = false): { readonly reason: string; readonly param: string } {
   if (request.upstream) return { reason: 'it calls an upstream reranker', param: 'rerank_config.api_url' };
   if (request.maxChunksPerDoc !== undefined) return { reason: 'it sets max_chunks_per_doc', param: 'max_chunks_per_doc' };
   if ((request.strategy ?? 'default') !== 'default') return { reason: `its strategy '${request.strategy ?? ''}' scores the whole set at once`, param: 'rerank_strategy' };
-  if (instructed) return { reason: 'its instruction is not carried by chunk tasks', param: 'prompt' };
   // Chunk tasks carry the cut, but a fused hybrid's lexical part runs at the merge over the whole documents.
   if (cutAtMerge) return { reason: 'it sets max_tokens_per_doc for a hybrid fused at the merge', param: 'max_tokens_per_doc' };
   return { reason: 'its model scores the whole set at once', param: 'model' };
@@ -89,14 +88,13 @@ export function planRequest(input: PlanInput): RequestPlan {
   // A dialect that never queues scores through RerankService alone, which resolves the model itself.
   const mayQueue = mode === 'job' || input.dialectQueueable !== false;
   const scorer = mayQueue && isPlain(request) ? input.resolveScorer(request.model) : undefined;
-  // Chunk tasks carry no instruction: a request whose instruction changes the scores (LLM rerankers) is scored whole.
-  const instructed = scorer?.usesInstruction === true && request.prompt !== undefined;
   // max_tokens_per_doc travels in each chunk task (see tokenBudget), except to a fused hybrid's merge.
   const cutAtMerge = request.maxTokensPerDocument !== undefined && scorer !== undefined && isSplittableScorer(scorer);
-  const chunkable = scorer !== undefined && isChunkable(scorer) && !instructed && !cutAtMerge;
+  // Chunk tasks carry the instruction (LLM rerankers) and the token budget, so neither keeps a request whole.
+  const chunkable = scorer !== undefined && isChunkable(scorer) && !cutAtMerge;
   if (mode === 'job') {
     if (!scorer || !chunkable) {
-      const why = unqueueable(request, instructed, cutAtMerge);
+      const why = unqueueable(request, cutAtMerge);
       throw invalidRequest(
         `this request cannot run as a job: ${why.reason}; only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks`,
         why.param,

@@ -24,7 +24,8 @@ export function decodeChunkTask(body: string): ChunkTask {
     typeof value.query === 'string' &&
     Array.isArray(value.documents) &&
     value.documents.every((d) => typeof d === 'string') &&
-    (value.maxDocumentTokens === undefined || (Number.isSafeInteger(value.maxDocumentTokens) && value.maxDocumentTokens > 0));
+    (value.maxDocumentTokens === undefined || (Number.isSafeInteger(value.maxDocumentTokens) && value.maxDocumentTokens > 0)) &&
+    (value.instruction === undefined || typeof value.instruction === 'string');
   if (!ok) throw new TypeError('malformed chunk task message');
   return value as ChunkTask;
 }

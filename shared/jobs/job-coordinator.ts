@@ -130,6 +130,7 @@ export class JobCoordinator {
       query: request.query,
       documents: request.documents.map((d) => d.text),
       maxDocumentTokens: request.maxTokensPerDocument,
+      instruction: request.prompt,
       batchSize,
       maxMessageBytes: this.#deps.maxMessageBytes,
     });

@@ -48,6 +48,8 @@ export interface ChunkTask {
   readonly documents: readonly string[];
   /** The request's max_tokens_per_doc, applied by the worker as the sync path applies it (tokenBudget). */
   readonly maxDocumentTokens?: number;
+  /** The request's instruction (chat `prompt`, DashScope `instruct`) for LLM rerankers; bounded by RERANK_MAX_INSTRUCTION_CHARS. */
+  readonly instruction?: string;
 }
 
 export interface ChunkScores {

@@ -8,6 +8,7 @@ export interface ChunkPlanInput {
   readonly documents: readonly string[];
   readonly batchSize: number;
   readonly maxDocumentTokens?: number | undefined;
+  readonly instruction?: string | undefined;
   /** The queue's message size limit; a chunk that would not fit is split further. */
   readonly maxMessageBytes: number;
 }
@@ -33,6 +34,7 @@ export function planChunks(input: ChunkPlanInput): ChunkTask[] {
       query: input.query,
       documents: input.documents.slice(slice.offset, slice.offset + slice.length),
       ...(input.maxDocumentTokens === undefined ? {} : { maxDocumentTokens: input.maxDocumentTokens }),
+      ...(input.instruction === undefined ? {} : { instruction: input.instruction }),
     };
     if (slice.length > 1 && Buffer.byteLength(encodeChunkTask(task)) > input.maxMessageBytes) {
       const half = Math.ceil(slice.length / 2);

@@ -27,7 +27,7 @@ export async function scoreChunkRecord(record: SQSRecord, deps: { scorers: Score
   // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
   if (!(await deps.jobs.isRunning(task.jobId))) return;
   const budget = tokenBudget(scorer, task.documents, task.maxDocumentTokens);
-  const options = budget.maxDocumentTokens === undefined ? undefined : { maxDocumentTokens: budget.maxDocumentTokens };
+  const options = { maxDocumentTokens: budget.maxDocumentTokens, instruction: task.instruction };
   const batch = await traced('scoring', () => scorer.score(task.query, budget.texts, options), { jobId: task.jobId });
   await deps.jobs.recordChunk(task, batch);
 }
