@@ -11,6 +11,11 @@ export interface SyncLimits {
 export interface PlanLimits extends SyncLimits {
   /** Documents per chunk when the request names no batch size. */
   readonly defaultBatchSize: number;
+  /**
+   * Seconds of estimated scoring (Scorer.estimateSeconds) past which a chunkable request is sent to a job even under
+   * the document and character limits: a few long pairs on an LLM reranker cost more than many short ones.
+   */
+  readonly syncBudgetSeconds?: number;
 }
 
 /**
@@ -104,8 +109,18 @@ export function planRequest(input: PlanInput): RequestPlan {
   }
   if (!scorer || !chunkable) return { kind: 'sync' };
   const respondAsync = input.preferAsync === true;
-  if (!respondAsync && !needsQueuedJob(request, input.limits)) return { kind: 'sync' };
+  if (!respondAsync && !needsQueuedJob(request, input.limits) && !overBudget(scorer, request, input.limits)) return { kind: 'sync' };
   return { kind: 'job', respondAsync, job: jobPlan(request, scorer, input.limits) };
+}
+
+/** The scorer's own estimate (its measured pace, pairs estimated from characters) against the synchronous budget. */
+function overBudget(scorer: Scorer, request: RerankRequest, limits: PlanLimits): boolean {
+  if (limits.syncBudgetSeconds === undefined || scorer.estimateSeconds === undefined) return false;
+  const seconds = scorer.estimateSeconds(
+    request.query,
+    request.documents.map((d) => d.text),
+  );
+  return seconds !== undefined && seconds > limits.syncBudgetSeconds;
 }
 
 function jobPlan(request: RerankRequest, scorer: Scorer, limits: PlanLimits): JobPlan {

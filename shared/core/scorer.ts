@@ -37,6 +37,11 @@ export interface Scorer {
    * Such scores cannot be computed chunk by chunk, so requests using them are never fanned out.
    */
   readonly candidateRelative?: boolean;
+  /**
+   * Seconds scoring these texts would take here, from the scorer's measured pace (token models); undefined when it
+   * cannot say yet. The planner sends a request estimated past the synchronous budget to a job. Linear in the text.
+   */
+  estimateSeconds?(query: string, documents: readonly string[]): number | undefined;
   /** True when score() cuts documents to ScoreOptions.maxDocumentTokens with the model's own tokenizer. */
   readonly countsTokens?: boolean;
   /** True when scores depend on ScoreOptions.instruction (LLM rerankers): such requests are scored whole, never chunked. */

@@ -21,6 +21,8 @@ export function apiLimitsOf(config: ServiceConfig): {
       syncMaxDocuments: config.jobs.syncMaxDocuments,
       syncMaxChars: config.jobs.syncMaxChars,
       defaultBatchSize: config.jobs.defaultBatchSize,
+      // Half the deadline: the estimate is a pace times estimated tokens, rough by nature.
+      syncBudgetSeconds: config.syncTimeoutMs / 2000,
     },
   };
 }

@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { CostMeter } from './cost-meter.js';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
@@ -55,6 +56,8 @@ export interface OnnxCrossEncoder extends Scorer {
   readonly maxLength: number;
   readonly inputNames: readonly string[];
   readonly plan: ExecutionPlan;
+  /** Always present on a cross-encoder (undefined until it has scored a request). */
+  estimateSeconds(query: string, documents: readonly string[]): number | undefined;
   /**
    * Resolves when the plan's small-request session has loaded (true) or will not be used (false: none in the
    * plan, failed to load, or closed first). For tests and the bench; requests never need to wait for it.
@@ -184,6 +187,8 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   /** max_tokens_per_doc is counted in this model's own tokens (ScoreOptions.maxDocumentTokens). */
   readonly countsTokens = true;
   readonly inputNames: readonly string[];
+  /** The measured pace behind estimateSeconds. */
+  private readonly meter: CostMeter;
   private closed = false;
   /** Requests being scored now: the small-request session is only for a request that has the CPUs to itself. */
   private inFlight = 0;
@@ -200,6 +205,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     private readonly limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean },
   ) {
     this.inputNames = runner.inputNames;
+    this.meter = new CostMeter(tokenizer.maxLength, limits.hiddenSize);
   }
 
   get maxLength(): number {
@@ -241,6 +247,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     };
     const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, documentPieces(document)));
     const lengths = pairs.map((pair) => pair.inputIds.length);
+    const started = performance.now();
     const scores = new Array<number>(documents.length);
     const { runner, batches } = this.route(lengths);
     this.inFlight++;
@@ -265,7 +272,12 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     } finally {
       this.inFlight--;
     }
+    this.meter.record(lengths, (performance.now() - started) / 1000);
     return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
+  }
+
+  estimateSeconds(query: string, documents: readonly string[]): number | undefined {
+    return this.meter.estimateSeconds(query, documents);
   }
 
   /**

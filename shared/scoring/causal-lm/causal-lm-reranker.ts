@@ -1,4 +1,5 @@
 import { Tokenizer } from '@huggingface/tokenizers';
+import { CostMeter } from '../cost-meter.js';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from '../model-folder.js';
@@ -129,6 +130,8 @@ class OnnxCausalLmReranker implements CausalLmReranker {
   private readonly prefixIds: number[];
   private readonly suffixIds: number[];
   private closed = false;
+  /** The measured pace behind estimateSeconds (prompts are long: the attention term dominates). */
+  private readonly meter: CostMeter;
 
   constructor(
     readonly id: string,
@@ -142,6 +145,7 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     private readonly maxRunTokens: number,
   ) {
     this.inputNames = graph.inputNames;
+    this.meter = new CostMeter(maxLength, undefined);
     this.prefixIds = this.ids(template.prefix);
     this.suffixIds = this.ids(template.suffix);
     if (this.prefixIds.length + this.suffixIds.length + 1 > maxLength) {
@@ -225,6 +229,7 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     const prompts = this.encodeRequest(query, documents, options?.instruction);
     const scores = new Array<number>(documents.length);
+    const started = performance.now();
     for (const batch of lengthBatches(
       prompts.map((p) => p.length),
       this.limits,
@@ -233,7 +238,15 @@ class OnnxCausalLmReranker implements CausalLmReranker {
       const results = await this.run(batch.map((index) => prompts[index]!));
       batch.forEach((index, i) => (scores[index] = results[i]!));
     }
+    this.meter.record(
+      prompts.map((p) => p.length),
+      (performance.now() - started) / 1000,
+    );
     return { scores, tokens: prompts.reduce((sum, p) => sum + p.length, 0) };
+  }
+
+  estimateSeconds(query: string, documents: readonly string[]): number | undefined {
+    return this.meter.estimateSeconds(query, documents);
   }
 
   async close(): Promise<void> {

@@ -55,6 +55,16 @@ describe('planRequest', () => {
     });
   });
 
+  it("queues a small request its scorer estimates past the sync budget (a few long pairs on an LLM), and not otherwise", () => {
+    const costly: Scorer = { ...logit, estimateSeconds: (_q, documents) => documents.length * 10 };
+    const budget = { limits: { ...limits, syncBudgetSeconds: 15 } };
+    expect(plan(rerankRequest('q', docs(2)), costly, budget).result).toMatchObject({ kind: 'job', respondAsync: false });
+    expect(plan(rerankRequest('q', docs(1)), costly, budget).result).toEqual({ kind: 'sync' });
+    // No estimate yet (nothing measured), or no budget: the document and character limits decide alone.
+    expect(plan(rerankRequest('q', docs(2)), { ...logit, estimateSeconds: () => undefined }, budget).result).toEqual({ kind: 'sync' });
+    expect(plan(rerankRequest('q', docs(2)), costly).result).toEqual({ kind: 'sync' });
+  });
+
   it('chunks a splittable hybrid with its model and fuses at the merge', () => {
     expect(plan(rerankRequest('q', docs(4)), hybrid).result).toMatchObject({ kind: 'job', job: { model: 'ce+bm25', fusion: { chunkModel: 'ce' } } });
   });

@@ -42,3 +42,19 @@ describe('maxDocumentTokens (Cohere max_tokens_per_doc)', () => {
     expect(scorer.countsTokens).toBe(true);
   });
 });
+
+describe('estimateSeconds (the planner reads it)', () => {
+  it('is measured from real scoring: linear in the documents, more than linear in their length (attention)', async () => {
+    const fresh = await loadOnnxCrossEncoder({ id: 'fresh', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE });
+    try {
+      expect(fresh.estimateSeconds('q', ['a document'])).toBeUndefined();
+      await fresh.score('python http library', documents.slice(0, 20));
+      const one = fresh.estimateSeconds('q', ['x'.repeat(300)])!;
+      expect(one).toBeGreaterThan(0);
+      expect(fresh.estimateSeconds('q', ['x'.repeat(300), 'x'.repeat(300)])).toBeCloseTo(2 * one, 12);
+      expect(fresh.estimateSeconds('q', ['x'.repeat(600)])!).toBeGreaterThan(2 * one);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
