@@ -1,29 +1,16 @@
-import { Ajv } from 'ajv';
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OfficialSpec } from '../support/official-specs.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
 /**
  * TEI's rerank dialect on `/rerank` beside the OpenAI-compatible one, over a real server: the body decides the
  * dialect (`texts` = TEI), and TEI's answers validate against TEI's own OpenAPI document (../shared/specs).
  */
-const SPEC = resolve(import.meta.dirname, '../../../shared/specs/tei-openapi.json');
 const QUERY = 'python http library';
 const TEXTS = ['urllib is a built-in Python library for HTTP requests', 'The giant panda is a bear species endemic to China', 'httpx is a modern async HTTP client'];
 
 let server: RunningServer;
 let validate: (name: string, value: unknown) => string | undefined;
-
-/** OpenAPI 3.0's `nullable: true` read as "null also allowed", the rest of each schema as written. */
-function withNullable(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withNullable);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const { nullable, example, ...rest } = schema as Record<string, unknown>;
-  void example;
-  const out = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, withNullable(v)]));
-  return nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
-}
 
 const post = async (body: unknown) => {
   const res = await fetch(`${server.url}/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
@@ -31,11 +18,8 @@ const post = async (body: unknown) => {
 };
 
 beforeAll(async () => {
-  if (!existsSync(SPEC)) throw new Error(`TEI's OpenAPI document is missing at ${SPEC}: the conformance check needs ../shared/specs beside the checkout`);
-  const spec = JSON.parse(readFileSync(SPEC, 'utf8')) as { components: { schemas: Record<string, unknown> } };
-  const ajv = new Ajv({ strict: false, allErrors: true });
-  ajv.addSchema({ $id: 'tei', components: { schemas: withNullable(spec.components.schemas) } });
-  validate = (name, value) => (ajv.validate({ $ref: `tei#/components/schemas/${name}` }, value) ? undefined : ajv.errorsText());
+  const tei = new OfficialSpec('tei-openapi.json');
+  validate = (name, value) => tei.checkSchema(name, value);
   server = await startDevServer();
 });
 
