@@ -56,6 +56,11 @@ export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampFie
   readonly total: number;
   /** True once the planner has read the whole input file (the request count is final). */
   readonly planned: boolean;
+  /**
+   * Where planning resumes after a failure: the input file's byte and line after the last line whose request and
+   * tasks are recorded and sent, and the request count by then. Absent = from the start.
+   */
+  readonly planCheckpoint?: { readonly nextByte: number; readonly nextLine: number; readonly total: number };
   readonly errors?: readonly BatchError[];
   readonly outputFileId?: string;
   readonly errorFileId?: string;

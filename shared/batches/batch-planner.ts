@@ -58,10 +58,14 @@ export class BatchPlanner {
       return false;
     }
     const corpora = new Map<string, Promise<CorpusOutcome>>();
-    const customIds = new Set<string>();
+    // A run after a failure resumes at the checkpoint: the lines before it are recorded and their tasks sent.
+    const from = batch.planCheckpoint;
+    const customIds = await this.#customIdsBefore(batch.id, from?.nextLine);
     let pending: BatchTask[] = [];
-    let total = 0;
-    for await (const line of readJsonlLines(files.read(batch.inputFileId), { maxLineBytes: limits.maxLineBytes })) {
+    let total = from?.total ?? 0;
+    const source = from === undefined ? files.read(batch.inputFileId) : files.read(batch.inputFileId, { start: Math.min(from.nextByte, input.bytes), end: input.bytes });
+    const reading = { maxLineBytes: limits.maxLineBytes, ...(from === undefined ? {} : { startByte: Math.min(from.nextByte, input.bytes), firstLine: from.nextLine }) };
+    for await (const line of readJsonlLines(source, reading)) {
       if (line.tooLong) {
         total++;
         await store.putResult(batch.id, failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }));
@@ -79,6 +83,9 @@ export class BatchPlanner {
       if (pending.length >= SEND_EVERY) {
         await this.#deps.queue.send(pending);
         pending = [];
+        // Everything up to this line is recorded and sent: a later failure resumes after it (and a cancel stops here).
+        const checkpoint = { nextByte: line.range.end + 1, nextLine: line.line + 1, total };
+        if ((await store.update(batch.id, ['validating'], { planCheckpoint: checkpoint, total })) === undefined) return false;
       }
     }
     if (pending.length > 0) await this.#deps.queue.send(pending);
@@ -86,6 +93,14 @@ export class BatchPlanner {
     const started = await store.update(batch.id, ['validating'], { status: 'in_progress', inProgressAt: now, total, planned: true });
     logger.info('batch planned', { batchId: batch.id, requests: total });
     return started !== undefined;
+  }
+
+  /** The custom ids of the requests recorded before `line` (a resumed run must still refuse their duplicates). */
+  async #customIdsBefore(batchId: string, line: number | undefined): Promise<Set<string>> {
+    const ids = new Set<string>();
+    if (line === undefined) return ids;
+    for await (const request of this.#deps.store.readRequests(batchId)) if (request.line < line) ids.add(request.customId);
+    return ids;
   }
 
   /** One line: admitted -> its request plan and chunk tasks; refused -> its error line. */
