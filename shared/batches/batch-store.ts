@@ -1,3 +1,4 @@
+import { AlreadyExistsError } from '../core/already-exists-error.js';
 import type { BatchChunkScores, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from './batch-model.js';
 
 export interface BatchPage {
@@ -11,10 +12,10 @@ export interface ChunkRecorded {
   readonly chunksDone: number;
 }
 
-/** A create whose id is taken (an Idempotency-Key retry racing the first create). */
-export class BatchExistsError extends Error {
+/** A create whose batch id is taken (an Idempotency-Key retry racing the first create). */
+export class BatchExistsError extends AlreadyExistsError {
   constructor(readonly batchId: string) {
-    super(`batch ${batchId} already exists`);
+    super('batch', batchId);
     this.name = 'BatchExistsError';
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Every failure the service reports has one of these kinds. Each dialect maps a kind to its own
- * HTTP status and error envelope; the core never knows about HTTP.
+ * Every failure the service reports has one of these kinds, and its kind alone decides its status (this
+ * table; no subclass overrides it). Each dialect maps a kind to its own error envelope; the core never
+ * knows about HTTP. Adapters throw typed errors of these kinds instead of plain Errors matched by text.
  */
 export type RerankErrorKind =
   | 'invalid_request'
@@ -11,9 +12,17 @@ export type RerankErrorKind =
   | 'unsupported_media_type'
   | 'uri_too_long'
   | 'conflict'
+  /** Something with the identity asked for (a job of this id) already exists. */
+  | 'already_exists'
   | 'unprocessable'
   | 'rate_limited'
   | 'upstream'
+  /** Accepted work outlived the wait for it, and goes on: a job to poll. Not a failure of the request. */
+  | 'still_running'
+  /** Synchronous scoring passed its deadline and was stopped. */
+  | 'timed_out'
+  /** The model itself failed (a session error, a worker that died): a server fault, told apart from a bug. */
+  | 'model_failed'
   | 'internal';
 
 export const STATUS_BY_KIND: Readonly<Record<RerankErrorKind, number>> = {
@@ -25,9 +34,13 @@ export const STATUS_BY_KIND: Readonly<Record<RerankErrorKind, number>> = {
   unsupported_media_type: 415,
   uri_too_long: 414,
   conflict: 409,
+  already_exists: 409,
   unprocessable: 422,
   rate_limited: 429,
   upstream: 502,
+  still_running: 504,
+  timed_out: 504,
+  model_failed: 500,
   internal: 500,
 };
 
@@ -52,9 +65,17 @@ export class RerankError extends Error {
     return STATUS_BY_KIND[this.kind];
   }
 
-  /** Messages of 5xx errors may carry internals; clients only ever see a generic text for them. */
+  /** `kind` checked by value, so an error that crossed a module copy (tests, workers) still matches. */
+  static is(error: unknown, kind: RerankErrorKind): error is RerankError {
+    return error instanceof RerankError && error.kind === kind;
+  }
+
+  /**
+   * Only `internal` messages may carry internals (a bug's text); clients see a generic text for them. Every other
+   * kind's message is written for the client, 5xx included (a model failure names the model, never its error).
+   */
   get publicMessage(): string {
-    return this.status >= 500 && this.kind !== 'upstream' ? 'Internal server error' : this.message;
+    return this.kind === 'internal' ? 'Internal server error' : this.message;
   }
 }
 

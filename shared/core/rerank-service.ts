@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { ModelFailedError } from './model-failed-error.js';
 import { tokenBudget } from './truncate-words.js';
 import { randomUUID } from 'node:crypto';
 import { applyBoost } from './apply-boost.js';
@@ -93,15 +94,23 @@ export class RerankService {
     const budget = tokenBudget(scorer, request.documents.map((d) => d.text), request.maxTokensPerDocument);
     const texts = budget.texts;
     const scoreOptions = { instruction: request.prompt, signal, maxDocumentTokens: budget.maxDocumentTokens };
+    const runModel = async (documents: readonly string[]) => {
+      try {
+        return await scorer.score(request.query, documents, scoreOptions);
+      } catch (error) {
+        // The service's own refusals and deadlines pass as they are; anything else the model threw is the model's failure.
+        throw error instanceof RerankError || signal?.aborted ? error : new ModelFailedError(scorer.id, error);
+      }
+    };
     let scores: number[];
     let tokens: number;
     if (request.maxChunksPerDoc !== undefined) {
       const split = splitLongDocuments(texts, request.maxChunksPerDoc);
-      const batch = await scorer.score(request.query, split.texts, scoreOptions);
+      const batch = await runModel(split.texts);
       scores = maxPerOwner(batch.scores, split.owner, texts.length);
       tokens = batch.tokens;
     } else {
-      const batch = await scorer.score(request.query, texts, scoreOptions);
+      const batch = await runModel(texts);
       scores = [...batch.scores];
       tokens = batch.tokens;
     }

@@ -3,7 +3,6 @@ import { RerankError } from './rerank-error.js';
 /**
  * A synchronous request whose scoring outlived its deadline (RERANK_SYNC_TIMEOUT_MS): 504 in every
  * dialect's envelope with the way out, and the scorer stops at its next batch (ScoreOptions.signal).
- * Kind `upstream` so the message reaches the client (internal 5xx texts never do).
  */
 export class ScoringTimedOutError extends RerankError {
   constructor(
@@ -11,14 +10,10 @@ export class ScoringTimedOutError extends RerankError {
     documents: number,
   ) {
     super(
-      'upstream',
+      'timed_out',
       `scoring ${documents} documents did not finish within ${timeoutMs / 1000} s and was stopped; ` +
         'send the request as a job ("Prefer: respond-async" or POST /v1/rerank/jobs), or fewer or shorter documents',
     );
     this.name = 'ScoringTimedOutError';
-  }
-
-  override get status(): number {
-    return 504;
   }
 }

@@ -17,6 +17,7 @@ import { openApiDocument } from './openapi-document.js';
 import { validateRequestBody } from '../openapi/request-body-validator.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
+import { recordRequestFailure } from '../observability/record-request-failure.js';
 import { DOCS_CONTENT_SECURITY_POLICY, docsAsset, docsPage, type DocsAsset } from './api-docs-page.js';
 import { matchRoute, type BodyDialect, type RouteMatch } from './api-routes.js';
 import { classifyFailure } from './classify-failure.js';
@@ -135,6 +136,7 @@ function errorResult(dialect: Dialect, error: RerankError, context: DialectConte
     logger.error('request failed', { requestId: context.requestId, kind: error.kind, error: error.cause instanceof Error ? error.cause : error });
   }
   const formatted = dialect.formatError(error, context);
+  recordRequestFailure(error.kind, formatted.status);
   return json(formatted.status, formatted.body, headers);
 }
 

@@ -11,15 +11,11 @@ export class JobStillRunningError extends RerankError {
 
   constructor(jobId: string, pollPath: string, waitedMs: number) {
     super(
-      'upstream',
+      'still_running',
       `rerank job ${jobId} is still running after ${Math.round(waitedMs / 1000)} s; its result will be at GET ${pollPath} ` +
         '(send "Prefer: respond-async" or use POST /v1/rerank/jobs to get the job at once)',
     );
     this.name = 'JobStillRunningError';
     this.pollPath = pollPath;
-  }
-
-  override get status(): number {
-    return 504;
   }
 }

@@ -10,7 +10,7 @@ import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
-import type { JobStore } from './job-store.js';
+import { JobExistsError, type JobStore } from './job-store.js';
 import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
 import { recordJobEnded } from '../observability/record-job-metrics.js';
 import { annotateJob } from '../observability/tracer.js';
@@ -83,7 +83,7 @@ export class JobCoordinator {
       const raced = await this.findIdempotent(submission, idempotencyKey);
       if (raced) return { job: raced, replayed: true };
       // The id is taken by an expired job whose item the store has not dropped yet (DynamoDB TTL lags).
-      if (error instanceof Error && /already exists/.test(error.message)) {
+      if (error instanceof JobExistsError) {
         throw new RerankError('invalid_request', 'this Idempotency-Key belongs to a job that has expired; use a new key', { param: 'Idempotency-Key' });
       }
       throw error;

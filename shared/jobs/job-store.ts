@@ -1,12 +1,24 @@
+import { AlreadyExistsError } from '../core/already-exists-error.js';
 import type { RerankDocument } from '../core/rerank-request.js';
 import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from './job-model.js';
+
+/** A create whose job id is taken: an Idempotency-Key retry racing the first submit, or a key whose job expired. */
+export class JobExistsError extends AlreadyExistsError {
+  constructor(
+    readonly jobId: string,
+    cause?: unknown,
+  ) {
+    super('job', jobId, cause);
+    this.name = 'JobExistsError';
+  }
+}
 
 /**
  * Where jobs live. Adapters: DynamoDB (production, DynamoDB Local in tests) and in-memory (npm start).
  * Every adapter passes the same contract suite (test/contract/job-store.contract.ts).
  */
 export interface JobStore {
-  /** Creates the job as `running` with 0 chunks done; `documents` are kept only when the job returns documents. */
+  /** Throws JobExistsError when the id is taken. Creates the job as `running` with 0 chunks done; `documents` are kept only when the job returns documents. */
   create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void>;
   get(jobId: string): Promise<JobRecord | undefined>;
   /**

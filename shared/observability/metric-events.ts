@@ -14,7 +14,8 @@ export type MetricEvent =
       readonly fallback: boolean;
     }
   | { readonly kind: 'job-ended'; readonly status: 'succeeded' | 'failed'; readonly documents: number; readonly chunks: number; readonly wallSeconds: number }
-  | { readonly kind: 'batch-ended'; readonly status: string; readonly completedLines: number; readonly failedLines: number };
+  | { readonly kind: 'batch-ended'; readonly status: string; readonly completedLines: number; readonly failedLines: number }
+  | { readonly kind: 'request-failed'; readonly errorKind: string; readonly status: number };
 
 type Listener = (event: MetricEvent) => void;
 const listeners: Listener[] = [];

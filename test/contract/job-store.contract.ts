@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RerankDocument } from '../../shared/core/rerank-request.js';
 import type { ChunkScores } from '../../shared/jobs/job-model.js';
-import type { JobStore } from '../../shared/jobs/job-store.js';
+import { JobExistsError, type JobStore } from '../../shared/jobs/job-store.js';
 import { bits, makeSpec, nowSeconds } from './job-fixtures.js';
 
 const chunk = (chunkIndex: number, scores: number[] = [chunkIndex + 0.5, -chunkIndex]): ChunkScores => ({
@@ -36,8 +36,9 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       // A create retried after a lost response succeeds; a different job under an existing id is refused.
       await store.create(spec, undefined, now);
       expect(await store.get(spec.id)).toEqual({ ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now });
-      await expect(store.create({ ...spec, documentCount: spec.documentCount + 1 }, undefined, now)).rejects.toThrow();
-      await expect(store.create(spec, undefined, now + 5)).rejects.toThrow();
+      // A typed error, the same from every adapter: callers match JobExistsError, never a message.
+      await expect(store.create({ ...spec, documentCount: spec.documentCount + 1 }, undefined, now)).rejects.toBeInstanceOf(JobExistsError);
+      await expect(store.create(spec, undefined, now + 5)).rejects.toBeInstanceOf(JobExistsError);
     });
 
     it('treats an expired job as absent', async () => {

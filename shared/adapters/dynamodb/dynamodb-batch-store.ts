@@ -1,15 +1,14 @@
 import {
   BatchGetItemCommand,
-  ConditionalCheckFailedException,
   GetItemCommand,
   UpdateItemCommand,
   PutItemCommand,
   TransactWriteItemsCommand,
-  TransactionCanceledException,
   DeleteItemCommand,
   type DynamoDBClient,
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from './condition-failed.js';
 import { isTerminal, type BatchChunkScores, type BatchRecord, type BatchRequestPlan, type BatchRequestResult, type BatchStatus } from '../../batches/batch-model.js';
 import { BatchExistsError, type BatchPage, type BatchStore, type ChunkRecorded } from '../../batches/batch-store.js';
 import { forEachBounded } from '../../core/for-each-bounded.js';
@@ -60,9 +59,6 @@ const MAX_UPDATE_ATTEMPTS = 10;
 const NAMES = { '#status': 'status', '#ttl': TTL } as const;
 const s = (value: string) => ({ S: value });
 const n = (value: number) => ({ N: String(value) });
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof ConditionalCheckFailedException ||
-  (error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed'));
 
 /**
  * BatchStore on the jobs table (batch-table-keys.ts). META changes only by optimistic, versioned conditional

@@ -1,19 +1,18 @@
 import {
-  ConditionalCheckFailedException,
   DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
   TransactWriteItemsCommand,
-  TransactionCanceledException,
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from './condition-failed.js';
+import { JobExistsError, type JobStore } from '../../jobs/job-store.js';
 import { isSameJobCreation } from '../../jobs/job-model.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import { forEachBounded } from '../../core/for-each-bounded.js';
 import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
-import type { JobStore } from '../../jobs/job-store.js';
 import { DEFAULT_PAGE_BYTES, joinPages, splitIntoPages } from './byte-pages.js';
 import { decodeFloat64s, encodeFloat64s } from './float64-codec.js';
 import { fromMetaItem, toMetaItem, type MetaBookkeeping } from './job-meta-item.js';
@@ -78,10 +77,10 @@ export class DynamoDbJobStore implements JobStore {
         new PutItemCommand({ TableName: this.tableName, Item: toMetaItem(spec, now), ConditionExpression: `attribute_not_exists(${PK})` }),
       );
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!isConditionFailure(error)) throw error;
       const existing = await this.get(spec.id);
       if (existing && isSameJobCreation(existing, spec, now)) return; // our own write, retried by the SDK
-      throw new Error(`job ${spec.id} already exists`, { cause: error });
+      throw new JobExistsError(spec.id, error);
     }
   }
 
@@ -184,10 +183,8 @@ export class DynamoDbJobStore implements JobStore {
       await sendTransactionWithRetry(this.client, command);
       return true;
     } catch (error) {
-      if (!(error instanceof TransactionCanceledException)) throw error;
-      const [chunk, meta] = error.CancellationReasons ?? [];
       // Either condition failing means "not counted": the chunk already exists, or the job no longer runs.
-      if (chunk?.Code === 'ConditionalCheckFailed' || meta?.Code === 'ConditionalCheckFailed') return false;
+      if (isConditionFailure(error, 0) || isConditionFailure(error, 1)) return false;
       throw error;
     }
   }
@@ -212,7 +209,7 @@ export class DynamoDbJobStore implements JobStore {
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

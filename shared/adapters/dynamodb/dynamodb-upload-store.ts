@@ -1,13 +1,12 @@
 import {
-  ConditionalCheckFailedException,
   GetItemCommand,
   QueryCommand,
-  TransactionCanceledException,
   TransactWriteItemsCommand,
   UpdateItemCommand,
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from './condition-failed.js';
 import { FILE_PURPOSES, type FilePurpose } from '../../files/file-store.js';
 import { UploadStateError, type UploadPart, type UploadRecord, type UploadStatus, type UploadStore } from '../../files/upload-store.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK, JOB_TABLE_TTL_ATTRIBUTE as TTL } from './job-table-keys.js';
@@ -21,9 +20,6 @@ const KEEP_AFTER_EXPIRY_SECONDS = 86_400;
 
 const s = (value: string): AttributeValue => ({ S: value });
 const n = (value: number): AttributeValue => ({ N: String(value) });
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof ConditionalCheckFailedException ||
-  (error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed'));
 
 const partItem = (part: UploadPart): AttributeValue => ({ M: { id: s(part.id), fileId: s(part.fileId), bytes: n(part.bytes), createdAt: n(part.createdAt) } });
 

@@ -1,4 +1,5 @@
 import { TransactionCanceledException, type DynamoDBClient, type TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from './condition-failed.js';
 
 /** Cancellation codes that say "try again", not "your condition is false". */
 const TRANSIENT = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
@@ -22,7 +23,7 @@ export async function sendTransactionWithRetry(
       const transient =
         error instanceof TransactionCanceledException &&
         (error.CancellationReasons ?? []).some((r) => r.Code !== undefined && TRANSIENT.has(r.Code)) &&
-        !(error.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
+        !isConditionFailure(error);
       if (!transient || attempt >= maxAttempts) throw error;
       const delay = Math.random() * baseDelayMs * 2 ** attempt;
       await new Promise((resolve) => setTimeout(resolve, delay));

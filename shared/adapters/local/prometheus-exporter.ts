@@ -34,6 +34,7 @@ export function createPrometheusExporter(): PrometheusExporter {
   const batches = new Counter({ name: 'rerank_batches_ended_total', help: 'Batches ended, by final status.', labelNames: ['status'], registers: [registry] });
   const batchLines = new Counter({ name: 'rerank_batch_lines_total', help: 'Batch request lines written at a batch end, by outcome.', labelNames: ['outcome'], registers: [registry] });
   for (const outcome of ['completed', 'failed']) batchLines.inc({ outcome }, 0);
+  const failures = new Counter({ name: 'rerank_request_errors_total', help: 'Requests answered with an error, by error kind (model_failed, timed_out, internal, ...) and status.', labelNames: ['kind', 'status'], registers: [registry] });
 
   const stop = onMetricEvent((event) => {
     switch (event.kind) {
@@ -51,6 +52,9 @@ export function createPrometheusExporter(): PrometheusExporter {
         batches.inc({ status: event.status });
         batchLines.inc({ outcome: 'completed' }, event.completedLines);
         batchLines.inc({ outcome: 'failed' }, event.failedLines);
+        break;
+      case 'request-failed':
+        failures.inc({ kind: event.errorKind, status: String(event.status) });
         break;
     }
   });

@@ -1,7 +1,7 @@
 import { isSameJobCreation } from '../../jobs/job-model.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
-import type { JobStore } from '../../jobs/job-store.js';
+import { JobExistsError, type JobStore } from '../../jobs/job-store.js';
 
 interface JobEntry {
   record: JobRecord;
@@ -32,7 +32,7 @@ export class InMemoryJobStore implements JobStore {
   async create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void> {
     const existing = this.jobs.get(spec.id);
     if (existing && isSameJobCreation(existing.record, spec, now)) return;
-    if (existing) throw new Error(`job ${spec.id} already exists`);
+    if (existing) throw new JobExistsError(spec.id);
     const record: JobRecord = { ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now };
     this.jobs.set(spec.id, {
       record,

@@ -16,9 +16,13 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
   unsupported_media_type: 'UnsupportedMediaType',
   uri_too_long: 'RequestURITooLong',
   conflict: 'Conflict',
+  already_exists: 'Conflict',
   unprocessable: 'InvalidParameter',
   rate_limited: 'Throttling',
   upstream: 'InternalError.Upstream',
+  still_running: 'RequestTimeOut',
+  timed_out: 'RequestTimeOut',
+  model_failed: 'InternalError.Algo',
   internal: 'InternalError',
 };
 

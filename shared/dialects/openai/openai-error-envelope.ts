@@ -11,9 +11,13 @@ const OPENAI_ERROR: Readonly<Record<RerankErrorKind, { type: string; code: strin
   unsupported_media_type: { type: 'invalid_request_error', code: 'unsupported_media_type' },
   uri_too_long: { type: 'invalid_request_error', code: 'uri_too_long' },
   conflict: { type: 'invalid_request_error', code: 'conflict' },
+  already_exists: { type: 'invalid_request_error', code: 'already_exists' },
   unprocessable: { type: 'invalid_request_error', code: 'unprocessable' },
   rate_limited: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   upstream: { type: 'api_error', code: 'upstream_error' },
+  still_running: { type: 'api_error', code: 'job_still_running' },
+  timed_out: { type: 'api_error', code: 'timeout' },
+  model_failed: { type: 'server_error', code: 'model_error' },
   internal: { type: 'server_error', code: 'internal_error' },
 };
 

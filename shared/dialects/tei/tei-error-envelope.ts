@@ -18,9 +18,14 @@ const TEI_ERROR: Readonly<Record<RerankErrorKind, { readonly errorType: TeiError
   unsupported_media_type: { errorType: 'Validation' },
   uri_too_long: { errorType: 'Validation' },
   conflict: { errorType: 'Validation' },
+  already_exists: { errorType: 'Validation' },
   unprocessable: { errorType: 'Validation', status: 422 },
   rate_limited: { errorType: 'Overloaded', status: 429 },
   upstream: { errorType: 'Backend', status: 424 },
+  // TEI has no deadline of its own; the service's 504 with the nearest type.
+  still_running: { errorType: 'Backend' },
+  timed_out: { errorType: 'Backend' },
+  model_failed: { errorType: 'Backend', status: 424 },
   internal: { errorType: 'Backend' },
 };
 

@@ -314,9 +314,13 @@ describe('dashScopeDialect.formatError', () => {
     unsupported_media_type: 'UnsupportedMediaType',
     uri_too_long: 'RequestURITooLong',
     conflict: 'Conflict',
+    already_exists: 'Conflict',
     unprocessable: 'InvalidParameter',
     rate_limited: 'Throttling',
     upstream: 'InternalError.Upstream',
+    still_running: 'RequestTimeOut',
+    timed_out: 'RequestTimeOut',
+    model_failed: 'InternalError.Algo',
     internal: 'InternalError',
   };
 

@@ -33,9 +33,13 @@ export const ALL_KINDS: readonly RerankErrorKind[] = [
   'unsupported_media_type',
   'uri_too_long',
   'conflict',
+  'already_exists',
   'unprocessable',
   'rate_limited',
   'upstream',
+  'still_running',
+  'timed_out',
+  'model_failed',
   'internal',
 ];
 
@@ -48,9 +52,13 @@ export const EXPECTED_STATUS: Readonly<Record<RerankErrorKind, number>> = {
   unsupported_media_type: 415,
   uri_too_long: 414,
   conflict: 409,
+  already_exists: 409,
   unprocessable: 422,
   rate_limited: 429,
   upstream: 502,
+  still_running: 504,
+  timed_out: 504,
+  model_failed: 500,
   internal: 500,
 };
 

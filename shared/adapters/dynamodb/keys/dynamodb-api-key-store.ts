@@ -3,9 +3,9 @@ import {
   GetItemCommand,
   QueryCommand,
   TransactWriteItemsCommand,
-  TransactionCanceledException,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '../condition-failed.js';
 import { apiKeyDigest } from '../../../auth/api-key.js';
 import { byCreation, type ApiKeyLimits, type ApiKeyRecord, type CreatedApiKey } from '../../../auth/api-key-record.js';
 import type { ApiKeyStore } from '../../../auth/api-key-store.js';
@@ -57,7 +57,7 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
       );
     } catch (error) {
       // Only a 64-bit id collision (or a repeated 238-bit key) can fail the conditions.
-      if (error instanceof TransactionCanceledException) throw new Error('key id collision; create again', { cause: error });
+      if (isConditionFailure(error)) throw new Error('key id collision; create again', { cause: error });
       throw error;
     }
     return { key, record };
@@ -119,7 +119,7 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
       return true;
     } catch (error) {
       // A concurrent revoke won: the key is revoked either way, but not by this call.
-      if (error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed')) {
+      if (isConditionFailure(error)) {
         return false;
       }
       throw error;

@@ -1,4 +1,5 @@
-import { ConditionalCheckFailedException, DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '../condition-failed.js';
 import type { JobSlots } from '../../../auth/job-slots.js';
 import { checkPositiveLimit } from '../../../auth/rate-limiter.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK } from '../job-table-keys.js';
@@ -43,7 +44,7 @@ export class DynamoDbJobSlots implements JobSlots {
       );
       return true;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }

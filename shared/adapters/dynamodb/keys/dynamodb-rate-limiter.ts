@@ -1,4 +1,5 @@
-import { ConditionalCheckFailedException, DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { isConditionFailure } from '../condition-failed.js';
 import { RATE_WINDOW_SECONDS, checkPositiveLimit, retryAfterOf, windowStartOf, type RateDecision, type RateLimiter } from '../../../auth/rate-limiter.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK, JOB_TABLE_TTL_ATTRIBUTE as TTL } from '../job-table-keys.js';
 import { ratePk, rateSk } from './key-table-keys.js';
@@ -36,7 +37,7 @@ export class DynamoDbRateLimiter implements RateLimiter {
       const count = Number(Attributes?.['count']?.N ?? limitPerMinute);
       return { allowed: true, retryAfterSeconds: 0, remaining: Math.max(0, limitPerMinute - count) };
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return { allowed: false, retryAfterSeconds: retryAfterOf(now), remaining: 0 };
+      if (isConditionFailure(error)) return { allowed: false, retryAfterSeconds: retryAfterOf(now), remaining: 0 };
       throw error;
     }
   }
