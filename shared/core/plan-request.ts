@@ -1,4 +1,5 @@
 import { invalidRequest } from './rerank-error.js';
+import { paramOf, type RequestParamNames } from './validate-request.js';
 import type { RerankRequest, ScoreActivation } from './rerank-request.js';
 import { defaultActivation } from './score-activation.js';
 import { isChunkable, isSplittableScorer, type Scorer } from './scorer.js';
@@ -62,6 +63,8 @@ export interface PlanInput {
   readonly preferAsync?: boolean;
   /** False for dialects whose answer cannot come from a job (see Dialect.queueable). */
   readonly dialectQueueable?: boolean;
+  /** The dialect's spelling of the fields a refusal names (Dialect.paramNames); absent = the domain names. */
+  readonly names?: RequestParamNames;
 }
 
 /**
@@ -72,16 +75,19 @@ const isPlain = (request: RerankRequest): boolean =>
   (request.strategy ?? 'default') === 'default' && !request.upstream && request.maxChunksPerDoc === undefined;
 
 /**
- * Why a request cannot be split into a job, and the request field that makes it so, by its wire name on the routes
- * that carry it (each of these fields is carried by one dialect, so its wire name is the name to report).
+ * Why a request cannot be split into a job, and the request field that makes it so: the domain field, reported
+ * as the dialect spells it (`names`, from the dialect's declaration).
  */
-export function unqueueable(request: RerankRequest, cutAtMerge = false): { readonly reason: string; readonly param: string } {
-  if (request.upstream) return { reason: 'it calls an upstream reranker', param: 'rerank_config.api_url' };
-  if (request.maxChunksPerDoc !== undefined) return { reason: 'it sets max_chunks_per_doc', param: 'max_chunks_per_doc' };
-  if ((request.strategy ?? 'default') !== 'default') return { reason: `its strategy '${request.strategy ?? ''}' scores the whole set at once`, param: 'rerank_strategy' };
+export function unqueueable(request: RerankRequest, names?: RequestParamNames, cutAtMerge = false): { readonly reason: string; readonly param: string } {
+  if (request.upstream) return { reason: 'it calls an upstream reranker', param: paramOf(names, 'upstream') };
+  if (request.maxChunksPerDoc !== undefined) return { reason: `it sets ${paramOf(names, 'maxChunksPerDoc')}`, param: paramOf(names, 'maxChunksPerDoc') };
+  if ((request.strategy ?? 'default') !== 'default') {
+    return { reason: `its strategy '${request.strategy ?? ''}' scores the whole set at once`, param: paramOf(names, 'strategy') };
+  }
   // Chunk tasks carry the cut, but a fused hybrid's lexical part runs at the merge over the whole documents.
-  if (cutAtMerge) return { reason: 'it sets max_tokens_per_doc for a hybrid fused at the merge', param: 'max_tokens_per_doc' };
-  return { reason: 'its model scores the whole set at once', param: 'model' };
+  const cut = paramOf(names, 'maxTokensPerDocument');
+  if (cutAtMerge) return { reason: `it sets ${cut} for a hybrid fused at the merge`, param: cut };
+  return { reason: 'its model scores the whole set at once', param: paramOf(names, 'model') };
 }
 
 /**
@@ -99,7 +105,7 @@ export function planRequest(input: PlanInput): RequestPlan {
   const chunkable = scorer !== undefined && isChunkable(scorer) && !cutAtMerge;
   if (mode === 'job') {
     if (!scorer || !chunkable) {
-      const why = unqueueable(request, cutAtMerge);
+      const why = unqueueable(request, input.names, cutAtMerge);
       throw invalidRequest(
         `this request cannot run as a job: ${why.reason}; only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks`,
         why.param,

@@ -1,5 +1,6 @@
 import { needsQueuedJob, unqueueable, type SyncLimits } from './plan-request.js';
 import { RerankError, invalidRequest } from './rerank-error.js';
+import { paramOf, type RequestParamNames } from './validate-request.js';
 import type { RerankRequest } from './rerank-request.js';
 
 /**
@@ -18,13 +19,10 @@ export const REQUEST_BOUNDS = {
   maxChunksPerDoc: 1_000,
 } as const;
 
-// Each field below is carried by a single dialect, so its wire name is the name to report.
-const BOOST_PARAM = 'rerank_config.boost';
-const MAX_CHUNKS_PARAM = 'max_chunks_per_doc';
-
-function checkBoost(request: RerankRequest): void {
+function checkBoost(request: RerankRequest, names: RequestParamNames | undefined): void {
   const boost = request.boost;
   if (!boost) return;
+  const BOOST_PARAM = paramOf(names, 'boost');
   const { maxBoostTerms, maxBoostTermChars, maxBoostFields, maxBoostFieldPathChars } = REQUEST_BOUNDS;
   if (boost.terms.length > maxBoostTerms) {
     throw invalidRequest(`${BOOST_PARAM}.terms has ${boost.terms.length} terms; at most ${maxBoostTerms} are accepted`, `${BOOST_PARAM}.terms`);
@@ -43,20 +41,27 @@ function checkBoost(request: RerankRequest): void {
 }
 
 /**
- * Checked once a request is parsed, before any work: the per-field bounds above, and - for a request
- * that cannot be split into a queued job - the synchronous limits (RERANK_SYNC_MAX_DOCUMENTS/CHARS),
- * which otherwise only decide whether to queue. Past them such a request is refused with 413 rather
- * than scored for minutes.
+ * Checked once a request is parsed, before any work: the per-field bounds above, whatever runs the request.
+ * Refusals name the domain field as the dialect spells it (`names`).
  */
-export function enforceRequestBounds(request: RerankRequest, limits: SyncLimits, queueable: boolean): void {
-  checkBoost(request);
+export function enforceFieldBounds(request: RerankRequest, names?: RequestParamNames): void {
+  checkBoost(request, names);
+  const maxChunks = paramOf(names, 'maxChunksPerDoc');
   if (request.maxChunksPerDoc !== undefined && request.maxChunksPerDoc > REQUEST_BOUNDS.maxChunksPerDoc) {
-    throw invalidRequest(`${MAX_CHUNKS_PARAM} must be at most ${REQUEST_BOUNDS.maxChunksPerDoc}`, MAX_CHUNKS_PARAM);
+    throw invalidRequest(`${maxChunks} must be at most ${REQUEST_BOUNDS.maxChunksPerDoc}`, maxChunks);
   }
-  if (queueable || !needsQueuedJob(request, limits)) return;
+}
+
+/**
+ * For a request that cannot be split into a queued job, the synchronous limits (RERANK_SYNC_MAX_DOCUMENTS/CHARS),
+ * which otherwise only decide whether to queue. Past them such a request is refused with 413 rather than scored
+ * for minutes.
+ */
+export function enforceSyncLimits(request: RerankRequest, limits: SyncLimits, names?: RequestParamNames): void {
+  if (!needsQueuedJob(request, limits)) return;
   throw new RerankError(
     'payload_too_large',
-    `this request cannot run as a job (${unqueueable(request).reason}) and is over the synchronous limits ` +
+    `this request cannot run as a job (${unqueueable(request, names).reason}) and is over the synchronous limits ` +
       `(${limits.syncMaxDocuments} documents, ${limits.syncMaxChars} characters of query + document text); send fewer or shorter documents`,
   );
 }

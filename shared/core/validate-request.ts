@@ -9,7 +9,21 @@ export interface RequestParamNames {
   readonly batchSize?: string;
   /** The instruction's wire name (chat `prompt`, DashScope `parameters.instruct`); absent where none is read. */
   readonly prompt?: string;
+  /**
+   * The fields admission may refuse a request for (a job cannot carry them, their bounds); absent where the dialect
+   * reads none. The core names the domain field and reports the dialect's spelling of it (see paramOf).
+   */
+  readonly model?: string;
+  readonly strategy?: string;
+  readonly upstream?: string;
+  readonly boost?: string;
+  readonly maxChunksPerDoc?: string;
+  readonly maxTokensPerDocument?: string;
 }
+
+/** The field's name as the dialect spells it; the domain name where the dialect reads no such field (set in code). */
+export const paramOf = (names: RequestParamNames | undefined, field: Exclude<keyof RequestParamNames, 'query' | 'documents'>): string =>
+  names?.[field] ?? field;
 
 export interface RequestLimits {
   readonly maxDocuments: number;
@@ -65,12 +79,12 @@ export function validateRerankRequest(
   }
   const maxInstruction = limits.maxInstructionChars ?? Infinity;
   if (request.prompt !== undefined && request.prompt.length > maxInstruction) {
-    const param = names.prompt ?? 'prompt';
+    const param = paramOf(names, 'prompt');
     throw new RerankError('payload_too_large', `${param} is ${request.prompt.length} characters; the limit is ${maxInstruction}`, { param });
   }
   if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
     // Only a dialect that reads a batch size can produce one; otherwise it was set in code and has the domain name.
-    const param = names.batchSize ?? 'batchSize';
+    const param = paramOf(names, 'batchSize');
     throw invalidRequest(`${param} must be between 1 and ${limits.maxBatchSize}`, param);
   }
   return applyLengthLimits(request, names, limits);

@@ -44,6 +44,9 @@ export interface WireFields<I, F> {
 
 const paramOf = (path: readonly string[]): string => path.join('.');
 
+/** The RequestParamNames a dialect may spell besides query and documents: read from its declared fields. */
+const OPTIONAL_PARAMS = ['batchSize', 'prompt', 'model', 'strategy', 'upstream', 'boost', 'maxChunksPerDoc', 'maxTokensPerDocument'] as const;
+
 /** The fields under one object of the body, by key: a field's schema, or a nested object of fields. */
 interface ObjectNode {
   readonly children: Map<string, JsonSchema | ObjectNode>;
@@ -130,10 +133,13 @@ export function defineWireFields<
   const paramNames = (spelled: Partial<RequestParamNames> = {}): RequestParamNames => {
     const query = spelled.query ?? declared('query');
     const documents = spelled.documents ?? declared('documents');
-    const batchSize = spelled.batchSize ?? declared('batchSize');
-    const prompt = spelled.prompt ?? declared('prompt');
     if (query === undefined || documents === undefined) throw new Error(`${declaration.title} declares no query or documents field`);
-    return { query, documents, ...(batchSize === undefined ? {} : { batchSize }), ...(prompt === undefined ? {} : { prompt }) };
+    const names: Record<string, string> = { query, documents };
+    for (const field of OPTIONAL_PARAMS) {
+      const name = spelled[field] ?? declared(field);
+      if (name !== undefined) names[field] = name;
+    }
+    return names as unknown as RequestParamNames;
   };
   const body = objectSchema(tree, true);
   return {

@@ -1,12 +1,13 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { planRequest, type JobPlan, type PlanLimits } from '../core/plan-request.js';
+import type { JobPlan, PlanLimits } from '../core/plan-request.js';
+import { admitRequest } from '../core/admit-request.js';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
 import { ScoringTimedOutError } from '../core/scoring-timed-out-error.js';
-import { enforceRequestBounds } from '../core/request-bounds.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RerankService } from '../core/rerank-service.js';
-import { validateRerankRequest, type RequestLimits } from '../core/validate-request.js';
+import type { RequestLimits } from '../core/validate-request.js';
+import { readDialectRequest } from '../dialects/read-dialect-request.js';
 import type { Dialect, DialectContext, DialectResponse } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import { parseJsonText } from '../dialects/wire-fields.js';
@@ -14,7 +15,6 @@ import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 import { logger } from '../observability/logger.js';
 import { openApiDocument } from './openapi-document.js';
-import { validateRequestBody } from '../openapi/request-body-validator.js';
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { recordRequestFailure } from '../observability/record-request-failure.js';
@@ -262,10 +262,9 @@ export class ApiApp {
       case 'rerank':
         return this.#rerank(event, route.action.dialect, caller, context, route.action.byBody);
       case 'submit-job': {
-        const { dialect, request } = this.#parse(event, route.action.dialect);
-        // The same per-field bounds as the rerank routes (boost, max_chunks_per_doc); a job has no sync limit to pass.
-        enforceRequestBounds(request, this.#deps.plan, true);
-        const plan = this.#plan(request, 'job');
+        const dialect = route.action.dialect;
+        const request = this.#read(this.#readJson(event), dialect);
+        const plan = this.#admit(request, dialect, 'job');
         if (plan.kind !== 'job') throw new Error('planRequest answered sync for a job submission');
         const idempotencyKey = parseIdempotencyKey(header(event, IDEMPOTENCY_HEADER));
         return this.#accepted(await this.#submit(request, dialect, plan.job, caller, idempotencyKey), context);
@@ -295,21 +294,13 @@ export class ApiApp {
     }
   }
 
-  #parse(event: APIGatewayProxyEventV2, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
-    return this.#parseBody(this.#readJson(event), dialect);
-  }
-
   #readJson(event: APIGatewayProxyEventV2): unknown {
     requireJsonContentType(header(event, 'content-type'));
     return parseJsonText(bodyText(event, this.#deps.limits.maxBodyBytes), 'request body');
   }
 
-  #parseBody(body: unknown, dialect: Dialect): { dialect: Dialect; request: RerankRequest } {
-    // The published schema decides what is well-formed; the reader then maps fields and checks what it cannot say.
-    validateRequestBody(dialect.requestSchema, body);
-    const allowEmptyDocuments = dialect.acceptsEmptyDocuments === true;
-    const request = dialect.parse(body);
-    return { dialect, request: validateRerankRequest(request, dialect.paramNames(request), this.#deps.limits, { allowEmptyDocuments }) };
+  #read(body: unknown, dialect: Dialect): RerankRequest {
+    return readDialectRequest(dialect, body, this.#deps.limits);
   }
 
   async #rerank(event: APIGatewayProxyEventV2, endpointDialect: Dialect, caller: Caller, context: ApiContext, byBody: readonly BodyDialect[] = []): Promise<Result> {
@@ -324,14 +315,12 @@ export class ApiApp {
     }
   }
 
-  async #rerankIn(endpointDialect: Dialect, body: unknown, event: APIGatewayProxyEventV2, caller: Caller, context: ApiContext): Promise<Result> {
-    const { dialect, request } = this.#parseBody(body, endpointDialect);
-    const plan = this.#plan(request, 'auto', {
+  async #rerankIn(dialect: Dialect, body: unknown, event: APIGatewayProxyEventV2, caller: Caller, context: ApiContext): Promise<Result> {
+    const request = this.#read(body, dialect);
+    const plan = this.#admit(request, dialect, 'auto', {
       preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? ''),
       dialectQueueable: dialect.queueable !== false,
     });
-    // A request that cannot be split into a job is planned sync whatever its size: the bounds refuse it past the sync limits.
-    enforceRequestBounds(request, this.#deps.plan, plan.kind === 'job');
     if (plan.kind === 'job') {
       // A request that becomes a job honours Idempotency-Key as a job submission does: a retry waits on the first job.
       const submitted = await this.#submit(request, dialect, plan.job, caller, parseIdempotencyKey(header(event, IDEMPOTENCY_HEADER)));
@@ -364,8 +353,15 @@ export class ApiApp {
     }
   }
 
-  #plan(request: RerankRequest, mode: 'auto' | 'job', options: { preferAsync?: boolean; dialectQueueable?: boolean } = {}) {
-    return planRequest({ request, mode, resolveScorer: (model) => this.#deps.service.resolveScorer(model), limits: this.#deps.plan, ...options });
+  #admit(request: RerankRequest, dialect: Dialect, mode: 'auto' | 'job', options: { preferAsync?: boolean; dialectQueueable?: boolean } = {}) {
+    return admitRequest({
+      request,
+      mode,
+      resolveScorer: (model) => this.#deps.service.resolveScorer(model),
+      limits: this.#deps.plan,
+      names: dialect.paramNames(request),
+      ...options,
+    });
   }
 
   #submit(request: RerankRequest, dialect: Dialect, job: JobPlan, caller: Caller, idempotencyKey?: string): Promise<JobRecord> {

@@ -12,7 +12,13 @@ import { llamaStackErrorSchema } from '../llama-stack/llama-stack-response-schem
 /** The RFC's `top_k: int = 5`. */
 export { DEFAULT_TOP_K } from './rag-tool-request-fields.js';
 
-const PARAM_NAMES = ragToolRequestFields.paramNames();
+// The strategy, model and rerank_config are read together (inputs), so their domain fields are spelled here.
+const PARAM_NAMES = ragToolRequestFields.paramNames({
+  model: 'reranker_model_id',
+  strategy: 'rerank_strategy',
+  upstream: 'rerank_config.api_url',
+  boost: 'rerank_config.boost',
+});
 
 /** Raw scores as JSON can carry them: a NaN (failed pair) becomes null. */
 const jsonScore = (score: number): number | null => (Number.isFinite(score) ? score : null);

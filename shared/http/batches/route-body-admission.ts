@@ -1,10 +1,10 @@
-import { planRequest, type PlanLimits } from '../../core/plan-request.js';
-import { enforceRequestBounds } from '../../core/request-bounds.js';
+import { admitRequest } from '../../core/admit-request.js';
+import type { PlanLimits } from '../../core/plan-request.js';
 import type { RerankService } from '../../core/rerank-service.js';
-import { validateRerankRequest, type RequestLimits } from '../../core/validate-request.js';
+import type { RequestLimits } from '../../core/validate-request.js';
+import { readDialectRequest } from '../../dialects/read-dialect-request.js';
 import type { AdmittedRequest, BatchAdmission } from '../../batches/batch-admission.js';
 import type { Dialect } from '../../dialects/dialect.js';
-import { validateRequestBody } from '../../openapi/request-body-validator.js';
 import { API_ROUTES } from '../api-routes.js';
 
 export interface RouteAdmissionDeps {
@@ -31,11 +31,14 @@ export function routeBodyAdmission(deps: RouteAdmissionDeps): BatchAdmission {
     admit(url: string, body: unknown): AdmittedRequest {
       const dialect = batchDialect(url);
       if (!dialect) throw new Error(`no batch route ${url}`);
-      validateRequestBody(dialect.requestSchema, body);
-      const parsed = dialect.parse(body);
-      const request = validateRerankRequest(parsed, dialect.paramNames(parsed), deps.limits, { allowEmptyDocuments: dialect.acceptsEmptyDocuments === true });
-      enforceRequestBounds(request, deps.plan, true);
-      const plan = planRequest({ request, mode: 'job', resolveScorer: (model) => deps.service.resolveScorer(model), limits: deps.plan });
+      const request = readDialectRequest(dialect, body, deps.limits);
+      const plan = admitRequest({
+        request,
+        mode: 'job',
+        resolveScorer: (model) => deps.service.resolveScorer(model),
+        limits: deps.plan,
+        names: dialect.paramNames(request),
+      });
       if (plan.kind !== 'job') throw new Error('planRequest answered sync for a batch line');
       return { dialect, request, plan: plan.job };
     },

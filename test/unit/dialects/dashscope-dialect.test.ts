@@ -286,6 +286,7 @@ describe('dashScopeDialect + validateRerankRequest: semantic rules in the DashSc
       documents: 'input.documents',
       batchSize: 'parameters.batch_size',
       prompt: 'parameters.instruct',
+      model: 'model',
     });
   });
 

@@ -12,7 +12,7 @@ import { ragToolRequestFields } from '../../../shared/dialects/rag-tool/rag-tool
 import { at, withDefault, type WireType } from '../../../shared/dialects/wire-field.js';
 import { BATCH_SIZE, MODEL, QUERY, TOP_N, booleanOrAbsent, documents, stringOrAbsent } from '../../../shared/dialects/wire-types.js';
 import type { JsonSchema } from '../../../shared/dialects/json-schema.js';
-import { validateRequestBody } from '../../../shared/openapi/request-body-validator.js';
+import { validateRequestBody } from '../../../shared/dialects/request-body-validator.js';
 import { expectInvalid } from './dialect-test-helpers.js';
 
 /** A reader that sees the wire-only inputs read before it: upper-cases the query when `shout` is sent. */
@@ -123,7 +123,7 @@ describe('defineWireFields: names and the mapping', () => {
   it('spells declared fields, and the fields validateRerankRequest names', () => {
     expect(nested.param('topN')).toBe('options.top_n');
     expect(nested.param('shout')).toBe('options.shout');
-    expect(nested.paramNames()).toStrictEqual({ query: 'input.query', documents: 'input.documents', batchSize: 'options.batch_size' });
+    expect(nested.paramNames()).toStrictEqual({ query: 'input.query', documents: 'input.documents', batchSize: 'options.batch_size', model: 'model' });
     expect(nested.paramNames({ documents: 'other' }).documents).toBe('other');
     expect(() => defineWireFields({ title: 'NoDocs', fields: { query: at('q', QUERY) } }).paramNames()).toThrow(/no query or documents/);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RerankError } from '../../../shared/core/rerank-error.js';
 import { DIALECTS } from '../../../shared/dialects/dialects.js';
 import { REQUEST_EXAMPLES } from '../../../shared/dialects/request-examples.js';
-import { validateRequestBody } from '../../../shared/openapi/request-body-validator.js';
+import { validateRequestBody } from '../../../shared/dialects/request-body-validator.js';
 import { ALL_KINDS, CONTEXT, outcomeOf } from './dialect-test-helpers.js';
 
 // One contract every dialect in DIALECTS meets; a new dialect is covered by being listed there (and having an example).

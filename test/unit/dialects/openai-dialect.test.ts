@@ -306,7 +306,13 @@ describe('openAiDialect.parse: malformed bodies', () => {
 describe('openAiDialect + validateRerankRequest: semantic rules in the OpenAI spelling', () => {
   it('spells the shared param names as OpenAI clients send them', () => {
     expect(openAiDialect.name).toBe('openai');
-    expect(openAiDialect.paramNames(openAiDialect.parse({ query: 'q', documents: ['a'] }))).toStrictEqual({ query: 'query', documents: 'documents', batchSize: 'batch_size' });
+    expect(openAiDialect.paramNames(openAiDialect.parse({ query: 'q', documents: ['a'] }))).toStrictEqual({
+      query: 'query',
+      documents: 'documents',
+      batchSize: 'batch_size',
+      model: 'model',
+      maxChunksPerDoc: 'max_chunks_per_doc',
+    });
   });
 
   it.each(

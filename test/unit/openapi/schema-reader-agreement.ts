@@ -1,7 +1,7 @@
 import { RerankError } from '../../../shared/core/rerank-error.js';
 import { validateRerankRequest } from '../../../shared/core/validate-request.js';
 import type { Dialect } from '../../../shared/dialects/dialect.js';
-import { validateRequestBody } from '../../../shared/openapi/request-body-validator.js';
+import { validateRequestBody } from '../../../shared/dialects/request-body-validator.js';
 import { LIMITS } from '../dialects/dialect-test-helpers.js';
 
 /** Helpers for comparing a dialect's request schema with its reader (parse + the shared rules), as ApiApp runs them. */

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { invalidRequest } from '../core/rerank-error.js';
-import { describeJsonValue } from '../dialects/wire-fields.js';
-import type { JsonSchema, JsonSchemaType } from '../dialects/json-schema.js';
+import { describeJsonValue } from './wire-fields.js';
+import type { JsonSchema, JsonSchemaType } from './json-schema.js';
 
 /**
  * One ajv instance for every request schema: the first violation only (`allErrors: false`, cheapest), strict
