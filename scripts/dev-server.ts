@@ -6,7 +6,8 @@ import { handler as deadLetterHandler } from '../functions/workers/chunk-dead-le
 import { handler as scoreChunkHandler } from '../functions/workers/score-chunk.js';
 import { InProcessChunkQueue } from '../shared/adapters/in-process/in-process-chunk-queue.js';
 import { localLambdaContext } from '../shared/http/node-http-adapter.js';
-import { serviceRuntime } from '../shared/runtime/service-runtime.js';
+import { loadServiceConfig } from '../shared/config/service-config.js';
+import { configureProcessRuntime, serviceRuntime } from '../shared/runtime/process-runtime.js';
 import { resolveHubModelsFromEnv } from '../shared/scoring/model-pull/index.js';
 import { startLocalServer } from './local-server.js';
 import { startupFailureLine } from './startup-failure.js';
@@ -18,7 +19,8 @@ try {
   const spec = process.env['RERANK_MODELS'];
   if (spec !== undefined && spec.trim() !== '') {
     const root = process.env['RERANK_CODE_ROOT'] ?? process.cwd();
-    process.env['RERANK_MODELS'] = await resolveHubModelsFromEnv(spec, { root, env: process.env, progress: process.stderr });
+    const models = await resolveHubModelsFromEnv(spec, { root, env: process.env, progress: process.stderr });
+    configureProcessRuntime(loadServiceConfig({ ...process.env, RERANK_MODELS: models }));
   }
 
   const runtime = await serviceRuntime();

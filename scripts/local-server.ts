@@ -12,7 +12,7 @@ import {
 import { beforeBody } from '../shared/http/refuse-before-body.js';
 import { matchRoute } from '../shared/http/api-routes.js';
 import { createPrometheusExporter, type PrometheusExporter } from '../shared/adapters/local/prometheus-exporter.js';
-import { serviceRuntime } from '../shared/runtime/service-runtime.js';
+import { serviceRuntime } from '../shared/runtime/process-runtime.js';
 
 /** The message a parent process with an IPC channel receives once the server accepts connections. */
 export interface LocalServerListening {

@@ -8,7 +8,7 @@ import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
 import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';
 import { tracingMiddleware } from '../../shared/observability/tracer.js';
-import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
+import { serviceRuntime } from '../../shared/runtime/process-runtime.js';
 
 // Built once per container: config, models and ONNX sessions are reused by every warm invocation.
 let app: ApiApp | undefined;

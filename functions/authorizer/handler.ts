@@ -1,7 +1,5 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
-import { DynamoDbApiKeyStore } from '../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
-import { CachedApiKeyStore } from '../../shared/auth/cached-api-key-store.js';
+import { authorizerKeys } from '../../shared/runtime/authorizer-runtime.js';
 import { logger } from '../../shared/observability/logger.js';
 import { authorizeRequest, type SimpleAuthorizerResult } from './authorize-request.js';
 
@@ -10,8 +8,7 @@ import { authorizeRequest, type SimpleAuthorizerResult } from './authorize-reque
  * a 256 MB function whose whole work is one cached GetItem. API Gateway caches its answer per Authorization
  * header as well; this per-container cache covers cache misses across routes.
  */
-const table = process.env['RERANK_JOBS_TABLE'];
-const keys = table ? new CachedApiKeyStore(new DynamoDbApiKeyStore(table, new DynamoDBClient({}))) : undefined;
+const keys = authorizerKeys();
 
 export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promise<SimpleAuthorizerResult> {
   if (keys === undefined) {

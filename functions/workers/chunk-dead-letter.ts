@@ -6,7 +6,7 @@ import { deadLetterFailure } from '../../shared/jobs/dead-letter-reason.js';
 import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
-import { deadLetterJobs } from '../../shared/runtime/job-coordinator-runtime.js';
+import { deadLetterJobs } from '../../shared/runtime/dead-letter-runtime.js';
 import { tracingMiddleware } from '../../shared/observability/tracer.js';
 import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';
 

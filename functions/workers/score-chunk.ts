@@ -7,7 +7,7 @@ import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
 import { tracingMiddleware } from '../../shared/observability/tracer.js';
 import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';
-import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
+import { serviceRuntime } from '../../shared/runtime/process-runtime.js';
 
 /** SQS-triggered worker: scores chunks, reports failures item by item (ReportBatchItemFailures). */
 async function scoreChunks(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {

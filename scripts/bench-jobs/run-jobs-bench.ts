@@ -84,7 +84,7 @@ async function stopWorkers(children: ChildProcess[]): Promise<void> {
 const stack = await startLocalAwsStack();
 try {
   Object.assign(process.env, stack.env, { RERANK_THREADS: '1', POWERTOOLS_LOG_LEVEL: 'ERROR', RERANK_MODELS: process.env['RERANK_MODELS'] || FIXTURE_MODEL_SPEC });
-  const { serviceRuntime } = await import('../../shared/runtime/service-runtime.js');
+  const { serviceRuntime } = await import('../../shared/runtime/process-runtime.js');
   const runtime = await serviceRuntime();
   const chunks = Math.ceil(DOCS / BATCH);
 

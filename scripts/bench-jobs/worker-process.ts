@@ -6,7 +6,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
 import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
-import { serviceRuntime } from '../../shared/runtime/service-runtime.js';
+import { serviceRuntime } from '../../shared/runtime/process-runtime.js';
 
 const { handler } = await import('../../functions/workers/score-chunk.js');
 await serviceRuntime(); // cold start before polling, as a provisioned worker would be

@@ -62,7 +62,7 @@ let asyncRss: { before: number; after: number };
 const chaosRuns: { title: string; options: ChaosRunOptions; report: ChaosRunReport }[] = [];
 try {
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, POWERTOOLS_LOG_LEVEL: 'ERROR' });
-  const { serviceRuntime } = await import('../../shared/runtime/service-runtime.js');
+  const { serviceRuntime } = await import('../../shared/runtime/process-runtime.js');
   const runtime = await serviceRuntime();
   const common = { batchSizes: [10], pollers: 2, pollerConcurrency: 2, faultyReceives: 2, visibilityTimeoutSeconds: 3 } as const;
 

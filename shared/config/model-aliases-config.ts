@@ -1,4 +1,4 @@
-import { ConfigError } from './service-config.js';
+import { ConfigError } from './config-error.js';
 
 /** An alias's target: a served model id, or `default` for whichever model is listed first. */
 export const DEFAULT_MODEL_TARGET = 'default';

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { ENV_DEFAULTS, type EnvName, type NumericEnvName } from './env-vars.js';
 import { defaultIntraOpThreads } from './lambda-vcpus.js';
+import { ConfigError } from './config-error.js';
 import { parseModelAliases } from './model-aliases-config.js';
 
 /**
@@ -51,6 +52,10 @@ export interface ServiceConfig {
 export interface FilesConfig {
   /** `npm start`'s file folder (the aws backend keeps files in S3). */
   readonly dir: string;
+  /** The aws backend's files bucket (RERANK_FILES_BUCKET, set by the stack); undefined = no files, uploads or batches there. */
+  readonly bucket: string | undefined;
+  /** An S3 endpoint override (AWS_ENDPOINT_URL_S3: moto in tests) needs path-style addressing. */
+  readonly s3PathStyle: boolean;
   readonly maxFileBytes: number;
   readonly maxFilesPerKey: number;
   readonly maxStoredBytesPerKey: number;
@@ -71,6 +76,8 @@ export interface JobsConfig {
   readonly backend: 'memory' | 'aws';
   readonly tableName: string | undefined;
   readonly queueUrl: string | undefined;
+  /** The batch task queue (RERANK_BATCH_QUEUE_URL, set by the stack); undefined = the aws backend serves no batches. */
+  readonly batchQueueUrl: string | undefined;
   /** Requests with more documents than this (or more text than syncMaxChars) become queued jobs. */
   readonly syncMaxDocuments: number;
   readonly syncMaxChars: number;
@@ -97,9 +104,7 @@ export const FIXTURE_MODEL_ID = 'tinybert-l2-fixture';
 export const FIXTURE_MODEL_SPEC = `${FIXTURE_MODEL_ID}=models/tinybert-l2-fixture`;
 const DEFAULT_MODELS = `${DEFAULT_MODEL_ID}=hybrid:use-lite+bm25,use-lite=models/use-lite,bm25=lexical,${FIXTURE_MODEL_SPEC}`;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
+export { ConfigError } from './config-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -176,6 +181,12 @@ function parseModels(raw: string | undefined, root: string): ModelConfig[] {
   return models;
 }
 
+/** The table of API keys, for a function that needs nothing else (the edge authorizer); undefined when unset. */
+export function loadKeyTableName(env: Env = process.env): string | undefined {
+  const table = env['RERANK_JOBS_TABLE']?.trim();
+  return table === undefined || table === '' ? undefined : table;
+}
+
 /** Read and validate once per process; the first model listed is the default. */
 export function loadServiceConfig(env: Env = process.env): ServiceConfig {
   const root = env['RERANK_CODE_ROOT'] ?? env['LAMBDA_TASK_ROOT'] ?? process.cwd();
@@ -219,6 +230,8 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     },
     files: {
       dir: resolve(root, env['RERANK_FILES_DIR'] ?? ENV_DEFAULTS.RERANK_FILES_DIR),
+      bucket: env['RERANK_FILES_BUCKET'] || undefined,
+      s3PathStyle: env['AWS_ENDPOINT_URL_S3'] !== undefined,
       maxFileBytes: setting(env, 'RERANK_FILE_MAX_BYTES'),
       maxFilesPerKey: setting(env, 'RERANK_FILES_MAX_PER_KEY'),
       maxStoredBytesPerKey: setting(env, 'RERANK_FILES_MAX_STORED_BYTES'),
@@ -239,6 +252,7 @@ function loadJobsConfig(env: Env): JobsConfig {
     backend,
     tableName,
     queueUrl,
+    batchQueueUrl: env['RERANK_BATCH_QUEUE_URL'] || undefined,
     syncMaxDocuments: setting(env, 'RERANK_SYNC_MAX_DOCUMENTS'),
     syncMaxChars: setting(env, 'RERANK_SYNC_MAX_CHARS'),
     defaultBatchSize: setting(env, 'RERANK_DEFAULT_BATCH_SIZE'),

@@ -45,11 +45,11 @@ export const batchTaskRunners = (workers: number): number => workers * 2;
  * DynamoDB batch store on the jobs table, the SQS batch task queue and the S3 files bucket, once the stack names
  * the queue and the bucket (RERANK_BATCH_QUEUE_URL, RERANK_FILES_BUCKET); without them it serves no batches.
  */
-export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<string, string | undefined>> = process.env): BatchRuntime | undefined {
+export function createBatchRuntime(config: ServiceConfig): BatchRuntime | undefined {
   const limits = { ...DEFAULT_BATCH_LIMITS, ...config.batches };
   if (config.jobs.backend === 'aws') {
-    const queueUrl = env['RERANK_BATCH_QUEUE_URL'];
-    const bucket = env['RERANK_FILES_BUCKET'];
+    const queueUrl = config.jobs.batchQueueUrl;
+    const bucket = config.files.bucket;
     if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
     // Endpoints from the SDK's own settings (AWS_ENDPOINT_URL_S3 / _SQS / _DYNAMODB point them at emulators).
     const dynamo = traceClient(new DynamoDBClient({}));
@@ -58,7 +58,7 @@ export function createBatchRuntime(config: ServiceConfig, env: Readonly<Record<s
       uploads: new DynamoDbUploadStore(dynamo, config.jobs.tableName),
       queue: new SqsBatchTaskQueue(traceClient(new SQSClient({})), queueUrl),
       limits,
-      files: new S3FileStore(traceClient(new S3Client({ forcePathStyle: env['AWS_ENDPOINT_URL_S3'] !== undefined })), bucket),
+      files: new S3FileStore(traceClient(new S3Client({ forcePathStyle: config.files.s3PathStyle })), bucket),
     };
   }
   const localQueue = new InProcessBatchTaskQueue({

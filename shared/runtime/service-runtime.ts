@@ -3,8 +3,8 @@ import type { ApiKeyStore } from '../auth/api-key-store.js';
 import { CachedApiKeyStore } from '../auth/cached-api-key-store.js';
 import type { JobSlots } from '../auth/job-slots.js';
 import { RequestAuthenticator } from '../auth/request-authenticator.js';
-import { createBackendAdapters } from './backend-adapters.js';
-import { loadServiceConfig, type ServiceConfig } from '../config/service-config.js';
+import { createBackendAdapters, type BackendAdapters } from './backend-adapters.js';
+import type { ServiceConfig } from '../config/service-config.js';
 import { RerankService } from '../core/rerank-service.js';
 import { BearerAuth } from '../auth/bearer-auth.js';
 import { decideOpenAccess } from './decide-open-access.js';
@@ -43,8 +43,28 @@ export interface ServiceRuntime {
   readonly uploads?: UploadStore;
 }
 
-export async function createServiceRuntime(config: ServiceConfig): Promise<ServiceRuntime> {
-  const scorers = createScorerRegistry(await loadScorers(config.models, config.threads));
+/**
+ * What a caller may put in place of the parts the configuration would build: tests hand in their fake scorers
+ * and the in-memory ports they inspect; everything else is wired exactly as production wires it.
+ */
+export interface RuntimeOverrides {
+  /** Scorers already built, instead of loading `config.models`. */
+  readonly scorers?: readonly Scorer[];
+  /** Storage ports to use instead of the backend's. */
+  readonly adapters?: Partial<BackendAdapters>;
+  /** `null`: no batches, files or uploads (their routes answer 404). */
+  readonly batches?: BatchRuntime | null;
+}
+
+/** THE builder of a serving process: the API function, the workers, `npm start` and the tests' runtimes. */
+export async function createServiceRuntime(config: ServiceConfig, overrides: RuntimeOverrides = {}): Promise<ServiceRuntime> {
+  const scorers = overrides.scorers ?? (await loadScorers(config.models, config.threads));
+  return assembleServiceRuntime(config, scorers, overrides);
+}
+
+/** The wiring itself, once the scorers exist (synchronous, so a test builds a runtime in one call). */
+export function assembleServiceRuntime(config: ServiceConfig, scorerList: readonly Scorer[], overrides: RuntimeOverrides = {}): ServiceRuntime {
+  const scorers = createScorerRegistry(scorerList);
   const lexical = createBm25Scorer({ id: 'bm25' });
   const hybrids = new Map<string, Scorer>();
   const hybridOf = (model: Scorer): Scorer => {
@@ -54,8 +74,8 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
     if (!hybrid) hybrids.set(model.id, (hybrid = createDefaultHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
     return hybrid;
   };
-  const { store, queue, keys, rateLimiter, jobSlots } = createBackendAdapters(config);
-  const batches = createBatchRuntime(config);
+  const { store, queue, keys, rateLimiter, jobSlots } = { ...createBackendAdapters(config), ...overrides.adapters };
+  const batches = overrides.batches === undefined ? createBatchRuntime(config) : (overrides.batches ?? undefined);
   const defaults = {
     ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
     ...(config.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: config.maxConcurrentJobs }),
@@ -95,18 +115,4 @@ export async function createServiceRuntime(config: ServiceConfig): Promise<Servi
 export function fuserOf(scorers: ScorerRegistry, modelId: string): ChunkFuser | undefined {
   const scorer = scorers.ids().includes(modelId) ? scorers.get(modelId) : undefined;
   return scorer && isSplittableScorer(scorer) ? scorer.fuse : undefined;
-}
-
-let processRuntime: Promise<ServiceRuntime> | undefined;
-
-/** The per-process runtime (one per Lambda container), built on first use; a failed build is retried next time. */
-export function serviceRuntime(): Promise<ServiceRuntime> {
-  const current =
-    processRuntime ??
-    createServiceRuntime(loadServiceConfig()).catch((error: unknown) => {
-      processRuntime = undefined;
-      throw error;
-    });
-  processRuntime = current;
-  return current;
 }

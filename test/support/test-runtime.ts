@@ -1,16 +1,17 @@
-import { ApiKeyAuthenticator } from '../../shared/auth/api-key-authenticator.js';
-import { BearerAuth } from '../../shared/auth/bearer-auth.js';
-import { RequestAuthenticator } from '../../shared/auth/request-authenticator.js';
 import { InProcessChunkQueue } from '../../shared/adapters/in-process/in-process-chunk-queue.js';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
 import { InMemoryJobSlots } from '../../shared/adapters/memory/in-memory-job-slots.js';
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
+import { InMemoryRateLimiter } from '../../shared/adapters/memory/in-memory-rate-limiter.js';
+import { loadServiceConfig, type ServiceConfig } from '../../shared/config/service-config.js';
 import type { PlanLimits } from '../../shared/core/plan-request.js';
-import { RerankService } from '../../shared/core/rerank-service.js';
+import type { RerankService } from '../../shared/core/rerank-service.js';
 import type { Scorer } from '../../shared/core/scorer.js';
-import { createScorerRegistry, type ScorerRegistry } from '../../shared/core/scorer-registry.js';
-import { ApiApp, type ApiAppDeps } from '../../shared/http/api-app.js';
-import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
+import type { ScorerRegistry } from '../../shared/core/scorer-registry.js';
+import type { ApiApp, ApiAppDeps } from '../../shared/http/api-app.js';
+import { createApiApp } from '../../shared/http/create-api-app.js';
+import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
+import { assembleServiceRuntime } from '../../shared/runtime/service-runtime.js';
 
 export interface TestRuntimeOptions {
   /** The served models; the first is the default. */
@@ -20,9 +21,9 @@ export interface TestRuntimeOptions {
   /** Let callers in without a key (as a local server started with no keys). Default: open unless apiKeys are given. */
   readonly open?: boolean;
   readonly limits?: Partial<ApiAppDeps['limits']>;
-  readonly plan?: Partial<PlanLimits>;
+  readonly plan?: Partial<Omit<PlanLimits, 'syncBudgetSeconds'>>;
   readonly waitMs?: number;
-  /** Scoring deadline of synchronous requests; absent = none. */
+  /** Scoring deadline of synchronous requests; absent = one far past any test. */
   readonly syncTimeoutMs?: number;
 }
 
@@ -38,33 +39,37 @@ export interface TestRuntime {
   readonly scorers: ScorerRegistry;
 }
 
+/** The configuration npm start would read with no settings, then the test's small limits on top. */
+function testConfig(options: TestRuntimeOptions): ServiceConfig {
+  const open = options.open ?? (options.apiKeys ?? []).length === 0;
+  const base = loadServiceConfig({ RERANK_JOBS_BACKEND: 'memory', RERANK_AUTH: open ? 'off' : 'on', RERANK_API_KEYS: (options.apiKeys ?? []).join(',') });
+  const { maxBodyBytes = 1 << 20, maxDocuments = 100, maxBatchSize = 10, ...otherLimits } = options.limits ?? {};
+  const { syncMaxDocuments = 100, syncMaxChars = 1 << 20, defaultBatchSize = 2 } = options.plan ?? {};
+  return {
+    ...base,
+    // What /info lists: the test's scorers stand where model folders would be.
+    models: options.scorers.map((scorer) => ({ id: scorer.id, kind: 'folder' as const, folder: '(a scorer built by the test)' })),
+    maxBodyBytes,
+    maxDocuments,
+    maxBatchSize,
+    ...otherLimits,
+    syncTimeoutMs: options.syncTimeoutMs ?? 3_600_000,
+    jobs: { ...base.jobs, syncMaxDocuments, syncMaxChars, defaultBatchSize, waitMs: options.waitMs ?? 10, ttlSeconds: 60, maxMessageBytes: 1 << 20 },
+  };
+}
+
 /**
- * An ApiApp over in-memory adapters and the given (usually fake) scorers, wired as the service runtime
- * wires it, for unit tests of the HTTP layer: one call instead of seven collaborators by hand.
+ * The service runtime production builds (assembleServiceRuntime) and the API production serves (createApiApp), over
+ * in-memory ports the test can inspect and the given (usually fake) scorers: the wiring under test is the real one.
  */
 export function testRuntime(options: TestRuntimeOptions): TestRuntime {
-  const scorers = createScorerRegistry(options.scorers);
   const store = new InMemoryJobStore();
   const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 2, retryDelayMs: 10 });
   const keys = new InMemoryApiKeyStore();
   const slots = new InMemoryJobSlots();
-  const service = new RerankService({ catalog: scorers });
-  const jobs = new JobCoordinator({ store, queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20, slots });
-  const open = options.open ?? (options.apiKeys ?? []).length === 0;
-  const auth = new RequestAuthenticator({
-    operatorKeys: new BearerAuth(options.apiKeys ?? []),
-    clientKeys: new ApiKeyAuthenticator({ store: keys }),
-    openAccess: { isOpen: () => open, description: open ? 'auth: off (test)' : 'auth: API key required' },
+  const runtime = assembleServiceRuntime(testConfig(options), options.scorers, {
+    adapters: { store, queue, keys, jobSlots: slots, rateLimiter: new InMemoryRateLimiter() },
+    batches: null,
   });
-  const app = new ApiApp({
-    service,
-    jobs,
-    auth,
-    limits: { maxBodyBytes: 1 << 20, maxDocuments: 100, maxBatchSize: 10, ...options.limits },
-    plan: { syncMaxDocuments: 100, syncMaxChars: 1 << 20, defaultBatchSize: 2, ...options.plan },
-    jobOptions: { waitMs: options.waitMs ?? 10 },
-    ...(options.syncTimeoutMs === undefined ? {} : { syncTimeoutMs: options.syncTimeoutMs }),
-    modelIds: scorers.ids(),
-  });
-  return { app, service, jobs, store, queue, keys, slots, scorers };
+  return { app: createApiApp(runtime), service: runtime.service, jobs: runtime.jobs, store, queue, keys, slots, scorers: runtime.scorers };
 }

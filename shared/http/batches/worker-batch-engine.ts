@@ -1,5 +1,5 @@
 import type { BatchEngine } from '../../batches/batch-engine.js';
-import { serviceRuntime } from '../../runtime/service-runtime.js';
+import { serviceRuntime } from '../../runtime/process-runtime.js';
 import { apiLimitsOf } from '../api-limits.js';
 import { runtimeBatchEngine } from './create-batches-api.js';
 

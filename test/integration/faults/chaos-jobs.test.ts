@@ -51,7 +51,7 @@ beforeAll(async () => {
   stack = await startLocalAwsStack();
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC });
   // Imported after the environment points at the emulators: the runtime reads configuration once.
-  const { serviceRuntime } = await import('../../../shared/runtime/service-runtime.js');
+  const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   runtime = await serviceRuntime();
 });
 

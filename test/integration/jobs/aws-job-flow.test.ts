@@ -79,7 +79,7 @@ beforeAll(async () => {
   // The fixture cross-encoder: per-document scores, so chunks are independent (as jobs require).
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC });
   // Imported after the environment points at the emulators: the runtime reads configuration once.
-  const { serviceRuntime } = await import('../../../shared/runtime/service-runtime.js');
+  const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   runtime = await serviceRuntime();
   ({ handler: deadLetterHandler } = await import('../../../functions/workers/chunk-dead-letter.js'));
   recordHandler = (record) => scoreChunkRecord(record, runtime);

@@ -7,7 +7,8 @@ import { FIXTURE_MODEL_SPEC, loadServiceConfig } from '../../../shared/config/se
 import type { ApiApp } from '../../../shared/http/api-app.js';
 import { createApiApp } from '../../../shared/http/create-api-app.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
-import { createServiceRuntime, serviceRuntime, type ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
+import { createServiceRuntime, type ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
+import { serviceRuntime } from '../../../shared/runtime/process-runtime.js';
 
 /** The keys the keyed app accepts: jobs submitted with the other key must stay invisible to this one. */
 export const PROPERTY_API_KEY = 'property-test-key';

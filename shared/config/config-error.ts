@@ -1,0 +1,4 @@
+/** A setting the operator can fix: start-up prints its message as one line (scripts/startup-failure.ts). */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
