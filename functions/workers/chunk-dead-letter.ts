@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { deadLetterFailure } from '../../shared/jobs/dead-letter-reason.js';
+import { deadLetteredChunk } from '../../shared/jobs/dead-lettered-chunk.js';
 import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
@@ -12,7 +12,7 @@ import { publishRecordedMetrics } from '../../shared/observability/publish-recor
 
 /** One dead-lettered chunk: its job ends failed with a reason (or finishes, if the chunk was recorded after all). */
 async function failDeadLetteredJob(record: SQSRecord, jobs: JobCoordinator): Promise<void> {
-  const failure = deadLetterFailure(record);
+  const failure = deadLetteredChunk(record.body);
   if (!failure) {
     // Nothing to retry: an unreadable message never becomes readable.
     logger.error('unreadable dead-lettered chunk dropped', { messageId: record.messageId });

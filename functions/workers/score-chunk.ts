@@ -2,7 +2,8 @@ import middy from '@middy/core';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { scoreChunkRecord } from '../../shared/jobs/score-chunk-record.js';
+import { decodeChunkTask } from '../../shared/jobs/chunk-queue.js';
+import { scoreChunkTask } from '../../shared/jobs/score-chunk-task.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
 import { tracingMiddleware } from '../../shared/observability/tracer.js';
@@ -14,7 +15,7 @@ async function scoreChunks(event: SQSEvent, context: Context): Promise<SQSBatchR
   // One processor per invocation: it holds the batch's failures, and local runs invoke concurrently.
   const processor = new BatchProcessor(EventType.SQS);
   const runtime = await serviceRuntime();
-  return processPartialResponse(event, (record: SQSRecord) => scoreChunkRecord(record, runtime), processor, { context });
+  return processPartialResponse(event, (record: SQSRecord) => scoreChunkTask(decodeChunkTask(record.body), runtime), processor, { context });
 }
 
 // The worker that records a job's last chunk merges it and records the job's metrics; they are flushed when recorded.

@@ -11,7 +11,7 @@ import { startSqsPoller, type SqsPoller } from '../../shared/adapters/sqs/sqs-po
 import type { RerankRequest } from '../../shared/core/rerank-request.js';
 import { defaultActivation } from '../../shared/core/score-activation.js';
 import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
-import { deadLetterFailure } from '../../shared/jobs/dead-letter-reason.js';
+import { deadLetteredChunk } from '../../shared/jobs/dead-lettered-chunk.js';
 import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import type { ServiceRuntime } from '../../shared/runtime/service-runtime.js';
 import { localAwsConfig } from '../emulators/local-aws-config.js';
@@ -103,7 +103,7 @@ const percentile = (xs: readonly number[], p: number): number => {
 export { percentile };
 
 /**
- * Runs many jobs through the real async path (JobCoordinator, DynamoDbJobStore, SqsChunkQueue, scoreChunkRecord,
+ * Runs many jobs through the real async path (JobCoordinator, DynamoDbJobStore, SqsChunkQueue, scoreChunkTask,
  * the dead-letter reason) on the local AWS stack, with SDK and worker faults injected, then checks every job:
  * succeeded with exactly the synchronous result, or failed with a reason (poisoned jobs only); never lost or stuck.
  * `runtime` (built on clean clients against the same stack) scores the synchronous references and reads the truth.
@@ -174,7 +174,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
       handler: async (event: SQSEvent): Promise<SQSBatchResponse> => {
         const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
         for (const record of event.Records) {
-          const failure = deadLetterFailure(record);
+          const failure = deadLetteredChunk(record.body);
           counts.add('dead-letter: chunk moved to the DLQ');
           if (!failure) continue;
           try {

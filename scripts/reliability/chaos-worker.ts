@@ -2,7 +2,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { decodeChunkTask } from '../../shared/jobs/chunk-queue.js';
 import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import type { JobStore } from '../../shared/jobs/job-store.js';
-import { scoreChunkRecord } from '../../shared/jobs/score-chunk-record.js';
+import { scoreChunkTask } from '../../shared/jobs/score-chunk-task.js';
 import type { ScorerRegistry } from '../../shared/core/scorer-registry.js';
 import type { FaultCounts } from './fault-counts.js';
 
@@ -51,7 +51,7 @@ export interface ChaosWorkerDeps {
 }
 
 /**
- * The real record handler (`scoreChunkRecord`) wrapped where a Lambda worker would crash: before or after its
+ * The real record handler (`scoreChunkTask` over the decoded body) wrapped where a Lambda worker would crash: before or after its
  * write, or with its chunk delivered twice; a poison chunk throws on every delivery.
  */
 export function chaosRecordHandler(deps: ChaosWorkerDeps): (record: SQSRecord) => Promise<void> {
@@ -82,6 +82,6 @@ export function chaosRecordHandler(deps: ChaosWorkerDeps): (record: SQSRecord) =
         throw new InjectedCrash('crashed after writing');
       }
     }
-    await scoreChunkRecord(record, { scorers: deps.scorers, jobs: deps.jobs });
+    await scoreChunkTask(decodeChunkTask(record.body), { scorers: deps.scorers, jobs: deps.jobs });
   };
 }

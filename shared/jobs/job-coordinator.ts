@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { JobSlots } from '../auth/job-slots.js';
 import type { JobPlan } from '../core/plan-request.js';
 import { RerankError } from '../core/rerank-error.js';
-import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
+import type { RerankOutcome } from '../core/rerank-outcome.js';
+import { outcomeFromStored } from './stored-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
 import { logger } from '../observability/logger.js';
@@ -213,14 +214,7 @@ export class JobCoordinator {
    */
   #recordMetrics(job: JobRecord, result: StoredResult, rawScores: readonly number[], now: number): void {
     const wallMs = (now - job.createdAt) * 1000;
-    recordRerankMetrics(job.dialect, job.documentCount, {
-      id: job.id,
-      model: job.model,
-      results: result.ranked.map(([index, score]) => ({ index, score })),
-      usage: { totalTokens: result.totalTokens },
-      timings: { scoringMs: wallMs, totalMs: wallMs },
-      rawScores: [...rawScores],
-    });
+    recordRerankMetrics(job.dialect, job.documentCount, outcomeFromStored({ id: job.id, model: job.model, ...result, wallMs, rawScores }));
   }
 
   async fail(jobId: string, reason: string): Promise<void> {
@@ -287,16 +281,7 @@ export class JobCoordinator {
     const stored = await this.#deps.store.getResult(job.id);
     if (!stored) return undefined;
     const documents = job.returnDocuments ? await this.#deps.store.getDocuments(job.id) : undefined;
-    const results: RankedResult[] = stored.ranked.map(([index, score]) => {
-      const document = documents?.[index];
-      return document ? { index, score, document } : { index, score };
-    });
-    return {
-      id: job.id,
-      model: job.model,
-      results,
-      usage: { totalTokens: stored.totalTokens },
-      timings: { scoringMs: 0, totalMs: (job.updatedAt - job.createdAt) * 1000 },
-    };
+    const wallMs = (job.updatedAt - job.createdAt) * 1000;
+    return outcomeFromStored({ id: job.id, model: job.model, ...stored, wallMs, scoringMs: 0, ...(documents ? { documents } : {}) });
   }
 }

@@ -7,7 +7,7 @@ import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-r
 import { decodeChunkTask } from '../../../shared/jobs/chunk-queue.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
 import type { JobRecord } from '../../../shared/jobs/job-model.js';
-import { scoreChunkRecord } from '../../../shared/jobs/score-chunk-record.js';
+import { scoreChunkTask } from '../../../shared/jobs/score-chunk-task.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
@@ -82,7 +82,7 @@ beforeAll(async () => {
   const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   runtime = await serviceRuntime();
   ({ handler: deadLetterHandler } = await import('../../../functions/workers/chunk-dead-letter.js'));
-  recordHandler = (record) => scoreChunkRecord(record, runtime);
+  recordHandler = (record) => scoreChunkTask(decodeChunkTask(record.body), runtime);
   startWorkers(4);
 });
 

@@ -1,13 +1,12 @@
-import type { SQSRecord } from 'aws-lambda';
-
 /**
- * A dead-lettered chunk names its job if its body is readable at all; the job then fails with this
- * reason instead of waiting for a chunk that will never come.
+ * A dead-lettered chunk's message body names its job if it is readable at all (a poison body may not decode as a
+ * ChunkTask, so only the two fields are read); the job then fails with this reason instead of waiting for a chunk
+ * that will never come.
  */
-export function deadLetterFailure(record: SQSRecord): { jobId: string; chunkIndex: number | undefined; reason: string } | undefined {
+export function deadLetteredChunk(body: string): { jobId: string; chunkIndex: number | undefined; reason: string } | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(record.body);
+    parsed = JSON.parse(body);
   } catch {
     return undefined;
   }

@@ -1,19 +1,17 @@
-import type { SQSRecord } from 'aws-lambda';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
-import { decodeChunkTask } from './chunk-queue.js';
+import type { ChunkTask } from './job-model.js';
 import { tokenBudget } from '../core/truncate-words.js';
 import { annotateJob, traced } from '../observability/tracer.js';
 import type { JobCoordinator } from './job-coordinator.js';
 
 /**
- * One SQS record: score the chunk with the same Scorer as the synchronous path and record it.
- * A throw reports the record as failed, so SQS redelivers it; after max receives it reaches the
- * dead-letter queue, whose handler fails the job. A crash between scoring and writing loses nothing:
- * the message is not deleted, and the rescored chunk is recorded exactly once.
+ * One decoded chunk task (the queue adapter's handler decodes the message): score it with the same Scorer as the
+ * synchronous path and record it. A throw reports the message as failed, so the queue redelivers it; after max
+ * receives it reaches the dead-letter queue, whose handler fails the job. A crash between scoring and writing loses
+ * nothing: the message is not deleted, and the rescored chunk is recorded exactly once.
  */
-export async function scoreChunkRecord(record: SQSRecord, deps: { scorers: ScorerRegistry; jobs: JobCoordinator }): Promise<void> {
-  const task = decodeChunkTask(record.body);
+export async function scoreChunkTask(task: ChunkTask, deps: { scorers: ScorerRegistry; jobs: JobCoordinator }): Promise<void> {
   annotateJob(task.jobId);
   let scorer;
   try {

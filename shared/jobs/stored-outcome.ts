@@ -1,0 +1,37 @@
+import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
+import type { RerankDocument } from '../core/rerank-request.js';
+
+export interface StoredScores {
+  readonly id: string;
+  readonly model: string;
+  /** [document index, final score], best first: what a job or a batch request keeps after normalizeResults. */
+  readonly ranked: readonly (readonly [number, number])[];
+  readonly totalTokens: number;
+  /** The documents by index, when the request asked for them back. */
+  readonly documents?: ArrayLike<RerankDocument | undefined>;
+  /** Wall time from submission to the end: a job's chunks were scored by many workers, so this is its scoring time too. */
+  readonly wallMs: number;
+  /** What the answer reports as scoring time; the wall time when absent (a poll reports 0: the client timed the wait). */
+  readonly scoringMs?: number;
+  /** Scores before activation, in input order, for the metrics (as the sync path's rawScores). */
+  readonly rawScores?: readonly number[];
+}
+
+/**
+ * THE outcome rebuilt from stored scores, for the dialect to format exactly as the synchronous path's: the job's
+ * poll and its dialect endpoint, and the metrics its end records, all read it from here.
+ */
+export function outcomeFromStored(stored: StoredScores): RerankOutcome {
+  const results: RankedResult[] = stored.ranked.map(([index, score]) => {
+    const document = stored.documents?.[index];
+    return document ? { index, score, document } : { index, score };
+  });
+  return {
+    id: stored.id,
+    model: stored.model,
+    results,
+    usage: { totalTokens: stored.totalTokens },
+    timings: { scoringMs: stored.scoringMs ?? stored.wallMs, totalMs: stored.wallMs },
+    ...(stored.rawScores ? { rawScores: stored.rawScores } : {}),
+  };
+}
