@@ -269,6 +269,20 @@ export class JobCoordinator {
     return (await this.#deps.store.get(jobId))?.status === 'running';
   }
 
+  /**
+   * Waits up to `waitMs` for a running job to end, reading it every `pollMs`: how a rerank endpoint that planned a
+   * job answers in the same request when the job is quick. Answers the job as last read (still running = timed out).
+   */
+  async waitFor(job: JobRecord, ownerKeyId: string, waitMs: number, pollMs = 100): Promise<JobRecord> {
+    const deadline = performance.now() + waitMs;
+    let current = job;
+    while (current.status === 'running' && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, Math.max(0, deadline - performance.now()))));
+      current = (await this.find(job.id, ownerKeyId)) ?? current;
+    }
+    return current;
+  }
+
   /** The job as its owner sees it; another key's job or an expired one is indistinguishable from none. */
   async find(jobId: string, ownerKeyId: string): Promise<JobRecord | undefined> {
     const job = await this.#deps.store.get(jobId);

@@ -1,17 +1,9 @@
-import { admitRequest } from '../../core/admit-request.js';
-import type { PlanLimits } from '../../core/plan-request.js';
-import type { RerankService } from '../../core/rerank-service.js';
-import type { RequestLimits } from '../../core/validate-request.js';
-import { readDialectRequest } from '../../dialects/read-dialect-request.js';
+import { admitBody, type BodyAdmissionDeps } from '../admit-body.js';
 import type { AdmittedRequest, BatchAdmission } from '../../batches/batch-admission.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { API_ROUTES } from '../api-routes.js';
 
-export interface RouteAdmissionDeps {
-  readonly service: Pick<RerankService, 'resolveScorer'>;
-  readonly limits: RequestLimits;
-  readonly plan: PlanLimits;
-}
+export type RouteAdmissionDeps = BodyAdmissionDeps;
 
 /** The rerank routes a batch line may name: every POST route that ranks and whose dialect can be answered from a job. */
 function batchDialect(url: string): Dialect | undefined {
@@ -31,14 +23,7 @@ export function routeBodyAdmission(deps: RouteAdmissionDeps): BatchAdmission {
     admit(url: string, body: unknown): AdmittedRequest {
       const dialect = batchDialect(url);
       if (!dialect) throw new Error(`no batch route ${url}`);
-      const request = readDialectRequest(dialect, body, deps.limits);
-      const plan = admitRequest({
-        request,
-        mode: 'job',
-        resolveScorer: (model) => deps.service.resolveScorer(model),
-        limits: deps.plan,
-        names: dialect.paramNames(request),
-      });
+      const { request, plan } = admitBody(deps, dialect, body, 'job');
       if (plan.kind !== 'job') throw new Error('planRequest answered sync for a batch line');
       return { dialect, request, plan: plan.job };
     },

@@ -1,0 +1,70 @@
+import type { RequestAuthenticator } from '../../auth/request-authenticator.js';
+import { RerankError } from '../../core/rerank-error.js';
+import { logger } from '../../observability/logger.js';
+import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from '../response-size.js';
+import { classifyFailure } from '../classify-failure.js';
+import { header } from './api-exchange.js';
+import type { ApiMiddleware } from './api-middleware.js';
+import { errorResult } from './error-result.js';
+
+/**
+ * The routes' callers: a public route lets anyone in; every other route needs a key (operator, client or open
+ * access), checked before the body is read or parsed. A path that matched no route is refused by the router.
+ */
+export const authenticate = (auth: RequestAuthenticator): ApiMiddleware => ({
+  name: 'authenticate',
+  before: async ({ event: exchange }) => {
+    const { match } = exchange;
+    if (match.found !== 'route') return;
+    exchange.caller = match.route.public ? { keyId: 'anonymous' } : await auth.authenticate(header(exchange.event, 'authorization'));
+  },
+});
+
+/** Any failure becomes the answer, in the envelope of the dialect the exchange is in (see errorResult). */
+export const errorEnvelope = (): ApiMiddleware => ({
+  name: 'error-envelope',
+  onError: (request) => {
+    const exchange = request.event;
+    request.response = errorResult(exchange.dialect, classifyFailure(request.error), exchange.context);
+  },
+});
+
+/** An answer Lambda could not return (over 6 MB) is a 413 that says how to shrink it, here as on AWS. */
+export const responseLimit = (): ApiMiddleware => ({
+  name: 'response-limit',
+  after: (request) => {
+    const response = request.response;
+    if (!response) return;
+    const bytes = lambdaResultBytes(response);
+    if (bytes <= LAMBDA_MAX_RESPONSE_BYTES) return;
+    const error = new RerankError(
+      'payload_too_large',
+      `the response would be ${bytes} bytes, over the ${LAMBDA_MAX_RESPONSE_BYTES}-byte limit of one answer: ` +
+        'set return_documents to false (you have the documents) or lower top_n',
+      { param: 'return_documents' },
+    );
+    request.response = errorResult(request.event.dialect, error, request.event.context);
+  },
+});
+
+/** Every answer, success or failure, names its request id (the id logs and error bodies carry). */
+export const requestIdHeader = (): ApiMiddleware => {
+  const stamp: NonNullable<ApiMiddleware['after']> = (request) => {
+    if (request.response) request.response = { ...request.response, headers: { ...request.response.headers, 'x-request-id': request.event.context.requestId } };
+  };
+  return { name: 'request-id-header', after: stamp, onError: stamp };
+};
+
+/** One access-log line per exchange: method, path, status and duration (never a header or a body). */
+export const accessLog = (): ApiMiddleware => {
+  const log: NonNullable<ApiMiddleware['after']> = ({ event: exchange, response }) => {
+    logger.info('request', {
+      method: exchange.method,
+      path: exchange.path,
+      status: response?.statusCode,
+      requestId: exchange.context.requestId,
+      durationMs: Math.round(performance.now() - exchange.started),
+    });
+  };
+  return { name: 'access-log', after: log, onError: log };
+};

@@ -1,0 +1,61 @@
+import { RerankError } from '../../core/rerank-error.js';
+import { DOCS_CONTENT_SECURITY_POLICY, docsAsset, docsPage, type DocsAsset } from '../api-docs-page.js';
+import type { ApiAppDeps } from '../api-app-deps.js';
+import { openApiDocument } from '../openapi-document.js';
+import { json, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
+
+export type DiscoveryAction = 'health' | 'openapi' | 'docs' | 'docs-asset' | 'models' | 'model' | 'info' | 'index';
+
+/** OpenAI's model object, for `/v1/models` and `/v1/models/{id}`. */
+const modelObject = (id: string) => ({ id, object: 'model', created: 0, owned_by: 'rerank-service' });
+
+/** The docs page and its files: cacheable, and confined by a CSP to loading from this service. */
+const docsResponse = (asset: DocsAsset): ApiResult => ({
+  statusCode: 200,
+  headers: {
+    'content-type': asset.contentType,
+    'cache-control': 'public, max-age=3600',
+    'content-security-policy': DOCS_CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+  },
+  body: asset.body,
+});
+
+/** What a client or an operator reads to find its way: health, the API's description, the served models. */
+export function discoveryRoute(action: DiscoveryAction, exchange: ApiExchange, params: Readonly<Record<string, string>>, deps: ApiAppDeps): ApiResult {
+  const { basePath } = exchange.context;
+  switch (action) {
+    case 'health':
+      return json(200, { status: 'ok' });
+    case 'openapi':
+      return json(200, openApiDocument(basePath));
+    case 'docs':
+      return docsResponse(docsPage());
+    case 'docs-asset': {
+      const asset = docsAsset(params['asset'] ?? '');
+      if (!asset) throw new RerankError('not_found', `no docs file '${params['asset'] ?? ''}'`);
+      return docsResponse(asset);
+    }
+    case 'models':
+      return json(200, { object: 'list', data: deps.modelIds.map(modelObject) });
+    case 'model': {
+      const id = params['id'] ?? '';
+      if (!deps.modelIds.includes(id)) {
+        throw new RerankError('not_found', `no model '${id}'; this service serves ${deps.modelIds.join(', ')}`, { param: 'model' });
+      }
+      return json(200, modelObject(id));
+    }
+    case 'info':
+      if (!deps.info) throw new RerankError('not_found', `no service info on ${exchange.path}`);
+      return json(200, deps.info);
+    case 'index':
+      return json(200, {
+        service: 'rerank-service',
+        docs: `${basePath}/docs`,
+        openapi: `${basePath}/openapi.json`,
+        health: `${basePath}/health`,
+        models: `${basePath}/v1/models`,
+        info: `${basePath}/info`,
+      });
+  }
+}

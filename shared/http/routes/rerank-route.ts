@@ -1,0 +1,67 @@
+import type { RerankOutcome } from '../../core/rerank-outcome.js';
+import type { RerankRequest } from '../../core/rerank-request.js';
+import { ScoringTimedOutError } from '../../core/scoring-timed-out-error.js';
+import type { Dialect } from '../../dialects/dialect.js';
+import { admitBody } from '../admit-body.js';
+import { recordRerankMetrics } from '../../observability/record-rerank-metrics.js';
+import type { ApiAppDeps } from '../api-app-deps.js';
+import type { BodyDialect } from '../api-routes.js';
+import { JobStillRunningError } from '../job-still-running-error.js';
+import { jobPollPath } from '../job-view.js';
+import { callerOf, header, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
+import { readJsonBody } from '../pipeline/read-body.js';
+import { accepted, formatJob, submitJob } from './job-routes.js';
+import { reply } from './reply.js';
+
+/** Nothing to score: what dialects that accept an empty candidate list format. */
+const emptyOutcome = (id: string): RerankOutcome => ({
+  id,
+  model: '',
+  results: [],
+  usage: { totalTokens: 0 },
+  timings: { scoringMs: 0, totalMs: 0 },
+  rawScores: [],
+});
+
+/** Scores within syncTimeoutMs: past it the scorer stops at its next batch and the caller gets a 504 that says what to do. */
+async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest): Promise<RerankOutcome> {
+  const timeoutMs = deps.syncTimeoutMs;
+  if (timeoutMs === undefined) return deps.service.rerank(request);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ScoringTimedOutError(timeoutMs, request.documents.length)), timeoutMs);
+  try {
+    return await deps.service.rerank(request, { signal: controller.signal });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A dialect's rerank route: the body read and admitted, then scored now, or run as a job - answered 202 at once
+ * when the client prefers, else waited for below the API timeout (a job still running then is a 504 naming its
+ * poll URL). A path shared by two dialects is told apart by the body (`byBody`); from then on the exchange is in
+ * the claimed dialect, errors included.
+ */
+export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpointDialect: Dialect, byBody: readonly BodyDialect[] = []): Promise<ApiResult> {
+  const { event, context } = exchange;
+  const body = readJsonBody(event, deps.limits.maxBodyBytes);
+  const dialect = byBody.find((alternative) => alternative.claims(body))?.dialect ?? endpointDialect;
+  exchange.dialect = dialect;
+  const { request, plan } = admitBody(deps, dialect, body, 'auto', { preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? '') });
+  if (plan.kind === 'job') {
+    // A request that becomes a job honours Idempotency-Key as a job submission does: a retry waits on the first job.
+    const submitted = await submitJob(deps, exchange, request, dialect, plan.job);
+    if (plan.respondAsync) return accepted(submitted, context);
+    const { waitMs, pollMs } = deps.jobOptions;
+    const job = await deps.jobs.waitFor(submitted, callerOf(exchange).keyId, waitMs, pollMs);
+    if (job.status === 'running') throw new JobStillRunningError(job.id, `${context.basePath}${jobPollPath(job.id)}`, waitMs);
+    return formatJob(deps, job, dialect, context, request);
+  }
+  const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await scoreWithDeadline(deps, request);
+  const formatted = dialect.formatOutcome(outcome, context, request);
+  recordRerankMetrics(dialect.name, request.documents.length, outcome);
+  return reply(formatted, {
+    'server-timing': `scoring;dur=${outcome.timings.scoringMs.toFixed(1)}, total;dur=${outcome.timings.totalMs.toFixed(1)}`,
+    ...(outcome.fallback ? { 'x-rerank-fallback': 'input-order' } : {}),
+  });
+}
