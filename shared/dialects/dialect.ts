@@ -25,6 +25,18 @@ export interface DialectResponse {
  */
 export interface Dialect {
   readonly name: DialectName;
+  /** The POST paths its rerank route is served on (each becomes a route, an OpenAPI operation and an API Gateway route). */
+  readonly paths: readonly string[];
+  /**
+   * Served on another dialect's path too, recognised by its body there (TEI's `{query, texts}` on OpenAI's `/rerank`):
+   * that route answers such a body, errors included, in this dialect.
+   */
+  readonly sharesPath?: { readonly path: string; readonly claims: (body: unknown) => boolean };
+  /**
+   * A ready-to-send body: the OpenAPI request example `/docs` pre-fills, and what the tests send to a real server
+   * (every example must be answered 200).
+   */
+  readonly example: Readonly<Record<string, unknown>>;
   /** How this dialect spelled, in `request`'s body, the fields validateRerankRequest names (from its declaration). */
   paramNames(request: RerankRequest): RequestParamNames;
   parse(body: unknown): RerankRequest;

@@ -1,14 +1,7 @@
-import { chatDialect } from '../dialects/chat/chat-dialect.js';
-import { cohereV2Dialect } from '../dialects/cohere-v2/cohere-v2-dialect.js';
-import { dashScopeDialect } from '../dialects/dashscope/dashscope-dialect.js';
 import type { Dialect } from '../dialects/dialect.js';
-import { llamaStackDialect } from '../dialects/llama-stack/llama-stack-dialect.js';
+import { DIALECTS } from '../dialects/dialects.js';
+import { dashScopeDialect } from '../dialects/dashscope/dashscope-dialect.js';
 import { openAiDialect } from '../dialects/openai/openai-dialect.js';
-import { pipelineDialect } from '../dialects/pipeline/pipeline-dialect.js';
-import { ragToolDialect } from '../dialects/rag-tool/rag-tool-dialect.js';
-import { teiDialect } from '../dialects/tei/tei-dialect.js';
-import { isTeiBody } from '../dialects/tei/tei-request-fields.js';
-import { voyageDialect } from '../dialects/voyage/voyage-dialect.js';
 import type { BatchesOperation } from './batches/batches-api.js';
 import type { FilesOperation } from './files/files-api.js';
 
@@ -43,36 +36,27 @@ export interface Route {
   readonly public?: boolean;
 }
 
-export const DASHSCOPE_RERANK_PATH = '/api/v1/services/rerank/text-rerank/text-rerank';
-/** The RAG tool's dedicated rerank endpoint; Llama Stack serves its APIs under `/v1` too, so both spellings are routed. */
-export const RAG_TOOL_RERANK_PATH = '/tool-runtime/rag-tool/rerank';
-export const LLAMA_STACK_RERANK_PATH = '/v1alpha/inference/rerank';
-export const PIPELINE_RERANK_PATH = '/v1/rag/rerank';
-export const COHERE_V2_RERANK_PATH = '/v2/rerank';
-/** Voyage's SDK appends `/rerank` to its base URL; `/voyage/v1` keeps its `top_k`/`data` shape apart from `/v1/rerank`'s. */
-export const VOYAGE_RERANK_PATH = '/voyage/v1/rerank';
+export { DASHSCOPE_RERANK_PATH } from '../dialects/dashscope/dashscope-dialect.js';
+export { RAG_TOOL_RERANK_PATH } from '../dialects/rag-tool/rag-tool-dialect.js';
+export { LLAMA_STACK_RERANK_PATH } from '../dialects/llama-stack/llama-stack-dialect.js';
+export { PIPELINE_RERANK_PATH } from '../dialects/pipeline/pipeline-dialect.js';
+export { COHERE_V2_RERANK_PATH } from '../dialects/cohere-v2/cohere-v2-dialect.js';
+export { VOYAGE_RERANK_PATH } from '../dialects/voyage/voyage-dialect.js';
+
+/**
+ * Every dialect's rerank route, from its declaration (Dialect.paths; a dialect that shares another's path is told
+ * apart there by its body): adding a dialect adds its routes, OpenAPI operations and API Gateway routes.
+ */
+const RERANK_ROUTES: readonly Route[] = Object.values(DIALECTS).flatMap((dialect) =>
+  dialect.paths.map((path): Route => {
+    const byBody = Object.values(DIALECTS).flatMap((other) => (other.sharesPath?.path === path ? [{ dialect: other, claims: other.sharesPath.claims }] : []));
+    return { method: 'POST', path, action: { kind: 'rerank', dialect, ...(byBody.length > 0 ? { byBody } : {}) }, errorDialect: dialect };
+  }),
+);
 
 /** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
 export const API_ROUTES: readonly Route[] = [
-  { method: 'POST', path: '/v1/rerank', action: { kind: 'rerank', dialect: openAiDialect }, errorDialect: openAiDialect },
-  // TEI clients post `{query, texts}` to `/rerank`: that body is answered in TEI's dialect; any other, in OpenAI's.
-  {
-    method: 'POST',
-    path: '/rerank',
-    action: { kind: 'rerank', dialect: openAiDialect, byBody: [{ dialect: teiDialect, claims: isTeiBody }] },
-    errorDialect: openAiDialect,
-  },
-  { method: 'POST', path: DASHSCOPE_RERANK_PATH, action: { kind: 'rerank', dialect: dashScopeDialect }, errorDialect: dashScopeDialect },
-  { method: 'POST', path: '/v1/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
-  { method: 'POST', path: '/chat/completions', action: { kind: 'rerank', dialect: chatDialect }, errorDialect: chatDialect },
-  { method: 'POST', path: RAG_TOOL_RERANK_PATH, action: { kind: 'rerank', dialect: ragToolDialect }, errorDialect: ragToolDialect },
-  { method: 'POST', path: `/v1${RAG_TOOL_RERANK_PATH}`, action: { kind: 'rerank', dialect: ragToolDialect }, errorDialect: ragToolDialect },
-  { method: 'POST', path: LLAMA_STACK_RERANK_PATH, action: { kind: 'rerank', dialect: llamaStackDialect }, errorDialect: llamaStackDialect },
-  { method: 'POST', path: PIPELINE_RERANK_PATH, action: { kind: 'rerank', dialect: pipelineDialect }, errorDialect: pipelineDialect },
-  { method: 'POST', path: COHERE_V2_RERANK_PATH, action: { kind: 'rerank', dialect: cohereV2Dialect }, errorDialect: cohereV2Dialect },
-  // The Cohere SDK appends `/v2/rerank` to its base URL: users who set `.../v1` (the base every other client takes) send this.
-  { method: 'POST', path: `/v1${COHERE_V2_RERANK_PATH}`, action: { kind: 'rerank', dialect: cohereV2Dialect }, errorDialect: cohereV2Dialect },
-  { method: 'POST', path: VOYAGE_RERANK_PATH, action: { kind: 'rerank', dialect: voyageDialect }, errorDialect: voyageDialect },
+  ...RERANK_ROUTES,
   { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
   { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },

@@ -8,6 +8,7 @@ import { parseJsonText, type JsonObject } from '../wire-fields.js';
 import { chatContentFields, chatRequestFields } from './chat-request-fields.js';
 import { chatResponseSchema } from './chat-response-schema.js';
 import { openAiErrorSchema } from '../openai/openai-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 
 const notARerankRequest = (param: string): string =>
   `${param} must be a JSON object string with "query" (string) and "candidates" (array), ` +
@@ -43,6 +44,8 @@ function chatCompletionChunks(head: Record<string, unknown>, content: string, us
  */
 export const chatDialect: Dialect = {
   name: 'chat',
+  paths: ['/v1/chat/completions', '/chat/completions'],
+  example: { messages: [{ role: 'user', content: JSON.stringify({ query: EXAMPLE_QUERY, candidates: EXAMPLE_DOCUMENTS, top_k: 2 }) }] },
   requestSchema: chatRequestFields.schema,
   responseSchema: chatResponseSchema,
   errorSchema: openAiErrorSchema,

@@ -5,6 +5,10 @@ import { documentObject } from '../document-object.js';
 import { formatCohereV2Error } from './cohere-v2-error-envelope.js';
 import { cohereV2RequestFields } from './cohere-v2-request-fields.js';
 import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
+
+/** The Cohere SDK appends `/v2/rerank` to its base URL: users who set `.../v1` (the base every other client takes) send `/v1/v2/rerank`. */
+export const COHERE_V2_RERANK_PATH = '/v2/rerank';
 
 /**
  * Cohere v2 rerank: `POST /v2/rerank` `{model, query, documents (strings), top_n, max_tokens_per_doc}` ->
@@ -14,6 +18,8 @@ import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-respons
  */
 export const cohereV2Dialect: Dialect = {
   name: 'cohere-v2',
+  paths: [COHERE_V2_RERANK_PATH, `/v1${COHERE_V2_RERANK_PATH}`],
+  example: { query: EXAMPLE_QUERY, documents: EXAMPLE_DOCUMENTS, top_n: 2 },
   ...declaredParse(cohereV2RequestFields),
   responseSchema: cohereV2ResponseSchema,
   errorSchema: cohereV2ErrorSchema,

@@ -5,6 +5,7 @@ import { documentObject } from '../document-object.js';
 import { declaredParse } from '../define-wire-fields.js';
 import { dashScopeRequestFields } from './dashscope-request-fields.js';
 import { dashScopeErrorSchema, dashScopeResponseSchema } from './dashscope-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 
 /** DashScope's error codes, as its SDKs and clients switch on them. */
 const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
@@ -26,6 +27,8 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
   internal: 'InternalError',
 };
 
+export const DASHSCOPE_RERANK_PATH = '/api/v1/services/rerank/text-rerank/text-rerank';
+
 /**
  * Alibaba DashScope text-rerank: `POST /api/v1/services/rerank/text-rerank/text-rerank`
  * `{model, input:{query, documents}, parameters:{top_n, return_documents}}` ->
@@ -33,6 +36,8 @@ const DASHSCOPE_CODE: Readonly<Record<RerankErrorKind, string>> = {
  */
 export const dashScopeDialect: Dialect = {
   name: 'dashscope',
+  paths: [DASHSCOPE_RERANK_PATH],
+  example: { input: { query: EXAMPLE_QUERY, documents: EXAMPLE_DOCUMENTS }, parameters: { top_n: 2, return_documents: true } },
   ...declaredParse(dashScopeRequestFields),
   responseSchema: dashScopeResponseSchema,
   errorSchema: dashScopeErrorSchema,

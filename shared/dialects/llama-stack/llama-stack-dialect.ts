@@ -4,6 +4,9 @@ import type { Dialect, DialectResponse } from '../dialect.js';
 import { formatLlamaStackError } from './llama-stack-error-envelope.js';
 import { llamaStackRequestFields } from './llama-stack-request-fields.js';
 import { llamaStackErrorSchema, llamaStackResponseSchema } from './llama-stack-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
+
+export const LLAMA_STACK_RERANK_PATH = '/v1alpha/inference/rerank';
 
 /**
  * Llama Stack's alpha inference rerank: `POST /v1alpha/inference/rerank`
@@ -14,6 +17,8 @@ import { llamaStackErrorSchema, llamaStackResponseSchema } from './llama-stack-r
  */
 export const llamaStackDialect: Dialect = {
   name: 'llama-stack',
+  paths: [LLAMA_STACK_RERANK_PATH],
+  example: { query: EXAMPLE_QUERY, items: EXAMPLE_DOCUMENTS, max_num_results: 2 },
   ...declaredParse(llamaStackRequestFields),
   responseSchema: llamaStackResponseSchema,
   errorSchema: llamaStackErrorSchema,

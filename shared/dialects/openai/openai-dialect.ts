@@ -5,6 +5,7 @@ import { declaredParse } from '../define-wire-fields.js';
 import { formatMessageAndOpenAiError } from './openai-error-envelope.js';
 import { openAiRequestFields } from './openai-request-fields.js';
 import { messageAndOpenAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 
 /**
  * OpenAI-compatible rerank (Jina / Cohere v1 style): `POST /v1/rerank`
@@ -15,6 +16,8 @@ import { messageAndOpenAiErrorSchema, openAiResponseSchema } from './openai-resp
  */
 export const openAiDialect: Dialect = {
   name: 'openai',
+  paths: ['/v1/rerank', '/rerank'],
+  example: { query: EXAMPLE_QUERY, documents: EXAMPLE_DOCUMENTS, top_n: 2, return_documents: true },
   ...declaredParse(openAiRequestFields),
   responseSchema: openAiResponseSchema,
   errorSchema: messageAndOpenAiErrorSchema,

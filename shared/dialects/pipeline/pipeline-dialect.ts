@@ -7,10 +7,13 @@ import { readDocuments, type JsonObject } from '../wire-fields.js';
 import { documentsSource, pipelineRequestFields } from './pipeline-request-fields.js';
 import { pipelineResponseSchema } from './pipeline-response-schema.js';
 import { openAiErrorSchema } from '../openai/openai-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 
 /** How the documents list read from a dict is spelled: errors name the list actually read. */
 const documentsParam = (dict: unknown): string =>
   pipelineRequestFields.param(documentsSource(pipelineRequestFields.sent(dict, 'refiningDocs')));
+
+export const PIPELINE_RERANK_PATH = '/v1/rag/rerank';
 
 /**
  * A reranking stage of a RAG pipeline whose stages share one dict: `POST /v1/rag/rerank` takes the pipeline dict, reads `query`
@@ -21,6 +24,8 @@ const documentsParam = (dict: unknown): string =>
  */
 export const pipelineDialect: Dialect = {
   name: 'pipeline',
+  paths: [PIPELINE_RERANK_PATH],
+  example: { query: EXAMPLE_QUERY, retrieval_docs: EXAMPLE_DOCUMENTS, top_k: 2 },
   requestSchema: pipelineRequestFields.schema,
   responseSchema: pipelineResponseSchema,
   errorSchema: openAiErrorSchema,

@@ -8,6 +8,7 @@ import { scoreMetrics } from './score-metrics.js';
 import { ragToolRequestFields } from './rag-tool-request-fields.js';
 import { ragToolResponseSchema } from './rag-tool-response-schema.js';
 import { llamaStackErrorSchema } from '../llama-stack/llama-stack-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 
 /** The RFC's `top_k: int = 5`. */
 export { DEFAULT_TOP_K } from './rag-tool-request-fields.js';
@@ -23,6 +24,9 @@ const PARAM_NAMES = ragToolRequestFields.paramNames({
 /** Raw scores as JSON can carry them: a NaN (failed pair) becomes null. */
 const jsonScore = (score: number): number | null => (Number.isFinite(score) ? score : null);
 
+/** The RAG tool's dedicated rerank endpoint; Llama Stack serves its APIs under `/v1` too, so both spellings are routed. */
+export const RAG_TOOL_RERANK_PATH = '/tool-runtime/rag-tool/rerank';
+
 /**
  * The RAG stack's dedicated rerank endpoint (Llama Stack's proposed rag-tool API): `POST /tool-runtime/rag-tool/rerank`
  * `{query, retrieved_docs, top_k = 5, rerank_strategy, reranker_model_id, rerank_config, rerank_threshold}` ->
@@ -33,6 +37,8 @@ const jsonScore = (score: number): number | null => (Number.isFinite(score) ? sc
  */
 export const ragToolDialect: Dialect = {
   name: 'rag-tool',
+  paths: [RAG_TOOL_RERANK_PATH, `/v1${RAG_TOOL_RERANK_PATH}`],
+  example: { query: EXAMPLE_QUERY, retrieved_docs: EXAMPLE_DOCUMENTS.map((text) => ({ content: text })), top_k: 2, rerank_strategy: 'default' },
   requestSchema: ragToolRequestFields.schema,
   responseSchema: ragToolResponseSchema,
   errorSchema: llamaStackErrorSchema,

@@ -14,6 +14,10 @@ function formatVoyageError(error: RerankError): DialectResponse {
 import { declaredParse } from '../define-wire-fields.js';
 import { voyageRequestFields } from './voyage-request-fields.js';
 import { voyageErrorSchema, voyageResponseSchema } from './voyage-response-schema.js';
+import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
+
+/** Voyage's SDK appends `/rerank` to its base URL; `/voyage/v1` keeps its `top_k`/`data` shape apart from `/v1/rerank`'s. */
+export const VOYAGE_RERANK_PATH = '/voyage/v1/rerank';
 
 /**
  * Voyage AI rerank: `POST {base}/rerank` `{query, documents, model, top_k, return_documents, truncation}` ->
@@ -22,6 +26,8 @@ import { voyageErrorSchema, voyageResponseSchema } from './voyage-response-schem
  */
 export const voyageDialect: Dialect = {
   name: 'voyage',
+  paths: [VOYAGE_RERANK_PATH],
+  example: { query: EXAMPLE_QUERY, documents: EXAMPLE_DOCUMENTS, top_k: 2, return_documents: true },
   ...declaredParse(voyageRequestFields),
   responseSchema: voyageResponseSchema,
   errorSchema: voyageErrorSchema,

@@ -73,7 +73,7 @@ describe('GET /docs (interactive API docs)', () => {
 
     expect(status, `${status}: ${shownBody} (screenshot ${shot})`).toBe('200');
     const body = JSON.parse(shownBody) as { results: { index: number; relevance_score: number }[] };
-    expect(body.results).toHaveLength(REQUEST_EXAMPLES.openai.top_n);
+    expect(body.results).toHaveLength(REQUEST_EXAMPLES.openai['top_n'] as number);
     expect(body.results.every((r) => [0, 1, 2].includes(r.index))).toBe(true);
     const scores = body.results.map((r) => r.relevance_score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
