@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
 import { readModelFolder } from '../../shared/scoring/model-folder.js';
-import { crossEncoderSessionOptions, loadOnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
+import { loadOnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
+import { onnxSessionOptions } from '../../shared/scoring/onnx-runtime/session-options.js';
 import { createPairTokenizer, type EncodedPair } from '../../shared/scoring/pair-tokenizer.js';
 import { benchRequest, type BenchRequest } from './bench-documents.js';
 import { BATCH, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
@@ -39,7 +40,7 @@ async function padding(input: ExtrasInput, rows: Extras['padding']): Promise<voi
   for (const model of MODELS) {
     // Padding to 512 is slow by design: a subset that still spans several token-budget batches.
     const { pairs, onnxPath, maxLength } = await tokenizedPairs(path.join(MODELS_DIR, model.name), VARIANTS[1].file, benchRequest(input.words, input.quick ? 24 : 64, 1));
-    const session = await ort.InferenceSession.create(onnxPath, crossEncoderSessionOptions(input.threads));
+    const session = await ort.InferenceSession.create(onnxPath, onnxSessionOptions(input.threads));
     const strategies: { name: string; padding: Padding }[] = [
       { name: 'length-aware (sorted, per-batch padding, token budget)', padding: { kind: 'length-aware', ...BATCH } },
       { name: 'input order, padded to batch longest (CrossEncoder.predict)', padding: { kind: 'batch-longest', batchSize: BATCH.batchSize } },
@@ -71,8 +72,8 @@ async function padding(input: ExtrasInput, rows: Extras['padding']): Promise<voi
  */
 async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<void> {
   const n = input.threads;
-  const one = crossEncoderSessionOptions(1);
-  const many = crossEncoderSessionOptions(n);
+  const one = onnxSessionOptions(1);
+  const many = onnxSessionOptions(n);
   const configs: { name: string; options: ort.InferenceSession.SessionOptions; batchSize?: number; base?: boolean }[] = [
     { name: "plan session: 1 intra-op thread, graph 'all', mem pattern off, batch 8", options: one, base: true },
     { name: "graph optimization 'extended'", options: { ...one, graphOptimizationLevel: 'extended' } },

@@ -60,7 +60,7 @@ def load_ort(req: dict) -> dict:
     tok.enable_truncation(req.get("maxLength", 512), strategy="longest_first")
     tok.no_padding()
     hidden = json.load(open(f"{req['folder']}/config.json")).get("hidden_size", 384)
-    # Same test as shared/scoring/execution-plan.ts quantizesActivationsPerRun.
+    # Same test as shared/scoring/onnx-runtime/execution-plan.ts quantizesActivationsPerRun.
     batch_invariant = b"DynamicQuantizeLinear" not in open(path, "rb").read()
     return {"sessions": sessions, "tokenizer": tok, "inputs": [i.name for i in sessions[0].get_inputs()], "hidden": hidden,
             "batchInvariant": batch_invariant, **req}

@@ -99,7 +99,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       LENGTH_MIX.map((b) => `${Math.round(b.share * 100)}% ${b.minWords}-${b.maxWords} words (${b.what})`).join(', ') +
       '; shuffled. Batching: 8 pairs, 4,096 padded tokens (the scorer defaults).',
     '',
-    '"ours" is the scorer as the service runs it: `chooseExecutionPlan` (shared/scoring/execution-plan.ts) gives one single-threaded ' +
+    '"ours" is the scorer as the service runs it: `chooseExecutionPlan` (shared/scoring/onnx-runtime/execution-plan.ts) gives one single-threaded ' +
       'ONNX session per CPU on worker threads, batches start costliest first (`scheduleBatches`, attention-aware cost), and small requests are split ' +
       'across the sessions. "one N-thread session" is the scorer before this plan (one in-thread session with N intra-op threads, same batches).',
     '',

@@ -49,6 +49,27 @@ export interface CrossEncoderConfig {
   /** Attention geometry of causal LMs, needed to feed an empty KV cache to exports that take one. */
   readonly numKeyValueHeads: number | undefined;
   readonly headDim: number | undefined;
+  /** hidden_size (or d_model / n_embd): weighs attention in the batch cost estimate; undefined = a default width. */
+  readonly hiddenSize: number | undefined;
+}
+
+/** The families a model folder can be (shared/scoring/model-families.ts maps each to its loader). */
+export type ModelFamily = 'cross-encoder' | 'causal-lm' | 'bi-encoder';
+
+/**
+ * The family a folder's config.json calls for, read once: `"rerank_kind": "bi-encoder"` (USE-style embedders),
+ * an LLM reranker (a *ForCausalLM architecture, scored from yes/no logits), else a cross-encoder (every
+ * *ForSequenceClassification: BERT, XLM-RoBERTa, ModernBERT, ...). Throws ModelFolderError for a folder without a
+ * readable config.json or with a rerank_kind this service does not know.
+ */
+export async function readModelFamily(folder: string): Promise<ModelFamily> {
+  const root = path.resolve(folder);
+  const config = (await readFolderJson(root, 'config.json', true)) ?? {};
+  const kind = config['rerank_kind'];
+  if (kind === 'bi-encoder') return 'bi-encoder';
+  if (kind !== undefined && kind !== 'cross-encoder') throw new ModelFolderError(`model folder ${root}: unknown rerank_kind ${JSON.stringify(kind)}`);
+  const architectures = Array.isArray(config['architectures']) ? config['architectures'].filter((a): a is string => typeof a === 'string') : [];
+  return isCausalLm({ architectures }) ? 'causal-lm' : 'cross-encoder';
 }
 
 /** A causal LM (Qwen3-Reranker and the like) is scored from its next-token logits, not a classification head. */
@@ -82,7 +103,8 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-async function readJson(folder: string, name: string, required: boolean): Promise<Record<string, unknown> | undefined> {
+/** A JSON file of a model folder (any JSON value): every family reads its folder's files through this one reader. */
+export async function readFolderJsonValue(folder: string, name: string, required: boolean): Promise<unknown> {
   const file = path.join(folder, name);
   let text: string;
   try {
@@ -92,12 +114,20 @@ async function readJson(folder: string, name: string, required: boolean): Promis
     throw new ModelFolderError(`model folder ${folder}: cannot read ${name} (${(error as Error).message})`);
   }
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
-    return parsed as Record<string, unknown>;
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new ModelFolderError(`model folder ${folder}: ${name} is not valid JSON (${(error as Error).message})`);
   }
+}
+
+/** A JSON object file of a model folder (config.json, tokenizer.json, ...); undefined when absent and not required. */
+export async function readFolderJson(folder: string, name: string, required: boolean): Promise<Record<string, unknown> | undefined> {
+  const parsed = await readFolderJsonValue(folder, name, required);
+  if (parsed === undefined) return undefined;
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ModelFolderError(`model folder ${folder}: ${name} is not valid JSON (not a JSON object)`);
+  }
+  return parsed as Record<string, unknown>;
 }
 
 async function resolveOnnxPath(folder: string, modelFile: string | undefined): Promise<string> {
@@ -144,6 +174,7 @@ function parseConfig(folder: string, raw: Record<string, unknown>): CrossEncoder
     maxPositionEmbeddings: positiveInt(raw.max_position_embeddings),
     padTokenId: typeof raw.pad_token_id === 'number' ? raw.pad_token_id : undefined,
     numKeyValueHeads: positiveInt(raw.num_key_value_heads) ?? positiveInt(raw.num_attention_heads),
+    hiddenSize: positiveInt(raw.hidden_size) ?? positiveInt(raw.d_model) ?? positiveInt(raw.n_embd),
     headDim:
       positiveInt(raw.head_dim) ??
       (positiveInt(raw.hidden_size) && positiveInt(raw.num_attention_heads) ? Number(raw.hidden_size) / Number(raw.num_attention_heads) : undefined),
@@ -167,9 +198,9 @@ export async function readModelFolder(folder: string, options: ReadModelFolderOp
   const root = path.resolve(folder);
   if (!(await exists(root))) throw new ModelFolderError(`model folder ${root} does not exist`);
   const onnxPath = await resolveOnnxPath(root, options.modelFile);
-  const rawConfig = await readJson(root, 'config.json', true);
-  const tokenizerJson = await readJson(root, 'tokenizer.json', true);
-  const tokenizerConfig = (await readJson(root, 'tokenizer_config.json', false)) ?? {};
+  const rawConfig = await readFolderJson(root, 'config.json', true);
+  const tokenizerJson = await readFolderJson(root, 'tokenizer.json', true);
+  const tokenizerConfig = (await readFolderJson(root, 'tokenizer_config.json', false)) ?? {};
   const config = parseConfig(root, rawConfig!);
   return {
     folder: root,

@@ -1,11 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { CostMeter } from './cost-meter.js';
-import path from 'node:path';
-import * as ort from 'onnxruntime-node';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
 import { forEachBounded } from '../core/for-each-bounded.js';
-import { chooseExecutionPlan, prefersOneSession, quantizesActivationsPerRun, type ExecutionPlan } from './execution-plan.js';
-import { InferenceWorkerPool, type BatchFeeds, type BatchOutput } from './inference-worker/inference-worker-pool.js';
+import { startPoolRunner, startSessionRunner, type BatchFeeds, type BatchRunner } from './onnx-runtime/batch-runner.js';
+import { chooseExecutionPlan, prefersOneSession, quantizesActivationsPerRun, type ExecutionPlan } from './onnx-runtime/execution-plan.js';
 import { batchCost, scheduleBatches, type BatchLimits } from './length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { ONNX_VARIANT_FILES } from './onnx-file-names.js';
@@ -78,21 +76,6 @@ const VARIANT_FILES = { fp32: ONNX_VARIANT_FILES.fp32, int8: ONNX_VARIANT_FILES.
 export { defaultIntraOpThreads };
 
 /**
- * Session options, chosen by measurement (scripts/bench, bench/report.md): one graph run at a time, so
- * inter-op threads would only compete with intra-op ones; full graph optimizations (attention/GELU/LayerNorm
- * fusions) help fp32 and int8 alike. Memory pattern planning stays off: shapes change every batch.
- */
-export function crossEncoderSessionOptions(threads: number): ort.InferenceSession.SessionOptions {
-  return {
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-    enableMemPattern: false,
-  };
-}
-
-/**
  * Turns one row of logits into one relevance logit, so the core can always apply sigmoid:
  * - 1 label (ms-marco cross-encoders): the logit itself.
  * - 2 labels: logit[positive] - logit[negative]. sigmoid(l1 - l0) equals softmax(l)[1], so the score
@@ -147,33 +130,6 @@ function batchFeeds(pairs: readonly EncodedPair[], padId: number, inputNames: re
   const inputs: Record<string, BigInt64Array> = {};
   for (const name of inputNames) inputs[name] = all[name]!;
   return { dims: [pairs.length, width], inputs };
-}
-
-/** Runs one padded batch through the graph: in this thread or on an inference worker. */
-interface BatchRunner {
-  readonly inputNames: readonly string[];
-  /** Batches that can usefully run at once (1 in-thread, pool size with workers). */
-  readonly parallelism: number;
-  run(feeds: BatchFeeds): Promise<BatchOutput>;
-  release(): Promise<void>;
-}
-
-function sessionRunner(session: ort.InferenceSession, modelId: string): BatchRunner {
-  const outputName = session.outputNames[0]!;
-  return {
-    inputNames: session.inputNames,
-    parallelism: 1,
-    async run(feeds) {
-      const tensors: Record<string, ort.Tensor> = {};
-      for (const [name, data] of Object.entries(feeds.inputs)) tensors[name] = new ort.Tensor('int64', data, [...feeds.dims]);
-      const output = (await session.run(tensors))[outputName];
-      if (output === undefined || !(output.data instanceof Float32Array)) {
-        throw new Error(`model ${modelId}: output ${outputName} is not a float32 tensor`);
-      }
-      return { data: output.data, dims: output.dims.map(Number) };
-    },
-    release: () => session.release(),
-  };
 }
 
 /** The small-request session (ExecutionPlan.smallRequestSession) and its intra-op threads. */
@@ -339,14 +295,9 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
   const chosen = await executionPlanFor(options, folder.onnxPath);
   const plan: ExecutionPlan =
     options.smallRequestSession === false ? { inWorkerThreads: chosen.inWorkerThreads, workers: chosen.workers, intraOpThreads: chosen.intraOpThreads } : chosen;
-  const sessionOptions = crossEncoderSessionOptions(plan.intraOpThreads);
-  const startPool = async (size: number, threads: number): Promise<BatchRunner> => {
-    const pool = await InferenceWorkerPool.start({ onnxPath: folder.onnxPath, size, sessionOptions: crossEncoderSessionOptions(threads) });
-    return { inputNames: pool.inputNames, parallelism: size, run: (feeds) => pool.run(feeds), release: () => pool.close() };
-  };
   const runner = plan.inWorkerThreads
-    ? await startPool(plan.workers, plan.intraOpThreads)
-    : sessionRunner(await ort.InferenceSession.create(folder.onnxPath, sessionOptions), options.id);
+    ? await startPoolRunner(folder.onnxPath, plan.workers, plan.intraOpThreads)
+    : await startSessionRunner(folder.onnxPath, plan.intraOpThreads, options.id);
   const unexpected = runner.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
   if (unexpected.length > 0 || !runner.inputNames.includes('input_ids')) {
     await runner.release();
@@ -355,7 +306,7 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
   const scorer = new OnnxCrossEncoderScorer(options.id, plan, runner, tokenizer, folder.config, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
-    hiddenSize: await encoderHiddenSize(folder.folder),
+    hiddenSize: folder.config.hiddenSize,
     batchInvariant: !(await quantizesActivationsPerRun(folder.onnxPath)),
   });
   if (plan.smallRequestSession !== undefined) {
@@ -363,8 +314,7 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     // the load ~1.7x longer), and until it is ready every request takes the pool.
     const threads = plan.smallRequestSession.intraOpThreads;
     scorer.attachSmallRequestSession(
-      ort.InferenceSession.create(folder.onnxPath, crossEncoderSessionOptions(threads)).then(async (session) => {
-        const small = sessionRunner(session, options.id);
+      startSessionRunner(folder.onnxPath, threads, options.id).then(async (small) => {
         // One tiny run first: a new multi-threaded session's first run is slow (thread pool start), and that
         // should not land on a request.
         try {
@@ -386,19 +336,4 @@ async function executionPlanFor(options: OnnxCrossEncoderOptions, onnxPath: stri
   if (options.inWorkerThread === true) return { inWorkerThreads: true, workers: Math.max(1, options.workers ?? 1), intraOpThreads: threads };
   if (options.inWorkerThread === false) return { inWorkerThreads: false, workers: 1, intraOpThreads: threads };
   return chooseExecutionPlan({ threads, modelBytes: (await stat(onnxPath)).size });
-}
-
-/**
- * config.json's hidden_size (or d_model / n_embd), only to weigh attention in the batch cost estimate;
- * undefined (a default width) when the folder does not say. Read here, not in model-folder.ts, because
- * nothing but the scheduler needs it.
- */
-async function encoderHiddenSize(folder: string): Promise<number | undefined> {
-  try {
-    const config = JSON.parse(await readFile(path.join(folder, 'config.json'), 'utf8')) as Record<string, unknown>;
-    const size = config['hidden_size'] ?? config['d_model'] ?? config['n_embd'];
-    return typeof size === 'number' && size > 0 ? size : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,12 +1,9 @@
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { ModelFolderError } from '../model-folder.js';
+import { ModelFolderError, readFolderJsonValue } from '../model-folder.js';
 import { USE_RESERVED_SYMBOLS, type UseVocabulary } from './use-tokenizer.js';
 import { ONNX_VARIANT_FILES } from '../onnx-file-names.js';
 import { asObject } from '../json-object.js';
-
-/** config.json's `rerank_kind`: how the service scores with the folder's model. */
-export type RerankKind = 'cross-encoder' | 'bi-encoder';
 
 /** Where the ONNX file of a bi-encoder folder may be, in the order we look (fp32 exports only). */
 export const BI_ENCODER_ONNX_CANDIDATES = ONNX_VARIANT_FILES.fp32;
@@ -25,37 +22,8 @@ export interface BiEncoderFolder {
   readonly outputName: string;
 }
 
-async function readJson(folder: string, name: string, required: boolean): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path.join(folder, name), 'utf8');
-  } catch (error) {
-    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ModelFolderError(`model folder ${folder}: cannot read ${name} (${(error as Error).message})`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ModelFolderError(`model folder ${folder}: ${name} is not valid JSON (${(error as Error).message})`);
-  }
-}
-
 function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
-}
-
-/**
- * The kind a model folder declares in config.json (`"rerank_kind": "bi-encoder"`); folders without the field
- * are cross-encoders (every Hugging Face cross-encoder export). Lets the composition root pick the loader.
- */
-export async function readRerankKind(folder: string): Promise<RerankKind> {
-  const root = path.resolve(folder);
-  const config = asObject(await readJson(root, 'config.json', true));
-  if (config === undefined) throw new ModelFolderError(`model folder ${root}: config.json is not a JSON object`);
-  const kind = config['rerank_kind'];
-  if (kind === undefined || kind === 'cross-encoder') return 'cross-encoder';
-  if (kind === 'bi-encoder') return 'bi-encoder';
-  throw new ModelFolderError(`model folder ${root}: unknown rerank_kind ${JSON.stringify(kind)}`);
 }
 
 function parseVocabulary(root: string, raw: unknown): UseVocabulary {
@@ -86,14 +54,14 @@ async function resolveOnnxPath(root: string, modelFile: string | undefined): Pro
 /** Resolves and parses a bi-encoder folder; throws ModelFolderError naming what is missing or wrong. */
 export async function readBiEncoderFolder(folder: string, options: { readonly modelFile?: string } = {}): Promise<BiEncoderFolder> {
   const root = path.resolve(folder);
-  const config = asObject(await readJson(root, 'config.json', true));
+  const config = asObject(await readFolderJsonValue(root, 'config.json', true));
   if (config === undefined) throw new ModelFolderError(`model folder ${root}: config.json is not a JSON object`);
   if (config['rerank_kind'] !== 'bi-encoder') {
     throw new ModelFolderError(`model folder ${root}: config.json rerank_kind is ${JSON.stringify(config['rerank_kind'])}, not "bi-encoder"`);
   }
-  const tokenizerConfig = asObject(await readJson(root, 'tokenizer_config.json', false)) ?? {};
+  const tokenizerConfig = asObject(await readFolderJsonValue(root, 'tokenizer_config.json', false)) ?? {};
   const vocabFile = typeof tokenizerConfig['vocab_file'] === 'string' ? tokenizerConfig['vocab_file'] : 'vocab.json';
-  const vocabulary = parseVocabulary(root, await readJson(root, vocabFile, true));
+  const vocabulary = parseVocabulary(root, await readFolderJsonValue(root, vocabFile, true));
   const maxLength = positiveInt(tokenizerConfig['model_max_length']) ?? positiveInt(config['max_position_embeddings']);
   if (maxLength === undefined) throw new ModelFolderError(`model folder ${root}: no model_max_length / max_position_embeddings`);
   const dimensions = positiveInt(config['hidden_size']);

@@ -2,7 +2,8 @@ import { EmbeddingCache, type CachedEmbedding } from './embedding-cache.js';
 import { endianness } from 'node:os';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
-import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
+import { defaultIntraOpThreads } from '../../config/lambda-vcpus.js';
+import { onnxSessionOptions } from '../onnx-runtime/session-options.js';
 import type { ScoreBatch, Scorer } from '../../core/scorer.js';
 import { readBiEncoderFolder } from './bi-encoder-folder.js';
 import { UseTokenizer } from './use-tokenizer.js';
@@ -210,7 +211,7 @@ export async function loadOnnxBiEncoder(options: OnnxBiEncoderOptions): Promise<
   const folder = await readBiEncoderFolder(options.folder, options.modelFile === undefined ? {} : { modelFile: options.modelFile });
   const tokenizer = new UseTokenizer(folder.vocabulary, folder.reservedSymbols);
   // Same measured session settings as the cross-encoder (sequential, full optimizations, no memory patterns).
-  const session = await ort.InferenceSession.create(folder.onnxPath, crossEncoderSessionOptions(options.threads ?? defaultIntraOpThreads()));
+  const session = await ort.InferenceSession.create(folder.onnxPath, onnxSessionOptions(options.threads ?? defaultIntraOpThreads()));
   const inputs = [...session.inputNames].sort();
   if (inputs.join() !== EXPECTED_INPUTS.join() || !session.outputNames.includes(folder.outputName)) {
     await session.release();

@@ -3,7 +3,8 @@ import { CostMeter } from '../cost-meter.js';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from '../model-folder.js';
-import { crossEncoderSessionOptions, defaultIntraOpThreads } from '../onnx-cross-encoder.js';
+import { defaultIntraOpThreads } from '../../config/lambda-vcpus.js';
+import { onnxSessionOptions } from '../onnx-runtime/session-options.js';
 import { ONNX_FILE_CANDIDATES, ONNX_VARIANT_FILES, type ModelVariant } from '../onnx-file-names.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
 import { emptyPastTensor, presentNamesFor, runWithCache, tokenTensors, type CacheGraph } from './kv-cache-runs.js';
@@ -319,7 +320,7 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
     pad: folder.config.padTokenId ?? tokenizer.token_to_id(String(folder.tokenizerConfig.pad_token ?? '')) ?? 0,
   };
   const maxLength = Math.min(template.maxLength, folder.config.maxPositionEmbeddings ?? template.maxLength);
-  const session = await ort.InferenceSession.create(folder.onnxPath, crossEncoderSessionOptions(options.threads ?? defaultIntraOpThreads()));
+  const session = await ort.InferenceSession.create(folder.onnxPath, onnxSessionOptions(options.threads ?? defaultIntraOpThreads()));
   try {
     const graph = graphShape(session, options.id, folder.config);
     const vocab = Object.keys((folder.tokenizerJson.model as { vocab?: object } | undefined)?.vocab ?? {}).length || 1;

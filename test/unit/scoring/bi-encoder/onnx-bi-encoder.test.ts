@@ -2,7 +2,8 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cosine, loadOnnxBiEncoder, readBiEncoderFolder, readRerankKind, type OnnxBiEncoder } from '../../../../shared/scoring/bi-encoder/index.js';
+import { cosine, loadOnnxBiEncoder, readBiEncoderFolder, type OnnxBiEncoder } from '../../../../shared/scoring/bi-encoder/index.js';
+import { readModelFamily } from '../../../../shared/scoring/model-folder.js';
 import { ModelFolderError } from '../../../../shared/scoring/model-folder.js';
 import { USE_LITE_DIR } from './use-lite-golden.js';
 
@@ -100,8 +101,8 @@ describe('bi-encoder model folder', () => {
   });
 
   it('tells bi-encoder folders from cross-encoder folders', async () => {
-    expect(await readRerankKind(USE_LITE_DIR)).toBe('bi-encoder');
-    expect(await readRerankKind(FIXTURE_CROSS_ENCODER_DIR)).toBe('cross-encoder');
+    expect(await readModelFamily(USE_LITE_DIR)).toBe('bi-encoder');
+    expect(await readModelFamily(FIXTURE_CROSS_ENCODER_DIR)).toBe('cross-encoder');
   });
 
   it('rejects a cross-encoder folder and a folder without a model, naming the problem', async () => {
