@@ -4,6 +4,8 @@ import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from '../model-folder.js';
 import { defaultIntraOpThreads } from '../../config/lambda-vcpus.js';
+import { inThreadSession, type OnnxSession } from '../onnx-runtime/onnx-session.js';
+import { startSessionWorker } from '../onnx-runtime/session-worker.js';
 import { onnxSessionOptions } from '../onnx-runtime/session-options.js';
 import { ONNX_FILE_CANDIDATES, ONNX_VARIANT_FILES, type ModelVariant } from '../onnx-file-names.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
@@ -31,6 +33,11 @@ export interface CausalLmRerankerOptions {
    * cache of the chunks before. Default: what keeps one run's logits near 256 MB.
    */
   readonly maxRunTokens?: number;
+  /**
+   * Run the graph on a worker thread (default true): an LLM's runs take seconds on long prompts, and in this thread
+   * they would hold the event loop (health checks, other requests) for all of them. false: in this thread.
+   */
+  readonly inWorkerThread?: boolean;
 }
 
 export interface CausalLmReranker extends Scorer {
@@ -94,7 +101,7 @@ function staticDim(metadata: ort.InferenceSession.ValueMetadata | undefined, axi
   return typeof dim === 'number' && dim > 0 ? dim : fallback;
 }
 
-function graphShape(session: ort.InferenceSession, id: string, config: CrossEncoderConfig): GraphShape {
+function graphShape(session: OnnxSession, id: string, config: CrossEncoderConfig): GraphShape {
   const unexpected = session.inputNames.filter((name) => !TOKEN_INPUTS.has(name) && !PAST.test(name) && name !== 'use_cache_branch');
   if (unexpected.length > 0 || !session.inputNames.includes('input_ids')) {
     throw new Error(`model ${id}: unsupported ONNX inputs [${session.inputNames.join(', ')}] for a causal LM reranker`);
@@ -142,7 +149,7 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     readonly template: LlmRerankTemplate,
     readonly maxLength: number,
     private readonly tokenizer: Tokenizer,
-    private readonly session: ort.InferenceSession,
+    private readonly session: OnnxSession,
     private readonly graph: GraphShape,
     private readonly answer: { readonly yes: number; readonly no: number; readonly pad: number },
     private readonly limits: BatchLimits,
@@ -320,7 +327,11 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
     pad: folder.config.padTokenId ?? tokenizer.token_to_id(String(folder.tokenizerConfig.pad_token ?? '')) ?? 0,
   };
   const maxLength = Math.min(template.maxLength, folder.config.maxPositionEmbeddings ?? template.maxLength);
-  const session = await ort.InferenceSession.create(folder.onnxPath, onnxSessionOptions(options.threads ?? defaultIntraOpThreads()));
+  const sessionOptions = onnxSessionOptions(options.threads ?? defaultIntraOpThreads());
+  const session =
+    options.inWorkerThread === false
+      ? inThreadSession(await ort.InferenceSession.create(folder.onnxPath, sessionOptions))
+      : await startSessionWorker(folder.onnxPath, sessionOptions);
   try {
     const graph = graphShape(session, options.id, folder.config);
     const vocab = Object.keys((folder.tokenizerJson.model as { vocab?: object } | undefined)?.vocab ?? {}).length || 1;

@@ -1,4 +1,5 @@
 import * as ort from 'onnxruntime-node';
+import type { OnnxSession } from '../onnx-runtime/onnx-session.js';
 
 /**
  * A causal-LM graph that takes a KV cache and returns it grown (the Hub's optimum / transformers.js exports:
@@ -111,7 +112,7 @@ function chunkFeeds(graph: CacheGraph, rows: readonly (readonly number[])[], fro
   return feeds;
 }
 
-function presentAsPast(graph: CacheGraph, outputs: ort.InferenceSession.OnnxValueMapType): Past {
+function presentAsPast(graph: CacheGraph, outputs: Readonly<Record<string, ort.Tensor>>): Past {
   const past: Past = {};
   graph.pastNames.forEach((name, i) => {
     const present = outputs[graph.presentNames[i]!];
@@ -127,7 +128,7 @@ function presentAsPast(graph: CacheGraph, outputs: ort.InferenceSession.OnnxValu
  * `maxRunTokens` bounds rows x columns of every run.
  */
 export async function runWithCache(
-  session: ort.InferenceSession,
+  session: OnnxSession,
   graph: CacheGraph,
   rows: readonly (readonly number[])[],
   pad: number,

@@ -40,7 +40,7 @@ interface PoolWorker {
 }
 
 /** onnxruntime-node as the main thread resolves it, handed to the eval'd workers (see ONNX_INFERENCE_WORKER_SOURCE). */
-const ORT_PATH = createRequire(import.meta.url).resolve('onnxruntime-node');
+export const ORT_PATH = createRequire(import.meta.url).resolve('onnxruntime-node');
 
 /**
  * ONNX Runtime sessions on worker threads. onnxruntime-node's session.run() holds the calling thread for the
@@ -110,7 +110,7 @@ export class InferenceWorkerPool {
  * The process's Node flags minus --input-type: workers inherit execArgv, and `--input-type=module` (a
  * process started with `node --input-type=module -e ...`) would make the eval'd CommonJS source ESM.
  */
-function workerExecArgv(): string[] {
+export function workerExecArgv(): string[] {
   const out: string[] = [];
   const args = process.execArgv;
   for (let i = 0; i < args.length; i++) {
