@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { ScoringMeasurements } from '../bench/scoring-measurements.js';
 import { LIMITS, MEMORY_SIZES_MB, PRICES, SERVICE } from './aws-limits.js';
 import { documentsPerJob, predictJob, type JobPrediction, type JobScenario } from './job-simulation.js';
+import { predictBatch, type BatchCallProfile } from './batch-simulation.js';
 import { lambdaThroughput, type LambdaThroughput, type MeasuredPoint } from './lambda-throughput.js';
 import { logLogChartSvg } from './log-line-chart.js';
 import { replaceBetweenMarkers } from './readme-section.js';
@@ -22,6 +23,7 @@ const CONCURRENCY = [10, 100, 1000];
 /** The reranker the tables lead with: MiniLM-L6 int8, the usual production cross-encoder on CPU. */
 const PRIMARY = { model: 'MiniLM-L6', variant: 'int8' };
 const TABLE_MEMORY_MB = 3538;
+const PLANNER_NOTE = 'in SendMessageBatch calls of 10, 4 in flight, at the emulator median per call (moto answers slower than SQS: pessimistic)';
 
 interface JobsMeasurements {
   readonly date: string;
@@ -62,6 +64,51 @@ function readJobsMeasurements(): JobsMeasurements {
       jobs,
     };
   }
+}
+
+interface BatchAwsMeasurements {
+  readonly date: string;
+  readonly requests: number;
+  readonly documents: number;
+  readonly workers: number;
+  readonly chunks: number;
+  readonly barePairsPerSecond: number;
+  readonly batchWallSeconds: number;
+  readonly calls: BatchCallProfile;
+}
+
+/** bench/batch-aws-report.md (`npm run bench:batch:aws`): the batch pipeline's AWS calls on the emulators, parsed. */
+function readBatchAwsMeasurements(): BatchAwsMeasurements {
+  const report = readFileSync(path.join(ROOT, 'bench/batch-aws-report.md'), 'utf8');
+  const number = (pattern: RegExp): number => {
+    const match = pattern.exec(report);
+    if (match === null) throw new Error(`bench/batch-aws-report.md: no ${pattern.source}; run \`npm run bench:batch:aws\``);
+    return Number(match[1]!.replace(/,/g, ''));
+  };
+  const requests = number(/^(\d+) requests x \d+ documents/m);
+  const documents = number(/^\d+ requests x (\d+) documents/m);
+  const chunks = requests * Math.ceil(documents / SERVICE.chunkDocuments);
+  const calls = new Map([...report.matchAll(/^\| ((?:DynamoDB|S3|SQS) \w+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \|/gm)].map((m) => [m[1]!, { count: Number(m[2]), medianMs: Number(m[3]), totalS: Number(m[4]) }]));
+  const call = (name: string) => calls.get(name) ?? { count: 0, medianMs: 0, totalS: 0 };
+  const modeledApart = ['SQS SendMessageBatch', 'S3 PutObject', 'S3 HeadObject'];
+  const workerSeconds = [...calls].filter(([name]) => !modeledApart.includes(name)).reduce((sum, [, c]) => sum + c.totalS, 0);
+  return {
+    date: /^(\d{4}-\d\d-\d\dT[\d:.]+Z)/m.exec(report)?.[1] ?? 'unknown',
+    requests,
+    documents,
+    workers: number(/(\d+) workers \(bare/),
+    chunks,
+    barePairsPerSecond: number(/^\| bare scorer \| [\d.]+ s \| (\d+) \|/m),
+    batchWallSeconds: number(/^\| batch on emulators [^|]*\| ([\d.]+) s \|/m),
+    calls: {
+      workerCallSecondsPerChunk: workerSeconds / chunks,
+      sendSeconds: call('SQS SendMessageBatch').medianMs / 1000,
+      putSeconds: call('DynamoDB PutItem').medianMs / 1000,
+      writeUnitsPerChunk: (call('DynamoDB PutItem').count + call('DynamoDB DeleteItem').count + call('DynamoDB UpdateItem').count + 2 * call('DynamoDB TransactWriteItems').count) / chunks,
+      readUnitsPerChunk: (call('DynamoDB GetItem').count + call('DynamoDB Query').count + call('DynamoDB BatchGetItem').count) / chunks,
+      s3GetsPerChunk: call('S3 GetObject').count / chunks,
+    },
+  };
 }
 
 function readJson<T>(file: string, hint: string): T {
@@ -128,6 +175,47 @@ function main(): void {
       unlimited: true,
     });
     return { workers: j.workers, predicted: p.wallSeconds, measured: j.wallMs / 1000 };
+  });
+
+  // Batches: a 1M-document corpus for one query, and 10,000 queries of 100 inline documents, at each concurrency.
+  const batchAws = readBatchAwsMeasurements();
+  const tableThroughput = primary.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB)!;
+  const batchScenarios = [
+    { name: '1 query over a 1,000,000-document corpus', requests: 1, documentsPerRequest: 1_000_000, corpus: true },
+    { name: '10,000 queries x 100 documents', requests: 10_000, documentsPerRequest: 100, corpus: false },
+  ];
+  // The fastest measured model too: the faster the scoring, the sooner the planner and the store bind.
+  const fastest = series.reduce((best, s) =>
+    (s.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB)?.pairsPerSecond ?? 0) > (best.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB)?.pairsPerSecond ?? 0) ? s : best,
+  );
+  const batchModels = fastest === primary ? [primary] : [primary, fastest];
+  const batchRows = batchModels.flatMap((m) =>
+    batchScenarios.flatMap((b) =>
+      CONCURRENCY.map((concurrency) => {
+        const p = predictBatch({
+          ...b,
+          concurrency,
+          memoryMb: TABLE_MEMORY_MB,
+          pairsPerSecond: (m.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB) ?? tableThroughput).pairsPerSecond,
+          coldStartSeconds: coldStartSeconds(scoring, m.model, m.variant),
+          calls: batchAws.calls,
+        });
+        const pairs = b.requests * b.documentsPerRequest;
+        return { ...b, model: `${m.model} ${m.variant}`, concurrency, p, perMillionPairs: (p.cost.total / pairs) * 1e6 };
+      }),
+    ),
+  );
+  // The emulator run itself, predicted: its requests, its workers, the bare scorer's pace per worker, no AWS limits.
+  const batchCheck = predictBatch({
+    requests: batchAws.requests,
+    documentsPerRequest: batchAws.documents,
+    corpus: false,
+    concurrency: batchAws.workers,
+    memoryMb: 1769,
+    pairsPerSecond: batchAws.barePairsPerSecond / batchAws.workers,
+    coldStartSeconds: 0,
+    calls: batchAws.calls,
+    unlimited: true,
   });
 
   const svg = logLogChartSvg(`Predicted job wall time and cost, ${primary.model} ${primary.variant} (from measured per-pair time)`, [
@@ -238,6 +326,33 @@ function main(): void {
     '- **Account concurrency** (1,000 by default, shared with the API function): concurrency 1,000 uses all of it; ask AWS for more and reserve concurrency ' +
       'for the API so a big job cannot starve interactive requests.',
     '',
+    `## Batches at ${TABLE_MEMORY_MB} MB: wall time and total cost (compute + requests + SQS + DynamoDB + S3)`,
+    '',
+    `Per chunk of ${SERVICE.chunkDocuments} documents the batch worker makes the AWS calls \`npm run bench:batch:aws\` counted on the emulators ` +
+      `(${batchAws.date.slice(0, 16)}: ${(batchAws.calls.workerCallSecondsPerChunk * 1000).toFixed(0)} ms of calls, ${batchAws.calls.writeUnitsPerChunk.toFixed(1)} DynamoDB writes, ` +
+      `${batchAws.calls.readUnitsPerChunk.toFixed(1)} reads, ${batchAws.calls.s3GetsPerChunk.toFixed(1)} S3 GETs); the planner (one invocation) sends tasks ${PLANNER_NOTE}; ` +
+      'scripts/scale-model/batch-simulation.ts has the flow.',
+    '',
+    table(
+      ['model', 'batch', 'concurrency', 'chunks', 'peak workers', 'wall time', 'total $', '$ per 1M pairs', 'compute share', 'binding limits and what the design does'],
+      batchRows.map((r) => [
+        r.model,
+        r.name,
+        r.concurrency,
+        r.p.chunks.toLocaleString('en-US'),
+        Math.round(r.p.peakConcurrency),
+        duration(r.p.wallSeconds),
+        money(r.p.cost.total),
+        money(r.perMillionPairs),
+        `${Math.round((r.p.cost.compute / r.p.cost.total) * 100)}%`,
+        r.p.binding.join('; ') || 'none (scoring-bound)',
+      ]),
+    ),
+    '',
+    `Check against the emulator run (${batchAws.requests} requests x ${batchAws.documents} documents, ${batchAws.workers} workers at the bare scorer's ` +
+      `${(batchAws.barePairsPerSecond / batchAws.workers).toFixed(0)} pairs/s each, no AWS limits): predicted ${duration(batchCheck.wallSeconds)}, measured ` +
+      `${duration(batchAws.batchWallSeconds)} (${(batchAws.batchWallSeconds / batchCheck.wallSeconds).toFixed(2)}x): the emulators and the workers share this machine's cores.`,
+    '',
     '## Check against `npm run bench:jobs` (this machine)',
     '',
     `Same job (${jobsBench.documents.toLocaleString('en-US')} documents, ${jobsBench.batchSize} per chunk, the fixture model at its measured ` +
@@ -285,6 +400,17 @@ function main(): void {
         ...CONCURRENCY.map((c) => {
           const r = predictions.find((x) => x.memoryMb === TABLE_MEMORY_MB && x.documents === d && x.concurrency === c)!;
           return `${duration(r.p.wallSeconds)}, ${money(r.p.cost.total)}`;
+        }),
+      ]),
+    ),
+    '',
+    table(
+      [`${primary.model} ${primary.variant} batch at ${TABLE_MEMORY_MB} MB`, 'concurrency 10', 'concurrency 100', 'concurrency 1,000'],
+      batchScenarios.map((b) => [
+        b.name,
+        ...CONCURRENCY.map((c) => {
+          const r = batchRows.find((x) => x.model === `${primary.model} ${primary.variant}` && x.name === b.name && x.concurrency === c)!;
+          return `${duration(r.p.wallSeconds)}, ${money(r.p.cost.total)} (${money(r.perMillionPairs)} per 1M pairs)`;
         }),
       ]),
     ),
