@@ -83,7 +83,20 @@ export class BatchEngine {
       }
       throw error;
     }
-    await this.#deps.queue.send([{ kind: 'plan', batchId: id }]);
+    try {
+      await this.#deps.queue.send([{ kind: 'plan', batchId: id }]);
+    } catch (error) {
+      // Accepted work always ends: a batch whose plan task could not be queued would wait for its expiry. It fails now,
+      // saying so (a retry with the same Idempotency-Key gets this failed batch; a new create starts again).
+      logger.error('batch plan task could not be queued', { batchId: id, error: error as Error });
+      const failed = await store.update(id, ['validating'], {
+        status: 'failed',
+        failedAt: nowSeconds(this.#deps),
+        planned: true,
+        errors: [{ code: 'enqueue_failed', message: 'the batch could not be queued; create it again' }],
+      });
+      return { batch: failed ?? batch, counts: { total: 0, completed: 0, failed: 0 } };
+    }
     logger.info('batch created', { batchId: id, endpoint: input.endpoint });
     return { batch, counts: { total: 0, completed: 0, failed: 0 } };
   }

@@ -291,6 +291,18 @@ describe('/v1/batches on the embedded engine', () => {
     expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('failed');
   });
 
+  it('ends a batch whose plan task could not be queued failed at once, with a reason (never left validating until it expires)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const send = rt.queue.send.bind(rt.queue);
+    rt.queue.send = () => Promise.reject(new Error('queue unavailable'));
+    const created = await createBatch(rt, [line('a', { query: 'python http', documents: DOCS })]);
+    expect(created.status).toBe(200);
+    expect(created.body).toMatchObject({ status: 'failed', errors: { data: [{ code: 'enqueue_failed', message: 'the batch could not be queued; create it again' }] } });
+    rt.queue.send = send;
+    expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('failed');
+    expect(rt.queue.tasks).toStrictEqual([]);
+  });
+
   it('counts a chunk delivered twice once', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const created = await createBatch(rt, [line('a', { query: 'python http', documents: DOCS })]);
