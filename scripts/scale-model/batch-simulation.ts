@@ -46,9 +46,13 @@ const CORPUS_SCAN_BYTES_PER_SECOND = 80e6;
 /** S3 GET and PUT list prices per request (us-east-1 Standard). */
 const S3_GET = 0.0004 / 1000;
 const S3_PUT = 0.005 / 1000;
-/** Batch items spread over 16 partitions by line (batch-table-keys.ts BATCH_SHARDS). */
+/**
+ * Batch items spread over 16 partitions by line, and a request's chunk scores and counters over up to 16 more by
+ * counter (batch-table-keys.ts: BATCH_SHARDS, one counter per CHUNKS_PER_COUNTER chunks).
+ */
 const BATCH_SHARDS = 16;
-/** One chunk's scores write and its request's counter: the write units that land on the request's shard. */
+const CHUNKS_PER_COUNTER = 64;
+/** One chunk's scores put and its counter update (a set of at most 64 indices): the write units on its partition. */
 const WCU_PER_CHUNK_ON_SHARD = 4;
 /** Bytes of one output line per returned result (index, score, JSON) and of top_n results kept per request. */
 const OUTPUT_BYTES_PER_REQUEST = 2_000;
@@ -72,7 +76,7 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
   const planSecondsPerRequest = s.calls.putSeconds + chunksPerRequest * sendPerTask + scanSeconds;
   const planRate = chunksPerRequest / planSecondsPerRequest;
   const concurrencyCap = s.unlimited ? s.concurrency : Math.min(s.concurrency, LIMITS.accountConcurrency);
-  const shardsInUse = Math.min(BATCH_SHARDS, s.requests);
+  const shardsInUse = Math.min(BATCH_SHARDS, s.requests * Math.ceil(chunksPerRequest / CHUNKS_PER_COUNTER));
   const storeCap = s.unlimited
     ? Number.POSITIVE_INFINITY
     : Math.min((shardsInUse * LIMITS.dynamoPartitionWcuPerSecond) / WCU_PER_CHUNK_ON_SHARD, LIMITS.dynamoTableInitialWcuPerSecond / WCU_PER_CHUNK_ON_SHARD);
@@ -113,8 +117,8 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
   }
   if (bound.store > 0.1 * t) {
     binding.push(
-      shardsInUse === 1
-        ? `DynamoDB partition of the request's shard (~${Math.round(LIMITS.dynamoPartitionWcuPerSecond / WCU_PER_CHUNK_ON_SHARD)} chunk writes/s: every chunk of one request lands on one of the ${BATCH_SHARDS} shards): larger batch_size means fewer chunks`
+      shardsInUse * LIMITS.dynamoPartitionWcuPerSecond < LIMITS.dynamoTableInitialWcuPerSecond
+        ? `DynamoDB partitions of the batch (${shardsInUse} in use, ~${Math.round(storeCap)} chunk writes/s): larger batch_size means fewer chunks`
         : `DynamoDB table write rate (4,000 WCU/s for a new on-demand table, ~${Math.round(storeCap)} chunks/s) until on-demand adapts`,
     );
   }

@@ -70,7 +70,7 @@ export class BatchChunkWorker {
       scores: scored.scores,
       tokens: scored.tokens,
       ...(lexical ? { lexical } : {}),
-    });
+    }, plan.chunkCount);
     // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
     if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
   }
@@ -84,7 +84,7 @@ export class BatchChunkWorker {
       if (!(error instanceof RerankError)) throw error;
       return this.#failRequest(batchId, plan, error);
     }
-    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line);
+    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
     await this.#requestFinished(batchId);
   }
 
@@ -94,7 +94,7 @@ export class BatchChunkWorker {
       error instanceof RerankError
         ? failedLine(plan.line, plan.customId, { code: error.status >= 500 ? 'server_error' : error.kind, message: error.publicMessage })
         : refusedLineResult(plan.line, error);
-    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line);
+    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
     await this.#requestFinished(batchId);
   }
 

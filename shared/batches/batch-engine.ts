@@ -174,7 +174,7 @@ export class BatchEngine {
     if (task.kind === 'chunk') {
       const plan = await store.getRequest(task.batchId, task.line);
       const failed = failedLine(task.line, plan?.customId, { code: 'server_error', message: 'scoring failed after retries' });
-      if (await store.putResult(task.batchId, failed)) await store.deleteChunkScores(task.batchId, task.line);
+      if (await store.putResult(task.batchId, failed)) await store.deleteChunkScores(task.batchId, task.line, plan?.chunkCount);
       return this.#maybeComplete(task.batchId);
     }
     if (task.kind === 'plan') {

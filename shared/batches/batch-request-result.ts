@@ -43,7 +43,7 @@ async function fuseCorpus(deps: BatchEngineDeps, batchId: string, plan: BatchReq
   let ranges: [ComponentRange, ComponentRange] = [EMPTY_RANGE, EMPTY_RANGE];
   let tokens = 0;
   let seen = 0;
-  for await (const chunk of deps.store.readChunkScores(batchId, plan.line)) {
+  for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
     chunk.scores.forEach((raw, i) => {
       const [m, l] = fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN);
       ranges = [fusion.widen(ranges[0], m), fusion.widen(ranges[1], l)];
@@ -51,7 +51,7 @@ async function fuseCorpus(deps: BatchEngineDeps, batchId: string, plan: BatchReq
     tokens += chunk.tokens;
     seen += chunk.scores.length;
   }
-  for await (const chunk of deps.store.readChunkScores(batchId, plan.line)) {
+  for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
     chunk.scores.forEach((raw, i) => selection.offer(chunk.offset + i, fusion.fuse(fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN), ranges)));
   }
   return { tokens, seen };
@@ -75,7 +75,7 @@ export async function buildRequestResult(deps: BatchEngineDeps, batchId: string,
     ({ tokens, seen } = await fuseCorpus(deps, batchId, plan, job.model, selection));
   } else if (job.fusion) {
     const scores = new Array<number>(total).fill(Number.NaN);
-    for await (const chunk of deps.store.readChunkScores(batchId, plan.line)) {
+    for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
       chunk.scores.forEach((score, i) => (scores[chunk.offset + i] = score));
       tokens += chunk.tokens;
       seen += chunk.scores.length;
@@ -85,7 +85,7 @@ export async function buildRequestResult(deps: BatchEngineDeps, batchId: string,
     const fused = await fuse(request.query, request.documents.map((d) => d.text), scores);
     fused.forEach((score, index) => selection.offer(index, score));
   } else {
-    for await (const chunk of deps.store.readChunkScores(batchId, plan.line)) {
+    for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
       chunk.scores.forEach((score, i) => selection.offer(chunk.offset + i, score));
       tokens += chunk.tokens;
       seen += chunk.scores.length;

@@ -9,6 +9,10 @@ export interface BatchPage {
 export interface ChunkRecorded {
   /** False when this chunk was already recorded (a second delivery): nothing changed. */
   readonly recorded: boolean;
+  /**
+   * Chunks of the request counted so far: reaches the chunk count exactly when the last one is counted (and on every
+   * later call). Before that an adapter that counts a large request on several items may answer a lower bound.
+   */
   readonly chunksDone: number;
 }
 
@@ -45,12 +49,15 @@ export interface BatchStore {
   /** Admitted requests in line order (streamed: the finalizer writes what never finished). */
   readRequests(batchId: string): AsyncIterable<BatchRequestPlan>;
 
-  /** Records a chunk's scores exactly once: a chunk delivered twice counts once. */
-  putChunkScores(batchId: string, line: number, scores: BatchChunkScores): Promise<ChunkRecorded>;
-  /** A request's chunk scores in chunk order, one chunk at a time. */
-  readChunkScores(batchId: string, line: number): AsyncIterable<BatchChunkScores>;
+  /**
+   * Records a chunk's scores exactly once: a chunk delivered twice counts once, and a finished request's chunks are
+   * not counted. `chunkCount` is the request's (its plan's): adapters spread a large request's counts by it.
+   */
+  putChunkScores(batchId: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded>;
+  /** A request's chunk scores in chunk order, one chunk at a time (`chunkCount` as given to putChunkScores, when known). */
+  readChunkScores(batchId: string, line: number, chunkCount?: number): AsyncIterable<BatchChunkScores>;
   /** Drops a finished request's chunk scores (its result line holds what is kept). */
-  deleteChunkScores(batchId: string, line: number): Promise<void>;
+  deleteChunkScores(batchId: string, line: number, chunkCount?: number): Promise<void>;
 
   /**
    * Keeps a request's result line once and counts it (completed or failed) on a progress shard; a second

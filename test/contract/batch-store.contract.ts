@@ -133,16 +133,43 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       await store.create(batch);
       await store.putRequest(batch.id, plan(5, 3));
       const odd = scores(1, [5e-324, -0, Number.NaN, Infinity, -1e-300, 0.1 + 0.2]);
-      expect(await store.putChunkScores(batch.id, 5, scores(0))).toEqual({ recorded: true, chunksDone: 1 });
-      const racing = await Promise.all([1, 2, 3].map(() => store.putChunkScores(batch.id, 5, odd)));
+      expect(await store.putChunkScores(batch.id, 5, scores(0), 3)).toEqual({ recorded: true, chunksDone: 1 });
+      const racing = await Promise.all([1, 2, 3].map(() => store.putChunkScores(batch.id, 5, odd, 3)));
       expect(racing.filter((r) => r.recorded)).toHaveLength(1);
-      expect(await store.putChunkScores(batch.id, 5, scores(0))).toEqual({ recorded: false, chunksDone: 2 });
-      const read = await collect(store.readChunkScores(batch.id, 5));
+      expect(await store.putChunkScores(batch.id, 5, scores(0), 3)).toEqual({ recorded: false, chunksDone: 2 });
+      const read = await collect(store.readChunkScores(batch.id, 5, 3));
       expect(read.map((c) => c.chunkIndex)).toEqual([0, 1]);
       expect(read[1]?.scores.map((v) => Object.is(v, -0) ? '-0' : String(v))).toEqual(odd.scores.map((v) => Object.is(v, -0) ? '-0' : String(v)));
       expect(read[1]).toMatchObject({ offset: odd.offset, tokens: odd.tokens });
-      await store.deleteChunkScores(batch.id, 5);
-      expect(await collect(store.readChunkScores(batch.id, 5))).toEqual([]);
+      await store.deleteChunkScores(batch.id, 5, 3);
+      expect(await collect(store.readChunkScores(batch.id, 5, 3))).toEqual([]);
+    });
+
+    it('counts a request of many chunks exactly, out of order and delivered twice, and reads them back in order with their lexical parts', async () => {
+      const store = await makeStore();
+      const batch = makeBatch();
+      await store.create(batch);
+      const chunkCount = 150; // more chunks than one counter item takes in the DynamoDB adapter
+      await store.putRequest(batch.id, plan(3, chunkCount));
+      const order = Array.from({ length: chunkCount }, (_, i) => (i * 37) % chunkCount);
+      const chunk = (i: number): BatchChunkScores => ({ ...scores(i), lexical: [i / 10, -i / 10] });
+      const counted: number[] = [];
+      for (const [at, i] of order.entries()) {
+        const recorded = await store.putChunkScores(batch.id, 3, chunk(i), chunkCount);
+        expect(recorded.recorded).toBe(true);
+        counted.push(recorded.chunksDone);
+        // Every tenth chunk delivered again: nothing more is counted.
+        if (at % 10 === 0) expect((await store.putChunkScores(batch.id, 3, chunk(i), chunkCount)).recorded).toBe(false);
+      }
+      // Complete exactly once all are in, and never before.
+      expect(counted.at(-1)).toBe(chunkCount);
+      expect(counted.slice(0, -1).every((done) => done < chunkCount)).toBe(true);
+      expect((await store.putChunkScores(batch.id, 3, chunk(0), chunkCount)).chunksDone).toBe(chunkCount);
+      const read = await collect(store.readChunkScores(batch.id, 3, chunkCount));
+      expect(read.map((c) => c.chunkIndex)).toEqual(Array.from({ length: chunkCount }, (_, i) => i));
+      expect(read[149]).toEqual(chunk(149));
+      await store.deleteChunkScores(batch.id, 3, chunkCount);
+      expect(await collect(store.readChunkScores(batch.id, 3, chunkCount))).toEqual([]);
     });
 
     it('keeps a result once, counts it on its shard, and refuses chunks of a finished request', async () => {
@@ -157,7 +184,7 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       expect(await store.getResult(batch.id, 7)).toEqual(result(7));
       expect(await store.countResults(batch.id)).toEqual({ completed: 32, failed: 8 });
       expect((await collect(store.readResults(batch.id))).map((r) => r.line)).toEqual(lines);
-      expect((await store.putChunkScores(batch.id, 7, scores(0))).recorded).toBe(false);
+      expect((await store.putChunkScores(batch.id, 7, scores(0), 1)).recorded).toBe(false);
       // Once the files hold the lines, the work is dropped; the request counts stay.
       await store.dropWork(batch.id);
       expect(await collect(store.readResults(batch.id))).toEqual([]);

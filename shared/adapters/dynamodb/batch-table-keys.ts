@@ -13,6 +13,22 @@ export const REQUEST_SK_PREFIX = 'REQ#';
 export const SCORES_SK_PREFIX = 'SCORES#';
 export const BATCH_RESULT_SK_PREFIX = 'RESULT#';
 export const PROGRESS_SK = 'PROGRESS';
+export const COUNT_SK_PREFIX = 'COUNT#';
+
+/**
+ * A request's chunks are counted on counter items of at most this many chunks each (chunk i on counter
+ * i % counters), so no item's set of counted chunks grows with the request (an update's cost grows with its item)
+ * and a 1M-document request's counts spread over partitions instead of one.
+ */
+export const CHUNKS_PER_COUNTER = 64;
+export const counterCount = (chunkCount: number): number => Math.max(1, Math.ceil(chunkCount / CHUNKS_PER_COUNTER));
+export const counterOfChunk = (chunkIndex: number, chunkCount: number): number => chunkIndex % counterCount(chunkCount);
+/** Chunks counted on counter `counter`: the indices below chunkCount congruent to it. */
+export const chunksOfCounter = (counter: number, chunkCount: number): number =>
+  counter >= chunkCount ? 0 : Math.floor((chunkCount - 1 - counter) / counterCount(chunkCount)) + 1;
+/** Counter `counter` of line `line`, and the scores of its chunks, live on partition (line + counter) mod SHARDS. */
+export const counterShardPk = (batchId: string, line: number, counter: number): string => batchShardPk(batchId, (line + counter) % BATCH_SHARDS);
+export const countSk = (line: number, counter: number): string => `${COUNT_SK_PREFIX}${pad(line, 10)}#${pad(counter, 6)}`;
 
 export const batchPk = (batchId: string): string => `BATCH#${batchId}`;
 export const shardOfLine = (line: number): number => line % BATCH_SHARDS;

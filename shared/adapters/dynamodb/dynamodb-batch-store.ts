@@ -23,6 +23,11 @@ import {
   REQUEST_SK_PREFIX,
   batchPk,
   batchShardPk,
+  counterCount,
+  counterOfChunk,
+  counterShardPk,
+  chunksOfCounter,
+  countSk,
   lineOfSk,
   lineShardPk,
   ownerBatchSk,
@@ -208,15 +213,28 @@ export class DynamoDbBatchStore implements BatchStore {
   }
 
   /**
-   * Two calls, no transaction and no read-back: the scores are put first (a redelivery puts the same bytes again),
-   * then the request item counts the chunk only if its index is not yet in the item's set of done chunks, and
-   * returns the count. A crash between the two leaves the chunk uncounted, and its redelivery counts it. Scores
-   * put for a request already finished are refused by the count and go with the batch's other work (dropWork).
+   * Three calls, no transaction: the request's finished flag is read (a finished request counts nothing more); the
+   * scores are put (a redelivery puts the same bytes again); then the chunk's counter item (chunk i on counter
+   * i % counterCount, at most CHUNKS_PER_COUNTER chunks each, each counter on its own partition) counts it only if its
+   * index is not yet in that counter's set. A crash between put and count leaves the chunk uncounted, and its
+   * redelivery counts it. When a counter fills, the counters are summed: chunksDone is exact then, and for a
+   * request with one counter; otherwise a lower bound (the worker only compares it with chunkCount). No item grows
+   * with the request: an update's cost stays that of a 64-entry set, where one set of every chunk index made the
+   * last updates of a 15,625-chunk request cost ~90 write units each.
    */
-  async putChunkScores(batchId: string, line: number, scores: BatchChunkScores): Promise<ChunkRecorded> {
-    const pk = s(lineShardPk(batchId, line));
-    const key = { [PK]: pk, [SK]: s(requestSk(line)) };
-    const names = { '#done': 'chunksDone', '#chunks': 'doneChunks', '#finished': 'finished' };
+  async putChunkScores(batchId: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded> {
+    const request = await this.client.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { [PK]: s(lineShardPk(batchId, line)), [SK]: s(requestSk(line)) },
+        ProjectionExpression: '#finished',
+        ExpressionAttributeNames: { '#finished': 'finished' },
+        ConsistentRead: true,
+      }),
+    );
+    if (request.Item?.['finished'] !== undefined) return { recorded: false, chunksDone: await this.chunksDone(batchId, line, chunkCount) };
+    const counter = counterOfChunk(scores.chunkIndex, chunkCount);
+    const pk = s(counterShardPk(batchId, line, counter));
     const chunk = n(scores.chunkIndex);
     await this.client.send(
       new PutItemCommand({
@@ -228,6 +246,8 @@ export class DynamoDbBatchStore implements BatchStore {
           offset: n(scores.offset),
           tokens: n(scores.tokens),
           scores: { B: encodeFloat64s(scores.scores) },
+          // The lexical component of a request fused over a corpus (it was dropped here before: fused with NaN).
+          ...(scores.lexical ? { lexical: { B: encodeFloat64s(scores.lexical) } } : {}),
           [TTL]: this.ttl(),
         },
       }),
@@ -236,39 +256,51 @@ export class DynamoDbBatchStore implements BatchStore {
       const counted = await this.client.send(
         new UpdateItemCommand({
           TableName: this.table,
-          Key: key,
-          // Counted on the request's own item, once per chunk index, and never once its result is kept.
-          UpdateExpression: 'ADD #done :one, #chunks :chunk',
-          ConditionExpression: 'attribute_not_exists(#finished) AND NOT contains(#chunks, :index)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: { ':one': n(1), ':chunk': { NS: [chunk.N] }, ':index': chunk },
+          Key: { [PK]: pk, [SK]: s(countSk(line, counter)) },
+          UpdateExpression: 'ADD #done :one, #chunks :chunk SET #ttl = if_not_exists(#ttl, :ttl)',
+          ConditionExpression: 'NOT contains(#chunks, :index)',
+          ExpressionAttributeNames: { '#done': 'chunksDone', '#chunks': 'doneChunks', '#ttl': TTL },
+          ExpressionAttributeValues: { ':one': n(1), ':chunk': { NS: [chunk.N] }, ':index': chunk, ':ttl': this.ttl() },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
-      return { recorded: true, chunksDone: Number(counted.Attributes?.['chunksDone']?.N ?? 0) };
+      const done = Number(counted.Attributes?.['chunksDone']?.N ?? 0);
+      if (counterCount(chunkCount) === 1) return { recorded: true, chunksDone: done };
+      // Only a full counter can make the request complete: then (and only then) every counter is read.
+      return { recorded: true, chunksDone: done < chunksOfCounter(counter, chunkCount) ? done : await this.chunksDone(batchId, line, chunkCount) };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      return { recorded: false, chunksDone: await this.chunksDone(batchId, line) };
+      return { recorded: false, chunksDone: await this.chunksDone(batchId, line, chunkCount) };
     }
   }
 
-  async *readChunkScores(batchId: string, line: number): AsyncIterable<BatchChunkScores> {
-    for await (const item of this.lineItems(batchId, line, scoresPrefix(line))) {
+  async *readChunkScores(batchId: string, line: number, chunkCount?: number): AsyncIterable<BatchChunkScores> {
+    const streams = this.scoresPartitions(batchId, line, chunkCount).map((pk) => this.partitionItems(pk, scoresPrefix(line)));
+    for await (const item of mergeSorted(streams, (i) => Number(i['chunkIndex']?.N))) {
       yield {
         chunkIndex: Number(item['chunkIndex']?.N),
         offset: Number(item['offset']?.N),
         tokens: Number(item['tokens']?.N),
         scores: decodeFloat64s(item['scores']?.B ?? new Uint8Array()),
+        ...(item['lexical']?.B ? { lexical: decodeFloat64s(item['lexical'].B) } : {}),
       };
     }
   }
 
-  async deleteChunkScores(batchId: string, line: number): Promise<void> {
+  async deleteChunkScores(batchId: string, line: number, chunkCount?: number): Promise<void> {
     const keys: Item[] = [];
-    for await (const item of this.lineItems(batchId, line, scoresPrefix(line), true)) keys.push({ [PK]: item[PK] as Item[string], [SK]: item[SK] as Item[string] });
+    for (const pk of this.scoresPartitions(batchId, line, chunkCount)) {
+      for await (const item of this.partitionItems(pk, scoresPrefix(line), true)) keys.push({ [PK]: item[PK] as Item[string], [SK]: item[SK] as Item[string] });
+    }
     await forEachBounded(keys, this.concurrency, async (Key) => {
       await this.client.send(new DeleteItemCommand({ TableName: this.table, Key }));
     });
+  }
+
+  /** The partitions a line's chunk scores live on: its counters' (every shard when the chunk count is not known). */
+  private scoresPartitions(batchId: string, line: number, chunkCount: number | undefined): string[] {
+    const counters = chunkCount === undefined ? BATCH_SHARDS : Math.min(BATCH_SHARDS, counterCount(chunkCount));
+    return Array.from({ length: counters }, (_, counter) => counterShardPk(batchId, line, counter));
   }
 
   async putResult(batchId: string, result: BatchRequestResult): Promise<boolean> {
@@ -319,7 +351,7 @@ export class DynamoDbBatchStore implements BatchStore {
 
   async getResult(batchId: string, line: number): Promise<BatchRequestResult | undefined> {
     const pages: Item[] = [];
-    for await (const item of this.lineItems(batchId, line, resultPrefix(line))) pages.push(item);
+    for await (const item of this.partitionItems(lineShardPk(batchId, line), resultPrefix(line))) pages.push(item);
     return pages.length === 0 ? undefined : this.resultOf(line, pages);
   }
 
@@ -395,8 +427,20 @@ export class DynamoDbBatchStore implements BatchStore {
     return got.Item;
   }
 
-  private async chunksDone(batchId: string, line: number): Promise<number> {
-    return Number((await this.getItem(lineShardPk(batchId, line), requestSk(line)))?.['chunksDone']?.N ?? 0);
+  /** Chunks counted so far: the sum of the line's counters (one BatchGetItem per 100, strongly consistent). */
+  private async chunksDone(batchId: string, line: number, chunkCount: number): Promise<number> {
+    const all: Item[] = Array.from({ length: counterCount(chunkCount) }, (_, counter) => ({ [PK]: s(counterShardPk(batchId, line, counter)), [SK]: s(countSk(line, counter)) }));
+    let done = 0;
+    for (let from = 0; from < all.length; from += 100) {
+      let keys = all.slice(from, from + 100);
+      for (let attempt = 0; keys.length > 0; attempt += 1) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
+        const got = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true, ProjectionExpression: '#done', ExpressionAttributeNames: { '#done': 'chunksDone' } } } }));
+        for (const item of got.Responses?.[this.table] ?? []) done += Number(item['chunksDone']?.N ?? 0);
+        keys = (got.UnprocessedKeys?.[this.table]?.Keys ?? []) as Item[];
+      }
+    }
+    return done;
   }
 
   /** Per-line items expire a retention after the longest window from now: no META read on the workers' hot path. */
@@ -404,12 +448,12 @@ export class DynamoDbBatchStore implements BatchStore {
     return n(this.clock() + LONGEST_WINDOW_SECONDS + this.retentionSeconds);
   }
 
-  private lineItems(batchId: string, line: number, prefix: string, keysOnly = false): AsyncGenerator<Item> {
+  private partitionItems(pk: string, prefix: string, keysOnly = false): AsyncGenerator<Item> {
     return queryItems(this.client, {
       TableName: this.table,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
-      ExpressionAttributeValues: { ':pk': s(lineShardPk(batchId, line)), ':prefix': s(prefix) },
+      ExpressionAttributeValues: { ':pk': s(pk), ':prefix': s(prefix) },
       ConsistentRead: true,
       ...(keysOnly ? { ProjectionExpression: '#pk, #sk' } : {}),
     });

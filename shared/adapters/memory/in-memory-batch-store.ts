@@ -77,7 +77,7 @@ export class InMemoryBatchStore implements BatchStore {
     yield* byLine(this.#state(batchId).requests);
   }
 
-  async putChunkScores(batchId: string, line: number, scores: BatchChunkScores): Promise<ChunkRecorded> {
+  async putChunkScores(batchId: string, line: number, scores: BatchChunkScores, _chunkCount?: number): Promise<ChunkRecorded> {
     const state = this.#state(batchId);
     let chunks = state.chunks.get(line);
     if (!chunks) state.chunks.set(line, (chunks = new Map()));

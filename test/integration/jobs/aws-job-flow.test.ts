@@ -91,7 +91,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-describe('async jobs over SQS (moto) and DynamoDB Local', () => {
+// Longer than settle()'s own 90 s deadline, so a slow run fails with its message (chunks done of the count), not a bare timeout.
+describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: 120_000 }, () => {
   it('1,000 documents in chunks of 50 across 4 concurrent workers equal the synchronous result exactly', async () => {
     const req = request(makeDocs(1000), { topN: 100 });
     const sync = await runtime.service.rerank(req);

@@ -21,10 +21,11 @@ describe('predictBatch', () => {
     expect(p.binding).toStrictEqual([]);
   });
 
-  it("names the request's DynamoDB partition when one huge corpus request's chunks outrun it", () => {
-    const p = predictBatch({ ...base, unlimited: false, requests: 1, documentsPerRequest: 1_000_000, corpus: true, concurrency: 1000, pairsPerSecond: 2000 });
+  it("spreads one huge corpus request's chunk writes over the batch's partitions: only the table's rate binds", () => {
+    const p = predictBatch({ ...base, unlimited: false, requests: 1, documentsPerRequest: 1_000_000, corpus: true, concurrency: 1000, pairsPerSecond: 20_000 });
     expect(p.chunks).toBe(15_625);
-    expect(p.binding.join(' ')).toMatch(/DynamoDB partition of the request's shard/);
+    expect(p.binding.join(' ')).toMatch(/DynamoDB table write rate/);
+    expect(p.binding.join(' ')).not.toMatch(/partitions of the batch/);
   });
 
   it('names the planner when many small lines are planned slower than the workers take them', () => {
