@@ -213,26 +213,19 @@ export class DynamoDbBatchStore implements BatchStore {
   }
 
   /**
-   * Three calls, no transaction: the request's finished flag is read (a finished request counts nothing more); the
-   * scores are put (a redelivery puts the same bytes again); then the chunk's counter item (chunk i on counter
-   * i % counterCount, at most CHUNKS_PER_COUNTER chunks each, each counter on its own partition) counts it only if its
-   * index is not yet in that counter's set. A crash between put and count leaves the chunk uncounted, and its
+   * No transaction: the scores are put (a redelivery puts the same bytes again); then the chunk's counter counts it
+   * only if its index is not yet in that counter's set. A request of at most CHUNKS_PER_COUNTER chunks counts on its
+   * own item, whose count is refused once the request is finished (two calls, as before); a larger one on counter
+   * items (chunk i on counter i % counterCount, each on its own partition) after one read of the finished flag. A crash between put and count leaves the chunk uncounted, and its
    * redelivery counts it. When a counter fills, the counters are summed: chunksDone is exact then, and for a
    * request with one counter; otherwise a lower bound (the worker only compares it with chunkCount). No item grows
    * with the request: an update's cost stays that of a 64-entry set, where one set of every chunk index made the
    * last updates of a 15,625-chunk request cost ~90 write units each.
    */
   async putChunkScores(batchId: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded> {
-    const request = await this.client.send(
-      new GetItemCommand({
-        TableName: this.table,
-        Key: { [PK]: s(lineShardPk(batchId, line)), [SK]: s(requestSk(line)) },
-        ProjectionExpression: '#finished',
-        ExpressionAttributeNames: { '#finished': 'finished' },
-        ConsistentRead: true,
-      }),
-    );
-    if (request.Item?.['finished'] !== undefined) return { recorded: false, chunksDone: await this.chunksDone(batchId, line, chunkCount) };
+    // A request of one counter counts on its own item, whose finished flag the count's condition checks (no read).
+    const single = counterCount(chunkCount) === 1;
+    if (!single && (await this.isFinished(batchId, line))) return { recorded: false, chunksDone: await this.chunksDone(batchId, line, chunkCount) };
     const counter = counterOfChunk(scores.chunkIndex, chunkCount);
     const pk = s(counterShardPk(batchId, line, counter));
     const chunk = n(scores.chunkIndex);
@@ -256,16 +249,16 @@ export class DynamoDbBatchStore implements BatchStore {
       const counted = await this.client.send(
         new UpdateItemCommand({
           TableName: this.table,
-          Key: { [PK]: pk, [SK]: s(countSk(line, counter)) },
+          Key: this.counterKey(batchId, line, counter, chunkCount),
           UpdateExpression: 'ADD #done :one, #chunks :chunk SET #ttl = if_not_exists(#ttl, :ttl)',
-          ConditionExpression: 'NOT contains(#chunks, :index)',
-          ExpressionAttributeNames: { '#done': 'chunksDone', '#chunks': 'doneChunks', '#ttl': TTL },
+          ConditionExpression: single ? 'attribute_not_exists(#finished) AND NOT contains(#chunks, :index)' : 'NOT contains(#chunks, :index)',
+          ExpressionAttributeNames: { '#done': 'chunksDone', '#chunks': 'doneChunks', '#ttl': TTL, ...(single ? { '#finished': 'finished' } : {}) },
           ExpressionAttributeValues: { ':one': n(1), ':chunk': { NS: [chunk.N] }, ':index': chunk, ':ttl': this.ttl() },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
       const done = Number(counted.Attributes?.['chunksDone']?.N ?? 0);
-      if (counterCount(chunkCount) === 1) return { recorded: true, chunksDone: done };
+      if (single) return { recorded: true, chunksDone: done };
       // Only a full counter can make the request complete: then (and only then) every counter is read.
       return { recorded: true, chunksDone: done < chunksOfCounter(counter, chunkCount) ? done : await this.chunksDone(batchId, line, chunkCount) };
     } catch (error) {
@@ -428,8 +421,28 @@ export class DynamoDbBatchStore implements BatchStore {
   }
 
   /** Chunks counted so far: the sum of the line's counters (one BatchGetItem per 100, strongly consistent). */
+  /** Where counter `counter` of a line counts: the request's own item for a one-counter request, else its counter item. */
+  private counterKey(batchId: string, line: number, counter: number, chunkCount: number): Item {
+    return counterCount(chunkCount) === 1
+      ? { [PK]: s(lineShardPk(batchId, line)), [SK]: s(requestSk(line)) }
+      : { [PK]: s(counterShardPk(batchId, line, counter)), [SK]: s(countSk(line, counter)) };
+  }
+
+  private async isFinished(batchId: string, line: number): Promise<boolean> {
+    const got = await this.client.send(
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { [PK]: s(lineShardPk(batchId, line)), [SK]: s(requestSk(line)) },
+        ProjectionExpression: '#finished',
+        ExpressionAttributeNames: { '#finished': 'finished' },
+        ConsistentRead: true,
+      }),
+    );
+    return got.Item?.['finished'] !== undefined;
+  }
+
   private async chunksDone(batchId: string, line: number, chunkCount: number): Promise<number> {
-    const all: Item[] = Array.from({ length: counterCount(chunkCount) }, (_, counter) => ({ [PK]: s(counterShardPk(batchId, line, counter)), [SK]: s(countSk(line, counter)) }));
+    const all: Item[] = Array.from({ length: counterCount(chunkCount) }, (_, counter) => this.counterKey(batchId, line, counter, chunkCount));
     let done = 0;
     for (let from = 0; from < all.length; from += 100) {
       let keys = all.slice(from, from + 100);
