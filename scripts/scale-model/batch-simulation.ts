@@ -38,9 +38,11 @@ export interface BatchPrediction {
   readonly binding: string[];
 }
 
-/** Concurrent SendMessageBatch calls of the planner (SqsMessageSender's default) and tasks per call. */
-const PLANNER_SENDS_IN_FLIGHT = 4;
+/** Concurrent SendMessageBatch calls of the planner (SqsBatchTaskQueue), tasks per call, and tasks per planner send. */
+const PLANNER_SENDS_IN_FLIGHT = 16;
 const TASKS_PER_SEND = 10;
+/** The planner sends once it holds 64 tasks (batch-planner.ts SEND_EVERY) and records a checkpoint with each send. */
+const SEND_EVERY_TASKS = 64;
 /** S3 read rate of one Lambda scanning a corpus file (a single GET stream; AWS quotes ~80-90 MB/s per connection). */
 const CORPUS_SCAN_BYTES_PER_SECOND = 80e6;
 /** S3 GET and PUT list prices per request (us-east-1 Standard). */
@@ -70,7 +72,9 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
   const chunksPerRequest = Math.ceil(s.documentsPerRequest / SERVICE.chunkDocuments);
   const chunks = s.requests * chunksPerRequest;
   const chunkSeconds = s.calls.workerCallSecondsPerChunk + SERVICE.chunkDocuments / s.pairsPerSecond;
-  const sendPerTask = s.calls.sendSeconds / (PLANNER_SENDS_IN_FLIGHT * TASKS_PER_SEND);
+  // A send of 64 tasks is 7 calls, one round with 16 in flight; a corpus line's thousands of tasks go out in rounds of 160.
+  const tasksPerRound = s.corpus ? PLANNER_SENDS_IN_FLIGHT * TASKS_PER_SEND : Math.min(SEND_EVERY_TASKS, PLANNER_SENDS_IN_FLIGHT * TASKS_PER_SEND);
+  const sendPerTask = s.calls.sendSeconds / tasksPerRound + s.calls.putSeconds / SEND_EVERY_TASKS;
   const scanSeconds = s.corpus ? (s.documentsPerRequest * SERVICE.documentBytes) / CORPUS_SCAN_BYTES_PER_SECOND : 0;
   // The planner's time per request line: its plan write, its tasks' share of the sends, a corpus scan.
   const planSecondsPerRequest = s.calls.putSeconds + chunksPerRequest * sendPerTask + scanSeconds;

@@ -23,7 +23,7 @@ const CONCURRENCY = [10, 100, 1000];
 /** The reranker the tables lead with: MiniLM-L6 int8, the usual production cross-encoder on CPU. */
 const PRIMARY = { model: 'MiniLM-L6', variant: 'int8' };
 const TABLE_MEMORY_MB = 3538;
-const PLANNER_NOTE = 'in SendMessageBatch calls of 10, 4 in flight, at the emulator median per call (moto answers slower than SQS: pessimistic)';
+const PLANNER_NOTE = 'in SendMessageBatch calls of 10, 16 in flight, at the emulator median per call (moto answers slower than SQS: pessimistic)';
 
 interface JobsMeasurements {
   readonly date: string;
