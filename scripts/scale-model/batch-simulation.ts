@@ -43,6 +43,8 @@ const PLANNER_SENDS_IN_FLIGHT = 16;
 const TASKS_PER_SEND = 10;
 /** The planner sends once it holds 64 tasks (batch-planner.ts SEND_EVERY) and records a checkpoint with each send. */
 const SEND_EVERY_TASKS = 64;
+/** Request plans the planner writes at once before their tasks are sent (batch-planner.ts PLAN_WRITES). */
+const PLAN_WRITES_IN_FLIGHT = 16;
 /** S3 read rate of one Lambda scanning a corpus file (a single GET stream; AWS quotes ~80-90 MB/s per connection). */
 const CORPUS_SCAN_BYTES_PER_SECOND = 80e6;
 /** S3 GET and PUT list prices per request (us-east-1 Standard). */
@@ -77,7 +79,7 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
   const sendPerTask = s.calls.sendSeconds / tasksPerRound + s.calls.putSeconds / SEND_EVERY_TASKS;
   const scanSeconds = s.corpus ? (s.documentsPerRequest * SERVICE.documentBytes) / CORPUS_SCAN_BYTES_PER_SECOND : 0;
   // The planner's time per request line: its plan write, its tasks' share of the sends, a corpus scan.
-  const planSecondsPerRequest = s.calls.putSeconds + chunksPerRequest * sendPerTask + scanSeconds;
+  const planSecondsPerRequest = s.calls.putSeconds / PLAN_WRITES_IN_FLIGHT + chunksPerRequest * sendPerTask + scanSeconds;
   const planRate = chunksPerRequest / planSecondsPerRequest;
   const concurrencyCap = s.unlimited ? s.concurrency : Math.min(s.concurrency, LIMITS.accountConcurrency);
   const shardsInUse = Math.min(BATCH_SHARDS, s.requests * Math.ceil(chunksPerRequest / CHUNKS_PER_COUNTER));
@@ -116,7 +118,7 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
     binding.push(
       s.corpus
         ? `the planner: one invocation scans the ${((s.documentsPerRequest * SERVICE.documentBytes) / 1e6).toFixed(0)} MB corpus and sends ${chunks.toLocaleString('en-US')} tasks (${PLANNER_SENDS_IN_FLIGHT} sends of ${TASKS_PER_SEND} in flight): workers wait for tasks ${Math.round(bound.planner)} s`
-        : `the planner: one invocation plans ${Math.round(1 / planSecondsPerRequest)} lines/s (a plan write and the tasks' sends per line): workers wait for tasks ${Math.round(bound.planner)} s`,
+        : `the planner: one invocation plans ${Math.round(1 / planSecondsPerRequest)} lines/s (plan writes ${PLAN_WRITES_IN_FLIGHT} at a time, a round of sends per ${SEND_EVERY_TASKS} tasks): workers wait for tasks ${Math.round(bound.planner)} s`,
     );
   }
   if (bound.store > 0.1 * t) {
