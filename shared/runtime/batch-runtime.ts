@@ -28,6 +28,8 @@ export interface BatchRuntime {
   readonly files?: FileStore;
   /** Pending uploads of the Uploads API: memory on `npm start`, the jobs table on AWS. */
   readonly uploads?: UploadStore;
+  /** The engine's clock, epoch ms (tests move it); absent = the system clock. */
+  readonly nowMs?: () => number;
 }
 
 /** How often the embedded engine looks for batches past their completion window. */

@@ -40,7 +40,7 @@ export interface TestRuntime {
 }
 
 /** The configuration npm start would read with no settings, then the test's small limits on top. */
-function testConfig(options: TestRuntimeOptions): ServiceConfig {
+export function testConfig(options: TestRuntimeOptions): ServiceConfig {
   const open = options.open ?? (options.apiKeys ?? []).length === 0;
   const base = loadServiceConfig({ RERANK_JOBS_BACKEND: 'memory', RERANK_AUTH: open ? 'off' : 'on', RERANK_API_KEYS: (options.apiKeys ?? []).join(',') });
   const { maxBodyBytes = 1 << 20, maxDocuments = 100, maxBatchSize = 10, ...otherLimits } = options.limits ?? {};

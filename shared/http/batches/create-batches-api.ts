@@ -20,6 +20,7 @@ export function runtimeBatchEngine(runtime: ServiceRuntime, requestLimits: Reque
     fuserFor: (modelId) => fuserOf(runtime.scorers, modelId),
     setFusionFor: (modelId) => candidateSetFusionOf(runtime.scorers, modelId),
     limits: batches.limits,
+    ...(batches.nowMs ? { nowMs: batches.nowMs } : {}),
     service: runtime.service,
     plan,
     requestLimits,
