@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { InferenceSession } from 'onnxruntime-node';
 import { ONNX_INFERENCE_WORKER_SOURCE } from './onnx-inference-worker-source.js';
+import { loadFailure, settleRun, type PendingRun } from './worker-runs.js';
 
 /** One padded batch: int64 inputs by graph input name, all of shape dims ([rows, width]). */
 export interface BatchFeeds {
@@ -29,14 +30,10 @@ type WorkerMessage =
   | { type: 'result'; id: number; data: Float32Array; dims: number[] }
   | { type: 'error'; id: number; message: string };
 
-interface PendingRun {
-  resolve(output: BatchOutput): void;
-  reject(error: Error): void;
-}
 
 interface PoolWorker {
   readonly worker: Worker;
-  readonly pending: Map<number, PendingRun>;
+  readonly pending: Map<number, PendingRun<BatchOutput>>;
 }
 
 /** onnxruntime-node as the main thread resolves it, handed to the eval'd workers (see ONNX_INFERENCE_WORKER_SOURCE). */
@@ -125,7 +122,7 @@ function startWorker(
   sessionOptions: InferenceSession.SessionOptions,
 ): Promise<{ worker: PoolWorker; inputNames: string[]; outputNames: string[] }> {
   const worker = new Worker(ONNX_INFERENCE_WORKER_SOURCE, { eval: true, execArgv: workerExecArgv(), workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions } });
-  const pending = new Map<number, PendingRun>();
+  const pending = new Map<number, PendingRun<BatchOutput>>();
   return new Promise((resolve, reject) => {
     worker.on('message', (message: WorkerMessage) => {
       switch (message.type) {
@@ -135,18 +132,14 @@ function startWorker(
           resolve({ worker: { worker, pending }, inputNames: message.inputNames, outputNames: message.outputNames });
           break;
         case 'failed':
-          void worker.terminate();
-          reject(new Error(`inference worker: cannot load ${onnxPath}: ${message.message}`));
+          reject(loadFailure(worker, 'inference worker', onnxPath, message.message));
           break;
         case 'result':
-        case 'error': {
-          const run = pending.get(message.id);
-          pending.delete(message.id);
-          if (pending.size === 0) worker.unref();
-          if (message.type === 'result') run?.resolve({ data: message.data, dims: message.dims });
-          else run?.reject(new Error(`inference worker: ${message.message}`));
+          settleRun(worker, pending, message.id, 'inference worker', { value: { data: message.data, dims: message.dims } });
           break;
-        }
+        case 'error':
+          settleRun(worker, pending, message.id, 'inference worker', { error: message.message });
+          break;
       }
     });
     worker.on('error', (error) => {

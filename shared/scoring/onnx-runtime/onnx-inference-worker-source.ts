@@ -1,3 +1,5 @@
+import { ONNX_WORKER_PRELUDE } from './onnx-worker-prelude.js';
+
 /**
  * Worker-thread side of InferenceWorkerPool, as source text run with `new Worker(source, { eval: true })`:
  * it owns one ONNX Runtime session and runs padded batches, so session.run() (synchronous native code
@@ -9,35 +11,15 @@
  * is required by the absolute path the main thread resolved (workerData.ortPath), so it is the same
  * package the main thread uses, wherever the bundle puts node_modules.
  */
-export const ONNX_INFERENCE_WORKER_SOURCE = String.raw`
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-const ort = require(workerData.ortPath);
-const port = parentPort;
-let session;
-const loaded = ort.InferenceSession.create(workerData.onnxPath, workerData.sessionOptions).then(
-  (created) => {
-    session = created;
-    port.postMessage({ type: 'ready', inputNames: session.inputNames, outputNames: session.outputNames });
-  },
-  (error) => port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
-);
-port.on('message', (message) => {
-  if (message.type === 'close') {
-    void loaded.then(() => (session ? session.release() : undefined)).finally(() => port.close());
-    return;
-  }
-  void (async () => {
-    try {
-      const feeds = {};
-      for (const [name, data] of Object.entries(message.inputs)) feeds[name] = new ort.Tensor('int64', data, message.dims);
-      const output = (await session.run(feeds))[message.outputName];
-      if (output === undefined || !(output.data instanceof Float32Array)) throw new Error('output ' + message.outputName + ' is not a float32 tensor');
-      const data = output.data;
-      port.postMessage({ type: 'result', id: message.id, data, dims: output.dims.map(Number) }, [data.buffer]);
-    } catch (error) {
-      port.postMessage({ type: 'error', id: message.id, message: error instanceof Error ? error.message : String(error) });
-    }
-  })();
-});
+export const ONNX_INFERENCE_WORKER_SOURCE =
+  ONNX_WORKER_PRELUDE +
+  String.raw`
+async function runMessage(message) {
+  const feeds = {};
+  for (const [name, data] of Object.entries(message.inputs)) feeds[name] = new ort.Tensor('int64', data, message.dims);
+  const output = (await session.run(feeds))[message.outputName];
+  if (output === undefined || !(output.data instanceof Float32Array)) throw new Error('output ' + message.outputName + ' is not a float32 tensor');
+  const data = output.data;
+  port.postMessage({ type: 'result', id: message.id, data, dims: output.dims.map(Number) }, [data.buffer]);
+}
 `;

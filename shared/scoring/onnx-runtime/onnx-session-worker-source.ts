@@ -1,3 +1,5 @@
+import { ONNX_WORKER_PRELUDE } from './onnx-worker-prelude.js';
+
 /**
  * Worker-thread side of startSessionWorker, as source text run with `new Worker(source, { eval: true })` (for the
  * reasons in onnx-inference-worker-source.ts: one bundled file on Lambda, CommonJS for eval'd workers, onnxruntime-node
@@ -9,26 +11,9 @@
  * onnxruntime-node reads a float16 input held in a Float16Array as 0 bytes (see feedableFloat16), so an input's
  * tensor is made to hold a Uint16Array view.
  */
-export const ONNX_SESSION_WORKER_SOURCE = String.raw`
-'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
-const ort = require(workerData.ortPath);
-const port = parentPort;
-let session;
-const metadata = (list) => (list || []).map((m) => JSON.parse(JSON.stringify(m)));
-const loaded = ort.InferenceSession.create(workerData.onnxPath, workerData.sessionOptions).then(
-  (created) => {
-    session = created;
-    port.postMessage({
-      type: 'ready',
-      inputNames: session.inputNames,
-      outputNames: session.outputNames,
-      inputMetadata: metadata(session.inputMetadata),
-      outputMetadata: metadata(session.outputMetadata),
-    });
-  },
-  (error) => port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
-);
+export const ONNX_SESSION_WORKER_SOURCE =
+  ONNX_WORKER_PRELUDE +
+  String.raw`
 function toTensor(wire) {
   const tensor = new ort.Tensor(wire.type, wire.data, wire.dims);
   if (wire.type === 'float16' && !(tensor.data instanceof Uint16Array)) {
@@ -42,28 +27,18 @@ function toWire(tensor) {
   if (tensor.type === 'float16' && !(data instanceof Uint16Array)) data = new Uint16Array(data.buffer, data.byteOffset, tensor.size);
   return { type: tensor.type, data, dims: tensor.dims.map(Number) };
 }
-port.on('message', (message) => {
-  if (message.type === 'close') {
-    void loaded.then(() => (session ? session.release() : undefined)).finally(() => port.close());
-    return;
+async function runMessage(message) {
+  const feeds = {};
+  for (const [name, wire] of Object.entries(message.feeds)) feeds[name] = toTensor(wire);
+  const results = await session.run(feeds, message.fetches);
+  const outputs = {};
+  const buffers = new Set();
+  for (const name of message.fetches) {
+    const tensor = results[name];
+    if (tensor === undefined) continue;
+    outputs[name] = toWire(tensor);
+    buffers.add(outputs[name].data.buffer);
   }
-  void (async () => {
-    try {
-      const feeds = {};
-      for (const [name, wire] of Object.entries(message.feeds)) feeds[name] = toTensor(wire);
-      const results = await session.run(feeds, message.fetches);
-      const outputs = {};
-      const buffers = new Set();
-      for (const name of message.fetches) {
-        const tensor = results[name];
-        if (tensor === undefined) continue;
-        outputs[name] = toWire(tensor);
-        buffers.add(outputs[name].data.buffer);
-      }
-      port.postMessage({ type: 'result', id: message.id, outputs }, [...buffers]);
-    } catch (error) {
-      port.postMessage({ type: 'error', id: message.id, message: error instanceof Error ? error.message : String(error) });
-    }
-  })();
-});
+  port.postMessage({ type: 'result', id: message.id, outputs }, [...buffers]);
+}
 `;

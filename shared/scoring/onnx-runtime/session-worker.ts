@@ -3,6 +3,7 @@ import * as ort from 'onnxruntime-node';
 import { ORT_PATH, workerExecArgv } from './inference-worker-pool.js';
 import type { OnnxSession } from './onnx-session.js';
 import { ONNX_SESSION_WORKER_SOURCE } from './onnx-session-worker-source.js';
+import { loadFailure, settleRun, type PendingRun } from './worker-runs.js';
 
 /** A tensor as it crosses to and from the worker (float16 as its Uint16Array bits). */
 interface WireTensor {
@@ -23,10 +24,6 @@ type WorkerMessage =
   | { type: 'result'; id: number; outputs: Record<string, WireTensor> }
   | { type: 'error'; id: number; message: string };
 
-interface PendingRun {
-  resolve(outputs: Record<string, ort.Tensor>): void;
-  reject(error: Error): void;
-}
 
 function toWire(tensor: ort.Tensor): WireTensor {
   const data = tensor.data as ArrayBufferView;
@@ -45,7 +42,7 @@ const fromWire = (wire: WireTensor): ort.Tensor => new ort.Tensor(wire.type as '
  */
 export function startSessionWorker(onnxPath: string, sessionOptions: ort.InferenceSession.SessionOptions): Promise<OnnxSession> {
   const worker = new Worker(ONNX_SESSION_WORKER_SOURCE, { eval: true, execArgv: workerExecArgv(), workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions } });
-  const pending = new Map<number, PendingRun>();
+  const pending = new Map<number, PendingRun<Record<string, ort.Tensor>>>();
   let nextId = 0;
   let closed = false;
   const failAll = (error: Error) => {
@@ -90,18 +87,14 @@ export function startSessionWorker(onnxPath: string, sessionOptions: ort.Inferen
           break;
         }
         case 'failed':
-          void worker.terminate();
-          reject(new Error(`session worker: cannot load ${onnxPath}: ${message.message}`));
+          reject(loadFailure(worker, 'session worker', onnxPath, message.message));
           break;
         case 'result':
-        case 'error': {
-          const run = pending.get(message.id);
-          pending.delete(message.id);
-          if (pending.size === 0) worker.unref();
-          if (message.type === 'error') run?.reject(new Error(`session worker: ${message.message}`));
-          else run?.resolve(Object.fromEntries(Object.entries(message.outputs).map(([name, wire]) => [name, fromWire(wire)])));
+          settleRun(worker, pending, message.id, 'session worker', { value: Object.fromEntries(Object.entries(message.outputs).map(([name, wire]) => [name, fromWire(wire)])) });
           break;
-        }
+        case 'error':
+          settleRun(worker, pending, message.id, 'session worker', { error: message.message });
+          break;
       }
     });
     worker.on('error', (error) => {
