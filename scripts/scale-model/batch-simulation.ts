@@ -8,6 +8,8 @@ export interface BatchCallProfile {
   readonly sendSeconds: number;
   /** One PutItem (a request plan), median. */
   readonly putSeconds: number;
+  /** One Query page, median (the merge reads a request's chunk scores page by page). */
+  readonly querySeconds: number;
   /** Writes and reads per chunk (DynamoDB request units; a transaction item counts twice). */
   readonly writeUnitsPerChunk: number;
   readonly readUnitsPerChunk: number;
@@ -109,7 +111,7 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
     t += dt;
   }
   // The last chunk, then its request's merge (chunk score items in 1 MB Query pages) and the output file.
-  const mergeSeconds = Math.ceil((chunksPerRequest * (SERVICE.chunkDocuments * 8 + 100)) / 1e6) * s.calls.putSeconds;
+  const mergeSeconds = Math.ceil((chunksPerRequest * (SERVICE.chunkDocuments * 8 + 100)) / 1e6) * s.calls.querySeconds;
   const outputSeconds = (s.requests * OUTPUT_BYTES_PER_REQUEST) / OUTPUT_BYTES_PER_SECOND;
   const wallSeconds = t + chunkSeconds + mergeSeconds + outputSeconds + (s.unlimited ? 0 : s.coldStartSeconds);
 

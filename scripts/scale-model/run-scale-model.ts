@@ -104,6 +104,7 @@ function readBatchAwsMeasurements(): BatchAwsMeasurements {
       workerCallSecondsPerChunk: workerSeconds / chunks,
       sendSeconds: call('SQS SendMessageBatch').medianMs / 1000,
       putSeconds: call('DynamoDB PutItem').medianMs / 1000,
+      querySeconds: call('DynamoDB Query').medianMs / 1000,
       writeUnitsPerChunk: (call('DynamoDB PutItem').count + call('DynamoDB DeleteItem').count + call('DynamoDB UpdateItem').count + 2 * call('DynamoDB TransactWriteItems').count) / chunks,
       readUnitsPerChunk: (call('DynamoDB GetItem').count + call('DynamoDB Query').count + call('DynamoDB BatchGetItem').count) / chunks,
       s3GetsPerChunk: call('S3 GetObject').count / chunks,

@@ -65,10 +65,6 @@ export class RerankError extends Error {
     return STATUS_BY_KIND[this.kind];
   }
 
-  /** `kind` checked by value, so an error that crossed a module copy (tests, workers) still matches. */
-  static is(error: unknown, kind: RerankErrorKind): error is RerankError {
-    return error instanceof RerankError && error.kind === kind;
-  }
 
   /**
    * Only `internal` messages may carry internals (a bug's text); clients see a generic text for them. Every other

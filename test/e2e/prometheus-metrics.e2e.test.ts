@@ -4,22 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
+import { prometheusSamples as samples } from '../support/prometheus-samples.js';
 
 // `GET /metrics` on the local server: Prometheus' text format, fed by real requests and a real job.
 let open: RunningServer;
 let keyed: RunningServer;
 let dir: string;
 let key: string;
-
-function samples(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const space = line.lastIndexOf(' ');
-    out.set(line.slice(0, space), Number(line.slice(space + 1)));
-  }
-  return out;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rerank-metrics-'));

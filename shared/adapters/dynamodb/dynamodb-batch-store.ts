@@ -1,5 +1,4 @@
 import {
-  BatchGetItemCommand,
   GetItemCommand,
   UpdateItemCommand,
   PutItemCommand,
@@ -39,7 +38,7 @@ import {
   scoresSk,
 } from './batch-table-keys.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK, JOB_TABLE_TTL_ATTRIBUTE as TTL } from './job-table-keys.js';
-import { mergeSorted, queryItems, type Item } from './query-items.js';
+import { batchGetItems, mergeSorted, queryItems, type Item } from './query-items.js';
 import { sendTransactionWithRetry } from './transact-with-retry.js';
 
 export interface DynamoDbBatchStoreOptions {
@@ -379,16 +378,11 @@ export class DynamoDbBatchStore implements BatchStore {
 
   /** The shards' PROGRESS items in one BatchGetItem (16 keys; unprocessed keys are asked for again). */
   async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {
-    let keys: Item[] = Array.from({ length: BATCH_SHARDS }, (_, shard) => ({ [PK]: s(batchShardPk(batchId, shard)), [SK]: s(PROGRESS_SK) }));
+    const keys = Array.from({ length: BATCH_SHARDS }, (_, shard) => ({ [PK]: s(batchShardPk(batchId, shard)), [SK]: s(PROGRESS_SK) }));
     const counts = { completed: 0, failed: 0 };
-    for (let attempt = 0; keys.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
-      const got = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }));
-      for (const item of got.Responses?.[this.table] ?? []) {
-        counts.completed += Number(item['completed']?.N ?? 0);
-        counts.failed += Number(item['failed']?.N ?? 0);
-      }
-      keys = got.UnprocessedKeys?.[this.table]?.Keys ?? [];
+    for await (const item of batchGetItems(this.client, this.table, keys)) {
+      counts.completed += Number(item['completed']?.N ?? 0);
+      counts.failed += Number(item['failed']?.N ?? 0);
     }
     return counts;
   }
@@ -442,17 +436,9 @@ export class DynamoDbBatchStore implements BatchStore {
   }
 
   private async chunksDone(batchId: string, line: number, chunkCount: number): Promise<number> {
-    const all: Item[] = Array.from({ length: counterCount(chunkCount) }, (_, counter) => this.counterKey(batchId, line, counter, chunkCount));
+    const keys = Array.from({ length: counterCount(chunkCount) }, (_, counter) => this.counterKey(batchId, line, counter, chunkCount));
     let done = 0;
-    for (let from = 0; from < all.length; from += 100) {
-      let keys = all.slice(from, from + 100);
-      for (let attempt = 0; keys.length > 0; attempt += 1) {
-        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
-        const got = await this.client.send(new BatchGetItemCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true, ProjectionExpression: '#done', ExpressionAttributeNames: { '#done': 'chunksDone' } } } }));
-        for (const item of got.Responses?.[this.table] ?? []) done += Number(item['chunksDone']?.N ?? 0);
-        keys = (got.UnprocessedKeys?.[this.table]?.Keys ?? []) as Item[];
-      }
-    }
+    for await (const item of batchGetItems(this.client, this.table, keys)) done += Number(item['chunksDone']?.N ?? 0);
     return done;
   }
 

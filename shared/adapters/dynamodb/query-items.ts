@@ -1,4 +1,4 @@
-import { QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
 
 export type Item = Record<string, AttributeValue>;
 
@@ -10,6 +10,25 @@ export async function* queryItems(client: DynamoDBClient, input: QueryCommandInp
     yield* page.Items ?? [];
     startKey = page.LastEvaluatedKey;
   } while (startKey);
+}
+
+/** BatchGetItem takes at most this many keys. */
+const BATCH_GET_KEYS = 100;
+
+/**
+ * The items of `keys` on `table` (strongly consistent), 100 keys a call; keys DynamoDB leaves unprocessed are asked for
+ * again after a growing pause. Absent items are simply not yielded.
+ */
+export async function* batchGetItems(client: DynamoDBClient, table: string, keys: readonly Item[]): AsyncGenerator<Item> {
+  for (let from = 0; from < keys.length; from += BATCH_GET_KEYS) {
+    let pending = keys.slice(from, from + BATCH_GET_KEYS);
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 10 * 2 ** attempt)));
+      const got = await client.send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+      yield* got.Responses?.[table] ?? [];
+      pending = got.UnprocessedKeys?.[table]?.Keys ?? [];
+    }
+  }
 }
 
 /**

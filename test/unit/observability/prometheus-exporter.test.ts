@@ -1,17 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPrometheusExporter, type PrometheusExporter } from '../../../shared/adapters/local/prometheus-exporter.js';
 import { emitMetricEvent } from '../../../shared/observability/metric-events.js';
-
-/** `name{labels} value` lines of the text exposition format, by series. */
-function samples(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const space = line.lastIndexOf(' ');
-    out.set(line.slice(0, space), Number(line.slice(space + 1)));
-  }
-  return out;
-}
+import { prometheusSamples as samples } from '../../support/prometheus-samples.js';
 
 let exporter: PrometheusExporter | undefined;
 afterEach(() => exporter?.close());

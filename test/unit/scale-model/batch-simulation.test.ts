@@ -5,6 +5,7 @@ const calls: BatchCallProfile = {
   workerCallSecondsPerChunk: 0.04,
   sendSeconds: 0.02,
   putSeconds: 0.005,
+  querySeconds: 0.004,
   writeUnitsPerChunk: 4,
   readUnitsPerChunk: 4,
   s3GetsPerChunk: 1,
