@@ -35,7 +35,6 @@ type RecordHandler = (record: SQSRecord) => Promise<void>;
 let recordHandler: RecordHandler;
 
 function startWorkers(concurrency: number): void {
-  const processor = new BatchProcessor(EventType.SQS);
   pollers.push(
     startSqsPoller({
       client: stack.sqs,
@@ -44,7 +43,10 @@ function startWorkers(concurrency: number): void {
       waitTimeSeconds: 1,
       concurrency,
       retryDelaySeconds: 0,
-      handler: (event) => processPartialResponse(event, (r: SQSRecord) => recordHandler(r), processor, { context: localLambdaContext() }),
+      // One processor per invocation, as the worker Lambda does: it holds one batch's failures, and these four loops
+      // run at once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
+      handler: (event) =>
+        processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), { context: localLambdaContext() }),
     }),
     startSqsPoller({
       client: stack.sqs,
