@@ -1,19 +1,12 @@
 import { AlreadyExistsError } from '../core/already-exists-error.js';
-import type { BatchChunkScores, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from './batch-model.js';
+import type { BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from './batch-model.js';
+import type { ChunkLedger } from './chunk-ledger.js';
+
+export type { ChunkRecorded } from './chunk-ledger.js';
 
 export interface BatchPage {
   readonly batches: readonly BatchRecord[];
   readonly hasMore: boolean;
-}
-
-export interface ChunkRecorded {
-  /** False when this chunk was already recorded (a second delivery): nothing changed. */
-  readonly recorded: boolean;
-  /**
-   * Chunks of the request counted so far: reaches the chunk count exactly when the last one is counted (and on every
-   * later call). Before that an adapter that counts a large request on several items may answer a lower bound.
-   */
-  readonly chunksDone: number;
 }
 
 /** A create whose batch id is taken (an Idempotency-Key retry racing the first create). */
@@ -28,9 +21,10 @@ export class BatchExistsError extends AlreadyExistsError {
  * Where batches live, beside the job store. Shaped for DynamoDB (issue 23): one META item per batch changed
  * only by conditional transitions; one item per request plan, per chunk's scores (written once, with a
  * condition) and per finished request; progress as counters spread over shards, so thousands of workers
- * finishing requests never serialize on one item. Adapters: in-memory (npm start); DynamoDB next.
+ * finishing requests never serialize on one item; chunks are recorded through the ChunkLedger protocol.
+ * Adapters: in-memory (npm start) and DynamoDB.
  */
-export interface BatchStore {
+export interface BatchStore extends ChunkLedger {
   /** Throws BatchExistsError when the id is taken. */
   create(batch: BatchRecord): Promise<void>;
   get(batchId: string): Promise<BatchRecord | undefined>;
@@ -48,16 +42,6 @@ export interface BatchStore {
   getRequest(batchId: string, line: number): Promise<BatchRequestPlan | undefined>;
   /** Admitted requests in line order (streamed: the finalizer writes what never finished). */
   readRequests(batchId: string): AsyncIterable<BatchRequestPlan>;
-
-  /**
-   * Records a chunk's scores exactly once: a chunk delivered twice counts once, and a finished request's chunks are
-   * not counted. `chunkCount` is the request's (its plan's): adapters spread a large request's counts by it.
-   */
-  putChunkScores(batchId: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded>;
-  /** A request's chunk scores in chunk order, one chunk at a time (`chunkCount` as given to putChunkScores, when known). */
-  readChunkScores(batchId: string, line: number, chunkCount?: number): AsyncIterable<BatchChunkScores>;
-  /** Drops a finished request's chunk scores (its result line holds what is kept). */
-  deleteChunkScores(batchId: string, line: number, chunkCount?: number): Promise<void>;
 
   /**
    * Keeps a request's result line once and counts it (completed or failed) on a progress shard; a second

@@ -25,7 +25,8 @@ export function decodeChunkTask(body: string): ChunkTask {
     Array.isArray(value.documents) &&
     value.documents.every((d) => typeof d === 'string') &&
     (value.maxDocumentTokens === undefined || (Number.isSafeInteger(value.maxDocumentTokens) && value.maxDocumentTokens > 0)) &&
-    (value.instruction === undefined || typeof value.instruction === 'string');
+    (value.instruction === undefined || typeof value.instruction === 'string') &&
+    (value.chunkCount === undefined || (Number.isSafeInteger(value.chunkCount) && value.chunkCount > (value.chunkIndex ?? 0)));
   if (!ok) throw new TypeError('malformed chunk task message');
   return value as ChunkTask;
 }

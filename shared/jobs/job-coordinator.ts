@@ -10,7 +10,8 @@ import { logger } from '../observability/logger.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import type { ChunkQueue } from './chunk-queue.js';
-import type { ChunkTask, JobRecord, JobSpec, StoredResult } from './job-model.js';
+import type { ChunkLedger } from '../batches/chunk-ledger.js';
+import type { ChunkScores, ChunkTask, JobRecord, JobSpec, JobState, StoredResult } from './job-model.js';
 import { JobExistsError, type JobStore } from './job-store.js';
 import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
 import { recordJobEnded } from '../observability/record-job-metrics.js';
@@ -21,8 +22,17 @@ import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
 
+/**
+ * A job in the ChunkLedger: one request (line 1) under its own owner key, apart from every batch (whose ids start
+ * `batch_`), so its chunks are counted on the same sharded counters as a batch line's.
+ */
+export const jobLedgerOwner = (jobId: string): string => `job:${jobId}`;
+const JOB_LINE = 1;
+
 export interface JobCoordinatorDeps {
   readonly store: JobStore;
+  /** Where the job's chunks are recorded and counted: the batch engine's protocol, the job as one request. */
+  readonly chunks: ChunkLedger;
   readonly queue: ChunkQueue;
   readonly jobTtlSeconds: number;
   readonly maxMessageBytes: number;
@@ -96,7 +106,7 @@ export class JobCoordinator {
     const job = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
     if (!job || job.ownerKeyId !== submission.ownerKeyId) return undefined;
     if (job.requestHash !== requestFingerprint(submission.dialect, submission.model, submission.request)) throw new IdempotencyKeyReusedError('job');
-    return job;
+    return this.#withProgress(job);
   }
 
   /** Creates and enqueues a job within the owner's job slots; with an Idempotency-Key a retry gets the first job. */
@@ -161,20 +171,24 @@ export class JobCoordinator {
       await this.fail(id, 'the job could not be queued; submit it again');
     }
     logger.info('job submitted', { jobId: id, documents: spec.documentCount, chunks: spec.chunkCount, model });
-    return (await this.#deps.store.get(id)) as JobRecord;
+    return this.#withProgress((await this.#deps.store.get(id)) as JobState);
   }
 
-  /** Called by a worker once it has scored a chunk; safe under duplicate delivery and concurrent workers. */
+  /**
+   * Called by a worker once it has scored a chunk; safe under duplicate delivery and concurrent workers. The chunk is
+   * recorded and counted in the ChunkLedger without touching the job's item; the worker whose count completes the
+   * job merges it (one request's scores, at most one HTTP body's documents), as a batch line's last chunk does.
+   */
   async recordChunk(task: ChunkTask, batch: ScoreBatch): Promise<void> {
     if (batch.scores.length !== task.documents.length) {
       throw new Error(`chunk ${task.chunkIndex} of job ${task.jobId}: ${batch.scores.length} scores for ${task.documents.length} documents`);
     }
-    const outcome = await this.#deps.store.putChunkScores(
-      task.jobId,
-      { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens },
-      this.#now(),
-    );
-    if (outcome.status === 'running' && outcome.chunksDone >= outcome.chunkCount) await this.merge(task.jobId);
+    const chunkCount = task.chunkCount ?? (await this.#deps.store.get(task.jobId))?.chunkCount;
+    if (chunkCount === undefined) return;
+    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens };
+    const counted = await this.#deps.chunks.putChunkScores(jobLedgerOwner(task.jobId), JOB_LINE, scores, chunkCount);
+    // A redelivered last chunk merges too, in case the first delivery died after counting (merge is idempotent).
+    if (counted.chunksDone >= chunkCount) await this.merge(task.jobId);
   }
 
   /** Idempotent: two workers finishing together may both merge; only the first `complete` wins. */
@@ -188,7 +202,7 @@ export class JobCoordinator {
         logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: now - job.createdAt });
         this.#recordMetrics(job, result, rawScores, now);
         recordJobEnded(job, 'succeeded', now);
-        await this.#ended(job);
+        await this.#ended(job, 'succeeded');
       }
     } catch (error) {
       if (!(error instanceof IncompleteJobError)) throw error;
@@ -197,8 +211,9 @@ export class JobCoordinator {
   }
 
   /** The stored result, and the scores before activation that the metrics describe (as the sync path's rawScores). */
-  async #finalResult(job: JobRecord): Promise<{ result: StoredResult; rawScores: readonly number[] }> {
-    const chunks = await this.#deps.store.listChunkScores(job.id);
+  async #finalResult(job: JobState): Promise<{ result: StoredResult; rawScores: readonly number[] }> {
+    const chunks: ChunkScores[] = [];
+    for await (const chunk of this.#deps.chunks.readChunkScores(jobLedgerOwner(job.id), JOB_LINE, job.chunkCount)) chunks.push(chunk);
     const { scores, totalTokens } = assembleChunkScores(job, chunks);
     if (!job.fusion) return { result: rankJobScores(job, scores, totalTokens), rawScores: scores };
     const fuse = this.#deps.fuserFor?.(job.model);
@@ -212,7 +227,7 @@ export class JobCoordinator {
    * The metrics a synchronous request records, once per job (only the merge whose `complete` won gets
    * here). A job's scoring time is its wall time: its chunks were scored by many workers.
    */
-  #recordMetrics(job: JobRecord, result: StoredResult, rawScores: readonly number[], now: number): void {
+  #recordMetrics(job: JobState, result: StoredResult, rawScores: readonly number[], now: number): void {
     const wallMs = (now - job.createdAt) * 1000;
     recordRerankMetrics(job.dialect, job.documentCount, outcomeFromStored({ id: job.id, model: job.model, ...result, wallMs, rawScores }));
   }
@@ -223,17 +238,23 @@ export class JobCoordinator {
     if (await this.#deps.store.fail(jobId, reason, this.#now())) {
       logger.warn('job failed', { jobId, reason });
       recordJobEnded(job, 'failed', this.#now());
-      await this.#ended(job);
+      await this.#ended(job, 'failed');
     }
   }
 
   /** Runs only after the one transition that ended the job, so the hook sees each job once. */
-  async #ended(job: JobRecord): Promise<void> {
+  async #ended(job: JobState, status: 'succeeded' | 'failed'): Promise<void> {
     try {
       await this.#deps.slots?.release(job.ownerKeyId);
     } catch (error) {
       // A slot left taken expires with nothing worse than a refused submit; the job itself has ended.
       logger.error('job end hook failed', { jobId: job.id, error: error as Error });
+    }
+    try {
+      // The result (or the reason) holds what is kept; the scores would otherwise wait for their TTL.
+      await this.#deps.chunks.deleteChunkScores(jobLedgerOwner(job.id), JOB_LINE, job.chunkCount);
+    } catch (error) {
+      logger.warn('job chunk scores not dropped; they expire with their TTL', { jobId: job.id, status, error: error as Error });
     }
   }
 
@@ -243,15 +264,30 @@ export class JobCoordinator {
    */
   async chunkDeadLettered(jobId: string, chunkIndex: number | undefined, reason: string): Promise<void> {
     if (chunkIndex !== undefined) {
-      const recorded = (await this.#deps.store.listChunkScores(jobId)).some((c) => c.chunkIndex === chunkIndex);
-      if (recorded) {
+      const job = await this.#deps.store.get(jobId);
+      if (job && (await this.#isRecorded(job, chunkIndex))) {
         // Merge only if every chunk is in; otherwise the worker recording the last chunk merges.
-        const job = await this.#deps.store.get(jobId);
-        if (job && job.status === 'running' && job.chunksDone >= job.chunkCount) await this.merge(jobId);
+        if (job.status === 'running' && (await this.#chunksDone(job)) >= job.chunkCount) await this.merge(jobId);
         return;
       }
     }
     await this.fail(jobId, reason);
+  }
+
+  async #isRecorded(job: JobState, chunkIndex: number): Promise<boolean> {
+    for await (const chunk of this.#deps.chunks.readChunkScores(jobLedgerOwner(job.id), JOB_LINE, job.chunkCount)) {
+      if (chunk.chunkIndex === chunkIndex) return true;
+    }
+    return false;
+  }
+
+  #chunksDone(job: JobState): Promise<number> {
+    return this.#deps.chunks.countChunks(jobLedgerOwner(job.id), JOB_LINE, job.chunkCount);
+  }
+
+  /** The job with its progress: the ledger's count while it runs or after it failed, every chunk once it succeeded. */
+  async #withProgress(job: JobState): Promise<JobRecord> {
+    return { ...job, chunksDone: job.status === 'succeeded' ? job.chunkCount : Math.min(job.chunkCount, await this.#chunksDone(job)) };
   }
 
   /**
@@ -286,7 +322,7 @@ export class JobCoordinator {
   /** The job as its owner sees it; another key's job or an expired one is indistinguishable from none. */
   async find(jobId: string, ownerKeyId: string): Promise<JobRecord | undefined> {
     const job = await this.#deps.store.get(jobId);
-    return job && job.ownerKeyId === ownerKeyId ? job : undefined;
+    return job && job.ownerKeyId === ownerKeyId ? this.#withProgress(job) : undefined;
   }
 
   /** Rebuilds the outcome the synchronous path would have returned, for the dialect to format. */

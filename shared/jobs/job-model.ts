@@ -28,13 +28,18 @@ export interface JobSpec {
   readonly requestHash?: string;
 }
 
-export interface JobRecord extends JobSpec {
+/** A job as its store keeps it: the spec and its lifecycle. Its chunks are counted in the ChunkLedger, not here. */
+export interface JobState extends JobSpec {
   readonly status: JobStatus;
-  readonly chunksDone: number;
   readonly createdAt: number;
   readonly updatedAt: number;
   /** Why a failed job failed, in words a client can act on. */
   readonly error?: string;
+}
+
+/** A job as its owner sees it: its state and the chunks counted so far. */
+export interface JobRecord extends JobState {
+  readonly chunksDone: number;
 }
 
 /** One SQS message: a slice of the candidate set, carried inline. */
@@ -50,6 +55,11 @@ export interface ChunkTask {
   readonly maxDocumentTokens?: number;
   /** The request's instruction (chat `prompt`, DashScope `instruct`) for LLM rerankers; bounded by RERANK_MAX_INSTRUCTION_CHARS. */
   readonly instruction?: string;
+  /**
+   * The job's chunks in all: the worker counts its chunk against it without reading the job. Absent in a message
+   * queued before it was added, whose worker reads the job once instead.
+   */
+  readonly chunkCount?: number;
 }
 
 export interface ChunkScores {
@@ -66,19 +76,11 @@ export interface StoredResult {
   readonly totalTokens: number;
 }
 
-export interface ChunkRecordOutcome {
-  /** False when this chunk had already been recorded (duplicate delivery). */
-  readonly recorded: boolean;
-  readonly chunksDone: number;
-  readonly chunkCount: number;
-  readonly status: JobStatus;
-}
-
 /**
  * True when `record` is what creating `spec` at `now` produced: a create retried after a lost response
  * (ids are fresh UUIDs, so nobody else writes them) must succeed, not leave an orphan behind an error.
  */
-export const isSameJobCreation = (record: JobRecord, spec: JobSpec, now: number): boolean =>
+export const isSameJobCreation = (record: JobState, spec: JobSpec, now: number): boolean =>
   record.createdAt === now &&
   record.ownerKeyId === spec.ownerKeyId &&
   record.model === spec.model &&

@@ -43,5 +43,5 @@ export function planChunks(input: ChunkPlanInput): ChunkTask[] {
     }
     tasks.push(task);
   }
-  return tasks.map((task, chunkIndex) => ({ ...task, chunkIndex }));
+  return tasks.map((task, chunkIndex) => ({ ...task, chunkIndex, chunkCount: tasks.length }));
 }

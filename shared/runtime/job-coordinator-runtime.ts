@@ -5,11 +5,12 @@ import type { BackendAdapters } from './backend-adapters.js';
 /** The one way a process builds its JobCoordinator from configuration and storage adapters. */
 export function createJobCoordinator(
   config: ServiceConfig,
-  adapters: Pick<BackendAdapters, 'store' | 'queue' | 'jobSlots'>,
+  adapters: Pick<BackendAdapters, 'store' | 'chunks' | 'queue' | 'jobSlots'>,
   fuserFor: (modelId: string) => ChunkFuser | undefined,
 ): JobCoordinator {
   return new JobCoordinator({
     store: adapters.store,
+    chunks: adapters.chunks,
     queue: adapters.queue,
     jobTtlSeconds: config.jobs.ttlSeconds,
     maxMessageBytes: config.jobs.maxMessageBytes,

@@ -74,7 +74,7 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
     if (!hybrid) hybrids.set(model.id, (hybrid = createDefaultHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
     return hybrid;
   };
-  const { store, queue, keys, rateLimiter, jobSlots } = { ...createBackendAdapters(config), ...overrides.adapters };
+  const { store, chunks, queue, keys, rateLimiter, jobSlots } = { ...createBackendAdapters(config), ...overrides.adapters };
   const batches = overrides.batches === undefined ? createBatchRuntime(config) : (overrides.batches ?? undefined);
   const defaults = {
     ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
@@ -89,7 +89,7 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
       trace: traced,
     }),
-    jobs: createJobCoordinator(config, { store, queue, jobSlots }, (modelId) => fuserOf(scorers, modelId)),
+    jobs: createJobCoordinator(config, { store, chunks, queue, jobSlots }, (modelId) => fuserOf(scorers, modelId)),
     auth: new RequestAuthenticator({
       operatorKeys: new BearerAuth(config.apiKeys),
       // The local key file is read on every lookup, so a revocation bites at once; DynamoDB lookups are cached.

@@ -224,7 +224,7 @@ export class DynamoDbBatchStore implements BatchStore {
   async putChunkScores(batchId: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded> {
     // A request of one counter counts on its own item, whose finished flag the count's condition checks (no read).
     const single = counterCount(chunkCount) === 1;
-    if (!single && (await this.isFinished(batchId, line))) return { recorded: false, chunksDone: await this.chunksDone(batchId, line, chunkCount) };
+    if (!single && (await this.isFinished(batchId, line))) return { recorded: false, chunksDone: await this.countChunks(batchId, line, chunkCount) };
     const counter = counterOfChunk(scores.chunkIndex, chunkCount);
     const pk = s(counterShardPk(batchId, line, counter));
     const chunk = n(scores.chunkIndex);
@@ -259,10 +259,10 @@ export class DynamoDbBatchStore implements BatchStore {
       const done = Number(counted.Attributes?.['chunksDone']?.N ?? 0);
       if (single) return { recorded: true, chunksDone: done };
       // Only a full counter can make the request complete: then (and only then) every counter is read.
-      return { recorded: true, chunksDone: done < chunksOfCounter(counter, chunkCount) ? done : await this.chunksDone(batchId, line, chunkCount) };
+      return { recorded: true, chunksDone: done < chunksOfCounter(counter, chunkCount) ? done : await this.countChunks(batchId, line, chunkCount) };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      return { recorded: false, chunksDone: await this.chunksDone(batchId, line, chunkCount) };
+      return { recorded: false, chunksDone: await this.countChunks(batchId, line, chunkCount) };
     }
   }
 
@@ -414,7 +414,6 @@ export class DynamoDbBatchStore implements BatchStore {
     return got.Item;
   }
 
-  /** Chunks counted so far: the sum of the line's counters (one BatchGetItem per 100, strongly consistent). */
   /** Where counter `counter` of a line counts: the request's own item for a one-counter request, else its counter item. */
   private counterKey(batchId: string, line: number, counter: number, chunkCount: number): Item {
     return counterCount(chunkCount) === 1
@@ -435,7 +434,8 @@ export class DynamoDbBatchStore implements BatchStore {
     return got.Item?.['finished'] !== undefined;
   }
 
-  private async chunksDone(batchId: string, line: number, chunkCount: number): Promise<number> {
+  /** Chunks counted so far: the sum of the line's counters (one BatchGetItem per 100, strongly consistent). */
+  async countChunks(batchId: string, line: number, chunkCount: number): Promise<number> {
     const keys = Array.from({ length: counterCount(chunkCount) }, (_, counter) => this.counterKey(batchId, line, counter, chunkCount));
     let done = 0;
     for await (const item of batchGetItems(this.client, this.table, keys)) done += Number(item['chunksDone']?.N ?? 0);

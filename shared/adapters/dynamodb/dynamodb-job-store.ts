@@ -3,7 +3,6 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
-  TransactWriteItemsCommand,
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
@@ -12,25 +11,21 @@ import { JobExistsError, type JobStore } from '../../jobs/job-store.js';
 import { isSameJobCreation } from '../../jobs/job-model.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import { forEachBounded } from '../../core/for-each-bounded.js';
-import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
+import type { JobSpec, JobState, StoredResult } from '../../jobs/job-model.js';
 import { DEFAULT_PAGE_BYTES, joinPages, splitIntoPages } from './byte-pages.js';
-import { decodeFloat64s, encodeFloat64s } from './float64-codec.js';
 import { fromMetaItem, toMetaItem, type MetaBookkeeping } from './job-meta-item.js';
 import { decodeDocuments, decodeRanked, encodeDocuments, encodeRanked } from './job-payload-codec.js';
 import {
-  CHUNK_SK_PREFIX,
   DOCS_SK_PREFIX,
   JOB_TABLE_PARTITION_KEY as PK,
   JOB_TABLE_SORT_KEY as SK,
   JOB_TABLE_TTL_ATTRIBUTE as TTL,
   META_SK,
   RESULT_SK_PREFIX,
-  chunkSk,
   docsSk,
   jobPk,
   resultSk,
 } from './job-table-keys.js';
-import { sendTransactionWithRetry } from './transact-with-retry.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -47,9 +42,9 @@ export interface DynamoDbJobStoreOptions {
 const NAMES = { '#status': 'status', '#ttl': TTL } as const;
 
 /**
- * JobStore on one DynamoDB table (see job-table-keys.ts). `now` arguments and the clock are epoch seconds.
- * Exactly-once counting comes from one transaction per chunk: the CHUNK item is put only if absent and META's
- * counter is bumped only if the job runs, so a redelivered or concurrently processed chunk can never count twice.
+ * JobStore on one DynamoDB table (see job-table-keys.ts). `now` arguments and the clock are epoch seconds. META is
+ * written at creation and once more by the transition that ends the job; chunks never touch it (they are counted
+ * in the ChunkLedger on sharded counters, so a job's thousands of chunks never serialize on this one item).
  */
 export class DynamoDbJobStore implements JobStore {
   private readonly clock: () => number;
@@ -84,34 +79,8 @@ export class DynamoDbJobStore implements JobStore {
     }
   }
 
-  async get(jobId: string): Promise<JobRecord | undefined> {
+  async get(jobId: string): Promise<JobState | undefined> {
     return (await this.readMeta(jobId))?.record;
-  }
-
-  async putChunkScores(jobId: string, scores: ChunkScores, now: number): Promise<ChunkRecordOutcome> {
-    // Read first: cheap exit for jobs that are gone or finished, and the expiry the CHUNK item's TTL must share.
-    const before = await this.readMeta(jobId);
-    if (before === undefined) return { recorded: false, chunksDone: 0, chunkCount: 0, status: 'failed' };
-    if (before.record.status !== 'running') return outcomeOf(before.record, false);
-
-    const recorded = await this.recordChunk(jobId, scores, now, before.record.expiresAt);
-    const after = await this.readMeta(jobId);
-    // The job expired between the two reads; report what we did against the state we last saw.
-    return outcomeOf(after?.record ?? before.record, recorded);
-  }
-
-  async listChunkScores(jobId: string): Promise<ChunkScores[]> {
-    const items = await this.queryPrefix(jobId, CHUNK_SK_PREFIX);
-    return items
-      .map(
-        (item): ChunkScores => ({
-          chunkIndex: Number(item['chunkIndex']?.N),
-          offset: Number(item['offset']?.N),
-          tokens: Number(item['tokens']?.N),
-          scores: decodeFloat64s(item['scores']?.B ?? new Uint8Array()),
-        }),
-      )
-      .sort((a, b) => a.chunkIndex - b.chunkIndex);
   }
 
   async getDocuments(jobId: string): Promise<RerankDocument[]> {
@@ -148,47 +117,6 @@ export class DynamoDbJobStore implements JobStore {
     return { ranked: decodeRanked(joinPages(pages.map(pageBytes))), totalTokens: meta.bookkeeping.totalTokens ?? 0 };
   }
 
-  /** The transaction, with its cancellation reasons turned into "duplicate" (false) or "not running" (false). */
-  private async recordChunk(jobId: string, scores: ChunkScores, now: number, expiresAt: number): Promise<boolean> {
-    const command = new TransactWriteItemsCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: this.tableName,
-            Item: {
-              [PK]: { S: jobPk(jobId) },
-              [SK]: { S: chunkSk(scores.chunkIndex) },
-              chunkIndex: { N: String(scores.chunkIndex) },
-              offset: { N: String(scores.offset) },
-              tokens: { N: String(scores.tokens) },
-              scores: { B: encodeFloat64s(scores.scores) },
-              [TTL]: { N: String(expiresAt) },
-            },
-            ConditionExpression: `attribute_not_exists(${PK})`,
-          },
-        },
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } },
-            UpdateExpression: 'SET chunksDone = chunksDone + :one, updatedAt = :now',
-            ConditionExpression: '#status = :running',
-            ExpressionAttributeNames: { '#status': NAMES['#status'] },
-            ExpressionAttributeValues: { ':one': { N: '1' }, ':now': { N: String(now) }, ':running': { S: 'running' } },
-          },
-        },
-      ],
-    });
-    try {
-      await sendTransactionWithRetry(this.client, command);
-      return true;
-    } catch (error) {
-      // Either condition failing means "not counted": the chunk already exists, or the job no longer runs.
-      if (isConditionFailure(error, 0) || isConditionFailure(error, 1)) return false;
-      throw error;
-    }
-  }
-
   private async updateIfRunning(jobId: string, now: number, update: string, values: Item): Promise<boolean> {
     try {
       await this.client.send(
@@ -215,7 +143,7 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   /** META with expiry applied: DynamoDB TTL deletes lazily (up to days in AWS), so expired means absent here. */
-  private async readMeta(jobId: string): Promise<{ record: JobRecord; bookkeeping: MetaBookkeeping } | undefined> {
+  private async readMeta(jobId: string): Promise<{ record: JobState; bookkeeping: MetaBookkeeping } | undefined> {
     const { Item } = await this.client.send(
       new GetItemCommand({ TableName: this.tableName, Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } }, ConsistentRead: true }),
     );
@@ -266,10 +194,3 @@ export class DynamoDbJobStore implements JobStore {
 }
 
 const pageBytes = (item: Item): Uint8Array => item['data']?.B ?? new Uint8Array();
-
-const outcomeOf = (record: JobRecord, recorded: boolean): ChunkRecordOutcome => ({
-  recorded,
-  chunksDone: record.chunksDone,
-  chunkCount: record.chunkCount,
-  status: record.status,
-});

@@ -1,5 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { JobRecord, JobSpec, JobStatus } from '../../jobs/job-model.js';
+import type { JobSpec, JobState, JobStatus } from '../../jobs/job-model.js';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, META_SK, jobPk } from './job-table-keys.js';
 
 type Item = Record<string, AttributeValue>;
@@ -27,7 +27,6 @@ export function toMetaItem(spec: JobSpec, now: number): Item {
     activation: { S: spec.activation },
     expiresAt: n(spec.expiresAt),
     status: { S: 'running' satisfies JobStatus },
-    chunksDone: n(0),
     createdAt: n(now),
     updatedAt: n(now),
     [JOB_TABLE_TTL_ATTRIBUTE]: n(spec.expiresAt),
@@ -55,13 +54,13 @@ const num = (item: Item, name: string): number => {
   return value;
 };
 
-export function fromMetaItem(item: Item): { record: JobRecord; bookkeeping: MetaBookkeeping } {
+export function fromMetaItem(item: Item): { record: JobState; bookkeeping: MetaBookkeeping } {
   const error = item['error']?.S;
   const fusion = item['fusion']?.M;
   const requestHash = item['requestHash']?.S;
-  const record: JobRecord = {
+  const record: JobState = {
     id: str(item, 'id'),
-    dialect: str(item, 'dialect') as JobRecord['dialect'],
+    dialect: str(item, 'dialect') as JobState['dialect'],
     ownerKeyId: str(item, 'ownerKeyId'),
     model: str(item, 'model'),
     documentCount: num(item, 'documentCount'),
@@ -69,10 +68,9 @@ export function fromMetaItem(item: Item): { record: JobRecord; bookkeeping: Meta
     topN: optNum(item, 'topN'),
     threshold: optNum(item, 'threshold'),
     returnDocuments: item['returnDocuments']?.BOOL === true,
-    activation: str(item, 'activation') as JobRecord['activation'],
+    activation: str(item, 'activation') as JobState['activation'],
     expiresAt: num(item, 'expiresAt'),
     status: str(item, 'status') as JobStatus,
-    chunksDone: num(item, 'chunksDone'),
     createdAt: num(item, 'createdAt'),
     updatedAt: num(item, 'updatedAt'),
     ...(error === undefined ? {} : { error }),

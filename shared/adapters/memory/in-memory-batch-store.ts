@@ -1,6 +1,7 @@
 import type { BatchChunkScores, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from '../../batches/batch-model.js';
 import { isTerminal } from '../../batches/batch-model.js';
 import { BatchExistsError, type BatchPage, type BatchStore, type ChunkRecorded } from '../../batches/batch-store.js';
+import { InMemoryChunkLedger } from './in-memory-chunk-ledger.js';
 
 /** Progress shards per batch: requests count on `line % PROGRESS_SHARDS`, as the DynamoDB adapter spreads its counter items. */
 export const PROGRESS_SHARDS = 16;
@@ -8,8 +9,6 @@ export const PROGRESS_SHARDS = 16;
 interface BatchState {
   record: BatchRecord;
   readonly requests: Map<number, BatchRequestPlan>;
-  /** line -> chunkIndex -> scores */
-  readonly chunks: Map<number, Map<number, BatchChunkScores>>;
   readonly results: Map<number, BatchRequestResult>;
   readonly shards: { completed: number; failed: number }[];
 }
@@ -21,6 +20,8 @@ export class InMemoryBatchStore implements BatchStore {
   readonly #batches = new Map<string, BatchState>();
   /** Creation order, for newest-first pages. */
   readonly #order: string[] = [];
+  /** A request whose result line is kept counts no more chunks. */
+  readonly #chunks = new InMemoryChunkLedger((batchId, line) => this.#batches.get(batchId)?.results.has(line) === true);
 
   #state(batchId: string): BatchState {
     const state = this.#batches.get(batchId);
@@ -33,7 +34,6 @@ export class InMemoryBatchStore implements BatchStore {
     this.#batches.set(batch.id, {
       record: batch,
       requests: new Map(),
-      chunks: new Map(),
       results: new Map(),
       shards: Array.from({ length: PROGRESS_SHARDS }, () => ({ completed: 0, failed: 0 })),
     });
@@ -77,23 +77,21 @@ export class InMemoryBatchStore implements BatchStore {
     yield* byLine(this.#state(batchId).requests);
   }
 
-  async putChunkScores(batchId: string, line: number, scores: BatchChunkScores, _chunkCount?: number): Promise<ChunkRecorded> {
-    const state = this.#state(batchId);
-    let chunks = state.chunks.get(line);
-    if (!chunks) state.chunks.set(line, (chunks = new Map()));
-    // Write-once, as DynamoDB's attribute_not_exists condition: a redelivered chunk changes nothing.
-    if (chunks.has(scores.chunkIndex) || state.results.has(line)) return { recorded: false, chunksDone: chunks.size };
-    chunks.set(scores.chunkIndex, { ...scores, scores: [...scores.scores], ...(scores.lexical ? { lexical: [...scores.lexical] } : {}) });
-    return { recorded: true, chunksDone: chunks.size };
+  async putChunkScores(batchId: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded> {
+    this.#state(batchId);
+    return this.#chunks.putChunkScores(batchId, line, scores, chunkCount);
   }
 
-  async *readChunkScores(batchId: string, line: number): AsyncIterable<BatchChunkScores> {
-    const chunks = this.#state(batchId).chunks.get(line);
-    if (chunks) yield* byLine(chunks);
+  readChunkScores(batchId: string, line: number): AsyncIterable<BatchChunkScores> {
+    return this.#chunks.readChunkScores(batchId, line);
   }
 
-  async deleteChunkScores(batchId: string, line: number): Promise<void> {
-    this.#batches.get(batchId)?.chunks.delete(line);
+  deleteChunkScores(batchId: string, line: number): Promise<void> {
+    return this.#chunks.deleteChunkScores(batchId, line);
+  }
+
+  countChunks(batchId: string, line: number): Promise<number> {
+    return this.#chunks.countChunks(batchId, line);
   }
 
   async putResult(batchId: string, result: BatchRequestResult): Promise<boolean> {
@@ -116,7 +114,7 @@ export class InMemoryBatchStore implements BatchStore {
     const state = this.#batches.get(batchId);
     if (!state) return;
     state.requests.clear();
-    state.chunks.clear();
+    this.#chunks.forget(batchId);
     state.results.clear();
   }
 

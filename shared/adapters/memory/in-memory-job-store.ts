@@ -1,13 +1,12 @@
 import { isSameJobCreation } from '../../jobs/job-model.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
-import type { ChunkRecordOutcome, ChunkScores, JobRecord, JobSpec, StoredResult } from '../../jobs/job-model.js';
+import type { JobSpec, JobState, StoredResult } from '../../jobs/job-model.js';
 import { JobExistsError, type JobStore } from '../../jobs/job-store.js';
 
 interface JobEntry {
-  record: JobRecord;
+  record: JobState;
   /** JSON text, like the DynamoDB pages: callers can neither alias nor see fields JSON would drop. */
   documents: string | undefined;
-  chunks: Map<number, ChunkScores>;
   result: StoredResult | undefined;
 }
 
@@ -33,35 +32,16 @@ export class InMemoryJobStore implements JobStore {
     const existing = this.jobs.get(spec.id);
     if (existing && isSameJobCreation(existing.record, spec, now)) return;
     if (existing) throw new JobExistsError(spec.id);
-    const record: JobRecord = { ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now };
+    const record: JobState = { ...spec, status: 'running', createdAt: now, updatedAt: now };
     this.jobs.set(spec.id, {
       record,
       documents: documents === undefined ? undefined : JSON.stringify(documents),
-      chunks: new Map(),
       result: undefined,
     });
   }
 
-  async get(jobId: string): Promise<JobRecord | undefined> {
+  async get(jobId: string): Promise<JobState | undefined> {
     return this.live(jobId)?.record;
-  }
-
-  async putChunkScores(jobId: string, scores: ChunkScores, now: number): Promise<ChunkRecordOutcome> {
-    const entry = this.live(jobId);
-    // Same answer as the DynamoDB adapter for a job that is gone: nothing recorded, nothing to merge.
-    if (entry === undefined) return { recorded: false, chunksDone: 0, chunkCount: 0, status: 'failed' };
-    const recorded = entry.record.status === 'running' && !entry.chunks.has(scores.chunkIndex);
-    if (recorded) {
-      entry.chunks.set(scores.chunkIndex, { ...scores, scores: [...scores.scores] });
-      entry.record = { ...entry.record, chunksDone: entry.record.chunksDone + 1, updatedAt: now };
-    }
-    const { chunksDone, chunkCount, status } = entry.record;
-    return { recorded, chunksDone, chunkCount, status };
-  }
-
-  async listChunkScores(jobId: string): Promise<ChunkScores[]> {
-    const chunks = this.jobs.get(jobId)?.chunks ?? new Map<number, ChunkScores>();
-    return [...chunks.values()].sort((a, b) => a.chunkIndex - b.chunkIndex).map((c) => ({ ...c, scores: [...c.scores] }));
   }
 
   async getDocuments(jobId: string): Promise<RerankDocument[]> {

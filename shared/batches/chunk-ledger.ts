@@ -1,0 +1,30 @@
+import type { BatchChunkScores } from './batch-model.js';
+
+export interface ChunkRecorded {
+  /** False when this chunk was already recorded (a second delivery): nothing changed. */
+  readonly recorded: boolean;
+  /**
+   * Chunks of the request counted so far: reaches the chunk count exactly when the last one is counted (and on every
+   * later call). Before that an adapter that counts a large request on several items may answer a lower bound.
+   */
+  readonly chunksDone: number;
+}
+
+/**
+ * Where the chunks of one request are recorded and counted, exactly once each, whatever the deliveries: a batch
+ * line's chunks and an async job's chunks (a job is one request, kept under its own key) go through this one
+ * protocol. No item takes every chunk's write: a large request counts on counters spread over partitions.
+ */
+export interface ChunkLedger {
+  /**
+   * Records a chunk's scores exactly once: a chunk delivered twice counts once, and a finished request's chunks are
+   * not counted. `chunkCount` is the request's (its plan's): adapters spread a large request's counts by it.
+   */
+  putChunkScores(owner: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded>;
+  /** A request's chunk scores in chunk order, one chunk at a time (`chunkCount` as given to putChunkScores, when known). */
+  readChunkScores(owner: string, line: number, chunkCount?: number): AsyncIterable<BatchChunkScores>;
+  /** Drops a finished request's chunk scores (its result holds what is kept); the counts stay until they expire. */
+  deleteChunkScores(owner: string, line: number, chunkCount?: number): Promise<void>;
+  /** Chunks counted so far (exact: every counter is read), for progress. */
+  countChunks(owner: string, line: number, chunkCount: number): Promise<number>;
+}
