@@ -28,6 +28,11 @@ export const TABLE_PARTITIONS = {
   slots: slotsPk('*'),
   /** A batch's META and its line shards (`BATCH#<id>`, `BATCH#<id>#S<nn>`). */
   batches: batchPk('*'),
+  /**
+   * A job's chunk scores and counters in the ChunkLedger (`BATCH#job:<id>#S<nn>`): the batch protocol's items under
+   * jobLedgerOwner's key (shared/jobs is not infra's to import; the stack test holds the two together).
+   */
+  jobChunks: batchPk('job:*'),
   /** Each key's batches, newest first (`BATCHES#<keyId>`). */
   batchOwners: ownerBatchesPk('*'),
   /** Batches not yet ended (expiry sweep, running-batch quota). */
@@ -45,8 +50,14 @@ export type TableItemAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' |
 /** Which actions a function may take on which partitions of the table. */
 export type TableAccess = readonly { readonly partitions: readonly TablePartition[]; readonly actions: readonly TableItemAction[] }[];
 
-/** The job store (create, poll, record chunks, complete, fail) works only on `JOB#` items. */
+/** The job store (create, poll, complete, fail) works only on `JOB#` items. */
 const JOB_STORE: TableItemAction[] = ['GetItem', 'Query', 'PutItem', 'UpdateItem'];
+
+/**
+ * A job's chunks in the ChunkLedger: put the scores, count them on a counter (reading the finished flag of a large
+ * job), sum the counters, read them back to merge and delete them after.
+ */
+const JOB_CHUNKS: TableItemAction[] = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
 
 /**
  * The batch store: versioned META transitions, per-line plans, chunk scores and results (deleted once the output
@@ -65,14 +76,19 @@ export const TABLE_ACCESS = {
     { partitions: ['batches', 'activeBatches'], actions: BATCH_STORE },
     { partitions: ['batchOwners'], actions: ['Query', 'PutItem'] },
   ],
-  /** Jobs; releases the owner's job slot when a job completes. */
+  /** Jobs; records and counts chunks, merges the job whose count it completes; releases the owner's job slot then. */
   worker: [
     { partitions: ['jobs'], actions: JOB_STORE },
+    { partitions: ['jobChunks'], actions: JOB_CHUNKS },
     { partitions: ['slots'], actions: ['UpdateItem'] },
   ],
-  /** Fails the job of a dead-lettered chunk (read and conditional update of its META item) and releases its slot. */
+  /**
+   * Fails the job of a dead-lettered chunk (read and conditional update of its META item) and releases its slot; a
+   * chunk recorded after all lets it merge the job instead (its chunks read, its result written, its scores dropped).
+   */
   deadLetter: [
-    { partitions: ['jobs'], actions: ['GetItem', 'UpdateItem'] },
+    { partitions: ['jobs'], actions: JOB_STORE },
+    { partitions: ['jobChunks'], actions: ['BatchGetItem', 'Query', 'DeleteItem'] },
     { partitions: ['slots'], actions: ['GetItem', 'UpdateItem'] },
   ],
   /** The batch worker runs plan, chunk and finalize tasks and the expiry sweep. */

@@ -6,11 +6,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
-import { DynamoDbJobStore } from '../../shared/adapters/dynamodb/dynamodb-job-store.js';
+import { DynamoDbBatchStore } from '../../shared/adapters/dynamodb/dynamodb-batch-store.js';
 import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
 import { SqsChunkQueue } from '../../shared/adapters/sqs/sqs-chunk-queue.js';
 import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
-import type { JobSpec } from '../../shared/jobs/job-model.js';
+import { jobLedgerOwner } from '../../shared/jobs/chunk-ledger.js';
 import { localAwsConfig } from './local-aws-config.js';
 import { startDynamoDbLocal } from './start-dynamodb-local.js';
 import { startMotoServer } from './start-moto-server.js';
@@ -28,34 +28,28 @@ console.log(`moto start: ${ms(t)} ms`);
 try {
   const ddb = new DynamoDBClient(localAwsConfig(dynamo.endpoint));
   await createJobsTable(ddb, 'measure-jobs');
-  const store = new DynamoDbJobStore('measure-jobs', ddb);
-  const spec = (chunkCount: number): JobSpec => ({
-    id: randomUUID(), dialect: 'openai', ownerKeyId: 'k', model: 'm', documentCount: chunkCount * 64, chunkCount,
-    topN: undefined, threshold: undefined, returnDocuments: false, activation: 'sigmoid', expiresAt: Math.floor(Date.now() / 1000) + 3600,
-  });
+  // A job's chunks are recorded in the ChunkLedger (the batch store's chunk protocol), one request per job.
+  const ledger = new DynamoDbBatchStore(ddb, 'measure-jobs');
   const scores = Array.from({ length: 64 }, () => Math.random());
-  const now = Math.floor(Date.now() / 1000);
 
-  const sequential = spec(200);
-  await store.create(sequential, undefined, now);
+  const sequential = jobLedgerOwner(randomUUID());
   const times: number[] = [];
   for (let i = 0; i < 200; i += 1) {
     const s = performance.now();
-    await store.putChunkScores(sequential.id, { chunkIndex: i, offset: i * 64, scores, tokens: 1 }, now);
+    await ledger.putChunkScores(sequential, 1, { chunkIndex: i, offset: i * 64, scores, tokens: 1 }, 200);
     times.push(performance.now() - s);
   }
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   console.log(`putChunkScores sequential (200 x 64 scores): mean ${mean.toFixed(1)} ms, p50 ${pct(times, 0.5).toFixed(1)}, p95 ${pct(times, 0.95).toFixed(1)}`);
 
-  const concurrent = spec(200);
-  await store.create(concurrent, undefined, now);
+  const concurrent = jobLedgerOwner(randomUUID());
   t = performance.now();
   for (let wave = 0; wave < 10; wave += 1) {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => store.putChunkScores(concurrent.id, { chunkIndex: wave * 20 + i, offset: 0, scores, tokens: 1 }, now)));
+    await Promise.all(Array.from({ length: 20 }, (_, i) => ledger.putChunkScores(concurrent, 1, { chunkIndex: wave * 20 + i, offset: 0, scores, tokens: 1 }, 200)));
   }
   const total = ms(t);
-  console.log(`putChunkScores 20-way concurrent: 200 in ${total} ms (${(total / 200).toFixed(1)} ms/chunk), chunksDone=${(await store.get(concurrent.id))?.chunksDone}`);
+  console.log(`putChunkScores 20-way concurrent: 200 in ${total} ms (${(total / 200).toFixed(1)} ms/chunk), chunksDone=${await ledger.countChunks(concurrent, 1, 200)}`);
   ddb.destroy();
 
   const sqs = new SQSClient(localAwsConfig(moto.endpoint));

@@ -4,6 +4,7 @@ import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
+import { DynamoDbBatchStore } from '../../shared/adapters/dynamodb/dynamodb-batch-store.js';
 import { DynamoDbJobStore } from '../../shared/adapters/dynamodb/dynamodb-job-store.js';
 import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
 import { SqsChunkQueue } from '../../shared/adapters/sqs/sqs-chunk-queue.js';
@@ -128,8 +129,10 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
 
   let nextJob = 0;
   const store = new DynamoDbJobStore(stack.tableName, dynamodb);
+  const chunks = new DynamoDbBatchStore(dynamodb, stack.tableName);
   const jobs = new JobCoordinator({
     store,
+    chunks,
     queue: new SqsChunkQueue(sqs, queues.queueUrl, { maxMessageBytes: runtime.config.jobs.maxMessageBytes }),
     jobTtlSeconds: runtime.config.jobs.ttlSeconds,
     maxMessageBytes: runtime.config.jobs.maxMessageBytes,
@@ -140,7 +143,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
   const recordHandler = chaosRecordHandler({
     scorers: runtime.scorers,
     jobs,
-    store,
+    chunks,
     resend: async (body) => void (await stack.sqs.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: body }))),
     rates: options.worker,
     random: faultRandom,
@@ -220,7 +223,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
       accepted
         .filter((s) => !ended.has(s.id))
         .map(async (s) => {
-          const job = await runtime.store.get(s.id);
+          const job = await runtime.jobs.find(s.id, 'chaos');
           if (job?.status !== 'running') ended.set(s.id, performance.now() - s.at);
         }),
     );
@@ -231,7 +234,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
 
   const verdicts: JobVerdict[] = [];
   for (const s of accepted) {
-    const job = await runtime.store.get(s.id);
+    const job = await runtime.jobs.find(s.id, 'chaos');
     const poisoned = poisonedChunk(s.request.query);
     const end: JobEnd = job === undefined ? 'missing' : job.status;
     let violation: string | undefined;

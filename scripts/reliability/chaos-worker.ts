@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
 import { decodeChunkTask } from '../../shared/jobs/chunk-queue.js';
+import { jobLedgerOwner, type ChunkLedger } from '../../shared/jobs/chunk-ledger.js';
 import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
-import type { JobStore } from '../../shared/jobs/job-store.js';
 import { scoreChunkTask } from '../../shared/jobs/score-chunk-task.js';
 import type { ScorerRegistry } from '../../shared/core/scorer-registry.js';
 import type { FaultCounts } from './fault-counts.js';
@@ -35,9 +35,9 @@ export class InjectedCrash extends Error {
 
 export interface ChaosWorkerDeps {
   readonly scorers: ScorerRegistry;
-  /** The coordinator and store the worker writes through (built on the faulty SDK clients). */
+  /** The coordinator and chunk ledger the worker writes through (built on the faulty SDK clients). */
   readonly jobs: JobCoordinator;
-  readonly store: JobStore;
+  readonly chunks: ChunkLedger;
   /** Puts a message body on the chunk queue again. */
   readonly resend: (body: string) => Promise<void>;
   readonly rates: WorkerFaultRates;
@@ -78,7 +78,8 @@ export function chaosRecordHandler(deps: ChaosWorkerDeps): (record: SQSRecord) =
         counts.add('worker: crash after the write, before merge/delete');
         const batch = await deps.scorers.get(task.model).score(task.query, task.documents);
         const { chunkIndex, offset } = task;
-        await deps.store.putChunkScores(task.jobId, { chunkIndex, offset, scores: batch.scores, tokens: batch.tokens }, Math.floor(Date.now() / 1000));
+        if (task.chunkCount === undefined) throw new Error(`chunk ${chunkIndex} of job ${task.jobId} carries no chunk count`);
+        await deps.chunks.putChunkScores(jobLedgerOwner(task.jobId), 1, { chunkIndex, offset, scores: batch.scores, tokens: batch.tokens }, task.chunkCount);
         throw new InjectedCrash('crashed after writing');
       }
     }

@@ -1,3 +1,4 @@
+import type { LedgerChunkScores } from '../jobs/chunk-ledger.js';
 import type { ByteRange } from '../files/file-store.js';
 
 /** OpenAI's batch statuses: validating -> in_progress -> finalizing -> completed, or failed / expired / cancelling -> cancelled. */
@@ -108,15 +109,8 @@ export type BatchTask =
   | BatchChunkTask
   | { readonly kind: 'finalize'; readonly batchId: string };
 
-/** Raw scores of one chunk, in chunk order. */
-export interface BatchChunkScores {
-  readonly chunkIndex: number;
-  readonly offset: number;
-  readonly scores: readonly number[];
-  readonly tokens: number;
-  /** The lexical component per document, for a request fused over a corpus (CandidateSetFusion). */
-  readonly lexical?: readonly number[];
-}
+/** Raw scores of one chunk, in chunk order (with the lexical component per document, for a request fused over a corpus). */
+export type BatchChunkScores = LedgerChunkScores;
 
 /** A finished request: the JSONL line for the output file (status 200) or the error file. */
 export interface BatchRequestResult {

@@ -10,7 +10,7 @@ import { logger } from '../observability/logger.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import type { ChunkQueue } from './chunk-queue.js';
-import type { ChunkLedger } from '../batches/chunk-ledger.js';
+import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner, type ChunkLedger } from './chunk-ledger.js';
 import type { ChunkScores, ChunkTask, JobRecord, JobSpec, JobState, StoredResult } from './job-model.js';
 import { JobExistsError, type JobStore } from './job-store.js';
 import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
@@ -21,13 +21,6 @@ import { requestFingerprint } from './request-fingerprint.js';
 import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
-
-/**
- * A job in the ChunkLedger: one request (line 1) under its own owner key, apart from every batch (whose ids start
- * `batch_`), so its chunks are counted on the same sharded counters as a batch line's.
- */
-export const jobLedgerOwner = (jobId: string): string => `job:${jobId}`;
-const JOB_LINE = 1;
 
 export interface JobCoordinatorDeps {
   readonly store: JobStore;

@@ -15,7 +15,7 @@ import { InMemoryJobSlots } from '../adapters/memory/in-memory-job-slots.js';
 import { InMemoryJobStore } from '../adapters/memory/in-memory-job-store.js';
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
 import { SqsChunkQueue } from '../adapters/sqs/sqs-chunk-queue.js';
-import type { ChunkLedger } from '../batches/chunk-ledger.js';
+import type { ChunkLedger } from '../jobs/chunk-ledger.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import type { JobStore } from '../jobs/job-store.js';

@@ -14,11 +14,14 @@ import { describeChunkQueueContract } from './chunk-queue.contract.js';
 import { describeJobStoreContract } from './job-store.contract.js';
 import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
 import { describeBatchStoreContract } from './batch-store.contract.js';
+import { InMemoryChunkLedger } from '../../shared/adapters/memory/in-memory-chunk-ledger.js';
+import { describeChunkLedgerContract } from './chunk-ledger.contract.js';
 import { InMemoryUploadStore } from '../../shared/adapters/memory/in-memory-upload-store.js';
 import { describeUploadStoreContract } from './upload-store.contract.js';
 
 describeJobStoreContract('in-memory', () => new InMemoryJobStore());
 describeBatchStoreContract('in-memory', () => new InMemoryBatchStore());
+describeChunkLedgerContract('in-memory', () => new InMemoryChunkLedger());
 describeUploadStoreContract('in-memory', () => new InMemoryUploadStore());
 
 describeChunkQueueContract('in-process', async () => {

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RerankDocument } from '../../shared/core/rerank-request.js';
-import type { ChunkScores } from '../../shared/jobs/job-model.js';
 import { JobExistsError, type JobStore } from '../../shared/jobs/job-store.js';
 import { bits, makeSpec, nowSeconds } from './job-fixtures.js';
-
-const chunk = (chunkIndex: number, scores: number[] = [chunkIndex + 0.5, -chunkIndex]): ChunkScores => ({
-  chunkIndex,
-  offset: chunkIndex * scores.length,
-  scores,
-  tokens: 10 * (chunkIndex + 1),
-});
 
 /**
  * The one behaviour every JobStore adapter must have. `makeStore` may return the same store each time:
@@ -22,7 +14,7 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       const spec = makeSpec();
       const now = nowSeconds();
       await store.create(spec, undefined, now);
-      expect(await store.get(spec.id)).toEqual({ ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now });
+      expect(await store.get(spec.id)).toEqual({ ...spec, status: 'running', createdAt: now, updatedAt: now });
       const bare = makeSpec({ topN: undefined, threshold: undefined, returnDocuments: false });
       await store.create(bare, undefined, now);
       const got = await store.get(bare.id);
@@ -30,12 +22,10 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       expect(got?.threshold).toBeUndefined();
       expect(got?.error).toBeUndefined();
       expect(await store.get('no-such-job')).toBeUndefined();
-      // A chunk for a job that is gone is simply not recorded, so the worker acknowledges it and moves on.
-      expect(await store.putChunkScores('no-such-job', chunk(0), now)).toEqual({ recorded: false, chunksDone: 0, chunkCount: 0, status: 'failed' });
       expect(await store.complete('no-such-job', { ranked: [], totalTokens: 0 }, now)).toBe(false);
       // A create retried after a lost response succeeds; a different job under an existing id is refused.
       await store.create(spec, undefined, now);
-      expect(await store.get(spec.id)).toEqual({ ...spec, status: 'running', chunksDone: 0, createdAt: now, updatedAt: now });
+      expect(await store.get(spec.id)).toEqual({ ...spec, status: 'running', createdAt: now, updatedAt: now });
       // A typed error, the same from every adapter: callers match JobExistsError, never a message.
       await expect(store.create({ ...spec, documentCount: spec.documentCount + 1 }, undefined, now)).rejects.toBeInstanceOf(JobExistsError);
       await expect(store.create(spec, undefined, now + 5)).rejects.toBeInstanceOf(JobExistsError);
@@ -46,69 +36,30 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       const spec = makeSpec({ expiresAt: nowSeconds() - 10 });
       await store.create(spec, undefined, nowSeconds() - 100);
       expect(await store.get(spec.id)).toBeUndefined();
-      expect((await store.putChunkScores(spec.id, chunk(0), nowSeconds())).recorded).toBe(false);
       expect(await store.complete(spec.id, { ranked: [], totalTokens: 0 }, nowSeconds())).toBe(false);
       expect(await store.fail(spec.id, 'late', nowSeconds())).toBe(false);
     });
 
-    it('counts a duplicate delivery once and keeps the first scores', async () => {
-      const store = await makeStore();
-      const spec = makeSpec({ chunkCount: 2 });
-      await store.create(spec, undefined, 100);
-      expect(await store.putChunkScores(spec.id, chunk(0), 101)).toEqual({ recorded: true, chunksDone: 1, chunkCount: 2, status: 'running' });
-      expect(await store.putChunkScores(spec.id, chunk(0, [9, 9]), 102)).toEqual({ recorded: false, chunksDone: 1, chunkCount: 2, status: 'running' });
-      expect(await store.listChunkScores(spec.id)).toEqual([chunk(0)]);
-      expect(await store.putChunkScores(spec.id, chunk(1), 103)).toEqual({ recorded: true, chunksDone: 2, chunkCount: 2, status: 'running' });
-      expect((await store.get(spec.id))?.updatedAt).toBe(103);
-    });
-
-    it('counts 20 concurrent distinct chunks exactly (the last one sees 20 of 20)', async () => {
-      const store = await makeStore();
-      const spec = makeSpec({ chunkCount: 20 });
-      await store.create(spec, undefined, nowSeconds());
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => store.putChunkScores(spec.id, chunk(i), nowSeconds())));
-      expect(outcomes.every((o) => o.recorded)).toBe(true);
-      expect(Math.max(...outcomes.map((o) => o.chunksDone))).toBe(20);
-      expect((await store.get(spec.id))?.chunksDone).toBe(20);
-      const listed = await store.listChunkScores(spec.id);
-      expect(listed.map((c) => c.chunkIndex)).toEqual(Array.from({ length: 20 }, (_, i) => i));
-      expect(listed).toEqual(Array.from({ length: 20 }, (_, i) => chunk(i)));
-    });
-
-    it('counts concurrent duplicates of one chunk once', async () => {
-      const store = await makeStore();
-      const spec = makeSpec({ chunkCount: 3 });
-      await store.create(spec, undefined, nowSeconds());
-      const outcomes = await Promise.all(Array.from({ length: 10 }, () => store.putChunkScores(spec.id, chunk(1), nowSeconds())));
-      expect(outcomes.filter((o) => o.recorded)).toHaveLength(1);
-      expect((await store.get(spec.id))?.chunksDone).toBe(1);
-      expect(await store.listChunkScores(spec.id)).toHaveLength(1);
-    });
-
-    it('ignores chunks once the job has failed, and keeps the reason', async () => {
+    it('fails once and keeps the reason', async () => {
       const store = await makeStore();
       const spec = makeSpec({ chunkCount: 3 });
       await store.create(spec, undefined, 100);
-      await store.putChunkScores(spec.id, chunk(0), 101);
       expect(await store.fail(spec.id, 'scorer unavailable', 102)).toBe(true);
-      expect(await store.putChunkScores(spec.id, chunk(1), 103)).toEqual({ recorded: false, chunksDone: 1, chunkCount: 3, status: 'failed' });
-      expect(await store.get(spec.id)).toMatchObject({ status: 'failed', error: 'scorer unavailable', chunksDone: 1, updatedAt: 102 });
+      expect(await store.get(spec.id)).toMatchObject({ status: 'failed', error: 'scorer unavailable', updatedAt: 102 });
       expect(await store.fail(spec.id, 'again', 104)).toBe(false);
       expect(await store.complete(spec.id, { ranked: [[0, 1]], totalTokens: 1 }, 105)).toBe(false);
       expect(await store.getResult(spec.id)).toBeUndefined();
     });
 
-    it('completes once; later completes, fails and chunks are refused', async () => {
+    it('completes once; later completes and fails are refused', async () => {
       const store = await makeStore();
       const spec = makeSpec({ chunkCount: 1 });
       await store.create(spec, undefined, 100);
       expect(await store.getResult(spec.id)).toBeUndefined();
-      await store.putChunkScores(spec.id, chunk(0), 101);
       const result = { ranked: [[1, 0.9], [0, 0.1]] as [number, number][], totalTokens: 42 };
       expect(await store.complete(spec.id, result, 102)).toBe(true);
       expect(await store.complete(spec.id, { ranked: [[0, 1]], totalTokens: 1 }, 103)).toBe(false);
       expect(await store.fail(spec.id, 'too late', 104)).toBe(false);
-      expect(await store.putChunkScores(spec.id, chunk(1), 105)).toMatchObject({ recorded: false, status: 'succeeded', chunksDone: 1 });
       expect(await store.get(spec.id)).toMatchObject({ status: 'succeeded', updatedAt: 102 });
       expect(await store.getResult(spec.id)).toEqual(result);
     });
@@ -139,14 +90,11 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       expect(bits(stored?.ranked.map(([, s]) => s) ?? [])).toEqual(bits(ranked.map(([, s]) => s)));
     });
 
-    it('keeps float64 scores bit-exact in chunks and results', async () => {
+    it('keeps float64 scores bit-exact in results', async () => {
       const store = await makeStore();
       const awkward = [0.1 + 0.2, -1e-300, 5e-324, -5e-324, 1.7976931348623157e308, Math.PI, -0, 0, NaN, Infinity, -Infinity, 1 / 3];
       const spec = makeSpec({ chunkCount: 1 });
       await store.create(spec, undefined, nowSeconds());
-      await store.putChunkScores(spec.id, chunk(0, awkward), nowSeconds());
-      const [listed] = await store.listChunkScores(spec.id);
-      expect(bits(listed?.scores ?? [])).toEqual(bits(awkward));
       await store.complete(spec.id, { ranked: awkward.map((s, i) => [i, s]), totalTokens: 0 }, nowSeconds());
       const stored = await store.getResult(spec.id);
       expect(bits(stored?.ranked.map(([, s]) => s) ?? [])).toEqual(bits(awkward));

@@ -4,6 +4,8 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } from '../../shared/adapters/dynamodb/job-table-keys.js';
 import { KEY_LIST_PK } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
+import { counterShardPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
+import { jobLedgerOwner } from '../../shared/jobs/chunk-ledger.js';
 import { API_ROUTES } from '../../shared/http/api-routes.js';
 import { listFiles, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type SynthResult } from './support/synth-rerank.js';
 
@@ -345,6 +347,8 @@ describe('least-privilege IAM', () => {
     const worker = roleId('Worker');
     expect(allActions(worker)).toEqual(
       [
+        'dynamodb:BatchGetItem',
+        'dynamodb:DeleteItem',
         'dynamodb:GetItem',
         'dynamodb:PutItem',
         'dynamodb:Query',
@@ -363,7 +367,16 @@ describe('least-privilege IAM', () => {
     const sqsStatements = statementsOf(worker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
     expect(sqsStatements.every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksQueue')))).toBe(true);
     expect(allActions(worker)).not.toContain('sqs:SendMessage');
-    expect(tableGrants(worker)).toEqual({ 'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'], 'SLOTS#*': ['UpdateItem'] });
+    expect(tableGrants(worker)).toEqual({
+      'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      // Its chunks in the ChunkLedger: the batch protocol's items under the job's own owner key, not every batch's.
+      'BATCH#job:*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      'SLOTS#*': ['UpdateItem'],
+    });
+    // The pattern covers exactly the partitions the ledger writes a job's chunks to.
+    const shard = counterShardPk(jobLedgerOwner('0c4e7f42-job'), 1, 3);
+    expect(globMatches('BATCH#job:*', shard)).toBe(true);
+    expect(globMatches('BATCH#job:*', counterShardPk('batch_0123abcd', 1, 3))).toBe(false);
   });
 
   it('dead-letter consumer: job store items and consuming the DLQ only', () => {
@@ -372,7 +385,12 @@ describe('least-privilege IAM', () => {
     expect(sqsStatements.length).toBeGreaterThan(0);
     expect(sqsStatements.every((s) => refersTo(s, logicalId('AWS::SQS::Queue', 'ChunksDeadLetterQueue')))).toBe(true);
     expect(allActions(deadLetter)).not.toContain('sqs:SendMessage');
-    expect(tableGrants(deadLetter)).toEqual({ 'JOB#*': ['GetItem', 'UpdateItem'], 'SLOTS#*': ['GetItem', 'UpdateItem'] });
+    expect(tableGrants(deadLetter)).toEqual({
+      // A dead-lettered chunk that was recorded after all lets it merge the job (result pages written, documents read).
+      'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      'BATCH#job:*': ['BatchGetItem', 'DeleteItem', 'Query'],
+      'SLOTS#*': ['GetItem', 'UpdateItem'],
+    });
   });
 
   it('batch worker: batch items, its task queue (send and consume) and DLQ, the files bucket; no job, key or rate items', () => {

@@ -66,9 +66,9 @@ const n = (value: number) => ({ N: String(value) });
 
 /**
  * BatchStore on the jobs table (batch-table-keys.ts). META changes only by optimistic, versioned conditional
- * writes; chunk scores are written once (attribute_not_exists) and counted on their request's item in the same
- * transaction; a result is kept once and counted on its shard's PROGRESS item in the same transaction, so a
- * redelivered chunk or a second finalizer counts nothing twice.
+ * writes; chunk scores are put and then counted once on a counter item by a conditional set-add (the ChunkLedger
+ * protocol, which async jobs use too, under their own owner key); a result is kept once and counted on its shard's
+ * PROGRESS item in the same transaction, so a redelivered chunk or a second finalizer counts nothing twice.
  */
 export class DynamoDbBatchStore implements BatchStore {
   private readonly retentionSeconds: number;

@@ -1,10 +1,9 @@
-import type { BatchChunkScores } from '../../batches/batch-model.js';
-import type { ChunkLedger, ChunkRecorded } from '../../batches/chunk-ledger.js';
+import type { ChunkLedger, ChunkRecorded, LedgerChunkScores } from '../../jobs/chunk-ledger.js';
 
 interface LineChunks {
   /** Chunk indices counted; kept after the scores are dropped, as the DynamoDB adapter's counters are. */
   readonly counted: Set<number>;
-  readonly scores: Map<number, BatchChunkScores>;
+  readonly scores: Map<number, LedgerChunkScores>;
 }
 
 /**
@@ -27,7 +26,7 @@ export class InMemoryChunkLedger implements ChunkLedger {
     return chunks;
   }
 
-  async putChunkScores(owner: string, line: number, scores: BatchChunkScores, _chunkCount: number): Promise<ChunkRecorded> {
+  async putChunkScores(owner: string, line: number, scores: LedgerChunkScores, _chunkCount: number): Promise<ChunkRecorded> {
     const chunks = this.#line(owner, line);
     if (chunks.counted.has(scores.chunkIndex) || this.#isFinished(owner, line)) return { recorded: false, chunksDone: chunks.counted.size };
     chunks.counted.add(scores.chunkIndex);
@@ -35,7 +34,7 @@ export class InMemoryChunkLedger implements ChunkLedger {
     return { recorded: true, chunksDone: chunks.counted.size };
   }
 
-  async *readChunkScores(owner: string, line: number): AsyncIterable<BatchChunkScores> {
+  async *readChunkScores(owner: string, line: number): AsyncIterable<LedgerChunkScores> {
     const scores = this.#lines.get(`${owner}\n${line}`)?.scores;
     if (scores) yield* [...scores.entries()].sort((a, b) => a[0] - b[0]).map(([, chunk]) => chunk);
   }

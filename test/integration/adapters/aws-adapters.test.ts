@@ -15,6 +15,7 @@ import { describeChunkQueueContract } from '../../contract/chunk-queue.contract.
 import { describeJobStoreContract } from '../../contract/job-store.contract.js';
 import { DynamoDbBatchStore } from '../../../shared/adapters/dynamodb/dynamodb-batch-store.js';
 import { describeBatchStoreContract } from '../../contract/batch-store.contract.js';
+import { describeChunkLedgerContract } from '../../contract/chunk-ledger.contract.js';
 import { describeUploadStoreContract } from '../../contract/upload-store.contract.js';
 import { DynamoDbUploadStore } from '../../../shared/adapters/dynamodb/dynamodb-upload-store.js';
 import { makeSqsHarness } from './sqs-harness.js';
@@ -53,6 +54,7 @@ afterAll(async () => {
 
 describeJobStoreContract('DynamoDB Local', () => new DynamoDbJobStore(TABLE, dynamoClient));
 describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
+describeChunkLedgerContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
 describeUploadStoreContract('DynamoDB Local', () => new DynamoDbUploadStore(dynamoClient, TABLE));
 describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
 

@@ -1,3 +1,4 @@
+import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsTable } from '../../../shared/adapters/dynamodb/create-jobs-table.js';
@@ -62,7 +63,7 @@ const stores: [string, () => JobStore][] = [
 describe.each(stores)('Idempotency-Key on job submission (%s)', (_name, makeStore) => {
   const setup = () => {
     const queue = new RecordingQueue();
-    return { queue, jobs: new JobCoordinator({ store: makeStore(), queue, jobTtlSeconds: 600, maxMessageBytes: 1 << 20 }) };
+    return { queue, jobs: new JobCoordinator({ store: makeStore(), chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 600, maxMessageBytes: 1 << 20 }) };
   };
   const unique = () => `key-${Math.random().toString(36).slice(2)}`;
 

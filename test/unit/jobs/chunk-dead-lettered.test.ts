@@ -1,26 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
+import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
 import { rerankRequest } from '../../../shared/core/rerank-request.js';
+import { jobLedgerOwner } from '../../../shared/jobs/chunk-ledger.js';
 import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
 
 // The queue is never consumed here: the test plays the workers by hand.
 function coordinator() {
   const store = new InMemoryJobStore();
+  const chunks = new InMemoryChunkLedger();
   const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
-  return { store, jobs: new JobCoordinator({ store, queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 }) };
+  return { chunks, jobs: new JobCoordinator({ store, chunks, queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 }) };
 }
 
 const documents = ['a', 'bb', 'ccc', 'dddd'];
 
 async function submitted() {
-  const { store, jobs } = coordinator();
+  const { chunks, jobs } = coordinator();
   const request = rerankRequest('q', documents.map((text) => ({ text })));
   const job = await jobs.submit({ request, dialect: 'openai', ownerKeyId: 'k', model: 'm', activation: 'none', batchSize: 2 });
   const tasks = planChunks({ jobId: job.id, model: 'm', query: 'q', documents, batchSize: 2, maxMessageBytes: 1 << 20 });
   const scoreOf = (chunk: number) => ({ scores: tasks[chunk]?.documents.map((d) => d.length) ?? [], tokens: 1 });
-  return { store, jobs, job, tasks, scoreOf };
+  return { chunks, jobs, job, tasks, scoreOf };
 }
 
 describe('JobCoordinator.chunkDeadLettered', () => {
@@ -38,10 +41,10 @@ describe('JobCoordinator.chunkDeadLettered', () => {
   });
 
   it('finishes the job when the dead-lettered chunk was in fact recorded last', async () => {
-    const { store, jobs, job, scoreOf } = await submitted();
+    const { chunks, jobs, job, scoreOf } = await submitted();
     // Both chunks recorded but the merge never ran (the worker died right after its write).
-    await store.putChunkScores(job.id, { chunkIndex: 0, offset: 0, ...scoreOf(0) }, 1);
-    await store.putChunkScores(job.id, { chunkIndex: 1, offset: 2, ...scoreOf(1) }, 1);
+    await chunks.putChunkScores(jobLedgerOwner(job.id), 1, { chunkIndex: 0, offset: 0, ...scoreOf(0) }, 2);
+    await chunks.putChunkScores(jobLedgerOwner(job.id), 1, { chunkIndex: 1, offset: 2, ...scoreOf(1) }, 2);
     await jobs.chunkDeadLettered(job.id, 1, 'chunk 1 dead-lettered');
     const done = await jobs.find(job.id, 'k');
     expect(done?.status).toBe('succeeded');

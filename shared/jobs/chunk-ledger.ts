@@ -1,4 +1,9 @@
-import type { BatchChunkScores } from './batch-model.js';
+import type { ChunkScores } from './job-model.js';
+
+/** One chunk's raw scores, in chunk order; a batch line fused over a corpus also keeps its lexical part per document. */
+export interface LedgerChunkScores extends ChunkScores {
+  readonly lexical?: readonly number[];
+}
 
 export interface ChunkRecorded {
   /** False when this chunk was already recorded (a second delivery): nothing changed. */
@@ -20,11 +25,18 @@ export interface ChunkLedger {
    * Records a chunk's scores exactly once: a chunk delivered twice counts once, and a finished request's chunks are
    * not counted. `chunkCount` is the request's (its plan's): adapters spread a large request's counts by it.
    */
-  putChunkScores(owner: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded>;
+  putChunkScores(owner: string, line: number, scores: LedgerChunkScores, chunkCount: number): Promise<ChunkRecorded>;
   /** A request's chunk scores in chunk order, one chunk at a time (`chunkCount` as given to putChunkScores, when known). */
-  readChunkScores(owner: string, line: number, chunkCount?: number): AsyncIterable<BatchChunkScores>;
+  readChunkScores(owner: string, line: number, chunkCount?: number): AsyncIterable<LedgerChunkScores>;
   /** Drops a finished request's chunk scores (its result holds what is kept); the counts stay until they expire. */
   deleteChunkScores(owner: string, line: number, chunkCount?: number): Promise<void>;
   /** Chunks counted so far (exact: every counter is read), for progress. */
   countChunks(owner: string, line: number, chunkCount: number): Promise<number>;
 }
+
+/**
+ * A job in the ChunkLedger: one request (line 1) under its own owner key, apart from every batch (whose ids start
+ * `batch_`), so its chunks are counted on the same sharded counters as a batch line's.
+ */
+export const jobLedgerOwner = (jobId: string): string => `job:${jobId}`;
+export const JOB_LEDGER_LINE = 1;
