@@ -45,10 +45,13 @@ export const SERVICE = {
   /** Bytes per document (~190 WordPiece tokens of English text, what the bench documents average). */
   documentBytes: 900,
   /**
-   * WCU per chunk: one transaction (CHUNK put + META counter update), 2 WCU per item per KB in a
-   * transaction; both items are under the job's partition key.
+   * WCU per chunk on its partition, jobs and batches alike (the ChunkLedger): its scores put and its counter's set-add
+   * (a set of at most 64 indices). No transaction and no write to the job's META.
    */
   wcuPerChunk: 4,
+  /** A request's chunks count on one counter per CHUNKS_PER_COUNTER chunks, each on its own partition, up to LEDGER_SHARDS (batch-table-keys.ts). */
+  chunksPerCounter: 64,
+  ledgerShards: 16,
   /** SQS requests per chunk: a share of a SendMessageBatch of 10, one receive, one delete. */
   sqsRequestsPerChunk: 2.1,
   /** Seconds between client polls of a running job. */

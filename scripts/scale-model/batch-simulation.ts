@@ -56,10 +56,7 @@ const S3_PUT = 0.005 / 1000;
  * Batch items spread over 16 partitions by line, and a request's chunk scores and counters over up to 16 more by
  * counter (batch-table-keys.ts: BATCH_SHARDS, one counter per CHUNKS_PER_COUNTER chunks).
  */
-const BATCH_SHARDS = 16;
-const CHUNKS_PER_COUNTER = 64;
-/** One chunk's scores put and its counter update (a set of at most 64 indices): the write units on its partition. */
-const WCU_PER_CHUNK_ON_SHARD = 4;
+const { ledgerShards: BATCH_SHARDS, chunksPerCounter: CHUNKS_PER_COUNTER, wcuPerChunk: WCU_PER_CHUNK_ON_SHARD } = SERVICE;
 /** Bytes of one output line per returned result (index, score, JSON) and of top_n results kept per request. */
 const OUTPUT_BYTES_PER_REQUEST = 2_000;
 const OUTPUT_BYTES_PER_SECOND = 50e6;

@@ -46,8 +46,8 @@ export function documentsPerJob(documentBytes: number): number {
  * Wall time and dollars of scoring `documents` through the queue. A flow model in small time steps:
  * the worker concurrency available at time s is min(asked, account limit, SQS ramp 5 + 5/s x s); each
  * worker finishes a chunk every overhead + chunk/pairsPerSecond seconds; the chunk rate is capped by
- * DynamoDB (every chunk of one job writes a transaction under the job's partition key: 1,000 WCU/s per
- * key, 4,000 WCU/s for a new on-demand table). Plus one cold start and the last chunk's latency.
+ * DynamoDB (every chunk puts its scores and counts on its counter's partition, one per 64 chunks of a job up to 16:
+ * 1,000 WCU/s per partition, 4,000 WCU/s for a new on-demand table). Plus one cold start and the last chunk's latency.
  */
 export function predictJob(s: JobScenario): JobPrediction {
   const chunkDocs = s.chunkDocuments ?? SERVICE.chunkDocuments;
@@ -57,9 +57,11 @@ export function predictJob(s: JobScenario): JobPrediction {
   const chunks = jobs === 1 ? Math.ceil(s.documents / chunkDocs) : Math.ceil(perJob / chunkDocs) * (jobs - 1) + Math.ceil((s.documents - perJob * (jobs - 1)) / chunkDocs);
   const chunkSeconds = s.overheadPerChunkSeconds + chunkDocs / s.pairsPerSecond;
   const concurrencyCap = s.unlimited ? s.concurrency : Math.min(s.concurrency, LIMITS.accountConcurrency);
+  // Each job's chunks count on one counter partition per 64 chunks (up to 16), never on its META item.
+  const partitionsPerJob = Math.min(SERVICE.ledgerShards, Math.ceil(Math.ceil(Math.min(perJob, s.documents) / chunkDocs) / SERVICE.chunksPerCounter));
   const storeCap = s.unlimited
     ? Number.POSITIVE_INFINITY
-    : Math.min((jobs * LIMITS.dynamoPartitionWcuPerSecond) / SERVICE.wcuPerChunk, LIMITS.dynamoTableInitialWcuPerSecond / SERVICE.wcuPerChunk);
+    : Math.min((jobs * partitionsPerJob * LIMITS.dynamoPartitionWcuPerSecond) / SERVICE.wcuPerChunk, LIMITS.dynamoTableInitialWcuPerSecond / SERVICE.wcuPerChunk);
   const binding: string[] = [];
 
   // Chunks *started* flow at workers / chunk time; the job ends one chunk time after the last one starts.
@@ -95,7 +97,7 @@ export function predictJob(s: JobScenario): JobPrediction {
   if (storeBound > 0.1 * t) {
     binding.push(
       jobs === 1
-        ? 'DynamoDB partition of the job (~250 chunk transactions/s): throughput flattens; larger batch_size means fewer chunks'
+        ? `DynamoDB partitions of the job's chunk counters (${partitionsPerJob} in use, ~${Math.round(storeCap)} chunk writes/s): throughput flattens; larger batch_size means fewer chunks`
         : 'DynamoDB table write rate (4,000 WCU/s for a new on-demand table): throughput flattens until on-demand adapts',
     );
   }
