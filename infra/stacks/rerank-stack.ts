@@ -166,6 +166,8 @@ export class RerankStack extends Stack {
       description: 'Rerank batch worker: plans batches, scores their chunks, writes output and error files, expires them',
       memoryMb: s.workerMemoryMb,
       timeout: batchWorkerTimeout,
+      // A plan task plans a third of its timeout, then checkpoints and queues the next: no input is too large to plan.
+      environment: { ...common.environment, RERANK_BATCH_PLAN_SLICE_SECONDS: String(Math.floor(s.batchWorkerTimeoutSeconds / 3)) },
       // Its task queue's event source plus its DLQ's (SQS's minimum maximum concurrency, 2).
       reservedConcurrency: s.batchWorkerMaxConcurrency + DEAD_LETTER_CONCURRENCY,
     });

@@ -199,7 +199,12 @@ export class BatchEngine {
   async #plan(batchId: string): Promise<void> {
     const batch = await this.#deps.store.get(batchId);
     if (!batch) return;
-    if (batch.status === 'validating' && !batch.planned && (await this.#planner.plan(batch))) return this.#maybeComplete(batchId);
+    if (batch.status === 'validating' && !batch.planned) {
+      const outcome = await this.#planner.plan(batch);
+      if (outcome === 'planned') return this.#maybeComplete(batchId);
+      // The next plan task goes on from the checkpoint (and notices a cancel or expiry itself).
+      if (outcome === 'continued') return;
+    }
     // Cancelled or expired while validating: the planner stopped, and the finalizer takes over.
     const now = await this.#deps.store.get(batchId);
     if (now && (now.status === 'cancelling' || now.status === 'finalizing')) await this.#deps.queue.send([{ kind: 'finalize', batchId }]);

@@ -24,6 +24,11 @@ export interface BatchLimits {
   readonly maxReturnedDocumentBytes: number;
   /** Output and error files expire this long after they are written (RERANK_FILE_RETENTION_DAYS, as uploads). */
   readonly outputRetentionSeconds: number;
+  /**
+   * Seconds one plan task plans before it checkpoints and queues the next one (RERANK_BATCH_PLAN_SLICE_SECONDS): planning
+   * a 200 MB input is several invocations, none near the worker's timeout (the stack sets a third of it).
+   */
+  readonly planSliceSeconds: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -38,5 +43,6 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   completionWindowSeconds: 24 * 3600,
   maxReturnedDocumentBytes: 64 * 1024 * 1024,
   outputRetentionSeconds: 30 * 86_400,
+  planSliceSeconds: 300,
 };
 

@@ -20,6 +20,12 @@ const CHECK_STATUS_EVERY_LINES = 256;
 
 type CorpusOutcome = CorpusPlan | RerankError;
 
+/**
+ * How a planning run ended: the whole file is planned; it stopped (cancelled, expired or failed while validating);
+ * or its slice of time ran out, and it queued the next plan task, which resumes at its checkpoint.
+ */
+export type PlanningOutcome = 'planned' | 'stopped' | 'continued';
+
 /** The inline documents cut by estimated cost: [offset, count] slices. */
 function inlineChunks(admitted: AdmittedLine, deps: BatchEngineDeps): { offset: number; count: number }[] {
   const { limits } = deps;
@@ -52,13 +58,17 @@ export class BatchPlanner {
     this.#deps = deps;
   }
 
-  /** Plans the batch; returns false when it stopped early (cancelled, expired or failed while validating). */
-  async plan(batch: BatchRecord): Promise<boolean> {
+  /**
+   * Plans the batch from its checkpoint for at most `limits.planSliceSeconds`, then hands over to a fresh plan task
+   * (checkpointed first): one invocation never plans a whole 200 MB input, so none runs into the worker's timeout.
+   */
+  async plan(batch: BatchRecord): Promise<PlanningOutcome> {
     const { store, files, limits } = this.#deps;
+    const sliceEnds = performance.now() + limits.planSliceSeconds * 1000;
     const input = await files.get(batch.inputFileId);
     if (!input || input.version !== batch.inputFileVersion) {
       await this.#failBatch(batch, 'file_not_found', `input file ${batch.inputFileId} is gone or was replaced since the batch was created`);
-      return false;
+      return 'stopped';
     }
     const corpora = new Map<string, Promise<CorpusOutcome>>();
     // A run after a failure resumes at the checkpoint: the lines before it are recorded and their tasks sent.
@@ -90,12 +100,12 @@ export class BatchPlanner {
       total++;
       if (total > limits.maxLinesPerBatch) {
         await this.#failBatch(batch, 'too_many_lines', `the input file has more than ${limits.maxLinesPerBatch} requests, the limit per batch`, line.line);
-        return false;
+        return 'stopped';
       }
       if (total % CHECK_STATUS_EVERY_LINES === 0 && (await store.get(batch.id))?.status !== 'validating') {
         // Cancelled or expired: the lines planned so far are recorded (the finalizer writes them as not run), none sent.
         await writePlans();
-        return false;
+        return 'stopped';
       }
       const planned = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
       if (planned) {
@@ -106,14 +116,21 @@ export class BatchPlanner {
         await flush();
         // Everything up to this line is recorded and sent: a later failure resumes after it (and a cancel stops here).
         const checkpoint = { nextByte: line.range.end + 1, nextLine: line.line + 1, total };
-        if ((await store.update(batch.id, ['validating'], { planCheckpoint: checkpoint, total })) === undefined) return false;
+        if ((await store.update(batch.id, ['validating'], { planCheckpoint: checkpoint, total })) === undefined) return 'stopped';
+        if (performance.now() >= sliceEnds) {
+          // Out of time: the next plan task resumes at this checkpoint. Sent after the checkpoint is written, so a
+          // failed send retries this task from the same place (a duplicate plan task re-plans lines idempotently).
+          await this.#deps.queue.send([{ kind: 'plan', batchId: batch.id }]);
+          logger.info('batch planning continues in the next task', { batchId: batch.id, nextLine: checkpoint.nextLine });
+          return 'continued';
+        }
       }
     }
     if (pending.length > 0 || plans.length > 0) await flush();
     const now = nowSeconds(this.#deps);
     const started = await store.update(batch.id, ['validating'], { status: 'in_progress', inProgressAt: now, total, planned: true });
     logger.info('batch planned', { batchId: batch.id, requests: total });
-    return started !== undefined;
+    return started === undefined ? 'stopped' : 'planned';
   }
 
   /** The custom ids of the requests recorded before `line` (a resumed run must still refuse their duplicates). */

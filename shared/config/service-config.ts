@@ -69,6 +69,8 @@ export interface BatchQuotasConfig {
   readonly maxCorpusDocuments: number;
   readonly maxCorpusResultsWithoutTopN: number;
   readonly outputRetentionSeconds: number;
+  /** Seconds one plan task runs before it hands over to the next (RERANK_BATCH_PLAN_SLICE_SECONDS). */
+  readonly planSliceSeconds: number;
 }
 
 export interface JobsConfig {
@@ -227,6 +229,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       maxCorpusDocuments: setting(env, 'RERANK_BATCH_MAX_CORPUS_DOCUMENTS'),
       maxCorpusResultsWithoutTopN: setting(env, 'RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N'),
       outputRetentionSeconds: setting(env, 'RERANK_FILE_RETENTION_DAYS') * 86_400,
+      planSliceSeconds: setting(env, 'RERANK_BATCH_PLAN_SLICE_SECONDS'),
     },
     files: {
       dir: resolve(root, env['RERANK_FILES_DIR'] ?? ENV_DEFAULTS.RERANK_FILES_DIR),

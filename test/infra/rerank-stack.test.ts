@@ -125,6 +125,14 @@ describe('functions', () => {
     });
   });
 
+  it('gives the batch worker a planning slice of a third of its timeout, so planning hands over before the timeout', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Rerank batch worker'),
+      Timeout: 900,
+      Environment: { Variables: Match.objectLike({ RERANK_BATCH_PLAN_SLICE_SECONDS: '300', RERANK_JOBS_BACKEND: 'aws' }) },
+    });
+  });
+
   it('never puts a Bearer key in the template: keys live hashed in the jobs table, not in env or Secrets Manager', () => {
     for (const [, fn] of resources('AWS::Lambda::Function')) {
       const variables = (fn.Properties['Environment'] as { Variables: Record<string, unknown> }).Variables;

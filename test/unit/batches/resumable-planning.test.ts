@@ -9,6 +9,58 @@ const A = keyIdOf('key-a');
 const LINES = 300;
 const FAIL_AT_LINE = 200;
 
+async function createBatch(rt: ReturnType<typeof batchTestRuntime>, lines: number): Promise<string> {
+  // One document per line: one chunk task per line, so the planner checkpoints every 64 lines.
+  const body = Array.from({ length: lines }, (_, i) =>
+    JSON.stringify({ custom_id: `req-${i + 1}`, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: [`document ${i} about python http`] } }),
+  );
+  const file = await rt.files.put(A, 'in.jsonl', 'batch', `${body.join('\n')}\n`);
+  const created = await rt.app.handle(
+    apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }),
+  );
+  return (JSON.parse(created.body as string) as { id: string }).id;
+}
+
+describe('batch planning in slices of time', () => {
+  it('hands over to a fresh plan task at a checkpoint once its slice is used, and every line ends exactly once', async () => {
+    // A slice of 0 s: every run plans up to its first checkpoint (64 lines) and queues the next plan task.
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0 });
+    const batchId = await createBatch(rt, LINES);
+    const planned: number[] = [];
+    const putRequest = rt.store.putRequest.bind(rt.store);
+    rt.store.putRequest = async (id: string, request: BatchRequestPlan) => {
+      planned.push(request.line);
+      return putRequest(id, request);
+    };
+    const planRuns = await rt.queue.run((t) => t.kind === 'plan');
+    // 300 lines at 64 per checkpoint: four runs hand over, the fifth reads to the end.
+    expect(planRuns).toBe(Math.ceil(LINES / 64));
+    expect(await rt.store.get(batchId)).toMatchObject({ status: 'in_progress', total: LINES, planned: true });
+    // Each run resumed where the last stopped: every line was planned once.
+    expect([...planned].sort((a, b) => a - b)).toEqual(Array.from({ length: LINES }, (_, i) => i + 1));
+    await rt.queue.run();
+    const batch = await rt.store.get(batchId);
+    expect(batch).toMatchObject({ status: 'completed', finalCounts: { total: LINES, completed: LINES, failed: 0 } });
+    const output = rt.files.text(batch!.outputFileId!).trim().split('\n').map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
+    expect(new Set(output).size).toBe(LINES);
+  });
+
+  it('a cancel between two slices stops planning: the next plan task hands the batch to the finalizer', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0 });
+    const batchId = await createBatch(rt, LINES);
+    // Run exactly one slice, then cancel before the next plan task runs.
+    const [first] = rt.queue.tasks.splice(rt.queue.tasks.findIndex((t) => t.kind === 'plan'), 1);
+    await rt.engine.handle(first as BatchTask);
+    expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(1);
+    const cancel = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: `/v1/batches/${batchId}/cancel`, headers: { authorization: 'Bearer key-a' } }));
+    expect(cancel.statusCode).toBe(200);
+    await rt.queue.run();
+    const batch = await rt.store.get(batchId);
+    expect(batch?.status).toBe('cancelled');
+    expect(batch?.finalCounts?.total).toBeLessThan(LINES);
+  });
+});
+
 describe('batch planning after a failure', () => {
   it('resumes after the last checkpoint instead of line 1, and every line still ends exactly once', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
