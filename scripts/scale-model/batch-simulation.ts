@@ -1,3 +1,6 @@
+import { PLANNER_SENDS_IN_FLIGHT } from '../../shared/adapters/sqs/sqs-batch-task-queue.js';
+import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
+import { PLAN_WRITES as PLAN_WRITES_IN_FLIGHT } from '../../shared/batches/batch-planner.js';
 import { LIMITS, PRICES, SERVICE } from './aws-limits.js';
 
 /** What `npm run bench:batch:aws` measured per AWS call on the emulators (bench/batch-aws-report.md), per chunk. */
@@ -40,13 +43,13 @@ export interface BatchPrediction {
   readonly binding: string[];
 }
 
-/** Concurrent SendMessageBatch calls of the planner (SqsBatchTaskQueue), tasks per call, and tasks per planner send. */
-const PLANNER_SENDS_IN_FLIGHT = 16;
+/**
+ * The planner's own settings, read from its code so the model cannot drift: SendMessageBatch calls in flight
+ * (SqsBatchTaskQueue) of 10 tasks each, plans written at once (PLAN_WRITES), and the tasks of one round, which ends in
+ * a checkpoint (limits.planFlushTasks).
+ */
 const TASKS_PER_SEND = 10;
-/** The planner sends once it holds 64 tasks (batch-planner.ts SEND_EVERY) and records a checkpoint with each send. */
-const SEND_EVERY_TASKS = 64;
-/** Request plans the planner writes at once before their tasks are sent (batch-planner.ts PLAN_WRITES). */
-const PLAN_WRITES_IN_FLIGHT = 16;
+const SEND_EVERY_TASKS = DEFAULT_BATCH_LIMITS.planFlushTasks;
 /** S3 read rate of one Lambda scanning a corpus file (a single GET stream; AWS quotes ~80-90 MB/s per connection). */
 const CORPUS_SCAN_BYTES_PER_SECOND = 80e6;
 /** S3 GET and PUT list prices per request (us-east-1 Standard). */

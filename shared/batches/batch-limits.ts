@@ -29,6 +29,11 @@ export interface BatchLimits {
    * a 200 MB input is several invocations, none near the worker's timeout (the stack sets a third of it).
    */
   readonly planSliceSeconds: number;
+  /**
+   * Chunk tasks (or request plans) the planner gathers before it writes the plans, sends the tasks and checkpoints: a
+   * round's writes and sends overlap, so fewer, larger rounds plan more lines a second (a failure re-plans one round).
+   */
+  readonly planFlushTasks: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -44,5 +49,6 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxReturnedDocumentBytes: 64 * 1024 * 1024,
   outputRetentionSeconds: 30 * 86_400,
   planSliceSeconds: 300,
+  planFlushTasks: 640,
 };
 

@@ -12,10 +12,9 @@ import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
 import { isBlankLine, readJsonlLines } from './jsonl-lines.js';
 
-/** Tasks are sent in groups, and the batch's status is re-read this often, so a cancel stops planning soon. */
-const SEND_EVERY = 64;
-/** Request plans written at once before their tasks are sent. */
-const PLAN_WRITES = 16;
+/** Request plans written at once before their tasks are sent (the SDK's 50 sockets leave room for the sends). */
+export const PLAN_WRITES = 32;
+/** The batch's status is re-read this often, so a cancel stops planning soon. */
 const CHECK_STATUS_EVERY_LINES = 256;
 
 type CorpusOutcome = CorpusPlan | RerankError;
@@ -77,7 +76,8 @@ export class BatchPlanner {
     let pending: BatchTask[] = [];
     let plans: BatchRequestPlan[] = [];
     // Plans are written together before their tasks are sent (a worker reads its line's plan), PLAN_WRITES at a time:
-    // one write per line in turn held a 10,000-line batch's planning to its writes' latency.
+    // one write per line in turn held a 10,000-line batch's planning to its writes' latency. A round gathers
+    // limits.planFlushTasks tasks: its sends go PLANNER_SENDS_IN_FLIGHT at a time, so rounds of 64 left most idle.
     const writePlans = async () => {
       await forEachBounded(plans, PLAN_WRITES, (plan) => this.#deps.store.putRequest(batch.id, plan));
       plans = [];
@@ -112,7 +112,7 @@ export class BatchPlanner {
         plans.push(planned.plan);
         pending.push(...planned.tasks);
       }
-      if (pending.length >= SEND_EVERY || plans.length >= SEND_EVERY) {
+      if (pending.length >= limits.planFlushTasks || plans.length >= limits.planFlushTasks) {
         await flush();
         // Everything up to this line is recorded and sent: a later failure resumes after it (and a cancel stops here).
         const checkpoint = { nextByte: line.range.end + 1, nextLine: line.line + 1, total };

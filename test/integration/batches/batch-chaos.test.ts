@@ -36,8 +36,8 @@ interface FaultRates {
 
 /**
  * Store calls that change state fail at random: before the write (nothing happened) or after it (the ack is lost).
- * The planner's per-line writes are spared: a failed plan task resumes at its last checkpoint (every 64 tasks, which a
- * 40-line plan never reaches, so here it starts over), and at these rates a 40-line plan would rarely get through
+ * The planner's per-line writes are spared: a failed plan task resumes at its last checkpoint (every round of
+ * limits.planFlushTasks tasks, which a 40-line plan never reaches, so here it starts over), and at these rates a 40-line plan would rarely get through
  * (that ends the batch failed with a reason, which the engine tests cover; resuming: resumable-planning.test.ts).
  */
 function faultyStore(store: BatchStore, random: () => number, rates: FaultRates): BatchStore {

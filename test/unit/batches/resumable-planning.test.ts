@@ -10,7 +10,7 @@ const LINES = 300;
 const FAIL_AT_LINE = 200;
 
 async function createBatch(rt: ReturnType<typeof batchTestRuntime>, lines: number): Promise<string> {
-  // One document per line: one chunk task per line, so the planner checkpoints every 64 lines.
+  // One document per line: one chunk task per line, so with rounds of 64 tasks the planner checkpoints every 64 lines.
   const body = Array.from({ length: lines }, (_, i) =>
     JSON.stringify({ custom_id: `req-${i + 1}`, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: [`document ${i} about python http`] } }),
   );
@@ -24,7 +24,7 @@ async function createBatch(rt: ReturnType<typeof batchTestRuntime>, lines: numbe
 describe('batch planning in slices of time', () => {
   it('hands over to a fresh plan task at a checkpoint once its slice is used, and every line ends exactly once', async () => {
     // A slice of 0 s: every run plans up to its first checkpoint (64 lines) and queues the next plan task.
-    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0 });
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0, planFlushTasks: 64 });
     const batchId = await createBatch(rt, LINES);
     const planned: number[] = [];
     const putRequest = rt.store.putRequest.bind(rt.store);
@@ -46,7 +46,7 @@ describe('batch planning in slices of time', () => {
   });
 
   it('a cancel between two slices stops planning: the next plan task hands the batch to the finalizer', async () => {
-    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0 });
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0, planFlushTasks: 64 });
     const batchId = await createBatch(rt, LINES);
     // Run exactly one slice, then cancel before the next plan task runs.
     const [first] = rt.queue.tasks.splice(rt.queue.tasks.findIndex((t) => t.kind === 'plan'), 1);
@@ -63,8 +63,8 @@ describe('batch planning in slices of time', () => {
 
 describe('batch planning after a failure', () => {
   it('resumes after the last checkpoint instead of line 1, and every line still ends exactly once', async () => {
-    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
-    // One document per line: one chunk task per line, so the planner checkpoints every 64 lines.
+    // Rounds of 64 tasks: one document per line is one chunk task per line, so the planner checkpoints every 64 lines.
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planFlushTasks: 64 });
     const lines = Array.from({ length: LINES }, (_, i) =>
       JSON.stringify({ custom_id: `req-${i + 1}`, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: [`document ${i} about python http`] } }),
     );
