@@ -30,7 +30,8 @@ describe('predictBatch', () => {
   });
 
   it('names the planner when many small lines are planned slower than the workers take them', () => {
-    const slowPlanner = { ...calls, putSeconds: 0.05 };
+    // Slow writes and sends (0.2 s each): one planner with rounds of 640 tasks plans ~100 lines/s, slower than 1,000 workers.
+    const slowPlanner = { ...calls, putSeconds: 0.2, sendSeconds: 0.2 };
     const p = predictBatch({ ...base, unlimited: false, requests: 10_000, documentsPerRequest: 100, concurrency: 1000, pairsPerSecond: 2000, calls: slowPlanner });
     expect(p.binding.join(' ')).toMatch(/the planner: one invocation plans \d+ lines\/s/);
   });

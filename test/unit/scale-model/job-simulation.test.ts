@@ -33,12 +33,22 @@ describe('predictJob', () => {
     expect(p.wallSeconds).toBeCloseTo((100 * chunkSeconds) / 4 + chunkSeconds, 6);
   });
 
-  it('marks the DynamoDB partition of one job when fast workers outrun it', () => {
-    // Act: small chunks of a fast model: every worker wants ~12 chunk transactions/s, the ramp soon brings 50+
+  it("spreads one job's chunk writes over its counters' partitions: small chunks of a fast model no longer bind on DynamoDB", () => {
+    // Act: 750 chunks of 8 documents, ~12 a second per worker: the job's META transactions (~250/s) bound this; its 12
+    // counter partitions (~3,000 chunks/s) and the table (~1,000) are not reached before the SQS ramp has done the job.
     const p = predictJob({ ...base, documents: 6000, chunkDocuments: 8, concurrency: 1000, pairsPerSecond: 5000, overheadPerChunkSeconds: 0.08 });
 
     // Assert
-    expect(p.binding.join(' ')).toMatch(/DynamoDB partition/);
+    expect(p.binding.join(' ')).not.toMatch(/DynamoDB/);
+    expect(p.binding.join(' ')).toMatch(/SQS scale-up ramp/);
+  });
+
+  it("marks the table's write rate when many jobs of small chunks outrun a new on-demand table", () => {
+    // Act: 200,000 documents (32 jobs) of 8-document chunks at 1,000 workers
+    const p = predictJob({ ...base, documents: 200_000, chunkDocuments: 8, concurrency: 1000, pairsPerSecond: 5000, overheadPerChunkSeconds: 0.08 });
+
+    // Assert
+    expect(p.binding.join(' ')).toMatch(/DynamoDB table write rate/);
   });
 
   it('splits a set larger than one request into several jobs', () => {
