@@ -295,7 +295,8 @@ export class JobCoordinator {
 
   /** Whether a chunk of this job is still worth scoring (it is running and not expired). */
   async isRunning(jobId: string): Promise<boolean> {
-    return (await this.#deps.store.get(jobId))?.status === 'running';
+    // Once per chunk: an eventually consistent read (see JobStore.get) is enough to skip an ended job's chunks.
+    return (await this.#deps.store.get(jobId, { consistent: false }))?.status === 'running';
   }
 
   /**

@@ -21,7 +21,11 @@ export class JobExistsError extends AlreadyExistsError {
 export interface JobStore {
   /** Throws JobExistsError when the id is taken. Creates the job as `running`; `documents` are kept only when the job returns documents. */
   create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void>;
-  get(jobId: string): Promise<JobState | undefined>;
+  /**
+   * The job, read consistently unless `consistent: false`: a worker's per-chunk "still running?" may read a replica (half
+   * the read cost, any replica serves it); a cancel seen a moment late costs one chunk's scoring, never a result.
+   */
+  get(jobId: string, options?: { readonly consistent?: boolean }): Promise<JobState | undefined>;
   getDocuments(jobId: string): Promise<RerankDocument[]>;
   /** Stores the result and marks the job succeeded, only if it is still running. Returns whether it did. */
   complete(jobId: string, result: StoredResult, now: number): Promise<boolean>;

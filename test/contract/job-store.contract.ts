@@ -22,6 +22,8 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       expect(got?.threshold).toBeUndefined();
       expect(got?.error).toBeUndefined();
       expect(await store.get('no-such-job')).toBeUndefined();
+      // The per-chunk status read may be eventually consistent; it reads the same job.
+      expect(await store.get(spec.id, { consistent: false })).toEqual({ ...spec, status: 'running', createdAt: now, updatedAt: now });
       expect(await store.complete('no-such-job', { ranked: [], totalTokens: 0 }, now)).toBe(false);
       // A create retried after a lost response succeeds; a different job under an existing id is refused.
       await store.create(spec, undefined, now);

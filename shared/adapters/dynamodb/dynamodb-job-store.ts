@@ -79,8 +79,8 @@ export class DynamoDbJobStore implements JobStore {
     }
   }
 
-  async get(jobId: string): Promise<JobState | undefined> {
-    return (await this.readMeta(jobId))?.record;
+  async get(jobId: string, options: { readonly consistent?: boolean } = {}): Promise<JobState | undefined> {
+    return (await this.readMeta(jobId, options.consistent ?? true))?.record;
   }
 
   async getDocuments(jobId: string): Promise<RerankDocument[]> {
@@ -143,9 +143,9 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   /** META with expiry applied: DynamoDB TTL deletes lazily (up to days in AWS), so expired means absent here. */
-  private async readMeta(jobId: string): Promise<{ record: JobState; bookkeeping: MetaBookkeeping } | undefined> {
+  private async readMeta(jobId: string, consistent = true): Promise<{ record: JobState; bookkeeping: MetaBookkeeping } | undefined> {
     const { Item } = await this.client.send(
-      new GetItemCommand({ TableName: this.tableName, Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } }, ConsistentRead: true }),
+      new GetItemCommand({ TableName: this.tableName, Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } }, ConsistentRead: consistent }),
     );
     if (Item === undefined) return undefined;
     const meta = fromMetaItem(Item);
