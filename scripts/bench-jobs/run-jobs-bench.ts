@@ -14,7 +14,8 @@ import type { RerankRequest } from '../../shared/core/rerank-request.js';
 import type { JobRecord } from '../../shared/jobs/job-model.js';
 import type { ServiceRuntime } from '../../shared/runtime/service-runtime.js';
 import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
-import { decodeChunkTask } from '../../shared/jobs/chunk-queue.js';
+import { decodeJobTask } from '../../shared/jobs/chunk-queue.js';
+import { isMergeTask } from '../../shared/jobs/job-model.js';
 import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
 import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
 
@@ -110,8 +111,9 @@ try {
       concurrency: 1,
       handler: async (event) => {
         for (const record of event.Records) {
-          const task = decodeChunkTask(record.body);
-          await runtime.jobs.recordChunk(task, { scores: task.documents.map(() => 0), tokens: 0 });
+          const task = decodeJobTask(record.body);
+          if (isMergeTask(task)) await runtime.jobs.merge(task.jobId);
+          else await runtime.jobs.recordChunk(task, { scores: task.documents.map(() => 0), tokens: 0 });
         }
         return { batchItemFailures: [] };
       },

@@ -1,8 +1,9 @@
 import type { SQSRecord } from 'aws-lambda';
-import { decodeChunkTask } from '../../shared/jobs/chunk-queue.js';
+import { decodeJobTask } from '../../shared/jobs/chunk-queue.js';
+import { isMergeTask } from '../../shared/jobs/job-model.js';
 import { jobLedgerOwner, type ChunkLedger } from '../../shared/jobs/chunk-ledger.js';
 import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
-import { scoreChunkTask } from '../../shared/jobs/score-chunk-task.js';
+import { runJobTask } from '../../shared/jobs/score-chunk-task.js';
 import type { ScorerRegistry } from '../../shared/core/scorer-registry.js';
 import type { FaultCounts } from './fault-counts.js';
 
@@ -57,7 +58,10 @@ export interface ChaosWorkerDeps {
 export function chaosRecordHandler(deps: ChaosWorkerDeps): (record: SQSRecord) => Promise<void> {
   const { rates, random, counts } = deps;
   return async (record) => {
-    const task = decodeChunkTask(record.body);
+    const decoded = decodeJobTask(record.body);
+    // A merge task runs as the worker would run it; the faults below are a chunk's.
+    if (isMergeTask(decoded)) return runJobTask(decoded, { scorers: deps.scorers, jobs: deps.jobs });
+    const task = decoded;
     if (poisonedChunk(task.query) === task.chunkIndex) {
       counts.add('worker: poison chunk delivery (throws)');
       throw new InjectedCrash(`poison chunk ${task.chunkIndex} of job ${task.jobId}`);
@@ -83,6 +87,6 @@ export function chaosRecordHandler(deps: ChaosWorkerDeps): (record: SQSRecord) =
         throw new InjectedCrash('crashed after writing');
       }
     }
-    await scoreChunkTask(decodeChunkTask(record.body), { scorers: deps.scorers, jobs: deps.jobs });
+    await runJobTask(task, { scorers: deps.scorers, jobs: deps.jobs });
   };
 }

@@ -1,15 +1,25 @@
-import type { ChunkTask } from './job-model.js';
+import type { ChunkTask, JobTask } from './job-model.js';
 
 /**
  * How chunks reach workers. Adapters: SQS (production, moto in tests) and in-process (npm start).
  * Delivery is at least once; consumers must tolerate duplicates.
  */
 export interface ChunkQueue {
-  send(tasks: readonly ChunkTask[]): Promise<void>;
+  send(tasks: readonly JobTask[]): Promise<void>;
 }
 
-/** The wire form of a ChunkTask in a queue message body. */
-export const encodeChunkTask = (task: ChunkTask): string => JSON.stringify(task);
+/** The wire form of a chunk or merge task in a queue message body. */
+export const encodeChunkTask = (task: JobTask): string => JSON.stringify(task);
+
+/** Parses a message body into a chunk or merge task; anything malformed is a poison message and throws. */
+export function decodeJobTask(body: string): JobTask {
+  const value = JSON.parse(body) as { kind?: unknown; jobId?: unknown } | null;
+  if (typeof value === 'object' && value !== null && value.kind !== undefined) {
+    if (value.kind !== 'merge' || typeof value.jobId !== 'string') throw new TypeError('malformed job task message');
+    return { kind: 'merge', jobId: value.jobId };
+  }
+  return decodeChunkTask(body);
+}
 
 /** Parses a message body back into a ChunkTask; anything malformed is a poison message and throws. */
 export function decodeChunkTask(body: string): ChunkTask {

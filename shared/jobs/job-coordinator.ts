@@ -170,7 +170,7 @@ export class JobCoordinator {
   /**
    * Called by a worker once it has scored a chunk; safe under duplicate delivery and concurrent workers. The chunk is
    * recorded and counted in the ChunkLedger without touching the job's item; the worker whose count completes the
-   * job merges it (one request's scores, at most one HTTP body's documents), as a batch line's last chunk does.
+   * job queues its merge task, which a fresh invocation runs (as a batch's finalize task), not this chunk's.
    */
   async recordChunk(task: ChunkTask, batch: ScoreBatch): Promise<void> {
     if (batch.scores.length !== task.documents.length) {
@@ -180,8 +180,9 @@ export class JobCoordinator {
     if (chunkCount === undefined) return;
     const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens };
     const counted = await this.#deps.chunks.putChunkScores(jobLedgerOwner(task.jobId), JOB_LINE, scores, chunkCount);
-    // A redelivered last chunk merges too, in case the first delivery died after counting (merge is idempotent).
-    if (counted.chunksDone >= chunkCount) await this.merge(task.jobId);
+    // A redelivered last chunk queues the merge too, in case the first delivery died after counting: merge is
+    // idempotent (only the first `complete` wins), so a second merge task finds the job ended and does nothing.
+    if (counted.chunksDone >= chunkCount) await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
   }
 
   /** Idempotent: two workers finishing together may both merge; only the first `complete` wins. */

@@ -62,6 +62,20 @@ export interface ChunkTask {
   readonly chunkCount?: number;
 }
 
+/**
+ * The job's merge, queued by the worker whose chunk completed the count: it runs in an invocation of its own (its own
+ * timeout and retries), as a batch's finalize task does, instead of at the end of that worker's chunk.
+ */
+export interface MergeTask {
+  readonly kind: 'merge';
+  readonly jobId: string;
+}
+
+/** What the chunk queue carries: chunk tasks (no `kind`, as they always were on the wire) and merge tasks. */
+export type JobTask = ChunkTask | MergeTask;
+
+export const isMergeTask = (task: JobTask): task is MergeTask => 'kind' in task && task.kind === 'merge';
+
 export interface ChunkScores {
   readonly chunkIndex: number;
   readonly offset: number;

@@ -1,6 +1,6 @@
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
-import type { ChunkTask } from './job-model.js';
+import { isMergeTask, type ChunkTask, type JobTask } from './job-model.js';
 import { tokenBudget } from '../core/truncate-words.js';
 import { annotateJob, traced } from '../observability/tracer.js';
 import type { JobCoordinator } from './job-coordinator.js';
@@ -28,4 +28,11 @@ export async function scoreChunkTask(task: ChunkTask, deps: { scorers: ScorerReg
   const options = { maxDocumentTokens: budget.maxDocumentTokens, instruction: task.instruction };
   const batch = await traced('scoring', () => scorer.score(task.query, budget.texts, options), { jobId: task.jobId });
   await deps.jobs.recordChunk(task, batch);
+}
+
+/** One decoded message of the chunk queue: a chunk to score and record, or a job to merge (its chunks are all in). */
+export async function runJobTask(task: JobTask, deps: { scorers: ScorerRegistry; jobs: JobCoordinator }): Promise<void> {
+  if (!isMergeTask(task)) return scoreChunkTask(task, deps);
+  annotateJob(task.jobId);
+  await traced('merge', () => deps.jobs.merge(task.jobId), { jobId: task.jobId });
 }

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { startSqsPoller, type SqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
-import { decodeChunkTask } from '../../../shared/jobs/chunk-queue.js';
+import { decodeJobTask } from '../../../shared/jobs/chunk-queue.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
-import type { JobRecord } from '../../../shared/jobs/job-model.js';
-import { scoreChunkTask } from '../../../shared/jobs/score-chunk-task.js';
+import { isMergeTask, type JobRecord } from '../../../shared/jobs/job-model.js';
+import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
@@ -84,7 +84,7 @@ beforeAll(async () => {
   const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   runtime = await serviceRuntime();
   ({ handler: deadLetterHandler } = await import('../../../functions/workers/chunk-dead-letter.js'));
-  recordHandler = (record) => scoreChunkTask(decodeChunkTask(record.body), runtime);
+  recordHandler = (record) => runJobTask(decodeJobTask(record.body), runtime);
   startWorkers(4);
 });
 
@@ -129,8 +129,8 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: 120_000 }, 
     const crashed = new Set<string>();
     const real = recordHandler;
     recordHandler = async (record) => {
-      const task = decodeChunkTask(record.body);
-      if (task.chunkIndex === 1 && !crashed.has(task.jobId)) {
+      const task = decodeJobTask(record.body);
+      if (!isMergeTask(task) && task.chunkIndex === 1 && !crashed.has(task.jobId)) {
         await runtime.scorers.get(task.model).score(task.query, task.documents); // the work is done...
         crashed.add(task.jobId);
         throw new Error('worker crashed before writing'); // ...and lost with the invocation
@@ -151,8 +151,8 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: 120_000 }, 
   it('fails a job whose chunk keeps failing, with a reason, via the dead-letter queue', async () => {
     const real = recordHandler;
     recordHandler = async (record) => {
-      const task = decodeChunkTask(record.body);
-      if (task.chunkIndex === 0) throw new Error('poison chunk');
+      const task = decodeJobTask(record.body);
+      if (!isMergeTask(task) && task.chunkIndex === 0) throw new Error('poison chunk');
       return real(record);
     };
     try {

@@ -56,11 +56,13 @@ async function coordinator() {
 
 describe('job metrics, recorded once when a job ends', () => {
   it('records success, documents, chunks and wall time at merge', async () => {
-    const { jobs, tasks, advance } = await coordinator();
+    const { jobs, job, tasks, advance } = await coordinator();
     advance(7);
     for (const task of tasks) await jobs.recordChunk(task, { scores: task.documents.map(() => 0.5), tokens: 1 });
-    // A duplicate delivery of the last chunk merges nothing twice.
+    // A duplicate delivery of the last chunk queues a second merge task: it merges nothing twice.
     await jobs.recordChunk(tasks[1]!, { scores: tasks[1]!.documents.map(() => 0.5), tokens: 1 });
+    await jobs.merge(job.id);
+    await jobs.merge(job.id);
     expect(emitted()).toEqual({ JobsSucceeded: [1], JobWallTime: [7], JobDocuments: [3], JobChunks: [2] });
   });
 
