@@ -83,6 +83,13 @@ describe('functions', () => {
     expect([reserved('ApiFunction'), reserved('WorkerFunction'), reserved('DeadLetterFunction'), reserved('EdgeAuthFunction')]).toEqual([200, 10, 2, 20]);
   });
 
+  it('reserves what the deploy guide tells an account to allow (its total plus the 100 AWS keeps unreserved)', () => {
+    const total = resources('AWS::Lambda::Function').reduce((sum, [, fn]) => sum + Number(fn.Properties['ReservedConcurrentExecutions'] ?? 0), 0);
+    const guide = readFileSync(path.join(PROJECT_ROOT, 'docs/deploy-aws.md'), 'utf8');
+    const stated = /the stack reserves (\d+) concurrent executions[\s\S]*?must be at least (\d+)/.exec(guide);
+    expect(stated?.slice(1).map(Number)).toEqual([total, total + 100]);
+  });
+
   it('sizes the API below the HTTP API 30 s limit and waits for jobs less than that', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Rerank API'),

@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledModelsSpec, resolveDeployHubModels } from '../../infra/config/rerank-models.js';
+import { readRerankSettings } from '../../infra/config/rerank-settings.js';
+import { cdkContextArgs, documentedCommands, DOCUMENTED_PAGES, npmScriptsNamed, withoutComment, type DocumentedCommand } from '../support/documented-commands.js';
+import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
+import { cdkJsonContext, removeScratchDirs, scratchDir } from '../infra/support/synth-rerank.js';
+import { startFakeHub, type FakeHub, type FakeRepo } from '../unit/scoring/model-pull/fake-hub-server.js';
+import { fixtureHubRepo } from '../unit/scoring/model-pull/fixture-hub-repo.js';
+import type { EmulatorHandle } from '../../scripts/emulators/emulator-handle.js';
+import { startDynamoDbLocal } from '../../scripts/emulators/start-dynamodb-local.js';
+import { localAwsConfig } from '../../scripts/emulators/local-aws-config.js';
+import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { cleanServerEnv } from '../support/start-dev-server.js';
+
+// Every shell command the README and docs/ show, run here as a reader runs it where this machine can, and where it
+// cannot (an AWS account), named with the reason. A command added to a page without a way to check it fails the
+// first test until it is given one.
+const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+type How =
+  | 'readme-example' // README's curl examples: readme-examples.e2e.test.ts runs them and matches the shown output
+  | 'cdk-context' // a cdk deploy/synth: its -c context is read and validated as synth reads it (hub ids pulled from a fake hub)
+  | 'smoke-test' // the deploy guide's smoke test, run against npm start with API_URL and KEY set
+  | 'keys-table' // npm run keys -- --table: run as written against DynamoDB Local (AWS_ENDPOINT_URL_DYNAMODB)
+  | 'start-with-models' // RERANK_MODELS=... npm start: started as written, its hub model pulled from a fake hub
+  | 'suite' // npm ci && npm start, npm test, npm run synth: what CI runs (.ci/run, every e2e's server, cdk-synth.test.ts)
+  | 'variable' // an assignment the next commands read; the tests set it themselves
+  | 'aws-account'; // needs an AWS account: bootstrap, destroy, the aws CLI reading a deployed stack's outputs
+
+const RULES: readonly (readonly [RegExp, How])[] = [
+  [/^curl -si? localhost:3000\//, 'readme-example'],
+  [/^curl .*"\$\{API_URL\}/, 'smoke-test'],
+  [/^npx cdk (deploy|synth)\b/, 'cdk-context'],
+  [/^npm run keys -- --table /, 'keys-table'],
+  [/^RERANK_MODELS=\S+ npm start$/, 'start-with-models'],
+  [/^(npm ci && npm start|npm test|npm run synth)$/, 'suite'],
+  [/^(export )?(RERANK_KEY|AUTH|H|KEY)=/, 'variable'],
+  [/^(npx cdk (bootstrap|destroy)|aws |out\(\) \{|(API_URL|TABLE)=\$\(out )/, 'aws-account'],
+];
+
+const howOf = (command: DocumentedCommand): How[] => RULES.filter(([pattern]) => pattern.test(withoutComment(command.text))).map(([, how]) => how);
+const commands = documentedCommands();
+const where = (c: DocumentedCommand): string => `${c.page}:${c.line}: ${c.text}`;
+const ofKind = (how: How): DocumentedCommand[] => commands.filter((c) => howOf(c)[0] === how);
+
+describe('the commands the README and docs/ show', () => {
+  it('each have exactly one way of being checked here, or are named as needing an AWS account', () => {
+    expect(commands.length).toBeGreaterThan(40);
+    const unchecked = commands.filter((c) => howOf(c).length !== 1).map(where);
+    expect(unchecked).toEqual([]);
+  });
+
+  it('name only npm scripts that exist, and docs/development.md lists every script', () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
+    const named = DOCUMENTED_PAGES.flatMap((page) => npmScriptsNamed(readFileSync(join(ROOT, page), 'utf8')).map((name) => `${page}: npm run ${name}`));
+    expect(named.filter((entry) => !scripts.includes(entry.split('npm run ')[1]!))).toEqual([]);
+    const development = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
+    expect(scripts.filter((name) => !development.includes(`\`${name}\``) && !development.includes(`npm run ${name}`) && !['start', 'test'].includes(name))).toEqual([]);
+  });
+});
+
+describe('cdk deploy as the docs write it: its context passes the checks synth runs', () => {
+  let hub: FakeHub;
+  const repos = new Set(ofKind('cdk-context').flatMap((c) => [...c.text.matchAll(/hf:([\w.-]+\/[\w.-]+)/g)].map((m) => m[1]!)));
+
+  beforeAll(async () => {
+    // Each repo the docs name, published with the fixture's files, fp32 (onnx/model.onnx) and quantized.
+    const withFp32 = (): FakeRepo => {
+      const repo = fixtureHubRepo();
+      const files = new Map(repo.files);
+      files.set('onnx/model.onnx', files.get('onnx/model_quantized.onnx')!);
+      return { ...repo, files };
+    };
+    hub = await startFakeHub(Object.fromEntries([...repos].map((name) => [name, withFp32()])));
+  });
+  afterAll(async () => {
+    await hub?.close();
+    removeScratchDirs();
+  });
+
+  it('finds the deploy commands of the README and the deploy guide, some with hub models', () => {
+    expect(ofKind('cdk-context').length).toBeGreaterThanOrEqual(8);
+    expect(repos.size).toBeGreaterThanOrEqual(2);
+  });
+
+  for (const command of ofKind('cdk-context')) {
+    it(`${command.page}:${command.line} ${withoutComment(command.text).replaceAll(/\s*\\\n\s*/g, ' ')}`, async () => {
+      const context: Record<string, unknown> = { ...cdkJsonContext(), ...cdkContextArgs(command.text) };
+      const env = { RERANK_MODEL_CACHE: scratchDir('docs-cdk-cache-'), HF_ENDPOINT: hub.endpoint, HOME: '/nonexistent' };
+      const resolved = await resolveDeployHubModels((key) => context[key], { env, progress: { write: () => true } });
+      const settings = readRerankSettings(resolved);
+      // The models the command names are the ones deployed, in its order.
+      const named = String(context['rerank:models'] ?? '').split(',').filter(Boolean).map((entry) => entry.split('=')[0]);
+      if (named.length > 0) expect(bundledModelsSpec(settings.deployModels).split(',').map((entry) => entry.split('=')[0])).toEqual(named);
+    });
+  }
+});
+
+describe('the deploy guide smoke test, against npm start', () => {
+  const KEY = 'rk-documented-commands-0123456789';
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startDevServer({ RERANK_MODELS: '', RERANK_API_KEYS: KEY });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers each dialect, queues a job that its poll finds, and refuses the call without a key', async () => {
+    const smoke = ofKind('smoke-test');
+    const setup = commands.filter((c) => c.page === 'docs/deploy-aws.md' && /^H=/.test(c.text)).map((c) => c.text);
+    expect(smoke.length).toBe(6);
+    const env = { ...cleanServerEnv(), API_URL: `${server.url}/`, KEY };
+    let jobId = '';
+    const outputs: string[] = [];
+    for (const command of smoke) {
+      const script = [...setup, command.text.replace('<id>', jobId)].join('\n');
+      const output = (await run('bash', ['-c', script], { env, maxBuffer: 1 << 20 })).stdout.trim();
+      jobId = /location: \/v1\/rerank\/jobs\/([0-9a-f-]+)/i.exec(output)?.[1] ?? jobId;
+      outputs.push(output);
+    }
+    const [openai, dashscope, chat, submitted, polled, refused] = outputs;
+    expect(JSON.parse(openai!).results.map((r: { index: number }) => r.index)).toHaveLength(2);
+    expect(JSON.parse(dashscope!).output.results).toHaveLength(2);
+    expect(JSON.parse(JSON.parse(chat!).choices[0].message.content).results).toHaveLength(2);
+    expect(submitted).toMatch(/^HTTP\/1\.1 202/);
+    expect(jobId).not.toBe('');
+    expect(JSON.parse(polled!)).toMatchObject({ id: jobId, object: 'rerank.job' });
+    expect(refused).toBe('401');
+  });
+});
+
+describe('npm run keys -- --table as the deploy guide writes it, against DynamoDB Local', () => {
+  const env = (extra: Record<string, string>) => ({ ...cleanServerEnv(), AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1', ...extra });
+  const runAll = async (list: readonly DocumentedCommand[], vars: Record<string, string>): Promise<string[]> => {
+    const outputs: string[] = [];
+    let keyId = '';
+    for (const command of list) {
+      // The rotation's revoke names a key id from `list`: the first key's, as a reader would paste it.
+      const text = command.text.replace('<keyId of the old key>', keyId);
+      const result = await run('bash', ['-c', text], { cwd: ROOT, env: env(vars), maxBuffer: 1 << 20 });
+      keyId ||= /id ([0-9a-f]{16})/.exec(result.stdout)?.[1] ?? '';
+      outputs.push(result.stdout);
+    }
+    return outputs;
+  };
+
+  let dynamo: EmulatorHandle | undefined;
+  const TABLE = 'docs-keys-table';
+  beforeAll(async () => {
+    dynamo = await startDynamoDbLocal();
+    const client = new DynamoDBClient(localAwsConfig(dynamo.endpoint));
+    await createJobsTable(client, TABLE);
+    client.destroy();
+  });
+  afterAll(async () => {
+    await dynamo?.stop();
+  });
+
+  it('creates, lists and rotates keys in the table the stack outputs', async () => {
+    const list = ofKind('keys-table');
+    expect(list.length).toBeGreaterThanOrEqual(5);
+    const outputs = await runAll(list, { TABLE, AWS_ENDPOINT_URL_DYNAMODB: dynamo!.endpoint });
+    const outputOf = (pattern: RegExp): string[] => list.flatMap((c, i) => (pattern.test(c.text) ? [outputs[i]!] : []));
+    expect(outputOf(/ create /).length).toBeGreaterThanOrEqual(3);
+    for (const output of outputOf(/ create /)) expect(output).toMatch(/rk-[0-9A-Za-z]{40}/);
+    expect(outputOf(/ list\b/)[0]).toMatch(/partner.*\s120\s+2\s*$/m);
+    expect(outputOf(/ revoke /)[0]).toMatch(/^Revoked key [0-9a-f]{16} /m);
+  });
+});
+
+describe('RERANK_MODELS=... npm start as the README writes it', () => {
+  let hub: FakeHub;
+  let server: RunningServer | undefined;
+  afterAll(async () => {
+    await server?.stop();
+    await hub?.close();
+  });
+
+  it('pulls the named hub model and serves it first, beside the lexical model', async () => {
+    const [command] = ofKind('start-with-models');
+    const spec = /^RERANK_MODELS=(\S+) npm start$/.exec(withoutComment(command!.text))![1]!;
+    const repo = /hf:([\w.-]+\/[\w.-]+)/.exec(spec)![1]!;
+    hub = await startFakeHub({ [repo]: fixtureHubRepo() });
+    server = await startDevServer({ RERANK_MODELS: spec, HF_ENDPOINT: hub.endpoint, RERANK_MODEL_CACHE: scratchDir('docs-start-cache-') });
+    const models = (await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] };
+    expect(models.data.map((m) => m.id)).toEqual(spec.split(',').map((entry) => entry.split('=')[0]));
+  });
+});
