@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
 import { CostMeter } from './cost-meter.js';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
-import { forEachBounded } from '../core/for-each-bounded.js';
-import { startPoolRunner, startSessionRunner, type BatchFeeds, type BatchRunner } from './onnx-runtime/batch-runner.js';
-import { chooseExecutionPlan, prefersOneSession, quantizesActivationsPerRun, type ExecutionPlan } from './onnx-runtime/execution-plan.js';
-import { batchCost, scheduleBatches, type BatchLimits } from './length-batches.js';
+import type { BatchFeeds } from './onnx-runtime/batch-runner.js';
+import { quantizesActivationsPerRun, type ExecutionPlan } from './onnx-runtime/execution-plan.js';
+import { explicitPlacement, PlannedRunners } from './onnx-runtime/planned-runners.js';
+import type { BatchLimits } from './length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from './model-folder.js';
 import { ONNX_VARIANT_FILES } from './onnx-file-names.js';
 import { createPairTokenizer, type EncodedPair, type PairTokenizer } from './pair-tokenizer.js';
@@ -132,12 +131,6 @@ function batchFeeds(pairs: readonly EncodedPair[], padId: number, inputNames: re
   return { dims: [pairs.length, width], inputs };
 }
 
-/** The small-request session (ExecutionPlan.smallRequestSession) and its intra-op threads. */
-interface SmallRequestRunner {
-  readonly runner: BatchRunner;
-  readonly threads: number;
-}
-
 class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   readonly scoreKind = 'logit' as const;
   /** max_tokens_per_doc is counted in this model's own tokens (ScoreOptions.maxDocumentTokens). */
@@ -146,48 +139,28 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   /** The measured pace behind estimateSeconds. */
   private readonly meter: CostMeter;
   private closed = false;
-  /** Requests being scored now: the small-request session is only for a request that has the CPUs to itself. */
-  private inFlight = 0;
-  /** Set once the small-request session has loaded (see attachSmallRequestSession). */
-  private small: SmallRequestRunner | undefined;
-  private smallLoading: Promise<boolean> = Promise.resolve(false);
 
   constructor(
     readonly id: string,
-    readonly plan: ExecutionPlan,
-    private readonly runner: BatchRunner,
+    private readonly runners: PlannedRunners,
     private readonly tokenizer: PairTokenizer,
     private readonly config: CrossEncoderConfig,
     private readonly limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean },
   ) {
-    this.inputNames = runner.inputNames;
+    this.inputNames = runners.inputNames;
     this.meter = new CostMeter(tokenizer.maxLength, limits.hiddenSize);
+  }
+
+  get plan(): ExecutionPlan {
+    return this.runners.plan;
   }
 
   get maxLength(): number {
     return this.tokenizer.maxLength;
   }
 
-  /**
-   * Takes the small-request session once it has loaded. A load failure (e.g. no memory for one more copy) is
-   * not an error of the scorer: every request keeps going to the pool, which works without it.
-   */
-  attachSmallRequestSession(loading: Promise<SmallRequestRunner>): void {
-    this.smallLoading = loading.then(
-      async (small) => {
-        if (this.closed) {
-          await small.runner.release();
-          return false;
-        }
-        this.small = small;
-        return true;
-      },
-      () => false,
-    );
-  }
-
   smallRequestSessionReady(): Promise<boolean> {
-    return this.smallLoading;
+    return this.runners.smallRequestSessionReady();
   }
 
   async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
@@ -205,29 +178,19 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     const lengths = pairs.map((pair) => pair.inputIds.length);
     const started = performance.now();
     const scores = new Array<number>(documents.length);
-    const { runner, batches } = this.route(lengths);
-    this.inFlight++;
-    try {
-      // At most `parallelism` batches of one request in flight, each free session taking the next costliest:
-      // every worker stays busy, and a concurrent small request can slip its batch in between a large
-      // request's batches instead of queueing behind all of them.
-      await forEachBounded(batches, runner.parallelism, async (batch) => {
-        signal?.throwIfAborted(); // past the deadline no further batch starts
-        const feeds = batchFeeds(
-          batch.map((index) => pairs[index]!),
-          this.tokenizer.padId,
-          this.inputNames,
-        );
-        const output = await runner.run(feeds);
+    await this.runners.runBatches(
+      lengths,
+      this.limits,
+      async (batch, runner) => {
+        const output = await runner.run(batchFeeds(batch.map((index) => pairs[index]!), this.tokenizer.padId, this.inputNames));
         const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
         const read = relevanceReader(this.config, width);
         batch.forEach((index, row) => {
           scores[index] = read(output.data, row);
         });
-      });
-    } finally {
-      this.inFlight--;
-    }
+      },
+      signal,
+    );
     this.meter.record(lengths, (performance.now() - started) / 1000);
     return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
   }
@@ -236,26 +199,10 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     return this.meter.estimateSeconds(query, documents);
   }
 
-  /**
-   * Where a request runs, and as which batches. Pool: costliest first across `parallelism` sessions (see
-   * scheduleBatches; in-thread, or for a dynamically quantized graph, the plain length batches). A request
-   * too small to keep every pool session busy (prefersOneSession), arriving while no other request is being
-   * scored: the plain length batches on the small-request session, all CPUs on each batch. Either way the
-   * scores are those of one session with the plain batches (batch-invariant graphs do not depend on the
-   * cut; dynamically quantized ones always get the plain batches).
-   */
-  private route(lengths: readonly number[]): { runner: BatchRunner; batches: number[][] } {
-    const pool = { runner: this.runner, batches: scheduleBatches(lengths, { ...this.limits, parallelism: this.runner.parallelism }) };
-    if (this.small === undefined || this.inFlight > 0) return pool;
-    const plain = scheduleBatches(lengths, { ...this.limits, parallelism: 1 });
-    const cost = (batch: number[]): number => batchCost(batch.length, Math.max(...batch.map((index) => lengths[index]!)), this.limits.hiddenSize);
-    return prefersOneSession(pool.batches.map(cost), plain.map(cost), this.runner.parallelism, this.small.threads) ? { runner: this.small.runner, batches: plain } : pool;
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([this.runner.release(), this.smallLoading.then(() => this.small?.runner.release())]);
+    await this.runners.close();
   }
 }
 
@@ -292,48 +239,24 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     maxLength: folder.maxLength,
     padTokenId: folder.config.padTokenId,
   });
-  const chosen = await executionPlanFor(options, folder.onnxPath);
-  const plan: ExecutionPlan =
-    options.smallRequestSession === false ? { inWorkerThreads: chosen.inWorkerThreads, workers: chosen.workers, intraOpThreads: chosen.intraOpThreads } : chosen;
-  const runner = plan.inWorkerThreads
-    ? await startPoolRunner(folder.onnxPath, plan.workers, plan.intraOpThreads)
-    : await startSessionRunner(folder.onnxPath, plan.intraOpThreads, options.id);
-  const unexpected = runner.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
-  if (unexpected.length > 0 || !runner.inputNames.includes('input_ids')) {
-    await runner.release();
-    throw new Error(`model ${options.id}: unsupported ONNX inputs [${runner.inputNames.join(', ')}] in ${folder.onnxPath}`);
+  // Before the sessions start: the small-request session then loads after everything else the load waits for.
+  const batchInvariant = !(await quantizesActivationsPerRun(folder.onnxPath));
+  const runners = await PlannedRunners.start({
+    modelId: options.id,
+    onnxPath: folder.onnxPath,
+    threads: options.threads ?? defaultIntraOpThreads(),
+    ...explicitPlacement(options),
+    warmupFeeds: (inputNames) => batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, inputNames),
+  });
+  const unexpected = runners.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
+  if (unexpected.length > 0 || !runners.inputNames.includes('input_ids')) {
+    await runners.close();
+    throw new Error(`model ${options.id}: unsupported ONNX inputs [${runners.inputNames.join(', ')}] in ${folder.onnxPath}`);
   }
-  const scorer = new OnnxCrossEncoderScorer(options.id, plan, runner, tokenizer, folder.config, {
+  return new OnnxCrossEncoderScorer(options.id, runners, tokenizer, folder.config, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
     hiddenSize: folder.config.hiddenSize,
-    batchInvariant: !(await quantizesActivationsPerRun(folder.onnxPath)),
+    batchInvariant,
   });
-  if (plan.smallRequestSession !== undefined) {
-    // Loaded after the pool and not awaited: cold start stays what it was (measured: loading both at once made
-    // the load ~1.7x longer), and until it is ready every request takes the pool.
-    const threads = plan.smallRequestSession.intraOpThreads;
-    scorer.attachSmallRequestSession(
-      startSessionRunner(folder.onnxPath, threads, options.id).then(async (small) => {
-        // One tiny run first: a new multi-threaded session's first run is slow (thread pool start), and that
-        // should not land on a request.
-        try {
-          await small.run(batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, runner.inputNames));
-        } catch (error) {
-          await small.release();
-          throw error;
-        }
-        return { runner: small, threads };
-      }),
-    );
-  }
-  return scorer;
-}
-
-/** The explicit inWorkerThread/workers/threads options when given, else chooseExecutionPlan from the CPU budget. */
-async function executionPlanFor(options: OnnxCrossEncoderOptions, onnxPath: string): Promise<ExecutionPlan> {
-  const threads = Math.max(1, options.threads ?? defaultIntraOpThreads());
-  if (options.inWorkerThread === true) return { inWorkerThreads: true, workers: Math.max(1, options.workers ?? 1), intraOpThreads: threads };
-  if (options.inWorkerThread === false) return { inWorkerThreads: false, workers: 1, intraOpThreads: threads };
-  return chooseExecutionPlan({ threads, modelBytes: (await stat(onnxPath)).size });
 }

@@ -1,9 +1,10 @@
 import { EmbeddingCache, type CachedEmbedding } from './embedding-cache.js';
 import { endianness } from 'node:os';
-import * as ort from 'onnxruntime-node';
-import { lengthBatches, type BatchLimits } from '../length-batches.js';
+import type { BatchLimits } from '../length-batches.js';
 import { defaultIntraOpThreads } from '../../config/lambda-vcpus.js';
-import { onnxSessionOptions } from '../onnx-runtime/session-options.js';
+import type { BatchFeeds } from '../onnx-runtime/batch-runner.js';
+import type { ExecutionPlan } from '../onnx-runtime/execution-plan.js';
+import { explicitPlacement, PlannedRunners } from '../onnx-runtime/planned-runners.js';
 import type { ScoreBatch, Scorer } from '../../core/scorer.js';
 import { readBiEncoderFolder } from './bi-encoder-folder.js';
 import { UseTokenizer } from './use-tokenizer.js';
@@ -15,8 +16,15 @@ export interface OnnxBiEncoderOptions {
   readonly folder: string;
   /** ONNX file relative to the folder; default onnx/model.onnx, then model.onnx. */
   readonly modelFile?: string;
-  /** ONNX Runtime intra-op threads; default defaultIntraOpThreads() (Lambda: vCPUs of the memory size). */
+  /**
+   * CPUs the scorer may use; default defaultIntraOpThreads() (Lambda: vCPUs of the memory size), placed by the
+   * execution plan as the cross-encoder's are (sessions on worker threads, an in-thread small-request session).
+   */
   readonly threads?: number;
+  /** Explicit placement instead of the plan (tests, bench): see RunnerPlacement. */
+  readonly inWorkerThread?: boolean;
+  readonly workers?: number;
+  readonly smallRequestSession?: boolean;
   /** Max texts per ONNX run (default 64). */
   readonly batchSize?: number;
   /** Max padded tokens per ONNX run (default 64 x 128 = 8192). */
@@ -40,6 +48,10 @@ export interface OnnxBiEncoder extends Scorer {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** Texts found in the embedding cache and texts encoded by `score` since load (how often a shared corpus was encoded). */
   readonly embeddingStats: { readonly reused: number; readonly encoded: number };
+  /** Where its sessions run (the same plan as a cross-encoder of its size). */
+  readonly plan: ExecutionPlan;
+  /** Resolves when the plan's small-request session has loaded (true) or will not be used (false). */
+  smallRequestSessionReady(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -51,8 +63,8 @@ const DEFAULT_MAX_LENGTH_BATCH_TOKENS = 64 * 128;
 const EXPECTED_INPUTS = ['attention_mask', 'input_ids'];
 const LITTLE_ENDIAN = endianness() === 'LE';
 
-/** Right-padded int64 input_ids / attention_mask for one batch (pad id 0 under mask 0). */
-function batchTensors(rows: ReadonlyArray<readonly number[]>): Record<string, ort.Tensor> {
+/** Right-padded int64 input_ids / attention_mask for one batch (pad id 0 under mask 0), transferable to a worker. */
+function batchFeeds(rows: ReadonlyArray<readonly number[]>): BatchFeeds {
   let width = 1; // an all-empty batch still needs one (masked) column
   for (const ids of rows) width = Math.max(width, ids.length);
   const inputIds = new BigInt64Array(rows.length * width);
@@ -76,8 +88,7 @@ function batchTensors(rows: ReadonlyArray<readonly number[]>): Record<string, or
       }
     });
   }
-  const dims = [rows.length, width];
-  return { input_ids: new ort.Tensor('int64', inputIds, dims), attention_mask: new ort.Tensor('int64', attentionMask, dims) };
+  return { dims: [rows.length, width], inputs: { input_ids: inputIds, attention_mask: attentionMask } };
 }
 
 /** Cosine similarity; 0 when either vector is all zeros. */
@@ -106,7 +117,7 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
 
   constructor(
     readonly id: string,
-    private readonly session: ort.InferenceSession,
+    private readonly runners: PlannedRunners,
     private readonly tokenizer: UseTokenizer,
     private readonly outputName: string,
     readonly maxLength: number,
@@ -114,6 +125,14 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     private readonly limits: BatchLimits,
     private readonly cache: EmbeddingCache,
   ) {}
+
+  get plan(): ExecutionPlan {
+    return this.runners.plan;
+  }
+
+  smallRequestSessionReady(): Promise<boolean> {
+    return this.runners.smallRequestSessionReady();
+  }
 
   get embeddingStats(): { reused: number; encoded: number } {
     return { reused: this.reused, encoded: this.encoded };
@@ -127,19 +146,18 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
   private async embedTokenized(rows: ReadonlyArray<readonly number[]>): Promise<Float32Array[]> {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     const embeddings = new Array<Float32Array>(rows.length);
-    for (const batch of lengthBatches(rows.map((ids) => ids.length), this.limits)) {
-      const output = (await this.session.run(batchTensors(batch.map((index) => rows[index]!))))[this.outputName];
-      if (output === undefined || !(output.data instanceof Float32Array)) {
-        throw new Error(`model ${this.id}: output ${this.outputName} is not a float32 tensor`);
-      }
-      if (output.dims.length !== 2 || Number(output.dims[1]) !== this.dimensions) {
+    // The plain length batches (batchInvariant false: which texts share a run never changes), costliest first
+    // over the plan's sessions.
+    await this.runners.runBatches(rows.map((ids) => ids.length), { ...this.limits, batchInvariant: false }, async (batch, runner) => {
+      const output = await runner.run(batchFeeds(batch.map((index) => rows[index]!)));
+      if (output.dims.length !== 2 || output.dims[1] !== this.dimensions) {
         throw new Error(`model ${this.id}: output ${this.outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`);
       }
       const data = output.data;
       batch.forEach((index, row) => {
         embeddings[index] = data.slice(row * this.dimensions, (row + 1) * this.dimensions);
       });
-    }
+    });
     return embeddings;
   }
 
@@ -198,7 +216,7 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.session.release();
+    await this.runners.close();
   }
 }
 
@@ -210,17 +228,25 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
 export async function loadOnnxBiEncoder(options: OnnxBiEncoderOptions): Promise<OnnxBiEncoder> {
   const folder = await readBiEncoderFolder(options.folder, options.modelFile === undefined ? {} : { modelFile: options.modelFile });
   const tokenizer = new UseTokenizer(folder.vocabulary, folder.reservedSymbols);
-  // Same measured session settings as the cross-encoder (sequential, full optimizations, no memory patterns).
-  const session = await ort.InferenceSession.create(folder.onnxPath, onnxSessionOptions(options.threads ?? defaultIntraOpThreads()));
-  const inputs = [...session.inputNames].sort();
-  if (inputs.join() !== EXPECTED_INPUTS.join() || !session.outputNames.includes(folder.outputName)) {
-    await session.release();
+  // The cross-encoder's runners, plan and session options: on 2 CPUs the placements encode within noise of one
+  // in-thread session (bench/event-loop.md), and the graph runs off the event loop.
+  const runners = await PlannedRunners.start({
+    modelId: options.id,
+    onnxPath: folder.onnxPath,
+    outputName: folder.outputName,
+    threads: options.threads ?? defaultIntraOpThreads(),
+    ...explicitPlacement(options),
+    warmupFeeds: () => batchFeeds([[0]]),
+  });
+  const inputs = [...runners.inputNames].sort();
+  if (inputs.join() !== EXPECTED_INPUTS.join() || !runners.outputNames.includes(folder.outputName)) {
+    await runners.close();
     throw new Error(
-      `model ${options.id}: ONNX graph ${folder.onnxPath} has inputs [${session.inputNames.join(', ')}] and outputs ` +
-        `[${session.outputNames.join(', ')}]; expected [${EXPECTED_INPUTS.join(', ')}] -> ${folder.outputName}`,
+      `model ${options.id}: ONNX graph ${folder.onnxPath} has inputs [${runners.inputNames.join(', ')}] and outputs ` +
+        `[${runners.outputNames.join(', ')}]; expected [${EXPECTED_INPUTS.join(', ')}] -> ${folder.outputName}`,
     );
   }
-  return new OnnxBiEncoderScorer(options.id, session, tokenizer, folder.outputName, folder.maxLength, folder.dimensions, {
+  return new OnnxBiEncoderScorer(options.id, runners, tokenizer, folder.outputName, folder.maxLength, folder.dimensions, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_LENGTH_BATCH_TOKENS,
   }, new EmbeddingCache(options.embeddingCacheEntries ?? DEFAULT_EMBEDDING_CACHE_ENTRIES));

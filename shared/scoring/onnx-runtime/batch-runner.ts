@@ -10,17 +10,24 @@ export type { BatchFeeds, BatchOutput } from './inference-worker-pool.js';
  */
 export interface BatchRunner {
   readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
   /** Batches that can usefully run at once (1 in-thread, pool size with workers). */
   readonly parallelism: number;
   run(feeds: BatchFeeds): Promise<BatchOutput>;
   release(): Promise<void>;
 }
 
+/** Which graph output a family reads; default its first. */
+export interface RunnerOutput {
+  readonly outputName?: string;
+}
+
 /** A session in this thread: session.run() holds the event loop for the whole batch (small requests, one CPU). */
-export function sessionRunner(session: ort.InferenceSession, modelId: string): BatchRunner {
-  const outputName = session.outputNames[0]!;
+export function sessionRunner(session: ort.InferenceSession, modelId: string, output: RunnerOutput = {}): BatchRunner {
+  const outputName = output.outputName ?? session.outputNames[0]!;
   return {
     inputNames: session.inputNames,
+    outputNames: session.outputNames,
     parallelism: 1,
     async run(feeds) {
       const tensors: Record<string, ort.Tensor> = {};
@@ -36,12 +43,13 @@ export function sessionRunner(session: ort.InferenceSession, modelId: string): B
 }
 
 /** An in-thread session of the model file with `threads` intra-op threads. */
-export async function startSessionRunner(onnxPath: string, threads: number, modelId: string): Promise<BatchRunner> {
-  return sessionRunner(await ort.InferenceSession.create(onnxPath, onnxSessionOptions(threads)), modelId);
+export async function startSessionRunner(onnxPath: string, threads: number, modelId: string, output: RunnerOutput = {}): Promise<BatchRunner> {
+  return sessionRunner(await ort.InferenceSession.create(onnxPath, onnxSessionOptions(threads)), modelId, output);
 }
 
 /** `size` sessions on worker threads, `threads` intra-op threads each: the event loop stays free while they run. */
-export async function startPoolRunner(onnxPath: string, size: number, threads: number): Promise<BatchRunner> {
+export async function startPoolRunner(onnxPath: string, size: number, threads: number, output: RunnerOutput = {}): Promise<BatchRunner> {
   const pool = await InferenceWorkerPool.start({ onnxPath, size, sessionOptions: onnxSessionOptions(threads) });
-  return { inputNames: pool.inputNames, parallelism: size, run: (feeds) => pool.run(feeds), release: () => pool.close() };
+  const outputName = output.outputName ?? pool.outputNames[0]!;
+  return { inputNames: pool.inputNames, outputNames: pool.outputNames, parallelism: size, run: (feeds) => pool.run(feeds, outputName), release: () => pool.close() };
 }

@@ -73,8 +73,8 @@ export class InferenceWorkerPool {
     );
   }
 
-  /** Runs one batch on the least busy worker; the input buffers are transferred (unusable afterwards). */
-  run(feeds: BatchFeeds): Promise<BatchOutput> {
+  /** Runs one batch on the least busy worker, reading `outputName` (default the first output); the input buffers are transferred (unusable afterwards). */
+  run(feeds: BatchFeeds, outputName: string = this.outputNames[0]!): Promise<BatchOutput> {
     if (this.closed) return Promise.reject(new Error('inference worker pool is closed'));
     const target = this.workers.reduce((best, w) => (w.pending.size < best.pending.size ? w : best));
     const id = this.nextId++;
@@ -82,7 +82,7 @@ export class InferenceWorkerPool {
       target.pending.set(id, { resolve, reject });
       target.worker.ref();
       const buffers = Object.values(feeds.inputs).map((data) => data.buffer as ArrayBuffer);
-      target.worker.postMessage({ type: 'run', id, dims: feeds.dims, inputs: feeds.inputs, outputName: this.outputNames[0] }, buffers);
+      target.worker.postMessage({ type: 'run', id, dims: feeds.dims, inputs: feeds.inputs, outputName }, buffers);
     });
   }
 
