@@ -176,20 +176,32 @@ describe('npm run keys -- --table as the deploy guide writes it, against DynamoD
 });
 
 describe('RERANK_MODELS=... npm start as the README writes it', () => {
-  let hub: FakeHub;
-  let server: RunningServer | undefined;
+  let hub: FakeHub | undefined;
   afterAll(async () => {
-    await server?.stop();
     await hub?.close();
   });
 
-  it('pulls the named hub model and serves it first, beside the lexical model', async () => {
-    const [command] = ofKind('start-with-models');
-    const spec = /^RERANK_MODELS=(\S+) npm start$/.exec(withoutComment(command!.text))![1]!;
-    const repo = /hf:([\w.-]+\/[\w.-]+)/.exec(spec)![1]!;
-    hub = await startFakeHub({ [repo]: fixtureHubRepo() });
-    server = await startDevServer({ RERANK_MODELS: spec, HF_ENDPOINT: hub.endpoint, RERANK_MODEL_CACHE: scratchDir('docs-start-cache-') });
-    const models = (await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] };
-    expect(models.data.map((m) => m.id)).toEqual(spec.split(',').map((entry) => entry.split('=')[0]));
+  it('finds a hub model and an offline folder among them', () => {
+    const specs = ofKind('start-with-models').map((c) => withoutComment(c.text));
+    expect(specs.some((spec) => spec.includes('=hf:'))).toBe(true);
+    expect(specs.some((spec) => /=models\//.test(spec))).toBe(true);
   });
+
+  for (const command of ofKind('start-with-models')) {
+    it(`${command.page}:${command.line} serves the models it names, in its order (a hub model pulled from a fake hub)`, async () => {
+      const spec = /^RERANK_MODELS=(\S+) npm start$/.exec(withoutComment(command.text))![1]!;
+      const repos = [...spec.matchAll(/hf:([\w.-]+\/[\w.-]+)/g)].map((m) => m[1]!);
+      await hub?.close();
+      hub = await startFakeHub(Object.fromEntries(repos.map((repo) => [repo, fixtureHubRepo()])));
+      const server = await startDevServer({ RERANK_MODELS: spec, HF_ENDPOINT: hub.endpoint, RERANK_MODEL_CACHE: scratchDir('docs-start-cache-') });
+      try {
+        const models = (await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] };
+        expect(models.data.map((m) => m.id)).toEqual(spec.split(',').map((entry) => entry.split('=')[0]));
+        const ranked = (await (await fetch(`${server.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'q', documents: ['a', 'b'] }) })).json()) as { results: unknown[] };
+        expect(ranked.results).toHaveLength(2);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
 });

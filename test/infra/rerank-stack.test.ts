@@ -83,6 +83,12 @@ describe('functions', () => {
     expect([reserved('ApiFunction'), reserved('WorkerFunction'), reserved('DeadLetterFunction'), reserved('EdgeAuthFunction')]).toEqual([200, 10, 2, 20]);
   });
 
+  it('has the outputs the deploy guide lists, and no others', () => {
+    const guide = readFileSync(path.join(PROJECT_ROOT, 'docs/deploy-aws.md'), 'utf8');
+    const listed = /Stack outputs: ([^.]+)\./.exec(guide)?.[1]?.match(/`(\w+)`/g)?.map((name) => name.slice(1, -1)) ?? [];
+    expect(listed.sort()).toEqual(Object.keys(template.toJSON().Outputs as Record<string, unknown>).sort());
+  });
+
   it('reserves what the deploy guide tells an account to allow (its total plus the 100 AWS keeps unreserved)', () => {
     const total = resources('AWS::Lambda::Function').reduce((sum, [, fn]) => sum + Number(fn.Properties['ReservedConcurrentExecutions'] ?? 0), 0);
     const guide = readFileSync(path.join(PROJECT_ROOT, 'docs/deploy-aws.md'), 'utf8');

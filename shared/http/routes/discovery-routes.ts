@@ -30,6 +30,9 @@ export function discoveryRoute(action: DiscoveryAction, exchange: ApiExchange, p
     case 'openapi':
       return json(200, openApiDocument(basePath));
     case 'docs':
+      // The page loads its files by relative URLs (so it works under any stage or base path): from `/docs/` they
+      // would resolve under `/docs/docs/` and the page would stay blank, so that spelling is sent to `/docs`.
+      if (exchange.path.endsWith('/')) return { statusCode: 308, headers: { location: `${basePath}/docs` }, body: '' };
       return docsResponse(docsPage());
     case 'docs-asset': {
       const asset = docsAsset(params['asset'] ?? '');

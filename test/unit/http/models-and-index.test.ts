@@ -22,4 +22,16 @@ describe('GET /v1/models/{id} and GET /', () => {
   it('points the base URL at the docs, the OpenAPI document, health, the models and the service info', async () => {
     expect(await get('/')).toEqual({ status: 200, body: { service: 'rerank-service', docs: '/docs', openapi: '/openapi.json', health: '/health', models: '/v1/models', info: '/info' } });
   });
+
+  it('sends /docs/ to /docs, where the page\'s relative file URLs resolve (from /docs/ it stayed blank)', async () => {
+    const rt = testRuntime({ scorers: [scorer] });
+    for (const path of ['/docs/', '/docs//']) {
+      const result = await rt.app.handle(apiGatewayEvent({ method: 'GET', path }));
+      expect(result.statusCode).toBe(308);
+      expect(result.headers?.['location']).toBe('/docs');
+    }
+    const page = await rt.app.handle(apiGatewayEvent({ method: 'GET', path: '/docs' }));
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('href="docs/swagger-ui.css"');
+  });
 });
