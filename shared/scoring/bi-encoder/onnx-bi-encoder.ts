@@ -5,7 +5,8 @@ import { defaultIntraOpThreads } from '../../config/lambda-vcpus.js';
 import type { BatchFeeds } from '../onnx-runtime/batch-runner.js';
 import type { ExecutionPlan } from '../onnx-runtime/execution-plan.js';
 import { explicitPlacement, PlannedRunners } from '../onnx-runtime/planned-runners.js';
-import type { ScoreBatch, Scorer } from '../../core/scorer.js';
+import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
+import { mapInSlices } from '../map-in-slices.js';
 import { readBiEncoderFolder } from './bi-encoder-folder.js';
 import { UseTokenizer } from './use-tokenizer.js';
 
@@ -143,21 +144,26 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     return ids.length > this.maxLength ? ids.slice(0, this.maxLength) : ids;
   }
 
-  private async embedTokenized(rows: ReadonlyArray<readonly number[]>): Promise<Float32Array[]> {
+  private async embedTokenized(rows: ReadonlyArray<readonly number[]>, signal?: AbortSignal): Promise<Float32Array[]> {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     const embeddings = new Array<Float32Array>(rows.length);
     // The plain length batches (batchInvariant false: which texts share a run never changes), costliest first
     // over the plan's sessions.
-    await this.runners.runBatches(rows.map((ids) => ids.length), { ...this.limits, batchInvariant: false }, async (batch, runner) => {
-      const output = await runner.run(batchFeeds(batch.map((index) => rows[index]!)));
-      if (output.dims.length !== 2 || output.dims[1] !== this.dimensions) {
-        throw new Error(`model ${this.id}: output ${this.outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`);
-      }
-      const data = output.data;
-      batch.forEach((index, row) => {
-        embeddings[index] = data.slice(row * this.dimensions, (row + 1) * this.dimensions);
-      });
-    });
+    await this.runners.runBatches(
+      rows.map((ids) => ids.length),
+      { ...this.limits, batchInvariant: false },
+      async (batch, runner) => {
+        const output = await runner.run(batchFeeds(batch.map((index) => rows[index]!)));
+        if (output.dims.length !== 2 || output.dims[1] !== this.dimensions) {
+          throw new Error(`model ${this.id}: output ${this.outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`);
+        }
+        const data = output.data;
+        batch.forEach((index, row) => {
+          embeddings[index] = data.slice(row * this.dimensions, (row + 1) * this.dimensions);
+        });
+      },
+      signal,
+    );
     return embeddings;
   }
 
@@ -165,7 +171,7 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     return this.embedTokenized(texts.map((text) => this.tokenize(text)));
   }
 
-  async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
+  async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     if (documents.length === 0) return { scores: [], tokens: 0 };
     // Texts embedded before (a shared corpus, the same query's other chunks) are taken from the cache; the rest,
@@ -174,7 +180,7 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     const keys = texts.map((text) => EmbeddingCache.keyOf(text));
     const found = new Map<string, CachedEmbedding>();
     const waiting = new Map<string, Promise<CachedEmbedding>>();
-    const missing: { key: string; ids: number[]; settle: (entry: CachedEmbedding) => void; fail: (error: unknown) => void }[] = [];
+    const missing: { key: string; text: string; settle: (entry: CachedEmbedding) => void; fail: (error: unknown) => void }[] = [];
     keys.forEach((key, i) => {
       if (found.has(key) || waiting.has(key)) return;
       const cached = this.cache.get(key);
@@ -188,14 +194,17 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
       promise.catch(() => undefined);
       this.inFlight.set(key, promise);
       waiting.set(key, promise);
-      missing.push({ key, ids: this.tokenize(texts[i]!), settle, fail });
+      missing.push({ key, text: texts[i]!, settle, fail });
     });
     this.encoded += missing.length;
     this.reused += texts.length - missing.length;
     try {
-      const encoded = await this.embedTokenized(missing.map((m) => m.ids));
+      // Tokenized in slices (a 1,500-document request held the event loop ~100 ms in one piece); the deadline is
+      // checked between slices and between batches.
+      const rows = await mapInSlices(missing, (m) => this.tokenize(m.text), options?.signal);
+      const encoded = await this.embedTokenized(rows, options?.signal);
       missing.forEach((m, i) => {
-        const entry = { embedding: encoded[i]!, tokens: m.ids.length };
+        const entry = { embedding: encoded[i]!, tokens: rows[i]!.length };
         this.cache.set(m.key, entry);
         m.settle(entry);
       });

@@ -1,4 +1,5 @@
 import { Tokenizer } from '@huggingface/tokenizers';
+import { mapInSlices } from '../map-in-slices.js';
 import { CostMeter } from '../cost-meter.js';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
@@ -54,8 +55,6 @@ export interface CausalLmReranker extends Scorer {
 
 const DEFAULT_BATCH_SIZE = 4;
 const DEFAULT_MAX_BATCH_TOKENS = 4096;
-/** Longest stretch of tokenization between two yields to the event loop. */
-const TOKENIZE_SLICE_MS = 20;
 
 /** A graph returning logits for every position allocates rows x width x vocab floats; keep that near 256 MB. */
 const MAX_LOGIT_FLOATS = 64 * 1024 * 1024;
@@ -249,16 +248,7 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     // Long prompts take tens of ms each to tokenize: yield to the event loop every few of them, so /health and other
     // requests are answered while a large request is being prepared (30 x 65,000 characters took 1.3 s in one piece).
-    const prompts: number[][] = [];
-    let since = performance.now();
-    for (const prompt of this.encodeEach(query, documents, options?.instruction)) {
-      prompts.push(prompt);
-      if (performance.now() - since > TOKENIZE_SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        options?.signal?.throwIfAborted();
-        since = performance.now();
-      }
-    }
+    const prompts = await mapInSlices(this.encodeEach(query, documents, options?.instruction), (prompt) => prompt, options?.signal);
     const scores = new Array<number>(documents.length);
     const started = performance.now();
     for (const batch of lengthBatches(

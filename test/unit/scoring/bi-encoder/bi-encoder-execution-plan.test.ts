@@ -81,4 +81,16 @@ describe('bi-encoder on planned sessions', () => {
     // Assert
     await expect(closing.score(query, ['a'])).rejects.toThrow(/closed/);
   });
+
+  it('stops a request past its deadline (the signal), and scores the next one as before', async () => {
+    // Arrange
+    const expected = await reference.score(query, texts.slice(0, 20));
+
+    // Act
+    const aborted = planned.score(query, texts, { signal: AbortSignal.abort(new Error('deadline')) });
+
+    // Assert
+    await expect(aborted).rejects.toThrow('deadline');
+    within((await planned.score(query, texts.slice(0, 20))).scores, expected.scores);
+  });
 });
