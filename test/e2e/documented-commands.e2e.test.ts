@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledModelsSpec, resolveDeployHubModels } from '../../infra/config/rerank-models.js';
 import { readRerankSettings } from '../../infra/config/rerank-settings.js';
 import { cdkContextArgs, documentedCommands, DOCUMENTED_PAGES, npmScriptsNamed, withoutComment, type DocumentedCommand } from '../support/documented-commands.js';
-import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
+import { cleanServerEnv, startDevServer, type RunningServer } from '../support/start-dev-server.js';
 import { cdkJsonContext, removeScratchDirs, scratchDir } from '../infra/support/synth-rerank.js';
 import { startFakeHub, type FakeHub, type FakeRepo } from '../unit/scoring/model-pull/fake-hub-server.js';
 import { fixtureHubRepo } from '../unit/scoring/model-pull/fixture-hub-repo.js';
@@ -15,7 +15,6 @@ import { startDynamoDbLocal } from '../../scripts/emulators/start-dynamodb-local
 import { localAwsConfig } from '../../scripts/emulators/local-aws-config.js';
 import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { cleanServerEnv } from '../support/start-dev-server.js';
 
 // Every shell command the README and docs/ show, run here as a reader runs it where this machine can, and where it
 // cannot (an AWS account), named with the reason. A command added to a page without a way to check it fails the
@@ -49,6 +48,9 @@ const commands = documentedCommands();
 const where = (c: DocumentedCommand): string => `${c.page}:${c.line}: ${c.text}`;
 const ofKind = (how: How): DocumentedCommand[] => commands.filter((c) => howOf(c)[0] === how);
 
+// Every describe below takes scratch folders (model caches): removed once, after the last of them.
+afterAll(() => removeScratchDirs());
+
 describe('the commands the README and docs/ show', () => {
   it('each have exactly one way of being checked here, or are named as needing an AWS account', () => {
     expect(commands.length).toBeGreaterThan(40);
@@ -81,7 +83,6 @@ describe('cdk deploy as the docs write it: its context passes the checks synth r
   });
   afterAll(async () => {
     await hub?.close();
-    removeScratchDirs();
   });
 
   it('finds the deploy commands of the README and the deploy guide, some with hub models', () => {
