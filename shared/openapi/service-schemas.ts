@@ -37,8 +37,8 @@ export const jobViewSchema = (dialectNames: readonly string[], resultSchemas: re
     error: {
       type: 'object',
       required: ['message'],
-      properties: { message: { type: 'string' } },
-      description: 'Once failed: why.',
+      properties: { message: { type: 'string' }, code: { const: 'job_cancelled', description: 'Present when the job failed because it was cancelled (DELETE).' } },
+      description: 'Once failed: why. A cancelled job reads `failed` with `code: "job_cancelled"` (a batch reads `cancelled`, OpenAI\'s word).',
     },
   },
 });
