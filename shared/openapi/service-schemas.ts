@@ -86,6 +86,7 @@ export const serviceInfoSchema = {
     'auto_truncate',
     'tokenization_workers',
     'version',
+    'units',
     'models',
     'aliases',
     'limits',
@@ -104,6 +105,12 @@ export const serviceInfoSchema = {
     auto_truncate: { type: 'boolean' },
     tokenization_workers: count,
     version: { type: 'string' },
+    units: {
+      type: 'object',
+      required: ['max_input_length', 'max_batch_tokens'],
+      properties: { max_input_length: { enum: ['tokens', 'characters'] }, max_batch_tokens: { const: 'characters' } },
+      description: "What TEI's token fields count here: `max_input_length` is tokens when the default model has a token window, characters otherwise; `max_batch_tokens` is characters.",
+    },
     models: {
       type: 'array',
       items: {
