@@ -2,6 +2,7 @@ import type { Dialect } from '../dialects/dialect.js';
 import { REQUEST_EXAMPLES } from '../dialects/request-examples.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import type { JsonSchema } from '../dialects/json-schema.js';
+import { batchCreateRequestBody, FILES_REQUEST_BODY, type FilesOperationName } from './batch-request-bodies.js';
 import { healthSchema, jobViewSchema, modelListSchema, serviceInfoSchema } from './service-schemas.js';
 
 /**
@@ -23,7 +24,6 @@ export interface DocumentedRoute {
 
 type Route = DocumentedRoute;
 
-type FilesOperationName = 'create' | 'list' | 'get' | 'delete' | 'content' | 'upload-create' | 'upload-part' | 'upload-complete' | 'upload-cancel';
 
 const FILES_SUMMARY: Readonly<Record<FilesOperationName, string>> = {
   create: 'Upload a file (multipart: file, purpose batch or user_data; up to the body limit - larger files through /v1/uploads)',
@@ -35,36 +35,6 @@ const FILES_SUMMARY: Readonly<Record<FilesOperationName, string>> = {
   'upload-part': 'Add a part (multipart: data) to an upload',
   'upload-complete': 'Assemble the parts, in the order given, into a file',
   'upload-cancel': 'Cancel an upload',
-};
-
-/** Bodies of the Files and Uploads operations that take one (OpenAI's, unchanged). */
-const MULTIPART = (fields: Record<string, unknown>, required: string[]) => ({
-  required: true,
-  content: { 'multipart/form-data': { schema: { type: 'object', properties: fields, required } } },
-});
-const FILES_REQUEST_BODY: Partial<Record<FilesOperationName, unknown>> = {
-  create: MULTIPART({ file: { type: 'string', format: 'binary' }, purpose: { type: 'string', enum: ['batch', 'user_data'] } }, ['file', 'purpose']),
-  'upload-part': MULTIPART({ data: { type: 'string', format: 'binary' } }, ['data']),
-  'upload-create': {
-    required: true,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          properties: { filename: { type: 'string' }, purpose: { type: 'string', enum: ['batch', 'user_data'] }, bytes: { type: 'integer' }, mime_type: { type: 'string' } },
-          required: ['filename', 'purpose', 'bytes', 'mime_type'],
-        },
-      },
-    },
-  },
-  'upload-complete': {
-    required: true,
-    content: {
-      'application/json': {
-        schema: { type: 'object', properties: { part_ids: { type: 'array', items: { type: 'string' } }, md5: { type: 'string' } }, required: ['part_ids'] },
-      },
-    },
-  },
 };
 
 /** An OpenAPI 3.1 document, as JSON. */
@@ -207,7 +177,7 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
 const HTML_PAGE = { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } };
 const DOCS_ASSET_PARAMETER = { name: 'asset', in: 'path', required: true, schema: { type: 'string' } };
 
-function operation(route: Route): Operation {
+function operation(route: Route, batchEndpoints: readonly string[]): Operation {
   const action = route.action;
   switch (action.kind) {
     case 'rerank':
@@ -262,6 +232,7 @@ function operation(route: Route): Operation {
         tags: ['batches'],
         summary: { create: 'Create a batch from an uploaded JSONL file', list: 'List your batches', get: 'Retrieve a batch', cancel: 'Cancel a batch' }[action.operation],
         ...(route.path.includes('{id}') ? { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] } : {}),
+        ...(action.operation === 'create' ? { requestBody: batchCreateRequestBody(batchEndpoints) } : {}),
         responses: { '200': { description: "OpenAI's batch object (or list).", content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['400', '401', '404', '429']) },
       };
     case 'files':
@@ -301,9 +272,11 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
       ]),
     ),
   ];
+  // The routes a batch line may name: the rerank routes whose dialect can be answered from a job.
+  const batchEndpoints = routes.flatMap((r) => (r.method === 'POST' && r.action.kind === 'rerank' && r.action.dialect.queueable !== false ? [r.path] : []));
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
-    const op = { operationId: operationId(route), ...operation(route), ...(route.public ? { security: [] } : {}) };
+    const op = { operationId: operationId(route), ...operation(route, batchEndpoints), ...(route.public ? { security: [] } : {}) };
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: op };
   }
   return {
@@ -315,6 +288,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
       ...dialects.map((d) => ({ name: d.name, description: `The ${d.name} dialect` })),
       { name: 'jobs', description: 'Queued rerank jobs' },
       { name: 'files', description: 'Files and uploads (OpenAI Files/Uploads APIs): batch inputs, corpora and results' },
+      { name: 'batches', description: 'Batches (OpenAI Batches API): many rerank requests from one uploaded JSONL file' },
       { name: 'service', description: 'Models, health and this document' },
     ],
     paths,

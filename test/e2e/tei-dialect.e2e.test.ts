@@ -33,6 +33,7 @@ describe("TEI's dialect on /rerank", () => {
     expect(validate('Info', info)).toBeUndefined();
     // The dev server of these tests serves the fixture cross-encoder: a 512-token window.
     expect(info).toMatchObject({ model_id: 'tinybert-l2-fixture', served_model_name: 'tinybert-l2-fixture', max_input_length: 512, model_type: { reranker: {} } });
+    expect(info['units']).toEqual({ max_input_length: 'tokens', max_batch_tokens: 'characters' });
   });
 
   it("answers TEI's bare array of ranks, best first, valid against TEI's RerankResponse", async () => {

@@ -57,8 +57,10 @@ export class LocalFolderFileStore implements FileStore {
         if (bytes > file.maxBytes) throw new FileTooLargeError(file.maxBytes);
         const error = failed();
         if (error) throw error;
-        // Back-pressure: one chunk in flight at a time, so a writer holds at most one chunk in memory.
-        if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+        // Back-pressure: one chunk in flight at a time, so a writer holds at most one chunk in memory. `once` rejects
+        // on 'error' by itself and removes its listeners either way; a separate once(stream, 'error') left one
+        // listener behind per wait, so a multi-MB upload passed ten and Node printed MaxListenersExceededWarning.
+        if (!stream.write(chunk)) await once(stream, 'drain');
         const after = failed();
         if (after) throw after;
       },
