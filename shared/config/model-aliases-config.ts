@@ -33,6 +33,9 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'gpt-4o-mini',
   'gpt-4o',
   'RerankService',
+  // NVIDIA NIM (its docs' example; LangChain's and LlamaIndex's NVIDIARerank default)
+  'nvidia/nv-rerankqa-mistral-4b-v3',
+  'nvidia/llama-3.2-nv-rerankqa-1b-v2',
 ];
 
 /**

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
+
+/**
+ * The shapes RAG frameworks call (NVIDIA NIM, vLLM score, ...), over `npm start`: each answers its own body
+ * synchronously, through a job its endpoint waits for, and as a 202 job whose poll carries the result in the same
+ * shape; each errors in its own envelope. The ranking is the OpenAI-compatible endpoint's for the same texts.
+ */
+const KEY = 'sk-framework-dialects';
+const QUERY = 'how do python programs send http requests';
+const FEW = ['urllib is a built-in Python library for HTTP requests', 'pandas eat bamboo in the mountains', 'requests is a popular HTTP library for Python'];
+/** More than RERANK_SYNC_MAX_DOCUMENTS: a job of 7-document chunks. */
+const MANY = Array.from({ length: 20 }, (_, i) => `${FEW[i % FEW.length]} (${i})`);
+
+type Ranked = readonly (readonly [index: number, score: number])[];
+
+interface FrameworkCase {
+  readonly name: string;
+  readonly path: string;
+  /** The framework's body for these texts. */
+  body(query: string, documents: readonly string[]): Record<string, unknown>;
+  /** The reply's ranking, best first. */
+  ranked(reply: unknown): Ranked;
+  /** The OpenAI-compatible body's `raw_scores` giving the same scores. */
+  readonly rawScores: boolean;
+  /** A body it must refuse, and what its error body then looks like. */
+  readonly bad: Record<string, unknown>;
+  errorShape(body: unknown): void;
+}
+
+const CASES: readonly FrameworkCase[] = [
+  {
+    name: 'NVIDIA NIM',
+    path: '/v1/ranking',
+    body: (query, documents) => ({ model: 'nvidia/nv-rerankqa-mistral-4b-v3', query: { text: query }, passages: documents.map((text) => ({ text })), truncate: 'END' }),
+    ranked: (reply) => (reply as { rankings: { index: number; logit: number }[] }).rankings.map((r) => [r.index, r.logit] as const),
+    rawScores: true,
+    bad: { query: 'not an object', passages: [{ text: 'a' }] },
+    errorShape: (body) => expect(body).toEqual({ detail: expect.stringContaining('query') }),
+  },
+];
+
+let server: RunningServer;
+
+async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as unknown, headers: res.headers };
+}
+
+/** The OpenAI-compatible endpoint's ranking of the same texts: what every framework's shape must carry. */
+async function reference(documents: readonly string[], rawScores: boolean): Promise<Ranked> {
+  const reply = await post('/v1/rerank', { query: QUERY, documents, raw_scores: rawScores });
+  expect(reply.status).toBe(200);
+  return (reply.body as { results: { index: number; relevance_score: number }[] }).results.map((r) => [r.index, r.relevance_score] as const);
+}
+
+beforeAll(async () => {
+  server = await startDevServer({ RERANK_API_KEYS: KEY, RERANK_SYNC_MAX_DOCUMENTS: '8', RERANK_DEFAULT_BATCH_SIZE: '7' });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe.each(CASES)('$name on $path', (c) => {
+  it('answers its own shape with the ranking the OpenAI-compatible endpoint gives', async () => {
+    const reply = await post(c.path, c.body(QUERY, FEW));
+    expect(reply.status).toBe(200);
+    expect(c.ranked(reply.body)).toEqual(await reference(FEW, c.rawScores));
+  });
+
+  it('answers a request that became a job, waited for on its endpoint, in the same shape', async () => {
+    const reply = await post(c.path, c.body(QUERY, MANY));
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-rerank-job-id')).toBeTruthy();
+    expect(c.ranked(reply.body)).toEqual(await reference(MANY, c.rawScores));
+  });
+
+  it('answers Prefer: respond-async with a 202 whose poll carries the result in its shape', async () => {
+    const accepted = await post(c.path, c.body(QUERY, MANY), { prefer: 'respond-async' });
+    expect(accepted.status).toBe(202);
+    const pollUrl = (accepted.body as { poll_url: string }).poll_url;
+    let view = (await (await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { status: string; result?: unknown };
+    for (let i = 0; i < 400 && view.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      view = (await (await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { status: string; result?: unknown };
+    }
+    expect(view.status).toBe('succeeded');
+    expect(c.ranked(view.result)).toEqual(await reference(MANY, c.rawScores));
+  });
+
+  it('errors in its own envelope: a bad body (400) and a wrong key (401)', async () => {
+    const bad = await post(c.path, c.bad);
+    expect(bad.status).toBe(400);
+    c.errorShape(bad.body);
+    const unauthorized = await post(c.path, c.body(QUERY, FEW), { authorization: 'Bearer sk-wrong' });
+    expect(unauthorized.status).toBe(401);
+    expect(JSON.stringify(unauthorized.body)).toContain('API key');
+  });
+});
