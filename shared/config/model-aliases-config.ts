@@ -36,6 +36,8 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   // NVIDIA NIM (its docs' example; LangChain's and LlamaIndex's NVIDIARerank default)
   'nvidia/nv-rerankqa-mistral-4b-v3',
   'nvidia/llama-3.2-nv-rerankqa-1b-v2',
+  // vLLM score (its docs' example model)
+  'BAAI/bge-reranker-v2-m3',
 ];
 
 /**

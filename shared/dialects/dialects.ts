@@ -3,6 +3,7 @@ import { cohereV2Dialect } from './cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
 import type { Dialect, DialectName } from './dialect.js';
 import { nimDialect } from './nim/nim-dialect.js';
+import { vllmScoreDialect } from './vllm-score/vllm-score-dialect.js';
 import { llamaStackDialect } from './llama-stack/llama-stack-dialect.js';
 import { openAiDialect } from './openai/openai-dialect.js';
 import { pipelineDialect } from './pipeline/pipeline-dialect.js';
@@ -22,4 +23,5 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   voyage: voyageDialect,
   tei: teiDialect,
   nim: nimDialect,
+  'vllm-score': vllmScoreDialect,
 };

@@ -28,6 +28,8 @@ interface FrameworkCase {
   errorShape(body: unknown): void;
 }
 
+const bestFirst = (ranked: Ranked): Ranked => [...ranked].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+
 const CASES: readonly FrameworkCase[] = [
   {
     name: 'NVIDIA NIM',
@@ -37,6 +39,21 @@ const CASES: readonly FrameworkCase[] = [
     rawScores: true,
     bad: { query: 'not an object', passages: [{ text: 'a' }] },
     errorShape: (body) => expect(body).toEqual({ detail: expect.stringContaining('query') }),
+  },
+  {
+    name: 'vLLM score',
+    path: '/v1/score',
+    body: (query, documents) => ({ model: 'BAAI/bge-reranker-v2-m3', text_1: query, text_2: documents }),
+    ranked(reply) {
+      const body = reply as { object: string; data: { index: number; object: string; score: number }[] };
+      expect(body.object).toBe('list');
+      // vLLM answers in input order; the ranking is ours to sort.
+      expect(body.data.map((d) => d.index)).toEqual(body.data.map((_, i) => i));
+      return bestFirst(body.data.map((d) => [d.index, d.score] as const));
+    },
+    rawScores: false,
+    bad: { text_1: ['q1', 'q2'], text_2: ['a', 'b'] },
+    errorShape: (body) => expect(body).toMatchObject({ message: expect.stringContaining('text_1'), error: { type: 'invalid_request_error', param: 'text_1' } }),
   },
 ];
 
