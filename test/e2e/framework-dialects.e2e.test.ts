@@ -119,3 +119,27 @@ describe.each(CASES)('$name on $path', (c) => {
     expect(JSON.stringify(unauthorized.body)).toContain('API key');
   });
 });
+
+describe("Cohere's billed search units on /v1/rerank and /v2/rerank", () => {
+  const units = (body: unknown) => (body as { meta: { billed_units: { search_units: number } } }).meta.billed_units.search_units;
+
+  it('counts one per started 100 documents, in v1 and v2 replies, synchronous or a job polled without its request', async () => {
+    const few = await post('/v1/rerank', { query: QUERY, documents: FEW });
+    expect(few.status).toBe(200);
+    expect((few.body as { meta: unknown }).meta).toEqual({ api_version: { version: '1' }, billed_units: { search_units: 1 } });
+    const documents = Array.from({ length: 150 }, (_, i) => `${FEW[i % FEW.length]} (${i})`);
+    const waited = await post('/v2/rerank', { query: QUERY, documents, top_n: 2 });
+    expect(waited.status).toBe(200);
+    expect(units(waited.body)).toBe(2);
+    const accepted = await post('/v1/rerank', { query: QUERY, documents, top_n: 2 }, { prefer: 'respond-async' });
+    expect(accepted.status).toBe(202);
+    const pollUrl = (accepted.body as { poll_url: string }).poll_url;
+    let view = { status: 'running' } as { status: string; result?: unknown };
+    for (let i = 0; i < 400 && view.status === 'running'; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      view = (await (await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as typeof view;
+    }
+    expect(view.status).toBe('succeeded');
+    expect(units(view.result)).toBe(2);
+  });
+});
