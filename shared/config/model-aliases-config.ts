@@ -38,6 +38,10 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'nvidia/llama-3.2-nv-rerankqa-1b-v2',
   // vLLM score (its docs' example model)
   'BAAI/bge-reranker-v2-m3',
+  // Mixedbread (its docs' and SDK README's examples)
+  'mixedbread-ai/mxbai-rerank-large-v2',
+  'mixedbread-ai/mxbai-rerank-base-v2',
+  'mixedbread-ai/mxbai-rerank-large-v1',
 ];
 
 /**

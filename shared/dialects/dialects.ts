@@ -4,6 +4,7 @@ import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
 import type { Dialect, DialectName } from './dialect.js';
 import { nimDialect } from './nim/nim-dialect.js';
 import { vllmScoreDialect } from './vllm-score/vllm-score-dialect.js';
+import { mixedbreadDialect } from './mixedbread/mixedbread-dialect.js';
 import { llamaStackDialect } from './llama-stack/llama-stack-dialect.js';
 import { openAiDialect } from './openai/openai-dialect.js';
 import { pipelineDialect } from './pipeline/pipeline-dialect.js';
@@ -24,4 +25,5 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   tei: teiDialect,
   nim: nimDialect,
   'vllm-score': vllmScoreDialect,
+  mixedbread: mixedbreadDialect,
 };

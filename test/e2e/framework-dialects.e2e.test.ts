@@ -55,6 +55,15 @@ const CASES: readonly FrameworkCase[] = [
     bad: { text_1: ['q1', 'q2'], text_2: ['a', 'b'] },
     errorShape: (body) => expect(body).toMatchObject({ message: expect.stringContaining('text_1'), error: { type: 'invalid_request_error', param: 'text_1' } }),
   },
+  {
+    name: 'Mixedbread',
+    path: '/v1/reranking',
+    body: (query, documents) => ({ model: 'mixedbread-ai/mxbai-rerank-large-v2', query, input: documents }),
+    ranked: (reply) => (reply as { data: { index: number; score: number }[] }).data.map((r) => [r.index, r.score] as const),
+    rawScores: false,
+    bad: { query: 'q', input: [['not', 'text']] },
+    errorShape: (body) => expect(body).toMatchObject({ message: expect.stringContaining('input[0]'), error: { param: 'input[0]' } }),
+  },
 ];
 
 let server: RunningServer;
