@@ -42,6 +42,13 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'mixedbread-ai/mxbai-rerank-large-v2',
   'mixedbread-ai/mxbai-rerank-base-v2',
   'mixedbread-ai/mxbai-rerank-large-v1',
+  // Google Vertex AI ranking API (its documented models)
+  'semantic-ranker-default@latest',
+  'semantic-ranker-fast@latest',
+  'semantic-ranker-default-004',
+  'semantic-ranker-fast-004',
+  'semantic-ranker-512@latest',
+  'semantic-ranker-512-003',
 ];
 
 /**

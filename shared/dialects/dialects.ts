@@ -5,6 +5,7 @@ import type { Dialect, DialectName } from './dialect.js';
 import { nimDialect } from './nim/nim-dialect.js';
 import { vllmScoreDialect } from './vllm-score/vllm-score-dialect.js';
 import { mixedbreadDialect } from './mixedbread/mixedbread-dialect.js';
+import { vertexDialect } from './vertex/vertex-dialect.js';
 import { llamaStackDialect } from './llama-stack/llama-stack-dialect.js';
 import { openAiDialect } from './openai/openai-dialect.js';
 import { pipelineDialect } from './pipeline/pipeline-dialect.js';
@@ -26,4 +27,5 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   nim: nimDialect,
   'vllm-score': vllmScoreDialect,
   mixedbread: mixedbreadDialect,
+  vertex: vertexDialect,
 };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
 /**
- * The shapes RAG frameworks call (NVIDIA NIM, vLLM score, ...), over `npm start`: each answers its own body
+ * The shapes RAG frameworks call (NVIDIA NIM, vLLM score, Mixedbread, Vertex AI), over `npm start`: each answers its own body
  * synchronously, through a job its endpoint waits for, and as a 202 job whose poll carries the result in the same
  * shape; each errors in its own envelope. The ranking is the OpenAI-compatible endpoint's for the same texts.
  */
@@ -63,6 +63,20 @@ const CASES: readonly FrameworkCase[] = [
     rawScores: false,
     bad: { query: 'q', input: [['not', 'text']] },
     errorShape: (body) => expect(body).toMatchObject({ message: expect.stringContaining('input[0]'), error: { param: 'input[0]' } }),
+  },
+  {
+    name: 'Vertex AI',
+    path: '/v1/projects/my-project/locations/global/rankingConfigs/default_ranking_config:rank',
+    body: (query, documents) => ({ model: 'semantic-ranker-default@latest', query, records: documents.map((content, i) => ({ id: `r${i}`, content })) }),
+    ranked(reply) {
+      const records = (reply as { records: { id: string; content: string; score: number }[] }).records;
+      // Every record comes back with its id and content, a polled job's too.
+      for (const record of records) expect(record.content.length).toBeGreaterThan(0);
+      return records.map((r) => [Number(r.id.slice(1)), r.score] as const);
+    },
+    rawScores: false,
+    bad: { query: 'q', records: [{ id: 'no text' }] },
+    errorShape: (body) => expect(body).toEqual({ error: { code: 400, message: expect.stringContaining('records[0]'), status: 'INVALID_ARGUMENT' } }),
   },
 ];
 
