@@ -166,3 +166,15 @@ describe("Cohere's billed search units on /v1/rerank and /v2/rerank", () => {
     expect(units(view.result)).toBe(2);
   });
 });
+
+describe("Elasticsearch's hugging_face rerank service: TEI's dialect on /rerank", () => {
+  it('answers its body (texts, query, return_text, top_n) with the bare array it parses, top_n honoured', async () => {
+    const reply = await post('/rerank', { texts: FEW, query: QUERY, return_text: true, top_n: 2 });
+    expect(reply.status).toBe(200);
+    const ranks = reply.body as { index: number; score: number; text: string }[];
+    expect(ranks.map((r) => [r.index, r.score])).toEqual((await reference(FEW, false)).slice(0, 2));
+    // HuggingFaceRerankResponseEntity throws on any key but index, score | relevance_score, text | document.
+    for (const rank of ranks) expect(Object.keys(rank).sort()).toEqual(['index', 'score', 'text']);
+    for (const rank of ranks) expect(rank.text).toBe(FEW[rank.index]);
+  });
+});
