@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } from '../../shared/adapters/dynamodb/job-table-keys.js';
 import { KEY_LIST_PK } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { counterShardPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
+import { S3_FILE_KEY_PREFIXES } from '../../shared/adapters/s3/s3-file-keys.js';
 import { jobLedgerOwner } from '../../shared/jobs/chunk-ledger.js';
 import { API_ROUTES } from '../../shared/http/api-routes.js';
 import { listFiles, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type SynthResult } from './support/synth-rerank.js';
@@ -338,13 +339,14 @@ describe('least-privilege IAM', () => {
         'xray:PutTraceSegments',
       ].sort(),
     );
-    // Object actions only on the FileStore's two prefixes of the files bucket; listing on that bucket alone.
+    // Object actions only on the FileStore's prefixes of the files bucket; listing on that bucket alone.
     const bucket = logicalId('AWS::S3::Bucket', 'FilesBucket');
     const s3Statements = statementsOf(api).filter((st) => actionsOf(st).some((a) => a.startsWith('s3:')));
     expect(s3Statements.every((st) => refersTo(st, bucket))).toBe(true);
     const objectResources = JSON.stringify(s3Statements.find((st) => actionsOf(st).includes('s3:PutObject'))!.Resource);
-    expect(objectResources).toContain('/files/*');
-    expect(objectResources).toContain('/owners/*');
+    // Every prefix the S3 FileStore writes: the grant is built from its list (usage/ was once missing).
+    for (const prefix of S3_FILE_KEY_PREFIXES) expect(objectResources).toContain(`/${prefix}*`);
+    expect(S3_FILE_KEY_PREFIXES).toEqual(['files/', 'owners/', 'usage/']);
     expect(JSON.stringify(s3Statements.find((st) => actionsOf(st).includes('s3:ListBucket'))!.Resource)).not.toContain('/');
     expect(tableGrants(api)).toEqual({
       'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
