@@ -357,6 +357,9 @@ describe('least-privilege IAM', () => {
       'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
       BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
       'BATCHES#*': ['PutItem', 'Query'],
+      // Uploads on AWS (found missing by the IAM check of the emulator flows).
+      'UPLOAD#*': ['GetItem', 'PutItem', 'UpdateItem'],
+      'UPLOADS_PENDING#*': ['DeleteItem', 'PutItem', 'Query'],
     });
     const statements = statementsOf(api);
     const byAction = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
