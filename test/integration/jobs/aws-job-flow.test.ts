@@ -11,6 +11,8 @@ import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
+import { installAwsCallRecorder, runAsLambda } from '../../support/iam/aws-call-recorder.js';
+import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-calls.js';
 
 /**
  * The async path end to end on real protocols: DynamoDB Local for the job store, moto for SQS, the real
@@ -35,8 +37,9 @@ type RecordHandler = (record: SQSRecord) => Promise<void>;
 let recordHandler: RecordHandler;
 
 function startWorkers(concurrency: number): void {
+  // Each poller stands for its function's event source mapping and runs as that function (the IAM check in afterAll).
   pollers.push(
-    startSqsPoller({
+    runAsLambda('worker', () => startSqsPoller({
       client: stack.sqs,
       queueUrl: stack.queueUrl,
       batchSize: 5,
@@ -47,27 +50,28 @@ function startWorkers(concurrency: number): void {
       // run at once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
       handler: (event) =>
         processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), { context: localLambdaContext() }),
-    }),
-    startSqsPoller({
+    })),
+    runAsLambda('deadLetter', () => startSqsPoller({
       client: stack.sqs,
       queueUrl: stack.dlqUrl,
       batchSize: 10,
       waitTimeSeconds: 1,
       handler: (event) => deadLetterHandler(event, localLambdaContext()),
-    }),
+    })),
   );
 }
 
 async function submit(req: RerankRequest, batchSize: number): Promise<JobRecord> {
   const scorer = runtime.service.resolveScorer(req.model);
-  return runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize });
+  // Submitting and polling are the API function's calls.
+  return runAsLambda('api', () => runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize }));
 }
 
 async function settle(jobId: string, timeoutMs = 90_000): Promise<{ job: JobRecord; progress: number[] }> {
   const deadline = Date.now() + timeoutMs;
   const progress: number[] = [];
   for (;;) {
-    const job = await runtime.jobs.find(jobId, 'key-a');
+    const job = await runAsLambda('api', () => runtime.jobs.find(jobId, 'key-a'));
     if (!job) throw new Error(`job ${jobId} vanished`);
     progress.push(job.chunksDone);
     if (job.status !== 'running') return { job, progress };
@@ -77,6 +81,7 @@ async function settle(jobId: string, timeoutMs = 90_000): Promise<{ job: JobReco
 }
 
 beforeAll(async () => {
+  installAwsCallRecorder();
   stack = await startLocalAwsStack({ maxReceiveCount: MAX_RECEIVES, visibilityTimeoutSeconds: 30 });
   // The fixture cross-encoder: per-document scores, so chunks are independent (as jobs require).
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC });
@@ -90,7 +95,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  await stack?.stop();
+  try {
+    if (stack !== undefined) expectRecordedCallsAllowed(stack.env);
+  } finally {
+    await stack?.stop();
+  }
 });
 
 // Longer than settle()'s own 90 s deadline, so a slow run fails with its message (chunks done of the count), not a bare timeout.
