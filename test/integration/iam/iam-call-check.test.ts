@@ -1,4 +1,4 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, Context, ScheduledEvent, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
@@ -6,7 +6,7 @@ import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { asLambda, clearRecordedCalls, installAwsCallRecorder, recordedCalls, type RecordedCall } from '../../support/iam/aws-call-recorder.js';
-import { checkCalls, synthesizedTemplate } from '../../support/iam/check-recorded-calls.js';
+import { appendCoverage, checkCalls, synthesizedTemplate } from '../../support/iam/check-recorded-calls.js';
 import type { TemplateJson } from '../../support/iam/template-roles.js';
 
 /**
@@ -19,6 +19,7 @@ let stack: LocalAwsStack;
 let key: string;
 let api: (event: APIGatewayProxyEventV2, context: ReturnType<typeof localLambdaContext>) => Promise<APIGatewayProxyStructuredResultV2>;
 let authorizer: (event: APIGatewayRequestAuthorizerEventV2) => Promise<{ isAuthorized: boolean }>;
+let batchWorker: (event: SQSEvent | ScheduledEvent, context: Context) => Promise<unknown>;
 let flowCalls: readonly RecordedCall[];
 
 function multipartFile(name: string, content: string): { body: string; contentType: string } {
@@ -58,6 +59,8 @@ beforeAll(async () => {
   key = (await new DynamoDbApiKeyStore(stack.tableName, stack.dynamodb).create('iam-check')).key;
   const { handler: apiHandler } = await import('../../../functions/api/handler.js');
   const { handler: authorizerHandler } = await import('../../../functions/authorizer/handler.js');
+  const { handler: batchWorkerHandler } = await import('../../../functions/workers/batch-worker.js');
+  batchWorker = asLambda('batchWorker', batchWorkerHandler as (event: SQSEvent | ScheduledEvent, context: Context) => Promise<unknown>);
   api = asLambda('api', apiHandler);
   authorizer = asLambda('authorizer', authorizerHandler);
 
@@ -69,6 +72,15 @@ beforeAll(async () => {
   const id = String(created.body['id']);
   expect((await call('GET', '/v1/files?limit=1')).body['data']).toEqual([expect.objectContaining({ id })]);
   expect((await call('GET', `/v1/files/${id}/content`)).status).toBe(302);
+  // A batch whose plan task is dead-lettered (the batch worker's DLQ path), then the expiry schedule's run.
+  const batch = await call('POST', '/v1/batches', { json: { input_file_id: id, endpoint: '/v1/rerank', completion_window: '24h' } });
+  expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+  const batchId = String(batch.body['id']);
+  const record = { messageId: 'm1', receiptHandle: 'r1', body: JSON.stringify({ kind: 'plan', batchId }), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: stack.env['RERANK_BATCH_DLQ_ARN'], awsRegion: 'us-east-1' };
+  expect(await batchWorker({ Records: [record] } as unknown as SQSEvent, localLambdaContext())).toEqual({ batchItemFailures: [] });
+  expect((await call('GET', `/v1/batches/${batchId}`)).body['status']).toBe('failed');
+  const scheduled = { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as unknown as ScheduledEvent;
+  expect(await batchWorker(scheduled, localLambdaContext())).toEqual({ expired: 0 });
   expect((await call('GET', '/v1/batches')).status).toBe(200);
   expect((await call('DELETE', `/v1/files/${id}`)).body).toMatchObject({ deleted: true });
   flowCalls = [...recordedCalls()];
@@ -79,8 +91,8 @@ afterAll(async () => {
 });
 
 describe('the IAM check of recorded AWS calls against the synthesized template', () => {
-  it('allows every call the API and the authorizer made, and covers the file, key, rate and batch calls', () => {
-    const report = checkCalls(flowCalls, synthesizedTemplate(), stack.env);
+  it('allows every call the API, the batch worker and the authorizer made, and covers the file, key, batch and dead-letter calls', () => {
+    const report = appendCoverage(checkCalls(flowCalls, synthesizedTemplate(), stack.env));
     expect(report.denials).toEqual([]);
     expect(report.coverage).toEqual(
       expect.arrayContaining([
@@ -91,6 +103,10 @@ describe('the IAM check of recorded AWS calls against the synthesized template',
         'api dynamodb:GetItem',
         'api dynamodb:Query',
         'authorizer dynamodb:GetItem',
+        'batchWorker dynamodb:Query',
+        'batchWorker dynamodb:PutItem',
+        'batchWorker dynamodb:DeleteItem',
+        'api sqs:SendMessage',
       ]),
     );
   });

@@ -50,6 +50,13 @@ export function checkCalls(calls: readonly RecordedCall[], template: TemplateJso
   return { checked, denials: [...denials].sort(), coverage: [...coverage].sort(), unattributed: calls.filter((c) => c.lambda === undefined).length };
 }
 
+/** Appends the report's `function action` pairs to RERANK_IAM_COVERAGE_FILE when it is set (for the coverage list). */
+export function appendCoverage(report: IamCheckReport): IamCheckReport {
+  const out = process.env['RERANK_IAM_COVERAGE_FILE'];
+  if (out !== undefined && out !== '') appendFileSync(out, report.coverage.map((line) => `${line}\n`).join(''));
+  return report;
+}
+
 let template: TemplateJson | undefined;
 
 /** The stack's template as `cdk synth` writes it (assets not bundled: the policies are the same), once per test file. */
@@ -66,9 +73,7 @@ export function synthesizedTemplate(): TemplateJson {
  * RERANK_IAM_COVERAGE_FILE names (when set) so a run can list what was checked.
  */
 export function expectRecordedCallsAllowed(env: Readonly<Record<string, string | undefined>>): IamCheckReport {
-  const report = checkCalls(recordedCalls(), synthesizedTemplate(), env);
-  const out = process.env['RERANK_IAM_COVERAGE_FILE'];
-  if (out !== undefined && out !== '') appendFileSync(out, report.coverage.map((line) => `${line}\n`).join(''));
+  const report = appendCoverage(checkCalls(recordedCalls(), synthesizedTemplate(), env));
   if (report.checked === 0) throw new Error('the IAM check recorded no call made as a function: is the recorder installed and are handlers run with asLambda?');
   if (report.denials.length > 0) {
     throw new Error(`${report.denials.length} AWS call(s) the deployed IAM policies would deny:\n${report.denials.join('\n')}`);
