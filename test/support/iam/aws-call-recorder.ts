@@ -18,8 +18,15 @@ export interface RecordedCall {
   readonly input: Readonly<Record<string, unknown>>;
 }
 
-const running = new AsyncLocalStorage<LambdaName>();
-const calls: RecordedCall[] = [];
+/**
+ * Kept on globalThis: the SDK modules (and so the patched `send`) outlive this module when a test runner re-imports
+ * test code for the next file in the same process, and every copy of this module must feed the same records.
+ */
+const shared = ((globalThis as { [key: symbol]: unknown })[Symbol.for('rerank.iam.recorder')] ??= {
+  running: new AsyncLocalStorage<LambdaName>(),
+  calls: [] as RecordedCall[],
+}) as { readonly running: AsyncLocalStorage<LambdaName>; readonly calls: RecordedCall[] };
+const { running, calls } = shared;
 
 /** Runs `fn` as `lambda`: every AWS call it makes, directly or through anything it starts, is that function's. */
 export function runAsLambda<R>(lambda: LambdaName, fn: () => R): R {
@@ -54,6 +61,8 @@ type Sendable = { send: (...args: unknown[]) => unknown; middlewareStack: { add:
  * sends. A presigned URL is built on the client's stack, so it is recorded as the signing function's call.
  */
 export function installAwsCallRecorder(): void {
+  // A suite starts from nothing: an earlier file's calls (other emulators, other names) are not its to check.
+  clearRecordedCalls();
   const services: [new (...args: never[]) => unknown, AwsService][] = [
     [S3Client, 's3'],
     [DynamoDBClient, 'dynamodb'],
