@@ -67,7 +67,7 @@ export class InMemoryFileStore implements FileStore {
   }
 
   async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose }): Promise<FilePage> {
-    const mine = [...this.#files.values()].map((f) => f.record).filter((r) => r.ownerKeyId === ownerKeyId && (!page.purpose || r.purpose === page.purpose));
+    const mine = [...this.#files.values()].map((f) => f.record).filter((r) => r.ownerKeyId === ownerKeyId && (page.purpose === undefined ? r.purpose !== 'upload_part' : r.purpose === page.purpose));
     const start = page.after ? mine.findIndex((r) => r.id === page.after) + 1 : 0;
     return { files: mine.slice(start, start + page.limit), hasMore: mine.length > start + page.limit };
   }

@@ -102,7 +102,7 @@ export class LocalFolderFileStore implements FileStore {
     page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' },
   ): Promise<FilePage> {
     const records = await this.#ownedRecords(ownerKeyId);
-    const mine = records.filter((r) => page.purpose === undefined || r.purpose === page.purpose);
+    const mine = records.filter((r) => (page.purpose === undefined ? r.purpose !== 'upload_part' : r.purpose === page.purpose));
     const direction = page.order === 'asc' ? 1 : -1;
     mine.sort((a, b) => direction * (a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
     const start = page.after === undefined ? 0 : mine.findIndex((r) => r.id === page.after) + 1;

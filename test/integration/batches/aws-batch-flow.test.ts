@@ -8,6 +8,8 @@ import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-for-progress.js';
+import { asLambda, installAwsCallRecorder, runAsLambda } from '../../support/iam/aws-call-recorder.js';
+import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-calls.js';
 
 /**
  * Batches on the AWS adapters end to end: the API Lambda handler takes the batch, the batch worker Lambda handler
@@ -54,15 +56,19 @@ async function settle(batchId: string): Promise<Record<string, unknown>> {
 }
 
 beforeAll(async () => {
+  // Every AWS call the API and batch worker handlers make is checked against their deployed roles in afterAll.
+  installAwsCallRecorder();
   stack = await startLocalAwsStack({ maxReceiveCount: 2, visibilityTimeoutSeconds: 30 });
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, RERANK_API_KEYS: `${KEY_A},${KEY_B}` });
   // Imported after the environment points at the emulators: the runtime reads its configuration once.
-  ({ handler: api } = await import('../../../functions/api/handler.js'));
+  const { handler: apiHandler } = await import('../../../functions/api/handler.js');
+  api = asLambda('api', apiHandler);
   const { handler: batchWorker } = await import('../../../functions/workers/batch-worker.js');
   files = new S3FileStore(stack.s3, stack.filesBucket);
   for (const queueUrl of [stack.batchQueueUrl, stack.batchDlqUrl]) {
+    // The poller stands for the event source mapping, which polls with the batch worker's role.
     pollers.push(
-      startSqsPoller({
+      runAsLambda('batchWorker', () => startSqsPoller({
         client: stack.sqs,
         queueUrl,
         batchSize: 10,
@@ -70,14 +76,18 @@ beforeAll(async () => {
         concurrency: 3,
         retryDelaySeconds: 0,
         handler: async (event) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse,
-      }),
+      })),
     );
   }
 });
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  await stack?.stop();
+  try {
+    if (stack !== undefined) expectRecordedCallsAllowed(stack.env);
+  } finally {
+    await stack?.stop();
+  }
 });
 
 // settle() fails first, with the batch's status, whenever it stops moving; the ceiling only catches a hang.

@@ -12,6 +12,8 @@ import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
 import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-for-progress.js';
+import { installAwsCallRecorder, runAsLambda } from '../../support/iam/aws-call-recorder.js';
+import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-calls.js';
 
 /**
  * The async path end to end on real protocols: DynamoDB Local for the job store, moto for SQS, the real
@@ -37,8 +39,9 @@ type RecordHandler = (record: SQSRecord) => Promise<void>;
 let recordHandler: RecordHandler;
 
 function startWorkers(concurrency: number): void {
+  // Each poller stands for its function's event source mapping and runs as that function (the IAM check in afterAll).
   pollers.push(
-    startSqsPoller({
+    runAsLambda('worker', () => startSqsPoller({
       client: stack.sqs,
       queueUrl: stack.queueUrl,
       batchSize: 5,
@@ -49,20 +52,21 @@ function startWorkers(concurrency: number): void {
       // run at once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
       handler: (event) =>
         processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), { context: localLambdaContext() }),
-    }),
-    startSqsPoller({
+    })),
+    runAsLambda('deadLetter', () => startSqsPoller({
       client: stack.sqs,
       queueUrl: stack.dlqUrl,
       batchSize: 10,
       waitTimeSeconds: 1,
       handler: (event) => deadLetterHandler(event, localLambdaContext()),
-    }),
+    })),
   );
 }
 
 async function submit(req: RerankRequest, batchSize: number): Promise<JobRecord> {
   const scorer = runtime.service.resolveScorer(req.model);
-  return runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize });
+  // Submitting and polling are the API function's calls.
+  return runAsLambda('api', () => runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize }));
 }
 
 /**
@@ -73,7 +77,7 @@ async function settle(jobId: string): Promise<{ job: JobRecord; progress: number
   const progress: number[] = [];
   const job = await waitForProgress(
     async () => {
-      const job = await runtime.jobs.find(jobId, 'key-a');
+      const job = await runAsLambda('api', () => runtime.jobs.find(jobId, 'key-a'));
       if (!job) throw new Error(`job ${jobId} vanished`);
       progress.push(job.chunksDone);
       return { done: job.status !== 'running', progress: `${job.chunksDone}/${job.chunkCount} chunks`, value: job };
@@ -84,6 +88,7 @@ async function settle(jobId: string): Promise<{ job: JobRecord; progress: number
 }
 
 beforeAll(async () => {
+  installAwsCallRecorder();
   stack = await startLocalAwsStack({ maxReceiveCount: MAX_RECEIVES, visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS });
   // The fixture cross-encoder: per-document scores, so chunks are independent (as jobs require).
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC });
@@ -97,7 +102,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  await stack?.stop();
+  try {
+    if (stack !== undefined) expectRecordedCallsAllowed(stack.env);
+  } finally {
+    await stack?.stop();
+  }
 });
 
 // settle() fails first, with the chunks done of the count, whenever a job stops moving; the ceiling only catches a hang.
