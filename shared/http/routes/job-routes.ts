@@ -4,7 +4,7 @@ import { RerankError } from '../../core/rerank-error.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { DIALECTS } from '../../dialects/dialects.js';
-import { admitBody } from '../admit-body.js';
+import { admitBody } from '../../dialects/admit-body.js';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../jobs/idempotency-key.js';
 import type { JobRecord } from '../../jobs/job-model.js';
 import type { ApiAppDeps } from '../api-app-deps.js';

@@ -2,7 +2,7 @@ import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import { ScoringTimedOutError } from '../../core/scoring-timed-out-error.js';
 import type { Dialect } from '../../dialects/dialect.js';
-import { admitBody } from '../admit-body.js';
+import { admitBody } from '../../dialects/admit-body.js';
 import { recordRerankMetrics } from '../../observability/record-rerank-metrics.js';
 import type { ApiAppDeps } from '../api-app-deps.js';
 import type { BodyDialect } from '../api-routes.js';
