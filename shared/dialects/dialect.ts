@@ -3,6 +3,7 @@ import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from './json-schema.js';
+import type { WirePath } from './wire-field.js';
 
 export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei'
   | 'nim' | 'vllm-score' | 'mixedbread' | 'vertex';
@@ -18,6 +19,12 @@ export interface DialectResponse {
   readonly body: unknown;
   /** When the client asked for server-sent events (chat `stream: true`): sent as `data:` lines instead of `body`. */
   readonly events?: readonly unknown[];
+}
+
+/** Where a body names a corpus file (`documents_file_id`) and where the documents it stands for would be. */
+export interface CorpusPaths {
+  readonly fileIdPath: WirePath;
+  readonly documentsPath: WirePath;
 }
 
 /**
@@ -48,6 +55,8 @@ export interface Dialect {
   /** True where the wire format defines the answer to no documents (the RAG tool answers an empty ranking). */
   readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
+  /** Set where a batch line may name its documents by a corpus file (the declared `documentsFileId` input). */
+  readonly corpus?: CorpusPaths;
   /** The request body as JSON Schema: checked before `parse` runs, and published in `/openapi.json`. */
   readonly requestSchema: JsonSchema;
   /** The 200 body `formatOutcome` produces (documentation only). */

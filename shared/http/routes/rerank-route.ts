@@ -2,7 +2,7 @@ import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import { ScoringTimedOutError } from '../../core/scoring-timed-out-error.js';
 import type { Dialect } from '../../dialects/dialect.js';
-import { admitBody } from '../admit-body.js';
+import { admitBody } from '../../dialects/admit-body.js';
 import { recordRerankMetrics } from '../../observability/record-rerank-metrics.js';
 import type { ApiAppDeps } from '../api-app-deps.js';
 import type { BodyDialect } from '../api-routes.js';
@@ -24,13 +24,14 @@ const emptyOutcome = (id: string): RerankOutcome => ({
 });
 
 /** Scores within syncTimeoutMs: past it the scorer stops at its next batch and the caller gets a 504 that says what to do. */
-async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest): Promise<RerankOutcome> {
+async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, dialect: Dialect): Promise<RerankOutcome> {
   const timeoutMs = deps.syncTimeoutMs;
-  if (timeoutMs === undefined) return deps.service.rerank(request);
+  const names = dialect.paramNames(request);
+  if (timeoutMs === undefined) return deps.service.rerank(request, { names });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new ScoringTimedOutError(timeoutMs, request.documents.length)), timeoutMs);
   try {
-    return await deps.service.rerank(request, { signal: controller.signal });
+    return await deps.service.rerank(request, { signal: controller.signal, names });
   } finally {
     clearTimeout(timer);
   }
@@ -57,7 +58,7 @@ export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpo
     if (job.status === 'running') throw new JobStillRunningError(job.id, `${context.basePath}${jobPollPath(job.id)}`, waitMs);
     return formatJob(deps, job, dialect, context, request);
   }
-  const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await scoreWithDeadline(deps, request);
+  const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await scoreWithDeadline(deps, request, dialect);
   const formatted = dialect.formatOutcome(outcome, context, request);
   recordRerankMetrics(dialect.name, request.documents.length, outcome);
   return reply(formatted, {

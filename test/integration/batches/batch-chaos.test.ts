@@ -9,7 +9,7 @@ import type { BatchTaskQueue } from '../../../shared/batches/batch-task-queue.js
 import { RerankService } from '../../../shared/core/rerank-service.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
-import { createBatchEngine } from '../../../shared/http/batches/create-batch-engine.js';
+import { createBatchEngine } from '../../../shared/runtime/create-batch-engine.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { hashSeed, seededRandom } from '../../../scripts/eval/seeded-random.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
