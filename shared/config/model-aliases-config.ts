@@ -33,6 +33,9 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'gpt-4o-mini',
   'gpt-4o',
   'RerankService',
+  // Amazon Bedrock (the model ids of its rerank ARNs and InvokeModel paths)
+  'amazon.rerank-v1:0',
+  'cohere.rerank-v3-5:0',
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { bedrockDialect } from './bedrock/bedrock-dialect.js';
 import { chatDialect } from './chat/chat-dialect.js';
 import { cohereV2Dialect } from './cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
@@ -20,4 +21,5 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   'cohere-v2': cohereV2Dialect,
   voyage: voyageDialect,
   tei: teiDialect,
+  bedrock: bedrockDialect,
 };

@@ -26,5 +26,5 @@ export function errorResult(dialect: Dialect, error: RerankError, context: Diale
   }
   const formatted = dialect.formatError(error, context);
   recordRequestFailure(error.kind, formatted.status);
-  return json(formatted.status, formatted.body, headersOf(error));
+  return json(formatted.status, formatted.body, { ...formatted.headers, ...headersOf(error) });
 }

@@ -5,7 +5,7 @@ import type { Dialect } from '../../dialects/dialect.js';
 import { admitBody } from '../admit-body.js';
 import { recordRerankMetrics } from '../../observability/record-rerank-metrics.js';
 import type { ApiAppDeps } from '../api-app-deps.js';
-import type { BodyDialect } from '../api-routes.js';
+import { claimedByHeaders, type BodyDialect } from '../api-routes.js';
 import { JobStillRunningError } from '../job-still-running-error.js';
 import { jobPollPath } from '../job-view.js';
 import { callerOf, header, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
@@ -39,13 +39,14 @@ async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest): Prom
 /**
  * A dialect's rerank route: the body read and admitted, then scored now, or run as a job - answered 202 at once
  * when the client prefers, else waited for below the API timeout (a job still running then is a 504 naming its
- * poll URL). A path shared by two dialects is told apart by the body (`byBody`); from then on the exchange is in
- * the claimed dialect, errors included.
+ * poll URL). A path shared by several dialects is told apart by the headers (`byHeaders`), else by the body
+ * (`byBody`); from then on the exchange is in the claimed dialect, errors included.
  */
 export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpointDialect: Dialect, byBody: readonly BodyDialect[] = []): Promise<ApiResult> {
   const { event, context } = exchange;
+  const byHeaders = exchange.match.found === 'route' ? claimedByHeaders(exchange.match.route, (name) => header(event, name)) : undefined;
   const body = readJsonBody(event, deps.limits.maxBodyBytes);
-  const dialect = byBody.find((alternative) => alternative.claims(body))?.dialect ?? endpointDialect;
+  const dialect = byHeaders ?? byBody.find((alternative) => alternative.claims(body))?.dialect ?? endpointDialect;
   exchange.dialect = dialect;
   const { request, plan } = admitBody(deps, dialect, body, 'auto', { preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? '') });
   if (plan.kind === 'job') {
