@@ -6,7 +6,8 @@ import type { JsonSchema } from './json-schema.js';
 
 export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei'
   // Part 2 of the hosted shapes (issue 36): Amazon Bedrock, Pinecone, Weaviate.
-  | 'bedrock';
+  | 'bedrock'
+  | 'bedrock-invoke';
 
 export interface DialectContext {
   readonly requestId: string;
@@ -49,6 +50,11 @@ export interface Dialect {
    * OpenAI's `/rerank`): that route answers such a request, errors included, in this dialect.
    */
   readonly sharesPath?: SharedPath;
+  /**
+   * The path names the model (`{model}` in Bedrock's `/model/{model}/invoke`): that segment is read as the body's
+   * `model`, replacing any sent there.
+   */
+  readonly modelInPath?: boolean;
   /**
    * A ready-to-send body: the OpenAPI request example `/docs` pre-fills, and what the tests send to a real server
    * (every example must be answered 200).

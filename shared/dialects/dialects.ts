@@ -1,4 +1,5 @@
 import { bedrockDialect } from './bedrock/bedrock-dialect.js';
+import { bedrockInvokeDialect } from './bedrock/bedrock-invoke-dialect.js';
 import { chatDialect } from './chat/chat-dialect.js';
 import { cohereV2Dialect } from './cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
@@ -22,4 +23,5 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   voyage: voyageDialect,
   tei: teiDialect,
   bedrock: bedrockDialect,
+  'bedrock-invoke': bedrockInvokeDialect,
 };

@@ -164,6 +164,15 @@ const PREFER_PARAMETER = {
   description: '`respond-async`: answer 202 with the job at once (requests that cannot be queued are answered now).',
 };
 
+/** A rerank path that names its model (Bedrock's `/model/{model}/invoke`). */
+const MODEL_PARAMETER = {
+  name: 'model',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', examples: ['cohere.rerank-v3-5:0'] },
+  description: 'The model id (see `GET /v1/models`; hosted names alias the default model); it replaces any `model` in the body.',
+};
+
 /** One schema, or any of several where a path serves dialects told apart by the body. */
 const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
   schemas.length === 1 ? ref(schemaName(schemas[0] as JsonSchema)) : { anyOf: schemas.map((schema) => ref(schemaName(schema))) };
@@ -194,7 +203,7 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
   return {
     tags: [dialect.name],
     summary: `Rerank (${dialect.name} dialect)`,
-    ...(queueable ? { parameters: [PREFER_PARAMETER] } : {}),
+    ...(queueable || dialect.modelInPath ? { parameters: [...(dialect.modelInPath ? [MODEL_PARAMETER] : []), ...(queueable ? [PREFER_PARAMETER] : [])] } : {}),
     requestBody: body,
     responses: {
       '200': { description: 'The documents ranked, best first.', content: jsonContent(anyOfRefs(all.map((d) => d.responseSchema))) },

@@ -44,8 +44,11 @@ describe('GET /openapi.json', () => {
       const json = content?.['application/json'];
       if (route.action.kind !== 'rerank' && route.action.kind !== 'submit-job') continue;
       expect(Object.keys(json?.examples ?? {}), `${route.method} ${route.path}`).not.toHaveLength(0);
+      // A path that names a value (Bedrock's `/model/{model}/invoke`) is sent with its parameter's documented example.
+      const parameters = (doc.paths[route.path]?.[route.method.toLowerCase()]?.['parameters'] ?? []) as { name: string; in: string; schema?: { examples?: unknown[] } }[];
+      const path = parameters.filter((p) => p.in === 'path').reduce((at, p) => at.replace(`{${p.name}}`, encodeURIComponent(String(p.schema?.examples?.[0]))), route.path);
       for (const [name, example] of Object.entries(json?.examples ?? {})) {
-        const { status, body } = await post(route.path, example.value);
+        const { status, body } = await post(path, example.value);
         expect(status, `${route.path} ${name}: ${JSON.stringify(body)}`).toBe(route.action.kind === 'submit-job' ? 202 : 200);
         sent++;
       }

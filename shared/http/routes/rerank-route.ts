@@ -23,6 +23,10 @@ const emptyOutcome = (id: string): RerankOutcome => ({
   rawScores: [],
 });
 
+/** The model a path names (Bedrock's `/model/{model}/invoke`) as the body's `model`; a body that is no object is left to be refused. */
+const withPathModel = (body: unknown, model: string | undefined): unknown =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && model !== undefined ? { ...body, model } : body;
+
 /** Scores within syncTimeoutMs: past it the scorer stops at its next batch and the caller gets a 504 that says what to do. */
 async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest): Promise<RerankOutcome> {
   const timeoutMs = deps.syncTimeoutMs;
@@ -45,8 +49,9 @@ async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest): Prom
 export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpointDialect: Dialect, byBody: readonly BodyDialect[] = []): Promise<ApiResult> {
   const { event, context } = exchange;
   const byHeaders = exchange.match.found === 'route' ? claimedByHeaders(exchange.match.route, (name) => header(event, name)) : undefined;
-  const body = readJsonBody(event, deps.limits.maxBodyBytes);
-  const dialect = byHeaders ?? byBody.find((alternative) => alternative.claims(body))?.dialect ?? endpointDialect;
+  const sent = readJsonBody(event, deps.limits.maxBodyBytes);
+  const dialect = byHeaders ?? byBody.find((alternative) => alternative.claims(sent))?.dialect ?? endpointDialect;
+  const body = dialect.modelInPath ? withPathModel(sent, exchange.match.found === 'route' ? exchange.match.params['model'] : undefined) : sent;
   exchange.dialect = dialect;
   const { request, plan } = admitBody(deps, dialect, body, 'auto', { preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? '') });
   if (plan.kind === 'job') {

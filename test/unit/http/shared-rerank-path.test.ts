@@ -49,6 +49,20 @@ describe('/rerank: one path, each body answered in its own dialect', () => {
   });
 });
 
+describe("Bedrock's InvokeModel: the model is the path's", () => {
+  it('reads /model/{model}/invoke as the model (over any model in the body), refusing an unknown one as a ValidationException', async () => {
+    const { app } = testRuntime({ scorers: [lengthScorer] });
+    const invoke = (path: string, json: unknown) => app.handle(apiGatewayEvent({ method: 'POST', path, json }));
+    const ok = await invoke('/model/length/invoke', { ...DIALECTS['bedrock-invoke'].example, model: 'no-such-model' });
+    expect(ok.statusCode).toBe(200);
+    expect((JSON.parse(ok.body as string) as { results: { index: number }[] }).results.map((r) => r.index)).toEqual([1, 0]);
+    const unknown = await invoke(`/model/${encodeURIComponent('no-such:model')}/invoke`, DIALECTS['bedrock-invoke'].example);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.headers?.['x-amzn-ErrorType']).toBe('ValidationException');
+    expect(JSON.parse(unknown.body as string)).toEqual({ message: expect.stringContaining('no-such:model') });
+  });
+});
+
 describe('keys as SigV4 clients present them', () => {
   it('admits a live key as the access key id and refuses a wrong one as an AccessDeniedException, logging neither', async () => {
     const rt = testRuntime({ scorers: [lengthScorer], open: false });
