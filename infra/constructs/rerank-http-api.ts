@@ -17,6 +17,8 @@ export interface RerankHttpApiProps {
   readonly logRetentionDays: number;
   /** Checks the key of every non-public route before the handler runs; undefined = the handler alone checks. */
   readonly authorizer?: HttpLambdaAuthorizer;
+  /** Replaces `authorizer` on routes shared with a dialect told apart by its headers (its key may be in `Api-Key`). */
+  readonly keyHeaderAuthorizer?: HttpLambdaAuthorizer;
 }
 
 /**
@@ -44,7 +46,8 @@ export class RerankHttpApi extends Construct {
       createDefaultStage: false,
     });
     for (const route of API_ROUTES) {
-      const authorizer = route.public === true ? undefined : props.authorizer;
+      const keyOutsideAuthorization = route.action.kind === 'rerank' && (route.action.byHeaders ?? []).length > 0;
+      const authorizer = route.public === true ? undefined : keyOutsideAuthorization ? (props.keyHeaderAuthorizer ?? props.authorizer) : props.authorizer;
       const added = this.httpApi.addRoutes({ path: route.path, methods: [apigwv2.HttpMethod[route.method]], integration, ...(authorizer ? { authorizer } : {}) });
       if (route.public === true) this.publicRoutes.push(...added);
     }

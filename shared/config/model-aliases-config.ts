@@ -36,6 +36,10 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   // Amazon Bedrock (the model ids of its rerank ARNs and InvokeModel paths)
   'amazon.rerank-v1:0',
   'cohere.rerank-v3-5:0',
+  // Pinecone (its hosted rerank models)
+  'bge-reranker-v2-m3',
+  'pinecone-rerank-v0',
+  'cohere-rerank-3.5',
 ];
 
 /**

@@ -7,7 +7,8 @@ import type { JsonSchema } from './json-schema.js';
 export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei'
   // Part 2 of the hosted shapes (issue 36): Amazon Bedrock, Pinecone, Weaviate.
   | 'bedrock'
-  | 'bedrock-invoke';
+  | 'bedrock-invoke'
+  | 'pinecone';
 
 export interface DialectContext {
   readonly requestId: string;
@@ -60,6 +61,8 @@ export interface Dialect {
    * (every example must be answered 200).
    */
   readonly example: Readonly<Record<string, unknown>>;
+  /** Headers its clients send beside a body (Pinecone's API version): what claims a shared path by headers, sent with the example in tests. */
+  readonly exampleHeaders?: Readonly<Record<string, string>>;
   /** How this dialect spelled, in `request`'s body, the fields validateRerankRequest names (from its declaration). */
   paramNames(request: RerankRequest): RequestParamNames;
   parse(body: unknown): RerankRequest;

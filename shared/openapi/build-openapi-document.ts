@@ -12,7 +12,12 @@ export interface DocumentedRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly action:
-    | { readonly kind: 'rerank'; readonly dialect: Dialect; readonly byBody?: readonly { readonly dialect: Dialect }[] }
+    | {
+        readonly kind: 'rerank';
+        readonly dialect: Dialect;
+        readonly byBody?: readonly { readonly dialect: Dialect }[];
+        readonly byHeaders?: readonly { readonly dialect: Dialect }[];
+      }
     | { readonly kind: 'submit-job'; readonly dialect: Dialect }
     | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'info' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
     | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' }
@@ -177,6 +182,11 @@ const MODEL_PARAMETER = {
 const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
   schemas.length === 1 ? ref(schemaName(schemas[0] as JsonSchema)) : { anyOf: schemas.map((schema) => ref(schemaName(schema))) };
 
+/** The dialects served on a rerank route besides its own, once each: told apart by their body, or by their headers. */
+const sharingDialects = (action: { readonly byBody?: readonly { readonly dialect: Dialect }[]; readonly byHeaders?: readonly { readonly dialect: Dialect }[] }): Dialect[] => [
+  ...new Set([...(action.byBody ?? []), ...(action.byHeaders ?? [])].map((alternative) => alternative.dialect)),
+];
+
 function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, byBody: readonly Dialect[] = []): Operation {
   const queueable = dialect.queueable !== false;
   const all = [dialect, ...byBody];
@@ -220,7 +230,7 @@ function operation(route: Route): Operation {
   const action = route.action;
   switch (action.kind) {
     case 'rerank':
-      return rerankOperation(route, action.dialect, false, (action.byBody ?? []).map((alternative) => alternative.dialect));
+      return rerankOperation(route, action.dialect, false, sharingDialects(action));
     case 'submit-job':
       return rerankOperation(route, action.dialect, true);
     case 'get-job':
@@ -306,7 +316,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
       routes.flatMap((r) => [
         r.errorDialect,
         ...('dialect' in r.action ? [r.action.dialect] : []),
-        ...('byBody' in r.action ? (r.action.byBody ?? []).map((alternative) => alternative.dialect) : []),
+        ...(r.action.kind === 'rerank' ? sharingDialects(r.action) : []),
       ]),
     ),
   ];

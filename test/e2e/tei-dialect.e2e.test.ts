@@ -81,7 +81,12 @@ describe("TEI's dialect on /rerank", () => {
   it('is described in /openapi.json as one of the bodies on /rerank', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }> };
     expect(doc.paths['/rerank']!.post.requestBody.content['application/json']!.schema).toEqual({
-      anyOf: [{ $ref: '#/components/schemas/OpenAiRerankRequest' }, { $ref: '#/components/schemas/TeiRerankRequest' }, { $ref: '#/components/schemas/BedrockRerankRequest' }],
+      anyOf: [
+        { $ref: '#/components/schemas/OpenAiRerankRequest' },
+        { $ref: '#/components/schemas/TeiRerankRequest' },
+        { $ref: '#/components/schemas/BedrockRerankRequest' },
+        { $ref: '#/components/schemas/PineconeRerankRequest' },
+      ],
     });
   });
 });

@@ -49,6 +49,29 @@ describe('/rerank: one path, each body answered in its own dialect', () => {
   });
 });
 
+describe("Pinecone on /rerank: claimed by its headers", () => {
+  it('answers the same Jina-like body in Pinecone\'s shape with its headers, in OpenAI\'s without; reads Api-Key as the key', async () => {
+    const rt = testRuntime({ scorers: [lengthScorer], open: false });
+    const { key } = await rt.keys.create('pinecone');
+    const pinecone = await post(rt.app, DIALECTS.pinecone.example, { 'api-key': key, ...DIALECTS.pinecone.exampleHeaders });
+    expect(pinecone.statusCode).toBe(200);
+    expect(JSON.parse(pinecone.body as string)).toEqual({
+      model: 'length',
+      data: [
+        { index: 1, score: expect.any(Number), document: { text: 'requests is a popular third-party HTTP library for Python' } },
+        { index: 0, score: expect.any(Number), document: { text: 'urllib is a built-in Python library for HTTP requests' } },
+      ],
+      usage: { rerank_units: 1 },
+    });
+    const jina = await post(rt.app, DIALECTS.pinecone.example, { authorization: `Bearer ${key}` });
+    expect(JSON.parse(jina.body as string)).toMatchObject({ object: 'rerank', results: [{ index: 1 }, { index: 0 }] });
+    // A wrong key is refused before the body is read, in Pinecone's envelope.
+    const refused = await post(rt.app, { not: 'read' }, { 'api-key': 'wrong', ...DIALECTS.pinecone.exampleHeaders });
+    expect(refused.statusCode).toBe(401);
+    expect(JSON.parse(refused.body as string)).toEqual({ status: 401, error: { code: 'UNAUTHENTICATED', message: 'invalid API key' } });
+  });
+});
+
 describe("Bedrock's InvokeModel: the model is the path's", () => {
   it('reads /model/{model}/invoke as the model (over any model in the body), refusing an unknown one as a ValidationException', async () => {
     const { app } = testRuntime({ scorers: [lengthScorer] });
