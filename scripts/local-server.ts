@@ -11,6 +11,7 @@ import {
   writeApiGatewayResult,
 } from '../shared/http/node-http-adapter.js';
 import { beforeBody, oversizeBodyResult } from '../shared/http/refuse-before-body.js';
+import { authorizationOf } from '../shared/auth/presented-key.js';
 import { matchRoute } from '../shared/http/api-routes.js';
 import { createPrometheusExporter, type PrometheusExporter } from '../shared/adapters/local/prometheus-exporter.js';
 import { serviceRuntime } from '../shared/runtime/process-runtime.js';
@@ -137,10 +138,11 @@ function observeExchange(prometheus: PrometheusExporter, req: IncomingMessage, r
 
 /** `GET /metrics`: a key when keys exist, like every private route; the refusal in the OpenAI envelope. */
 async function metricsResult(prometheus: PrometheusExporter, auth: Awaited<ReturnType<typeof serviceRuntime>>['auth'], req: IncomingMessage) {
+  const event = toApiGatewayEvent(req, Buffer.alloc(0));
   try {
-    await auth.authenticate(req.headers.authorization);
+    await auth.authenticate(authorizationOf((name) => event.headers[name]));
   } catch (error) {
-    return failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error);
+    return failureResult(event, error);
   }
   const { contentType, body } = await prometheus.render();
   return { statusCode: 200, headers: { 'content-type': contentType }, body };

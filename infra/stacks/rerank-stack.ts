@@ -233,7 +233,7 @@ export class RerankStack extends Stack {
     this.api = new RerankHttpApi(this, 'Http', {
       apiName: s.apiName,
       handler: this.apiAlias,
-      ...(this.edgeAuthorizer ? { authorizer: this.edgeAuthorizer.authorizer } : {}),
+      ...(this.edgeAuthorizer ? { authorizer: this.edgeAuthorizer.authorizer, keyHeaderAuthorizer: this.edgeAuthorizer.keyHeaderAuthorizer } : {}),
       throttleRateLimit: s.throttleRateLimit,
       throttleBurstLimit: s.throttleBurstLimit,
       logRetentionDays: s.logRetentionDays,

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { authorizationOf } from '../auth/presented-key.js';
 import type { RequestAuthenticator } from '../auth/request-authenticator.js';
 import { failureResult } from './api-app.js';
 import { bodyTooLargeError } from './body-too-large-error.js';
@@ -26,7 +27,7 @@ export async function beforeBody(req: IncomingMessage, checks: BeforeBodyChecks)
   const match = matchRoute(event.requestContext.http.method, event.rawPath, checks.maxPathChars);
   if (match.found !== 'route') return { readBody: false };
   try {
-    if (!match.route.public) await checks.auth.verify(event.headers['authorization']);
+    if (!match.route.public) await checks.auth.verify(authorizationOf((name) => event.headers[name]));
   } catch (error) {
     return { refuse: failureResult(event, error) };
   }

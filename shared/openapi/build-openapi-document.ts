@@ -13,7 +13,12 @@ export interface DocumentedRoute {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly action:
-    | { readonly kind: 'rerank'; readonly dialect: Dialect; readonly byBody?: readonly { readonly dialect: Dialect }[] }
+    | {
+        readonly kind: 'rerank';
+        readonly dialect: Dialect;
+        readonly byBody?: readonly { readonly dialect: Dialect }[];
+        readonly byHeaders?: readonly { readonly dialect: Dialect }[];
+      }
     | { readonly kind: 'submit-job'; readonly dialect: Dialect }
     | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'info' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
     | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' }
@@ -134,6 +139,15 @@ const PREFER_PARAMETER = {
   description: '`respond-async`: answer 202 with the job at once (requests that cannot be queued are answered now).',
 };
 
+/** A rerank path that names its model (Bedrock's `/model/{model}/invoke`). */
+const MODEL_PARAMETER = {
+  name: 'model',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', examples: ['cohere.rerank-v3-5:0'] },
+  description: 'The model id (see `GET /v1/models`; hosted names alias the default model); it replaces any `model` in the body.',
+};
+
 /** One schema, or any of several where a path serves dialects told apart by the body. */
 const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
   schemas.length === 1 ? ref(schemaName(schemas[0] as JsonSchema)) : { anyOf: schemas.map((schema) => ref(schemaName(schema))) };
@@ -142,9 +156,16 @@ const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
 const pathParameters = (path: string) =>
   [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: 'Any value: it is not read.' }));
 
+/** The dialects served on a rerank route besides its own, once each: told apart by their body, or by their headers. */
+const sharingDialects = (action: { readonly byBody?: readonly { readonly dialect: Dialect }[]; readonly byHeaders?: readonly { readonly dialect: Dialect }[] }): Dialect[] => [
+  ...new Set([...(action.byBody ?? []), ...(action.byHeaders ?? [])].map((alternative) => alternative.dialect)),
+];
+
 function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, byBody: readonly Dialect[] = []): Operation {
   const queueable = dialect.queueable !== false;
-  const parameters = [...pathParameters(route.path), ...(queueable ? [PREFER_PARAMETER] : [])];
+  // A path that names its model (Bedrock's) documents that variable as the model; any other variable is not read.
+  const variables = pathParameters(route.path).filter((p) => !(dialect.modelInPath && p.name === MODEL_PARAMETER.name));
+  const parameters = [...(dialect.modelInPath ? [MODEL_PARAMETER] : []), ...variables, ...(queueable ? [PREFER_PARAMETER] : [])];
   const all = [dialect, ...byBody];
   // Every body this path takes, ready to send: what /docs "Try it out" pre-fills (the first is the default).
   const examples = Object.fromEntries(all.map((d) => [d.name, { summary: `${d.name} body`, value: REQUEST_EXAMPLES[d.name] }]));
@@ -186,7 +207,7 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
   const action = route.action;
   switch (action.kind) {
     case 'rerank':
-      return rerankOperation(route, action.dialect, false, (action.byBody ?? []).map((alternative) => alternative.dialect));
+      return rerankOperation(route, action.dialect, false, sharingDialects(action));
     case 'submit-job':
       return rerankOperation(route, action.dialect, true);
     case 'get-job':
@@ -273,7 +294,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
       routes.flatMap((r) => [
         r.errorDialect,
         ...('dialect' in r.action ? [r.action.dialect] : []),
-        ...('byBody' in r.action ? (r.action.byBody ?? []).map((alternative) => alternative.dialect) : []),
+        ...(r.action.kind === 'rerank' ? sharingDialects(r.action) : []),
       ]),
     ),
   ];

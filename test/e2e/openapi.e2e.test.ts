@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialectName } from '../../shared/dialects/dialect.js';
+import { DIALECTS } from '../../shared/dialects/dialects.js';
 import { API_ROUTES, DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
@@ -7,10 +9,10 @@ type Json = Record<string, unknown>;
 const KEY = 'sk-openapi-0123456789abcdef';
 let server: RunningServer;
 
-const post = async (path: string, body: unknown): Promise<{ status: number; body: Json }> => {
+const post = async (path: string, body: unknown, headers: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: Json }> => {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...headers },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Json };
@@ -44,8 +46,12 @@ describe('GET /openapi.json', () => {
       const json = content?.['application/json'];
       if (route.action.kind !== 'rerank' && route.action.kind !== 'submit-job') continue;
       expect(Object.keys(json?.examples ?? {}), `${route.method} ${route.path}`).not.toHaveLength(0);
+      // A path that names a value (Bedrock's `/model/{model}/invoke`) is sent with its parameter's documented example.
+      const parameters = (doc.paths[route.path]?.[route.method.toLowerCase()]?.['parameters'] ?? []) as { name: string; in: string; schema?: { examples?: unknown[] } }[];
+      const path = parameters.filter((p) => p.in === 'path').reduce((at, p) => at.replace(`{${p.name}}`, encodeURIComponent(String(p.schema?.examples?.[0]))), route.path);
       for (const [name, example] of Object.entries(json?.examples ?? {})) {
-        const { status, body } = await post(route.path, example.value);
+        // A dialect told apart by its headers (Pinecone's) gets them, as its clients send them.
+        const { status, body } = await post(path, example.value, DIALECTS[name as DialectName]?.exampleHeaders);
         expect(status, `${route.path} ${name}: ${JSON.stringify(body)}`).toBe(route.action.kind === 'submit-job' ? 202 : 200);
         sent++;
       }

@@ -79,10 +79,15 @@ describe("TEI's dialect on /rerank", () => {
     }
   });
 
-  it('is described in /openapi.json as either body on /rerank', async () => {
+  it('is described in /openapi.json as one of the bodies on /rerank', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }> };
     expect(doc.paths['/rerank']!.post.requestBody.content['application/json']!.schema).toEqual({
-      anyOf: [{ $ref: '#/components/schemas/OpenAiRerankRequest' }, { $ref: '#/components/schemas/TeiRerankRequest' }],
+      anyOf: [
+        { $ref: '#/components/schemas/OpenAiRerankRequest' },
+        { $ref: '#/components/schemas/TeiRerankRequest' },
+        { $ref: '#/components/schemas/BedrockRerankRequest' },
+        { $ref: '#/components/schemas/PineconeRerankRequest' },
+      ],
     });
   });
 });

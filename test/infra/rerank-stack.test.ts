@@ -516,10 +516,19 @@ describe('HTTP API', () => {
       IdentitySource: ['$request.header.Authorization'],
       AuthorizerResultTtlInSeconds: 60,
     });
+    // /rerank also serves Pinecone's clients, whose key is in Api-Key: the same function, asked every time.
+    const keyHeaderAuthorizer = logicalId('AWS::ApiGatewayV2::Authorizer', 'HttpHttpApiAnyKeyHeader');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'REQUEST',
+      EnableSimpleResponses: true,
+      IdentitySource: [],
+      AuthorizerResultTtlInSeconds: 0,
+    });
     for (const [, route] of resources('AWS::ApiGatewayV2::Route')) {
       const key = route.Properties['RouteKey'] as string;
       const isPublic = API_ROUTES.some((r) => r.public === true && `${r.method} ${gatewayPath(r.path)}` === key);
       if (isPublic) expect(route.Properties['AuthorizationType'] ?? 'NONE', key).toBe('NONE');
+      else if (key === 'POST /rerank') expect(route.Properties, key).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: keyHeaderAuthorizer } });
       else expect(route.Properties, key).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizer } });
     }
     template.hasResourceProperties('AWS::Lambda::Function', {

@@ -11,5 +11,5 @@ export function errorResult(dialect: Dialect, error: RerankError, context: Diale
   }
   const formatted = dialect.formatError(error, context);
   recordRequestFailure(error.kind, formatted.status);
-  return json(formatted.status, formatted.body, error.headers);
+  return json(formatted.status, formatted.body, { ...formatted.headers, ...error.headers });
 }

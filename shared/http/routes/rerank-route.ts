@@ -5,7 +5,7 @@ import type { Dialect } from '../../dialects/dialect.js';
 import { admitBody } from '../../dialects/admit-body.js';
 import { recordRerankMetrics } from '../../observability/record-rerank-metrics.js';
 import type { ApiAppDeps } from '../api-app-deps.js';
-import type { BodyDialect } from '../api-routes.js';
+import { claimedByHeaders, type BodyDialect } from '../api-routes.js';
 import { JobStillRunningError } from '../job-still-running-error.js';
 import { jobPollPath } from '../job-view.js';
 import { callerOf, header, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
@@ -22,6 +22,10 @@ const emptyOutcome = (id: string): RerankOutcome => ({
   timings: { scoringMs: 0, totalMs: 0 },
   rawScores: [],
 });
+
+/** The model a path names (Bedrock's `/model/{model}/invoke`) as the body's `model`; a body that is no object is left to be refused. */
+const withPathModel = (body: unknown, model: string | undefined): unknown =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && model !== undefined ? { ...body, model } : body;
 
 /** Scores within syncTimeoutMs: past it the scorer stops at its next batch and the caller gets a 504 that says what to do. */
 async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, dialect: Dialect): Promise<RerankOutcome> {
@@ -40,13 +44,15 @@ async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, diale
 /**
  * A dialect's rerank route: the body read and admitted, then scored now, or run as a job - answered 202 at once
  * when the client prefers, else waited for below the API timeout (a job still running then is a 504 naming its
- * poll URL). A path shared by two dialects is told apart by the body (`byBody`); from then on the exchange is in
- * the claimed dialect, errors included.
+ * poll URL). A path shared by several dialects is told apart by the headers (`byHeaders`), else by the body
+ * (`byBody`); from then on the exchange is in the claimed dialect, errors included.
  */
 export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpointDialect: Dialect, byBody: readonly BodyDialect[] = []): Promise<ApiResult> {
   const { event, context } = exchange;
-  const body = readJsonBody(event, deps.limits.maxBodyBytes);
-  const dialect = byBody.find((alternative) => alternative.claims(body))?.dialect ?? endpointDialect;
+  const byHeaders = exchange.match.found === 'route' ? claimedByHeaders(exchange.match.route, (name) => header(event, name)) : undefined;
+  const sent = readJsonBody(event, deps.limits.maxBodyBytes);
+  const dialect = byHeaders ?? byBody.find((alternative) => alternative.claims(sent))?.dialect ?? endpointDialect;
+  const body = dialect.modelInPath ? withPathModel(sent, exchange.match.found === 'route' ? exchange.match.params['model'] : undefined) : sent;
   exchange.dialect = dialect;
   const { request, plan } = admitBody(deps, dialect, body, 'auto', { preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? '') });
   if (plan.kind === 'job') {

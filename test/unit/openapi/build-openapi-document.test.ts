@@ -89,7 +89,7 @@ describe('the OpenAPI document', () => {
     for (const route of API_ROUTES) {
       const op = operationOf(route.method, route.path);
       const responses = op['responses'] as Record<string, Json>;
-      const byBody: Dialect[] = route.action.kind === 'rerank' ? (route.action.byBody ?? []).map((alternative) => alternative.dialect) : [];
+      const byBody: Dialect[] = route.action.kind === 'rerank' ? [...new Set([...(route.action.byBody ?? []), ...(route.action.byHeaders ?? [])].map((alternative) => alternative.dialect))] : [];
       const error = responses['400'] ?? responses['401'];
       if (error) expect(schemaRefsOf(error['content']).map(resolve)).toEqual([route.errorDialect, ...byBody].map((d) => d.errorSchema));
       if (route.action.kind === 'files' || route.action.kind === 'batches') {
