@@ -1,16 +1,19 @@
 /**
- * Fills eval/.cache/use-lite-embeddings.json with the USE-lite embedding of every query and document of
- * every set (so fitting and `npm run eval` read them instead of recomputing). Optional: both embed
- * what is missing themselves.   npx tsx scripts/eval/embed-sets.ts
+ * Fills eval/.cache with a bi-encoder's embedding of every query and document of every set (so fitting
+ * and `npm run eval` read them instead of recomputing); the cache file is the model's own (keyed by its
+ * digest). Optional: both embed what is missing themselves.
+ *   npx tsx scripts/eval/embed-sets.ts [model folder, default models/use-lite]
  */
+import { basename } from 'node:path';
 import { loadOnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
-import { EMBEDDING_CACHE_PATH, USE_LITE_FOLDER, allSplits } from './eval-sources.js';
+import { EMBEDDING_CACHE_DIR, USE_LITE_FOLDER, allSplits } from './eval-sources.js';
 import { EmbeddingCache } from './embedding-cache.js';
 
-const cache = new EmbeddingCache(EMBEDDING_CACHE_PATH);
-const model = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_FOLDER });
+const folder = process.argv[2] ?? USE_LITE_FOLDER;
+const cache = await EmbeddingCache.forModel(EMBEDDING_CACHE_DIR, folder);
+const model = await loadOnnxBiEncoder({ id: basename(folder), folder });
 const texts = (await allSplits()).flatMap((s) => s.queries.flatMap((q) => [q.query, ...q.documents]));
 const started = performance.now();
 await cache.fill(model, texts, 256, (done, total) => console.log(`${done}/${total} embedded, ${((performance.now() - started) / done).toFixed(0)} ms/text`));
-console.log(`${cache.size} embeddings in ${EMBEDDING_CACHE_PATH}`);
+console.log(`${cache.size} embeddings of ${folder} (model digest ${cache.digest.slice(0, 16)}) in ${EMBEDDING_CACHE_DIR}`);
 await model.close();

@@ -5,7 +5,7 @@ import { createHybridScorer } from '../../shared/scoring/hybrid/hybrid-scorer.js
 import { createBm25Scorer } from '../../shared/scoring/lexical/bm25-scorer.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import { EmbeddingCache } from './embedding-cache.js';
-import { EMBEDDING_CACHE_PATH, USE_LITE_FOLDER } from './eval-sources.js';
+import { EMBEDDING_CACHE_DIR, USE_LITE_FOLDER } from './eval-sources.js';
 import { hashSeed, seededRandom } from './seeded-random.js';
 
 /** Why a scorer could not be evaluated on this machine (printed as "not available"). */
@@ -49,7 +49,7 @@ function requireLoaded(loaded: LoadedScorers, name: string): Scorer {
 export async function loadCachedUseLite(): Promise<Scorer> {
   if (!existsSync(USE_LITE_FOLDER)) throw new ScorerNotAvailable('models/use-lite does not exist');
   const model = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_FOLDER });
-  const cache = new EmbeddingCache(EMBEDDING_CACHE_PATH);
+  const cache = await EmbeddingCache.forModel(EMBEDDING_CACHE_DIR, USE_LITE_FOLDER);
   return { ...cache.scorer(model), close: async () => { cache.save(); await model.close(); } };
 }
 

@@ -4,7 +4,8 @@ import { readRelevanceSet, type RelevanceQuery } from './relevance-set.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const USE_LITE_FOLDER = join(ROOT, 'models/use-lite');
-export const EMBEDDING_CACHE_PATH = join(ROOT, 'eval/.cache/use-lite-embeddings.json');
+/** Bi-encoder embeddings per model digest (embedding-cache.ts), not committed. */
+export const EMBEDDING_CACHE_DIR = join(ROOT, 'eval/.cache');
 
 /** Sources trained and tuned on (train split) and reported on (eval split). */
 export const TRAINING_SOURCES = ['debian', 'info', 'wordnet'] as const;
