@@ -110,6 +110,15 @@ class UseLite(nn.Module):
         return cls(params)
 
     def forward(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        return self.head(self.pooled(ids, mask))
+
+    def head(self, pooled: torch.Tensor) -> torch.Tensor:
+        """The dense head on the pooled tokens: l2_normalize(tanh(pooled W + b))."""
+        t = torch.tanh(pooled @ self.tanh_w + self.tanh_b)
+        return t / (t * t).sum(-1, keepdim=True).clamp(min=self.l2_eps).sqrt()
+
+    def pooled(self, ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The transformer's masked mean over the tokens (the head's input)."""
         ids, mask = ids[:, : self.max_length], mask[:, : self.max_length]
         m = mask.to(self.embeddings.dtype)
         bias = ((1 - m) * self.mask_bias)[:, None, None, :]
@@ -117,9 +126,7 @@ class UseLite(nn.Module):
         x = 2 * self.embeddings[ids] + torch.cat([pos.sin(), pos.cos()], -1)[None]
         for layer in self.layers:
             x = layer(x, bias)
-        pooled = (x * m[..., None]).sum(1) / m.sum(1, keepdim=True).clamp(min=1)
-        t = torch.tanh(pooled @ self.tanh_w + self.tanh_b)
-        return t / (t * t).sum(-1, keepdim=True).clamp(min=self.l2_eps).sqrt()
+        return (x * m[..., None]).sum(1) / m.sum(1, keepdim=True).clamp(min=1)
 
     def to_params(self) -> dict:
         """The current weights in convert.py's layout (float32), for convert.build_onnx."""
