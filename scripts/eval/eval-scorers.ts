@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LogisticModel } from '../../shared/scoring/logistic-model.js';
 import { loadOnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
 import { createFittedHybridScorer } from '../../shared/scoring/hybrid/fitted-hybrid-scorer.js';
 import { createHybridScorer } from '../../shared/scoring/hybrid/hybrid-scorer.js';
@@ -83,6 +85,17 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
     name: 'use-lite-tuned',
     description: 'served `use-lite-tuned`: cosine of USE-lite with its dense head fine-tuned on the training sources (scripts/model/fine-tune-use/)',
     load: () => loadCachedBiEncoder('use-lite-tuned', USE_LITE_TUNED_FOLDER),
+  },
+  {
+    name: 'use-lite-tuned-bm25 (candidate)',
+    description: 'candidate default: the fusion fitted for `use-lite-tuned` by leave-one-source-out CV (models/use-lite-tuned/fusion.json) over its cosine',
+    requires: ['use-lite-tuned'],
+    load: async (loaded) => {
+      const path = join(USE_LITE_TUNED_FOLDER, 'fusion.json');
+      if (!existsSync(path)) throw new ScorerNotAvailable(`${path} does not exist (npm run model:train-default writes it)`);
+      const calibration = JSON.parse(readFileSync(path, 'utf8')) as LogisticModel;
+      return createFittedHybridScorer({ id: 'use-lite-tuned-bm25', model: requireLoaded(loaded, 'use-lite-tuned'), lexical: createBm25Scorer({ id: 'bm25' }), calibration });
+    },
   },
   {
     name: 'minmax(use-lite+bm25) (old default)',
