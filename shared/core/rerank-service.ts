@@ -31,6 +31,8 @@ interface Scored {
   readonly raw: number[];
   readonly scores: number[];
   readonly tokens: number;
+  /** Texts scored against the query (chunks of split documents each count). */
+  readonly pairs: number;
   readonly activation: ScoreActivation;
 }
 
@@ -87,7 +89,7 @@ export class RerankService {
     if (strategy === 'none') {
       // Strategy `none` (RAG tool rerank_strategy): every document scores 0, and ties keep the input order.
       const zeros = request.documents.map(() => 0);
-      return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
+      return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none' };
     }
     const scorer = this.scorerFor(request);
     // max_tokens_per_doc: in the model's own tokens where the scorer counts them, else in words before scoring.
@@ -104,11 +106,13 @@ export class RerankService {
     };
     let scores: number[];
     let tokens: number;
+    let pairs = texts.length;
     if (request.maxChunksPerDoc !== undefined) {
       const split = splitLongDocuments(texts, request.maxChunksPerDoc);
       const batch = await runModel(split.texts);
       scores = maxPerOwner(batch.scores, split.owner, texts.length);
       tokens = batch.tokens;
+      pairs = split.texts.length;
     } else {
       const batch = await runModel(texts);
       scores = [...batch.scores];
@@ -122,7 +126,7 @@ export class RerankService {
       scores = applyBoost(scores, request.documents, request.boost);
       activation = 'none';
     }
-    return { scorerId: scorer.id, raw, scores, tokens, activation };
+    return { scorerId: scorer.id, raw, scores, tokens, pairs, activation };
   }
 
   /** `signal`: the request's deadline (see ScoreOptions.signal); aborted, it fails with its reason (or falls back, if asked). */
@@ -145,7 +149,7 @@ export class RerankService {
       fallback = true;
       const zeros = request.documents.map(() => 0);
       const scorerId = request.upstream?.model ?? request.model ?? 'fallback';
-      scored = { scorerId, raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
+      scored = { scorerId, raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none' };
     }
     const scoredAt = performance.now();
     const results = normalizeResults(scored.scores, {
@@ -158,7 +162,7 @@ export class RerankService {
       id: this.#newId(),
       model: scored.scorerId,
       results,
-      usage: { totalTokens: scored.tokens },
+      usage: { totalTokens: scored.tokens, pairs: scored.pairs },
       timings: { scoringMs: scoredAt - started, totalMs: performance.now() - started },
       rawScores: scored.raw,
       ...(fallback ? { fallback } : {}),

@@ -4,7 +4,8 @@ import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from './json-schema.js';
 
-export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei';
+export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei'
+  | 'nim' | 'vllm-score' | 'mixedbread' | 'vertex';
 
 export interface DialectContext {
   readonly requestId: string;

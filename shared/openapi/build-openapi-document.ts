@@ -138,8 +138,13 @@ const PREFER_PARAMETER = {
 const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
   schemas.length === 1 ? ref(schemaName(schemas[0] as JsonSchema)) : { anyOf: schemas.map((schema) => ref(schemaName(schema))) };
 
+/** The `{name}` variables of a rerank path (Vertex AI's project, location and ranking config), each a path parameter. */
+const pathParameters = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: 'Any value: it is not read.' }));
+
 function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, byBody: readonly Dialect[] = []): Operation {
   const queueable = dialect.queueable !== false;
+  const parameters = [...pathParameters(route.path), ...(queueable ? [PREFER_PARAMETER] : [])];
   const all = [dialect, ...byBody];
   // Every body this path takes, ready to send: what /docs "Try it out" pre-fills (the first is the default).
   const examples = Object.fromEntries(all.map((d) => [d.name, { summary: `${d.name} body`, value: REQUEST_EXAMPLES[d.name] }]));
@@ -164,7 +169,7 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
   return {
     tags: [dialect.name],
     summary: `Rerank (${dialect.name} dialect)`,
-    ...(queueable ? { parameters: [PREFER_PARAMETER] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     requestBody: body,
     responses: {
       '200': { description: 'The documents ranked, best first.', content: jsonContent(anyOfRefs(all.map((d) => d.responseSchema))) },

@@ -4,7 +4,7 @@ import { startDevServer, type RunningServer } from '../support/start-dev-server.
 
 /**
  * TEI's rerank dialect on `/rerank` beside the OpenAI-compatible one, over a real server: the body decides the
- * dialect (`texts` = TEI), and TEI's answers validate against TEI's own OpenAPI document (../shared/specs).
+ * dialect (`texts` = TEI), and TEI's answers validate against TEI's own OpenAPI document (test/fixtures/specs).
  */
 const QUERY = 'python http library';
 const TEXTS = ['urllib is a built-in Python library for HTTP requests', 'The giant panda is a bear species endemic to China', 'httpx is a modern async HTTP client'];

@@ -6,7 +6,7 @@ import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } 
 import { KEY_LIST_PK } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { counterShardPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
 import { jobLedgerOwner } from '../../shared/jobs/chunk-ledger.js';
-import { API_ROUTES } from '../../shared/http/api-routes.js';
+import { API_ROUTES, gatewayPath } from '../../shared/http/api-routes.js';
 import { listFiles, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type SynthResult } from './support/synth-rerank.js';
 
 // One synth of the cdk.json configuration without bundling (the packaging tests build the bundles).
@@ -497,7 +497,8 @@ describe('HTTP API', () => {
     const routeKeys = resources('AWS::ApiGatewayV2::Route')
       .map(([, route]) => route.Properties['RouteKey'] as string)
       .sort();
-    expect(routeKeys).toEqual(API_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    // A template API Gateway cannot express is routed on its greedy form (gatewayPath), once.
+    expect(routeKeys).toEqual([...new Set(API_ROUTES.map((r) => `${r.method} ${gatewayPath(r.path)}`))].sort());
   });
 
   it('puts the cached REQUEST authorizer on every non-public route, keyed by the Authorization header', () => {
@@ -511,7 +512,7 @@ describe('HTTP API', () => {
     });
     for (const [, route] of resources('AWS::ApiGatewayV2::Route')) {
       const key = route.Properties['RouteKey'] as string;
-      const isPublic = API_ROUTES.some((r) => r.public === true && `${r.method} ${r.path}` === key);
+      const isPublic = API_ROUTES.some((r) => r.public === true && `${r.method} ${gatewayPath(r.path)}` === key);
       if (isPublic) expect(route.Properties['AuthorizationType'] ?? 'NONE', key).toBe('NONE');
       else expect(route.Properties, key).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizer } });
     }
