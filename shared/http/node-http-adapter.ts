@@ -107,6 +107,7 @@ export async function writeApiGatewayResult(res: ServerResponse, result: APIGate
  * destroyed, so the caller can still drain the rest and answer (see drainBody).
  */
 export function readBodyCapped(req: IncomingMessage, maxBytes = API_GATEWAY_MAX_BODY_BYTES): Promise<Buffer | undefined> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

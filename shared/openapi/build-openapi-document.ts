@@ -298,8 +298,11 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
       ]),
     ),
   ];
-  // The routes a batch line may name: the rerank routes whose dialect can be answered from a job.
-  const batchEndpoints = routes.flatMap((r) => (r.method === 'POST' && r.action.kind === 'rerank' && r.action.dialect.queueable !== false ? [r.path] : []));
+  // The routes a batch line may name: the rerank routes whose dialect can be answered from a job, named by a fixed path
+  // (a line's url must equal the endpoint, so a templated path such as Vertex AI's could never match).
+  const batchEndpoints = routes.flatMap((r) =>
+    r.method === 'POST' && r.action.kind === 'rerank' && r.action.dialect.queueable !== false && !r.path.includes('{') ? [r.path] : [],
+  );
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
     const op = { operationId: operationId(route), ...operation(route, batchEndpoints), ...(route.public ? { security: [] } : {}) };
