@@ -1,4 +1,5 @@
 import { API_KEY_PATTERN } from '../../shared/auth/api-key.js';
+import { presentedKey } from '../../shared/auth/presented-key.js';
 import type { ApiKeyStore } from '../../shared/auth/api-key-store.js';
 
 /** The HTTP API "simple response" of a Lambda REQUEST authorizer (payload 2.0, enableSimpleResponses). */
@@ -8,8 +9,6 @@ export interface SimpleAuthorizerResult {
   readonly context?: { readonly keyId: string };
 }
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /**
  * The edge check in front of the 3 GB scoring function: is this a live key of the key store? Malformed
  * headers and keys that cannot be ours (not `rk-` + 40 base62) are refused without a table read, so a flood
@@ -18,7 +17,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * so a revocation inside this authorizer's cache TTL still gets 401 from the function.
  */
 export async function authorizeRequest(authorization: string | undefined, keys: ApiKeyStore): Promise<SimpleAuthorizerResult> {
-  const key = BEARER.exec(authorization ?? '')?.[1];
+  const key = presentedKey(authorization);
   if (key === undefined || !API_KEY_PATTERN.test(key)) return { isAuthorized: false };
   const record = await keys.findByKey(key);
   return record === undefined ? { isAuthorized: false } : { isAuthorized: true, context: { keyId: record.keyId } };

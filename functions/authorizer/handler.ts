@@ -1,6 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2 } from 'aws-lambda';
 import { authorizerKeys } from '../../shared/runtime/authorizer-runtime.js';
 import { logger } from '../../shared/observability/logger.js';
+import { authorizationOf } from '../../shared/auth/presented-key.js';
 import { authorizeRequest, type SimpleAuthorizerResult } from './authorize-request.js';
 
 /**
@@ -17,7 +18,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promis
     return { isAuthorized: false };
   }
   try {
-    return await authorizeRequest(event.headers?.['authorization'], keys);
+    return await authorizeRequest(authorizationOf((name) => event.headers?.[name]), keys);
   } catch (error) {
     // A throttled or failing table: throw, so API Gateway answers 500 and caches nothing. A returned deny would be
     // cached for the TTL and lock a valid key out; letting it through would skip the check.

@@ -28,6 +28,13 @@ export const AUTHORIZER_MEMORY_MB = 256;
 export class EdgeAuthorizer extends Construct {
   readonly function: NodejsFunction;
   readonly authorizer: HttpLambdaAuthorizer;
+  /**
+   * The same function with no identity source and no cache, for routes where a dialect told apart by its headers may
+   * carry its key outside Authorization (Pinecone's `Api-Key` on `/rerank`): with the Authorization identity source,
+   * API Gateway would answer such a request 401 without asking. Every request there invokes the authorizer (its
+   * per-container key cache spares the table).
+   */
+  readonly keyHeaderAuthorizer: HttpLambdaAuthorizer;
   readonly logGroup: logs.LogGroup;
 
   constructor(scope: Construct, id: string, props: EdgeAuthorizerProps) {
@@ -71,6 +78,12 @@ export class EdgeAuthorizer extends Construct {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: ['$request.header.Authorization'],
       resultsCacheTtl: Duration.seconds(props.cacheSeconds),
+    });
+    this.keyHeaderAuthorizer = new HttpLambdaAuthorizer('AnyKeyHeader', this.function, {
+      authorizerName: 'api-key-any-header',
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [],
+      resultsCacheTtl: Duration.seconds(0),
     });
   }
 }

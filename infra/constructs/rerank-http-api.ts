@@ -17,6 +17,8 @@ export interface RerankHttpApiProps {
   readonly logRetentionDays: number;
   /** Checks the key of every non-public route before the handler runs; undefined = the handler alone checks. */
   readonly authorizer?: HttpLambdaAuthorizer;
+  /** Replaces `authorizer` on routes shared with a dialect told apart by its headers (its key may be in `Api-Key`). */
+  readonly keyHeaderAuthorizer?: HttpLambdaAuthorizer;
 }
 
 /**
@@ -45,7 +47,8 @@ export class RerankHttpApi extends Construct {
     });
     const routed = new Set<string>();
     for (const route of API_ROUTES) {
-      const authorizer = route.public === true ? undefined : props.authorizer;
+      const keyOutsideAuthorization = route.action.kind === 'rerank' && (route.action.byHeaders ?? []).length > 0;
+      const authorizer = route.public === true ? undefined : keyOutsideAuthorization ? (props.keyHeaderAuthorizer ?? props.authorizer) : props.authorizer;
       // A template API Gateway cannot express (`{rankingConfig}:rank`) is routed greedily; the handler matches the rest.
       const path = gatewayPath(route.path);
       if (routed.has(`${route.method} ${path}`)) continue;

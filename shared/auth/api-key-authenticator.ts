@@ -1,7 +1,8 @@
 import { RerankError } from '../core/rerank-error.js';
 import type { ApiKeyLimits, ApiKeyRecord } from './api-key-record.js';
 import type { ApiKeyStore } from './api-key-store.js';
-import { bearerToken, type Caller } from './caller.js';
+import type { Caller } from './caller.js';
+import { MISSING_KEY_MESSAGE, presentedKey } from './presented-key.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RateLimitedError } from './rate-limited-error.js';
 
@@ -22,7 +23,7 @@ export interface ApiKeyAuthenticatorOptions {
 }
 
 /**
- * `Authorization: Bearer <key>` -> the key's record (via the store, typically a CachedApiKeyStore) -> one unit
+ * The key an Authorization header presents (presentedKey: Bearer, or a SigV4 access key id) -> the key's record (via the store, typically a CachedApiKeyStore) -> one unit
  * of its per-minute rate. Throws RerankError('unauthorized') or RateLimitedError; error texts never hold the key.
  */
 export class ApiKeyAuthenticator {
@@ -39,8 +40,8 @@ export class ApiKeyAuthenticator {
   }
 
   async authenticate(authorization: string | undefined): Promise<KeyCaller> {
-    const key = bearerToken(authorization);
-    if (key === undefined) throw new RerankError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    const key = presentedKey(authorization);
+    if (key === undefined) throw new RerankError('unauthorized', MISSING_KEY_MESSAGE);
     const record = await this.#store.findByKey(key);
     if (record === undefined) throw new RerankError('unauthorized', 'invalid API key');
     const remaining = await this.#consume(record);
@@ -54,8 +55,8 @@ export class ApiKeyAuthenticator {
 
   /** Whether the key is a known one, without spending the caller's rate limit (the request is counted later). */
   async verify(authorization: string | undefined): Promise<void> {
-    const key = bearerToken(authorization);
-    if (key === undefined) throw new RerankError('unauthorized', 'missing API key: send Authorization: Bearer <key>');
+    const key = presentedKey(authorization);
+    if (key === undefined) throw new RerankError('unauthorized', MISSING_KEY_MESSAGE);
     if ((await this.#store.findByKey(key)) === undefined) throw new RerankError('unauthorized', 'invalid API key');
   }
 

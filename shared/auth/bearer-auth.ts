@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { keyIdOf } from './api-key.js';
-import { bearerToken, type Caller } from './caller.js';
+import type { Caller } from './caller.js';
+import { presentedKey } from './presented-key.js';
 
 const digest = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
 
@@ -21,7 +22,7 @@ export class BearerAuth {
 
   /** The caller when the header carries one of these keys; undefined otherwise (another key source may know it). */
   match(authorization: string | undefined): Caller | undefined {
-    const key = bearerToken(authorization);
+    const key = presentedKey(authorization);
     if (key === undefined || !this.enabled) return undefined;
     const presented = digest(key);
     const ok = this.#digests.reduce((found, d) => timingSafeEqual(d, presented) || found, false);

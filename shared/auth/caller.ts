@@ -5,8 +5,3 @@ export interface Caller {
   /** Jobs this key may have running at once; undefined = unlimited. */
   readonly maxConcurrentJobs?: number | undefined;
 }
-
-/** The key in `Authorization: Bearer <key>` (scheme case-insensitive, surrounding spaces allowed); undefined otherwise. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-}

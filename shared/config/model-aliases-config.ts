@@ -49,6 +49,13 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'semantic-ranker-fast-004',
   'semantic-ranker-512@latest',
   'semantic-ranker-512-003',
+  // Amazon Bedrock (the model ids of its rerank ARNs and InvokeModel paths)
+  'amazon.rerank-v1:0',
+  'cohere.rerank-v3-5:0',
+  // Pinecone (its hosted rerank models)
+  'bge-reranker-v2-m3',
+  'pinecone-rerank-v0',
+  'cohere-rerank-3.5',
 ];
 
 /**

@@ -3,9 +3,14 @@ import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from './json-schema.js';
+import type { WirePath } from './wire-field.js';
 
 export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei'
-  | 'nim' | 'vllm-score' | 'mixedbread' | 'vertex';
+  | 'nim' | 'vllm-score' | 'mixedbread' | 'vertex'
+  // Part 2 of the hosted shapes (issue 36): Amazon Bedrock, Pinecone, Weaviate.
+  | 'bedrock'
+  | 'bedrock-invoke'
+  | 'pinecone';
 
 export interface DialectContext {
   readonly requestId: string;
@@ -16,8 +21,29 @@ export interface DialectContext {
 export interface DialectResponse {
   readonly status: number;
   readonly body: unknown;
+  /** Headers the wire format puts beside its body (Bedrock's `x-amzn-ErrorType`, which AWS SDKs raise an exception by). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** When the client asked for server-sent events (chat `stream: true`): sent as `data:` lines instead of `body`. */
   readonly events?: readonly unknown[];
+}
+
+/** Where a body names a corpus file (`documents_file_id`) and where the documents it stands for would be. */
+export interface CorpusPaths {
+  readonly fileIdPath: WirePath;
+  readonly documentsPath: WirePath;
+}
+
+/** How a dialect served on another's path is told apart there. */
+export interface SharedPath {
+  readonly path: string;
+  /** Recognised by its JSON-decoded body (TEI's `texts`, Bedrock's `queries` + `sources`). */
+  readonly claims?: (body: unknown) => boolean;
+  /**
+   * Recognised by its headers (Pinecone's `X-Pinecone-Api-Version`, an AWS SigV4 signature), before the body is read
+   * or the key checked: a refused key is answered in this dialect too. `header` looks a header up by its lower-case
+   * name. Header claims are tried before body claims.
+   */
+  readonly claimsHeaders?: (header: (name: string) => string | undefined) => boolean;
 }
 
 /**
@@ -29,15 +55,22 @@ export interface Dialect {
   /** The POST paths its rerank route is served on (each becomes a route, an OpenAPI operation and an API Gateway route). */
   readonly paths: readonly string[];
   /**
-   * Served on another dialect's path too, recognised by its body there (TEI's `{query, texts}` on OpenAI's `/rerank`):
-   * that route answers such a body, errors included, in this dialect.
+   * Served on another dialect's path too, recognised there by its headers or by its body (TEI's `{query, texts}` on
+   * OpenAI's `/rerank`): that route answers such a request, errors included, in this dialect.
    */
-  readonly sharesPath?: { readonly path: string; readonly claims: (body: unknown) => boolean };
+  readonly sharesPath?: SharedPath;
+  /**
+   * The path names the model (`{model}` in Bedrock's `/model/{model}/invoke`): that segment is read as the body's
+   * `model`, replacing any sent there.
+   */
+  readonly modelInPath?: boolean;
   /**
    * A ready-to-send body: the OpenAPI request example `/docs` pre-fills, and what the tests send to a real server
    * (every example must be answered 200).
    */
   readonly example: Readonly<Record<string, unknown>>;
+  /** Headers its clients send beside a body (Pinecone's API version): what claims a shared path by headers, sent with the example in tests. */
+  readonly exampleHeaders?: Readonly<Record<string, string>>;
   /** How this dialect spelled, in `request`'s body, the fields validateRerankRequest names (from its declaration). */
   paramNames(request: RerankRequest): RequestParamNames;
   parse(body: unknown): RerankRequest;
@@ -48,6 +81,8 @@ export interface Dialect {
   /** True where the wire format defines the answer to no documents (the RAG tool answers an empty ranking). */
   readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
+  /** Set where a batch line may name its documents by a corpus file (the declared `documentsFileId` input). */
+  readonly corpus?: CorpusPaths;
   /** The request body as JSON Schema: checked before `parse` runs, and published in `/openapi.json`. */
   readonly requestSchema: JsonSchema;
   /** The 200 body `formatOutcome` produces (documentation only). */

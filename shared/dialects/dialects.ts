@@ -1,3 +1,6 @@
+import { bedrockDialect } from './bedrock/bedrock-dialect.js';
+import { bedrockInvokeDialect } from './bedrock/bedrock-invoke-dialect.js';
+import { pineconeDialect } from './pinecone/pinecone-dialect.js';
 import { chatDialect } from './chat/chat-dialect.js';
 import { cohereV2Dialect } from './cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
@@ -28,4 +31,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   'vllm-score': vllmScoreDialect,
   mixedbread: mixedbreadDialect,
   vertex: vertexDialect,
+  bedrock: bedrockDialect,
+  'bedrock-invoke': bedrockInvokeDialect,
+  pinecone: pineconeDialect,
 };

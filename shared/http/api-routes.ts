@@ -12,8 +12,14 @@ export interface BodyDialect {
   readonly claims: (body: unknown) => boolean;
 }
 
+/** A second dialect served on a route's path, recognised by its headers (Pinecone's, a SigV4 signature's). */
+export interface HeaderDialect {
+  readonly dialect: Dialect;
+  readonly claims: (header: (name: string) => string | undefined) => boolean;
+}
+
 export type RouteAction =
-  | { kind: 'rerank'; dialect: Dialect; byBody?: readonly BodyDialect[] }
+  | { kind: 'rerank'; dialect: Dialect; byBody?: readonly BodyDialect[]; byHeaders?: readonly HeaderDialect[] }
   | { kind: 'submit-job'; dialect: Dialect }
   | { kind: 'get-job' }
   | { kind: 'cancel-job' }
@@ -50,10 +56,18 @@ export { VOYAGE_RERANK_PATH } from '../dialects/voyage/voyage-dialect.js';
  */
 const RERANK_ROUTES: readonly Route[] = Object.values(DIALECTS).flatMap((dialect) =>
   dialect.paths.map((path): Route => {
-    const byBody = Object.values(DIALECTS).flatMap((other) => (other.sharesPath?.path === path ? [{ dialect: other, claims: other.sharesPath.claims }] : []));
-    return { method: 'POST', path, action: { kind: 'rerank', dialect, ...(byBody.length > 0 ? { byBody } : {}) }, errorDialect: dialect };
+    const sharing = Object.values(DIALECTS).flatMap((other) => (other.sharesPath?.path === path ? [{ dialect: other, shared: other.sharesPath }] : []));
+    const byBody = sharing.flatMap(({ dialect: other, shared }) => (shared.claims ? [{ dialect: other, claims: shared.claims }] : []));
+    const byHeaders = sharing.flatMap(({ dialect: other, shared }) => (shared.claimsHeaders ? [{ dialect: other, claims: shared.claimsHeaders }] : []));
+    const action: RouteAction = { kind: 'rerank', dialect, ...(byBody.length > 0 ? { byBody } : {}), ...(byHeaders.length > 0 ? { byHeaders } : {}) };
+    return { method: 'POST', path, action, errorDialect: dialect };
   }),
 );
+
+/** The dialect a rerank route's request claims by its headers (before its body is read), if any. */
+export function claimedByHeaders(route: Route, header: (name: string) => string | undefined): Dialect | undefined {
+  return route.action.kind === 'rerank' ? route.action.byHeaders?.find((alternative) => alternative.claims(header))?.dialect : undefined;
+}
 
 /** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
 export const API_ROUTES: readonly Route[] = [

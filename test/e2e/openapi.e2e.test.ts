@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DialectName } from '../../shared/dialects/dialect.js';
+import { DIALECTS } from '../../shared/dialects/dialects.js';
 import { API_ROUTES, DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
@@ -7,10 +9,10 @@ type Json = Record<string, unknown>;
 const KEY = 'sk-openapi-0123456789abcdef';
 let server: RunningServer;
 
-const post = async (path: string, body: unknown): Promise<{ status: number; body: Json }> => {
+const post = async (path: string, body: unknown, headers: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: Json }> => {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...headers },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Json };
@@ -44,13 +46,53 @@ describe('GET /openapi.json', () => {
       const json = content?.['application/json'];
       if (route.action.kind !== 'rerank' && route.action.kind !== 'submit-job') continue;
       expect(Object.keys(json?.examples ?? {}), `${route.method} ${route.path}`).not.toHaveLength(0);
+      // A path that names a value (Bedrock's `/model/{model}/invoke`) is sent with its parameter's documented example.
+      const parameters = (doc.paths[route.path]?.[route.method.toLowerCase()]?.['parameters'] ?? []) as { name: string; in: string; schema?: { examples?: unknown[] } }[];
+      const path = parameters.filter((p) => p.in === 'path').reduce((at, p) => at.replace(`{${p.name}}`, encodeURIComponent(String(p.schema?.examples?.[0]))), route.path);
       for (const [name, example] of Object.entries(json?.examples ?? {})) {
-        const { status, body } = await post(route.path, example.value);
+        // A dialect told apart by its headers (Pinecone's) gets them, as its clients send them.
+        const { status, body } = await post(path, example.value, DIALECTS[name as DialectName]?.exampleHeaders);
         expect(status, `${route.path} ${name}: ${JSON.stringify(body)}`).toBe(route.action.kind === 'submit-job' ? 202 : 200);
         sent++;
       }
     }
     expect(sent).toBeGreaterThanOrEqual(API_ROUTES.filter((r) => r.action.kind === 'rerank' || r.action.kind === 'submit-job').length);
+  });
+
+  it("the Files, Uploads and Batches examples, sent as /docs' Try it out sends them (ids filled in), are answered 200", async () => {
+    type Body = { content: Record<string, { examples?: Record<string, { value: Json }>; example?: Json }> };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: Body }>> };
+    const jsonExample = (path: string): Json => Object.values(doc.paths[path]!['post']!.requestBody!.content['application/json']!.examples!)[0]!.value;
+    const formExample = (path: string): Json => doc.paths[path]!['post']!.requestBody!.content['multipart/form-data']!.example!;
+    const auth = { authorization: `Bearer ${KEY}` };
+
+    // POST /v1/files: the form's example fields and a two-line batch input.
+    const form = new FormData();
+    for (const [name, value] of Object.entries(formExample('/v1/files'))) form.set(name, String(value));
+    const lines = ['q1', 'q2'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: ['requests is an HTTP library', 'a cake recipe'] } }));
+    form.set('file', new Blob([`${lines.join('\n')}\n`]), 'requests.jsonl');
+    const file = await fetch(`${server.url}/v1/files`, { method: 'POST', headers: auth, body: form });
+    expect(file.status).toBe(200);
+    const fileId = ((await file.json()) as { id: string }).id;
+
+    // POST /v1/batches: the example, with the file just uploaded.
+    const batch = await post('/v1/batches', { ...jsonExample('/v1/batches'), input_file_id: fileId });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+    expect(batch.body).toMatchObject({ object: 'batch', endpoint: '/v1/rerank', input_file_id: fileId });
+
+    // POST /v1/uploads as shown; then a small upload through parts and complete, with the example's shape.
+    const upload = await post('/v1/uploads', jsonExample('/v1/uploads'));
+    expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+    const small = await post('/v1/uploads', { ...jsonExample('/v1/uploads'), bytes: 5 });
+    const part = new FormData();
+    for (const [name, value] of Object.entries(formExample('/v1/uploads/{id}/parts'))) part.set(name, String(value));
+    part.set('data', new Blob(['12345']), 'part');
+    const added = await fetch(`${server.url}/v1/uploads/${String(small.body['id'])}/parts`, { method: 'POST', headers: auth, body: part });
+    expect(added.status).toBe(200);
+    const partId = ((await added.json()) as { id: string }).id;
+    const complete = await post(`/v1/uploads/${String(small.body['id'])}/complete`, { ...jsonExample('/v1/uploads/{id}/complete'), part_ids: [partId] });
+    expect(complete.status, JSON.stringify(complete.body)).toBe(200);
+    expect(complete.body).toMatchObject({ status: 'completed', file: { bytes: 5 } });
   });
 
   it('is answered 405 in the OpenAI envelope for other methods', async () => {

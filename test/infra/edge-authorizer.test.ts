@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { authorizeRequest } from '../../functions/authorizer/authorize-request.js';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
 import type { ApiKeyStore } from '../../shared/auth/api-key-store.js';
+import { authorizationOf } from '../../shared/auth/presented-key.js';
+import { sigV4Authorization } from '../support/sigv4-authorization.js';
 
 /** The real in-memory key store, counting the lookups the authorizer makes (each is a GetItem on AWS). */
 function countingStore(): { store: ApiKeyStore; inner: InMemoryApiKeyStore; lookups: () => number } {
@@ -27,6 +29,17 @@ describe('edge authorizer (Lambda REQUEST authorizer of the HTTP API)', () => {
     expect(result).toEqual({ isAuthorized: true, context: { keyId: record.keyId } });
     expect(JSON.stringify(result)).not.toContain(key);
     expect(await authorizeRequest(`bearer   ${key}  `, store)).toMatchObject({ isAuthorized: true });
+  });
+
+  it("lets a live key through as an AWS SDK presents it (SigV4 access key id, signature unchecked) or as Pinecone's Api-Key", async () => {
+    const { store, inner } = countingStore();
+    const { key, record } = await inner.create('svc');
+    const signed = await sigV4Authorization('https://api.example/rerank', '{"queries":[]}', key);
+    expect(await authorizeRequest(signed, store)).toEqual({ isAuthorized: true, context: { keyId: record.keyId } });
+    // The handler reads the event's (lower-cased) headers through authorizationOf: Api-Key when no Authorization.
+    expect(await authorizeRequest(authorizationOf((name) => ({ 'api-key': key })[name]), store)).toEqual({ isAuthorized: true, context: { keyId: record.keyId } });
+    const stranger = await sigV4Authorization('https://api.example/rerank', '{}', `rk-${'C'.repeat(40)}`);
+    expect(await authorizeRequest(stranger, store)).toEqual({ isAuthorized: false });
   });
 
   it('refuses unknown and revoked keys after one lookup each', async () => {

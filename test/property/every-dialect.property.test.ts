@@ -49,7 +49,7 @@ function replaced(value: Json, path: Path, replacement: Json | typeof REMOVE): J
 const routesFor = (name: DialectName): { path: string; answering: Dialect[] }[] =>
   API_ROUTES.flatMap((route) => {
     if (route.method !== 'POST' || route.action.kind !== 'rerank') return [];
-    const answering = [route.action.dialect, ...(route.action.byBody ?? []).map((b) => b.dialect)];
+    const answering = [route.action.dialect, ...[...(route.action.byBody ?? []), ...(route.action.byHeaders ?? [])].map((b) => b.dialect)];
     return answering.some((d) => d.name === name) ? [{ path: route.path, answering: [...answering, route.errorDialect] }] : [];
   });
 
@@ -64,7 +64,8 @@ describe.each(Object.keys(DIALECTS) as DialectName[])('%s: its published example
     await fc.assert(
       fc.asyncProperty(mutation, async ([at, value]) => {
         const body = replaced(example, paths[at]!, value);
-        const result = await api.app.handle(apiGatewayEvent({ method: 'POST', path, body: JSON.stringify(body) }));
+        const headers = { ...DIALECTS[name].exampleHeaders };
+        const result = await api.app.handle(apiGatewayEvent({ method: 'POST', path, body: JSON.stringify(body), headers }));
         const status = result.statusCode ?? 200;
         const jobStillRunning = status === 504 && String(result.headers?.['location'] ?? '').includes('/v1/rerank/jobs/');
         expect(CLIENT_STATUSES.has(status) || jobStillRunning, `status ${status}: ${result.body?.slice(0, 500)}`).toBe(true);

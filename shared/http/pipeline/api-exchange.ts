@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Caller } from '../../auth/caller.js';
 import type { Dialect, DialectContext } from '../../dialects/dialect.js';
-import { matchRoute, type RouteMatch } from '../api-routes.js';
+import { claimedByHeaders, matchRoute, type RouteMatch } from '../api-routes.js';
 
 export type ApiResult = APIGatewayProxyStructuredResultV2;
 
@@ -13,7 +13,7 @@ export interface ApiContext extends DialectContext {
 /**
  * One HTTP exchange as it passes the API's middlewares: the event, where it is going, and what the middlewares
  * learn on the way (the caller once authenticated). `dialect` is whose envelope errors are answered in: the
- * route's, or - once a body claims another dialect on a shared path - that one.
+ * route's, or another dialect on a shared path that the headers claim (at once) or the body claims (once read).
  */
 export interface ApiExchange {
   readonly event: APIGatewayProxyEventV2;
@@ -46,7 +46,7 @@ export function openExchange(event: APIGatewayProxyEventV2, maxPathChars?: numbe
     basePath,
   };
   const match = matchRoute(method, path, maxPathChars);
-  const dialect = match.found === 'route' ? match.route.errorDialect : match.errorDialect;
+  const dialect = match.found === 'route' ? (claimedByHeaders(match.route, (name) => header(event, name)) ?? match.route.errorDialect) : match.errorDialect;
   return { event, method, path, match, context, started: performance.now(), dialect };
 }
 

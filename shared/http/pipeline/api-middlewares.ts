@@ -1,4 +1,5 @@
 import type { RequestAuthenticator } from '../../auth/request-authenticator.js';
+import { authorizationOf } from '../../auth/presented-key.js';
 import { RerankError } from '../../core/rerank-error.js';
 import { logger } from '../../observability/logger.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from '../response-size.js';
@@ -16,7 +17,7 @@ export const authenticate = (auth: RequestAuthenticator): ApiMiddleware => ({
   before: async ({ event: exchange }) => {
     const { match } = exchange;
     if (match.found !== 'route') return;
-    exchange.caller = match.route.public ? { keyId: 'anonymous' } : await auth.authenticate(header(exchange.event, 'authorization'));
+    exchange.caller = match.route.public ? { keyId: 'anonymous' } : await auth.authenticate(authorizationOf((name) => header(exchange.event, name)));
   },
 });
 

@@ -1,0 +1,30 @@
+/** `Authorization: Bearer <key>` (scheme case-insensitive, surrounding spaces allowed). */
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * An AWS Signature Version 4 header, `AWS4-HMAC-SHA256 Credential=<access key id>/<date>/<region>/<service>/aws4_request,
+ * SignedHeaders=..., Signature=...`: AWS SDKs sign with SigV4 only, so their clients present the key as the access key
+ * id. The signature is not checked (keys are stored as digests, so there is no secret to check it with): see SECURITY.md.
+ */
+const SIGV4 = /^AWS4-HMAC-SHA256\s+Credential=([^/\s,]+)\//;
+
+/** The key an Authorization header presents, as a Bearer token or as a SigV4 access key id; undefined otherwise. */
+export function presentedKey(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  return BEARER.exec(authorization)?.[1] ?? SIGV4.exec(authorization)?.[1];
+}
+
+/**
+ * The Authorization header a request's key is read from. Pinecone's clients send their key as `Api-Key: <key>`
+ * instead: without an Authorization header that one is read, as a Bearer key. `header` looks a header up by its
+ * lower-case name.
+ */
+export function authorizationOf(header: (name: string) => string | undefined): string | undefined {
+  const authorization = header('authorization');
+  if (authorization !== undefined) return authorization;
+  const apiKey = header('api-key');
+  return apiKey === undefined ? undefined : `Bearer ${apiKey.trim()}`;
+}
+
+/** What a caller without a key is told to send (the SigV4 and Api-Key forms are in docs/api.md). */
+export const MISSING_KEY_MESSAGE = 'missing API key: send Authorization: Bearer <key>';
