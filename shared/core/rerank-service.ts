@@ -7,7 +7,7 @@ import { normalizeResults } from './normalize-results.js';
 import { RerankError, invalidRequest } from './rerank-error.js';
 import type { RerankOutcome } from './rerank-outcome.js';
 import type { RerankRequest, ScoreActivation, UpstreamReranker } from './rerank-request.js';
-import { defaultActivation, sigmoid } from './score-activation.js';
+import { resolveActivation, sigmoid } from './score-activation.js';
 import type { Scorer } from './scorer.js';
 import type { ScorerRegistry } from './scorer-registry.js';
 import { paramOf, type RequestParamNames } from './validate-request.js';
@@ -122,7 +122,7 @@ export class RerankService {
       tokens = batch.tokens;
     }
     // Upstream APIs answer final scores already; a local scorer's scores get the requested activation.
-    let activation: ScoreActivation = request.upstream ? 'none' : (request.activation ?? defaultActivation(scorer));
+    let activation: ScoreActivation = request.upstream ? 'none' : resolveActivation(request.activation, scorer);
     const raw = scores;
     if (strategy === 'boost' && request.boost) {
       if (activation === 'sigmoid') scores = scores.map(sigmoid);

@@ -2,6 +2,7 @@ import type { Dialect } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import { dashScopeDialect } from '../dialects/dashscope/dashscope-dialect.js';
 import { openAiDialect } from '../dialects/openai/openai-dialect.js';
+import { vertexDialect } from '../dialects/vertex/vertex-dialect.js';
 import type { BatchesOperation } from './batches/batches-api.js';
 import type { FilesOperation } from './files/files-api.js';
 
@@ -120,8 +121,9 @@ export function normalizePath(path: string): string {
   return end === path.length ? path : path.slice(0, end);
 }
 
-/** The envelope for an unknown path: DashScope's under its own prefix, OpenAI's elsewhere. */
-const dialectForUnknownPath = (path: string): Dialect => (path.startsWith('/api/v1/services/') ? dashScopeDialect : openAiDialect);
+/** The envelope for an unknown path: DashScope's and Google's (Vertex AI) under their own prefixes, OpenAI's elsewhere. */
+const dialectForUnknownPath = (path: string): Dialect =>
+  path.startsWith('/api/v1/services/') ? dashScopeDialect : path.startsWith('/v1/projects/') ? vertexDialect : openAiDialect;
 
 /** A template segment with a variable: `{id}`, or one with literal text around it (Google's `{rankingConfig}:rank`). */
 const SEGMENT_VARIABLE = /^([^{}]*)\{(\w+)\}([^{}]*)$/;

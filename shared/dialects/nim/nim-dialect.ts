@@ -18,15 +18,15 @@ export function formatFastApiError(error: RerankError): DialectResponse {
 
 /**
  * NVIDIA NIM text reranking: `POST /v1/ranking {model, query: {text}, passages: [{text}], truncate}` ->
- * `{rankings: [{index, logit}]}` best first. NIM returns raw scores, so no activation is applied: a cross-encoder's
- * logit as NIM gives it (its clients sort by it and some threshold it at 0). Extension: `batch_size`.
+ * `{rankings: [{index, logit}]}` best first. NIM returns logits (its clients sort by them and some threshold them at 0):
+ * a cross-encoder's own output, and a calibrated model's probability as its log-odds. Extension: `batch_size`.
  */
 export const nimDialect: Dialect = {
   name: 'nim',
   paths: [NIM_RANKING_PATH],
   example: { model: 'nvidia/nv-rerankqa-mistral-4b-v3', query: { text: EXAMPLE_QUERY }, passages: EXAMPLE_DOCUMENTS.map((text) => ({ text })), truncate: 'END' },
   ...declared,
-  parse: (body) => ({ ...declared.parse(body), activation: 'none' }),
+  parse: (body) => ({ ...declared.parse(body), activation: 'logit' }),
   responseSchema: nimResponseSchema,
   errorSchema: fastApiErrorSchema,
 

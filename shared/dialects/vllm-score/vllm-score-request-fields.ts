@@ -1,8 +1,9 @@
 import { invalidRequest } from '../../core/rerank-error.js';
 import type { JsonSchema } from '../json-schema.js';
 import { defineWireFields } from '../define-wire-fields.js';
-import { at, described } from '../wire-field.js';
-import { describeJsonValue } from '../wire-fields.js';
+import { at, described, type WireType } from '../wire-field.js';
+import type { ScoreActivation } from '../../core/rerank-request.js';
+import { describeJsonValue, optionalBooleanValue } from '../wire-fields.js';
 import { BATCH_SIZE, MODEL, asSent } from '../wire-types.js';
 
 /** A text or a non-empty list of texts, as vLLM's ScoreRequest takes each side. */
@@ -11,9 +12,19 @@ const TEXTS: JsonSchema = { anyOf: [{ type: 'string' }, { type: 'array', minItem
 const QUERY_SIDE = 'The query: a string, or a list of one string (a longer list pairs each item with its document; this service ranks one query).';
 const DOCUMENT_SIDE = 'The documents: a list of strings (or one string).';
 
+/** vLLM's `use_activation`: false = the raw score (a logit), true = the activated one (sigmoid); absent = its default. */
+const USE_ACTIVATION: WireType<ScoreActivation | undefined> = {
+  schema: { type: ['boolean', 'null'], description: 'false = raw scores (logits); default: sigmoid scores in [0, 1].' },
+  required: false,
+  read(value, param) {
+    const use = optionalBooleanValue(value, param);
+    return use === undefined ? undefined : use ? 'sigmoid' : 'none';
+  },
+};
+
 /**
- * The body of vLLM's `POST /score` (and `/v1/score`). Each side has two spellings (`text_1`/`text_2`, and the newer
- * `queries`/`documents`), so both are handed over as sent and read by the dialect (see readScoreSides).
+ * The body of vLLM's `POST /score` (and `/v1/score`). Each side has several spellings (`text_1`/`text_2`, `data_1`/`data_2`,
+ * and the newer `queries` with `documents` or `items`), so all are handed over as sent and read by readScoreSides.
  */
 export const vllmScoreRequestFields = defineWireFields({
   title: 'VllmScoreRequest',
@@ -21,23 +32,33 @@ export const vllmScoreRequestFields = defineWireFields({
   inputs: {
     text1: at('text_1', asSent({ ...TEXTS, description: QUERY_SIDE })),
     text2: at('text_2', asSent({ ...TEXTS, description: DOCUMENT_SIDE })),
+    data1: at('data_1', asSent({ ...TEXTS, description: `${QUERY_SIDE} Another name of text_1.` })),
+    data2: at('data_2', asSent({ ...TEXTS, description: `${DOCUMENT_SIDE} Another name of text_2.` })),
     queries: at('queries', asSent({ ...TEXTS, description: `${QUERY_SIDE} The newer name of text_1.` })),
-    documents: at('documents', asSent({ ...TEXTS, description: `${DOCUMENT_SIDE} The newer name of text_2.` })),
+    documents: at('documents', asSent({ ...TEXTS, description: `${DOCUMENT_SIDE} The newer name of text_2 (with queries).` })),
+    items: at('items', asSent({ ...TEXTS, description: `${DOCUMENT_SIDE} Another name of documents (with queries).` })),
   },
   fields: {
     model: at('model', described(MODEL, 'The served model; absent = the default model (as vLLM serves one).')),
+    activation: at('use_activation', USE_ACTIVATION),
     batchSize: at('batch_size', BATCH_SIZE),
-  },
-  rules: {
-    if: { type: 'object', required: ['queries'], properties: { queries: {} } },
-    then: { required: ['queries', 'documents'], properties: { queries: {}, documents: {} } },
-    else: { required: ['text_1', 'text_2'], properties: { text_1: {}, text_2: {} } },
   },
 });
 
+type Sides = Readonly<Record<'text1' | 'text2' | 'data1' | 'data2' | 'queries' | 'documents' | 'items', unknown>>;
+
+/** Each spelling of the query side, and the documents side's name(s) that go with it. */
+const SPELLINGS = [
+  { query: ['text1', 'text_1'], documents: [['text2', 'text_2']] },
+  { query: ['data1', 'data_1'], documents: [['data2', 'data_2']] },
+  { query: ['queries', 'queries'], documents: [['documents', 'documents'], ['items', 'items']] },
+] as const;
+
+const sent = (value: unknown): boolean => value !== undefined && value !== null;
+
 /** A side as a list of strings; a string is a list of one. */
 function textsOf(value: unknown, param: string): string[] {
-  if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
+  if (!sent(value)) throw invalidRequest(`${param} is required`, param);
   const list: unknown[] = Array.isArray(value) ? value : [value];
   if (list.length === 0) throw invalidRequest(`${param} must not be an empty list`, param);
   return list.map((item, i) => {
@@ -47,16 +68,18 @@ function textsOf(value: unknown, param: string): string[] {
 }
 
 /**
- * The query and the documents, from whichever spelling was sent (`text_1` wins over `queries`, as vLLM maps the old
- * names onto the new). vLLM pairs a list of N queries with N documents one to one; that is not a ranking of one
- * query's candidates, so only one query (a string or a list of one) is taken.
+ * The query and the documents, from whichever spelling was sent (in vLLM's order of precedence: text_1, data_1,
+ * queries). vLLM pairs a list of N queries with N documents one to one; that is not a ranking of one query's
+ * candidates, so only one query (a string or a list of one) is taken.
  */
-export function readScoreSides(inputs: { text1: unknown; text2: unknown; queries: unknown; documents: unknown }): { query: string; documents: string[] } {
-  const [queryParam, queryValue] = inputs.text1 !== undefined && inputs.text1 !== null ? ['text_1', inputs.text1] : ['queries', inputs.queries];
-  const [documentsParam, documentsValue] = inputs.text2 !== undefined && inputs.text2 !== null ? ['text_2', inputs.text2] : ['documents', inputs.documents];
-  const queries = textsOf(queryValue, queryParam);
+export function readScoreSides(sides: Sides): { query: string; documents: string[] } {
+  const spelling = SPELLINGS.find(({ query: [key] }) => sent(sides[key]));
+  if (!spelling) throw invalidRequest('text_1 (or queries) is required: the query', 'text_1');
+  const [queryKey, queryParam] = spelling.query;
+  const queries = textsOf(sides[queryKey], queryParam);
   if (queries.length > 1) {
     throw invalidRequest(`${queryParam} must be one text: this service ranks one query's documents (send each query in its own request)`, queryParam);
   }
-  return { query: queries[0] as string, documents: textsOf(documentsValue, documentsParam) };
+  const [documentsKey, documentsParam] = spelling.documents.find(([key]) => sent(sides[key])) ?? spelling.documents[0];
+  return { query: queries[0] as string, documents: textsOf(sides[documentsKey], documentsParam) };
 }

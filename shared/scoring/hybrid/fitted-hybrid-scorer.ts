@@ -43,6 +43,7 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
   return {
     id: options.id,
     scoreKind: 'similarity',
+    calibrated: true,
     candidateRelative: false,
     fusion: 'logistic',
     model,

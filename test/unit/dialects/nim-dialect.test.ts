@@ -18,14 +18,14 @@ const NIM_EXAMPLE = {
 };
 
 describe('NIM dialect: requests', () => {
-  it("reads NIM's documented body: query.text, passages[].text, truncate END; scores stay raw (no activation)", () => {
+  it("reads NIM's documented body: query.text, passages[].text, truncate END; scores on the logit scale", () => {
     expect(() => validateRequestBody(nimDialect.requestSchema, NIM_EXAMPLE)).not.toThrow();
     const request = nimDialect.parse(NIM_EXAMPLE);
     expect(request.query).toBe('which way should i go?');
     expect(request.documents).toEqual(textDocs(NIM_EXAMPLE.passages.map((p) => p.text)));
     expect(request.model).toBe('nvidia/nv-rerankqa-mistral-4b-v3');
     expect(request.truncate).toBe(true);
-    expect(request.activation).toBe('none');
+    expect(request.activation).toBe('logit');
     expect(request.topN).toBeUndefined();
     expect(nimDialect.parse({ ...NIM_EXAMPLE, truncate: 'NONE' }).truncate).toBe(false);
     expect(nimDialect.parse({ query: NIM_EXAMPLE.query, passages: NIM_EXAMPLE.passages }).truncate).toBeUndefined();

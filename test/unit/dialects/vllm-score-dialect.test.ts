@@ -24,21 +24,27 @@ describe('vLLM score dialect: requests', () => {
     expect(request.topN).toBeUndefined();
   });
 
-  it('reads the newer queries/documents names, a list of one query, and one document as a string', () => {
+  it('reads the other spellings (queries/documents, data_1/data_2, queries/items), a list of one query, one document as a string, use_activation', () => {
     const newer = { queries: VLLM_EXAMPLE.text_1, documents: VLLM_EXAMPLE.text_2 };
     expect(() => validateRequestBody(vllmScoreDialect.requestSchema, newer)).not.toThrow();
     expect(vllmScoreDialect.parse(newer)).toMatchObject({ query: VLLM_EXAMPLE.text_1, documents: textDocs(VLLM_EXAMPLE.text_2) });
     expect(vllmScoreDialect.parse({ text_1: [VLLM_EXAMPLE.text_1], text_2: VLLM_EXAMPLE.text_2 }).query).toBe(VLLM_EXAMPLE.text_1);
     expect(vllmScoreDialect.parse({ text_1: 'q', text_2: 'one document' }).documents).toEqual(textDocs(['one document']));
+    // vLLM's other spellings (ScoreDataRequest, ScoreQueriesItemsRequest) and use_activation.
+    expect(vllmScoreDialect.parse({ data_1: 'q', data_2: ['a', 'b'] })).toMatchObject({ query: 'q', documents: textDocs(['a', 'b']) });
+    expect(vllmScoreDialect.parse({ queries: 'q', items: ['a'] })).toMatchObject({ query: 'q', documents: textDocs(['a']) });
+    expect(vllmScoreDialect.parse({ ...VLLM_EXAMPLE, use_activation: false }).activation).toBe('none');
+    expect(vllmScoreDialect.parse({ ...VLLM_EXAMPLE, use_activation: true }).activation).toBe('sigmoid');
   });
 
   it('refuses pairwise lists of queries and non-strings, naming the field as sent', () => {
     expectInvalid(() => vllmScoreDialect.parse({ text_1: ['q1', 'q2'], text_2: ['d1', 'd2'] }), 'text_1');
     expectInvalid(() => vllmScoreDialect.parse({ queries: ['q1', 'q2'], documents: ['d1', 'd2'] }), 'queries');
     expectInvalid(() => vllmScoreDialect.parse({ text_1: 'q', text_2: [{ text: 'object' }] }), 'text_2');
-    expectInvalid(() => vllmScoreDialect.parse({ text_1: 'q' }), 'documents');
-    expect(() => validateRequestBody(vllmScoreDialect.requestSchema, { text_1: 'q' })).toThrow(RerankError);
-    expect(() => validateRequestBody(vllmScoreDialect.requestSchema, { queries: 'q' })).toThrow(RerankError);
+    expectInvalid(() => vllmScoreDialect.parse({ text_1: 'q' }), 'text_2');
+    expectInvalid(() => vllmScoreDialect.parse({ queries: 'q' }), 'documents');
+    expectInvalid(() => vllmScoreDialect.parse({ text_2: ['d'] }), 'text_1');
+    expectInvalid(() => vllmScoreDialect.parse({ text_1: 'q', text_2: ['d'], use_activation: 'yes' }), 'use_activation');
   });
 });
 
