@@ -1,4 +1,5 @@
 import { lambdaVcpus } from '../../shared/config/lambda-vcpus.js';
+import { DEFAULT_WEAVIATE_PREFIX, readRoutePrefix } from '../../shared/config/route-prefix-config.js';
 import { PACKAGING_MODES, type PackagingMode } from '../packaging/scorer-packaging.js';
 import { readDeployModels, type DeployModels } from './rerank-models.js';
 
@@ -59,6 +60,11 @@ export interface RerankSettings {
    * upstream reranker may call; empty = none, `*` = any (not advised: clients then choose what the functions call).
    */
   readonly upstreamAllowedHosts: string;
+  /**
+   * RERANK_WEAVIATE_PREFIX: where Weaviate's reranker-transformers protocol is served (`{prefix}/rerank`, `/meta`,
+   * `/.well-known/ready`). A setting of the stack, not only of the function: API Gateway's routes come from it at synth.
+   */
+  readonly weaviatePrefix: string;
   /**
    * E-mail subscribed to the alarm topic, or ALARM_EMAIL_OPT_OUT ('none'). No default: an operator chooses,
    * so no stack deploys alarms that reach nobody without someone having said so.
@@ -123,6 +129,7 @@ export const DEFAULT_RERANK_SETTINGS: Omit<RerankSettings, 'deployModels'> = {
   rateLimitPerMinute: 600,
   maxConcurrentJobs: 20,
   upstreamAllowedHosts: '',
+  weaviatePrefix: DEFAULT_WEAVIATE_PREFIX,
   // The dev stage's default only: any other stage must choose (readRerankSettings), so cdk.json does not ship it.
   alarmEmail: ALARM_EMAIL_OPT_OUT,
   throttleRateLimit: 20,
@@ -190,6 +197,14 @@ function hostList(key: string, raw: unknown): string {
     }
   }
   return [...new Set(hosts)].join(',');
+}
+
+function routePrefix(key: string, raw: unknown): string {
+  try {
+    return readRoutePrefix(`${CONTEXT_PREFIX}${key}`, typeof raw === 'string' ? raw : String(raw), DEFAULT_WEAVIATE_PREFIX);
+  } catch (error) {
+    throw new RerankSettingsError((error as Error).message);
+  }
 }
 
 function text(key: string, raw: unknown, pattern: RegExp, hint: string): string {
@@ -275,6 +290,7 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
     rateLimitPerMinute: intIn('rateLimitPerMinute', get('rateLimitPerMinute'), 1, 1_000_000),
     maxConcurrentJobs: intIn('maxConcurrentJobs', get('maxConcurrentJobs'), 1, 10_000),
     upstreamAllowedHosts: hostList('upstreamAllowedHosts', get('upstreamAllowedHosts')),
+    weaviatePrefix: routePrefix('weaviatePrefix', get('weaviatePrefix')),
     alarmEmail: text('alarmEmail', rawAlarmEmail, /^none$|^[^@\s]+@[^@\s]+\.[^@\s]+$/, `an e-mail address or '${ALARM_EMAIL_OPT_OUT}'`),
     edgeAuthorizer: bool('edgeAuthorizer', get('edgeAuthorizer')),
     authorizerCacheSeconds: intIn('authorizerCacheSeconds', get('authorizerCacheSeconds'), 0, 3600),

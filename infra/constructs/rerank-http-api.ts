@@ -6,12 +6,14 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_ROUTES, gatewayPath } from '../../shared/http/api-routes.js';
+import { API_ROUTES, gatewayPath, type Route } from '../../shared/http/api-routes.js';
 
 export interface RerankHttpApiProps {
   readonly apiName: string;
   /** The one API function; it routes internally (shared/http/api-routes.ts). */
   readonly handler: lambda.IFunction;
+  /** The route table (buildApiRoutes with the stack's prefixes); default: this process's API_ROUTES. */
+  readonly routes?: readonly Route[];
   readonly throttleRateLimit: number;
   readonly throttleBurstLimit: number;
   readonly logRetentionDays: number;
@@ -46,7 +48,7 @@ export class RerankHttpApi extends Construct {
       createDefaultStage: false,
     });
     const routed = new Set<string>();
-    for (const route of API_ROUTES) {
+    for (const route of props.routes ?? API_ROUTES) {
       const keyOutsideAuthorization = route.action.kind === 'rerank' && (route.action.byHeaders ?? []).length > 0;
       const authorizer = route.public === true ? undefined : keyOutsideAuthorization ? (props.keyHeaderAuthorizer ?? props.authorizer) : props.authorizer;
       // A template API Gateway cannot express (`{rankingConfig}:rank`) is routed greedily; the handler matches the rest.

@@ -19,6 +19,7 @@ import { RerankMonitoring } from '../constructs/rerank-monitoring.js';
 import { ScorerFunction } from '../constructs/scorer-function.js';
 import { ScorerImage } from '../constructs/scorer-image.js';
 import { choosePackaging, estimateUnzippedBytes, type PackagingChoice } from '../packaging/scorer-packaging.js';
+import { buildApiRoutes } from '../../shared/http/api-routes.js';
 
 export interface RerankStackProps extends StackProps {
   readonly settings: RerankSettings;
@@ -102,6 +103,8 @@ export class RerankStack extends Stack {
       RERANK_MAX_RECEIVE_COUNT: String(s.maxReceiveCount),
       // Unset = no upstream host allowed, as the service's own default.
       ...(s.upstreamAllowedHosts ? { RERANK_UPSTREAM_ALLOWED_HOSTS: s.upstreamAllowedHosts } : {}),
+      // The function matches the routes API Gateway was given at synth (buildApiRoutes below).
+      RERANK_WEAVIATE_PREFIX: s.weaviatePrefix,
       POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
       POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -232,6 +235,7 @@ export class RerankStack extends Stack {
 
     this.api = new RerankHttpApi(this, 'Http', {
       apiName: s.apiName,
+      routes: buildApiRoutes({ weaviate: s.weaviatePrefix }),
       handler: this.apiAlias,
       ...(this.edgeAuthorizer ? { authorizer: this.edgeAuthorizer.authorizer, keyHeaderAuthorizer: this.edgeAuthorizer.keyHeaderAuthorizer } : {}),
       throttleRateLimit: s.throttleRateLimit,

@@ -8,10 +8,26 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  */
 const SIGV4 = /^AWS4-HMAC-SHA256\s+Credential=([^/\s,]+)\//;
 
-/** The key an Authorization header presents, as a Bearer token or as a SigV4 access key id; undefined otherwise. */
+/**
+ * HTTP Basic, `Basic base64(<user>:<key>)`: the key is the password, any user name. Clients that take only a URL send
+ * it so: Weaviate's Go client turns `http://weaviate:<key>@host/...` into this header.
+ */
+const BASIC = /^Basic\s+([A-Za-z0-9+/]+={0,2})\s*$/i;
+
+/** The password of a Basic credential (one longer than 1 KiB cannot hold a key of ours and is not decoded). */
+function basicPassword(authorization: string): string | undefined {
+  const encoded = BASIC.exec(authorization)?.[1];
+  if (encoded === undefined || encoded.length > 1024) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const password = colon < 0 ? '' : decoded.slice(colon + 1);
+  return password === '' ? undefined : password;
+}
+
+/** The key an Authorization header presents, as a Bearer token, a SigV4 access key id or a Basic password; undefined otherwise. */
 export function presentedKey(authorization: string | undefined): string | undefined {
   if (authorization === undefined) return undefined;
-  return BEARER.exec(authorization)?.[1] ?? SIGV4.exec(authorization)?.[1];
+  return BEARER.exec(authorization)?.[1] ?? SIGV4.exec(authorization)?.[1] ?? basicPassword(authorization);
 }
 
 /**

@@ -10,6 +10,7 @@ export const ENV_DEFAULTS = {
   RERANK_AUTH: 'auto',
   RERANK_MODEL_ALIASES: undefined, // the hosted names SDKs send -> the default model (model-aliases-config.ts)
   RERANK_UPSTREAM_ALLOWED_HOSTS: undefined,
+  RERANK_WEAVIATE_PREFIX: '/weaviate', // route-prefix-config.ts (DEFAULT_WEAVIATE_PREFIX)
   RERANK_THREADS: undefined, // defaultIntraOpThreads(): the CPUs, or on Lambda the memory size's vCPUs
   RERANK_MAX_BODY_BYTES: 6 * 1024 * 1024,
   RERANK_MAX_PATH_CHARS: 2048,

@@ -10,7 +10,8 @@ export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-
   // Part 2 of the hosted shapes (issue 36): Amazon Bedrock, Pinecone, Weaviate.
   | 'bedrock'
   | 'bedrock-invoke'
-  | 'pinecone';
+  | 'pinecone'
+  | 'weaviate';
 
 export interface DialectContext {
   readonly requestId: string;
@@ -32,6 +33,9 @@ export interface CorpusPaths {
   readonly fileIdPath: WirePath;
   readonly documentsPath: WirePath;
 }
+
+/** The route prefixes an operator sets. */
+export type RoutePrefixName = 'weaviate';
 
 /** How a dialect served on another's path is told apart there. */
 export interface SharedPath {
@@ -64,6 +68,13 @@ export interface Dialect {
    * `model`, replacing any sent there.
    */
   readonly modelInPath?: boolean;
+  /**
+   * Its `paths` are under a prefix the operator sets (`weaviate`: RERANK_WEAVIATE_PREFIX, CDK `rerank:weaviatePrefix`),
+   * as the clients of a self-hosted container protocol are pointed at a base URL of the operator's choosing.
+   */
+  readonly underPrefix?: RoutePrefixName;
+  /** Its clients send bodies without a Content-Type (Weaviate's Go client): such a body is read as JSON; a wrong type is still refused. */
+  readonly acceptsUntypedBody?: boolean;
   /**
    * A ready-to-send body: the OpenAPI request example `/docs` pre-fills, and what the tests send to a real server
    * (every example must be answered 200).

@@ -1,6 +1,7 @@
 import { bedrockDialect } from './bedrock/bedrock-dialect.js';
 import { bedrockInvokeDialect } from './bedrock/bedrock-invoke-dialect.js';
 import { pineconeDialect } from './pinecone/pinecone-dialect.js';
+import { weaviateDialect } from './weaviate/weaviate-dialect.js';
 import { chatDialect } from './chat/chat-dialect.js';
 import { cohereV2Dialect } from './cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
@@ -34,4 +35,5 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   bedrock: bedrockDialect,
   'bedrock-invoke': bedrockInvokeDialect,
   pinecone: pineconeDialect,
+  weaviate: weaviateDialect,
 };

@@ -1,4 +1,7 @@
-import type { Dialect } from '../dialects/dialect.js';
+import { ConfigError } from '../config/config-error.js';
+import { weaviatePrefixFromEnv } from '../config/route-prefix-config.js';
+import type { Dialect, RoutePrefixName } from '../dialects/dialect.js';
+import { weaviateDialect } from '../dialects/weaviate/weaviate-dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import { dashScopeDialect } from '../dialects/dashscope/dashscope-dialect.js';
 import { openAiDialect } from '../dialects/openai/openai-dialect.js';
@@ -26,6 +29,7 @@ export type RouteAction =
   | { kind: 'models' }
   | { kind: 'model' }
   | { kind: 'info' }
+  | { kind: 'weaviate-meta' }
   | { kind: 'index' }
   | { kind: 'health' }
   | { kind: 'openapi' }
@@ -50,12 +54,17 @@ export { PIPELINE_RERANK_PATH } from '../dialects/pipeline/pipeline-dialect.js';
 export { COHERE_V2_RERANK_PATH } from '../dialects/cohere-v2/cohere-v2-dialect.js';
 export { VOYAGE_RERANK_PATH } from '../dialects/voyage/voyage-dialect.js';
 
+/** The prefixes an operator sets (Dialect.underPrefix), as read from RERANK_WEAVIATE_PREFIX or the CDK setting. */
+export type RoutePrefixes = Readonly<Record<RoutePrefixName, string>>;
+
 /**
- * Every dialect's rerank route, from its declaration (Dialect.paths; a dialect that shares another's path is told
- * apart there by its body): adding a dialect adds its routes, OpenAPI operations and API Gateway routes.
+ * Every dialect's rerank route, from its declaration (Dialect.paths, under its prefix if it has one; a dialect that
+ * shares another's path is told apart there by its headers or its body): adding a dialect adds its routes, OpenAPI
+ * operations and API Gateway routes.
  */
-const RERANK_ROUTES: readonly Route[] = Object.values(DIALECTS).flatMap((dialect) =>
-  dialect.paths.map((path): Route => {
+const rerankRoutes = (prefixes: RoutePrefixes): readonly Route[] => Object.values(DIALECTS).flatMap((dialect) =>
+  dialect.paths.map((relative): Route => {
+    const path = dialect.underPrefix === undefined ? relative : `${prefixes[dialect.underPrefix]}${relative}`;
     const sharing = Object.values(DIALECTS).flatMap((other) => (other.sharesPath?.path === path ? [{ dialect: other, shared: other.sharesPath }] : []));
     const byBody = sharing.flatMap(({ dialect: other, shared }) => (shared.claims ? [{ dialect: other, claims: shared.claims }] : []));
     const byHeaders = sharing.flatMap(({ dialect: other, shared }) => (shared.claimsHeaders ? [{ dialect: other, claims: shared.claimsHeaders }] : []));
@@ -69,9 +78,32 @@ export function claimedByHeaders(route: Route, header: (name: string) => string 
   return route.action.kind === 'rerank' ? route.action.byHeaders?.find((alternative) => alternative.claims(header))?.dialect : undefined;
 }
 
+/**
+ * Weaviate's reranker-transformers container protocol besides its rerank route: `/meta` (the model; a key, like /info)
+ * and `/.well-known/ready` (public, as health is: Weaviate waits on it at start-up).
+ */
+const weaviateRoutes = (prefix: string): readonly Route[] => [
+  { method: 'GET', path: `${prefix}/meta`, action: { kind: 'weaviate-meta' }, errorDialect: weaviateDialect },
+  { method: 'GET', path: `${prefix}/.well-known/ready`, action: { kind: 'health' }, errorDialect: weaviateDialect, public: true },
+];
+
+/**
+ * The route table for these prefixes: what the API matches (API_ROUTES, from the environment) and what API Gateway
+ * routes at synth (from the CDK setting). A prefix whose routes would take another route's path is a ConfigError.
+ */
+export function buildApiRoutes(prefixes: RoutePrefixes): readonly Route[] {
+  const routes = [...rerankRoutes(prefixes), ...FIXED_ROUTES, ...weaviateRoutes(prefixes.weaviate)];
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) throw new ConfigError(`the Weaviate prefix '${prefixes.weaviate}' puts ${key} on a path another route serves: choose another prefix`);
+    seen.add(key);
+  }
+  return routes;
+}
+
 /** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
-export const API_ROUTES: readonly Route[] = [
-  ...RERANK_ROUTES,
+const FIXED_ROUTES: readonly Route[] = [
   { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
   { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
   { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },
@@ -101,6 +133,9 @@ export const API_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/docs', action: { kind: 'docs' }, errorDialect: openAiDialect, public: true },
   { method: 'GET', path: '/docs/{asset}', action: { kind: 'docs-asset' }, errorDialect: openAiDialect, public: true },
 ];
+
+/** The routes this process serves: the Weaviate prefix from RERANK_WEAVIATE_PREFIX (default /weaviate). */
+export const API_ROUTES: readonly Route[] = buildApiRoutes({ weaviate: weaviatePrefixFromEnv() });
 
 export type RouteMatch =
   | { found: 'route'; route: Route; params: Readonly<Record<string, string>> }

@@ -20,7 +20,7 @@ export interface DocumentedRoute {
         readonly byHeaders?: readonly { readonly dialect: Dialect }[];
       }
     | { readonly kind: 'submit-job'; readonly dialect: Dialect }
-    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'info' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' }
+    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'info' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' | 'weaviate-meta' }
     | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' }
     | { readonly kind: 'files'; readonly operation: FilesOperationName };
   readonly errorDialect: Dialect;
@@ -239,6 +239,12 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
         tags: ['service'],
         summary: 'What is served and accepted: the models (default first, token windows), aliases and request limits; TEI /info fields',
         responses: { '200': { description: 'The service info.', content: jsonContent(ref('ServiceInfo')) }, ...errorResponses(route.errorDialect, ['401']) },
+      };
+    case 'weaviate-meta':
+      return {
+        tags: ['weaviate'],
+        summary: "Weaviate reranker-transformers' /meta: the default model (`model._name_or_path`) and every served model",
+        responses: { '200': { description: 'The model.', content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['401']) },
       };
     case 'index':
       return { tags: ['service'], summary: 'Where the docs, this document, health, the models and the service info are', responses: { '200': { description: 'Links.', content: jsonContent({ type: 'object' }) } } };

@@ -62,6 +62,9 @@ describe('rerank cdk context', () => {
     ['rerank:upstreamAllowedHosts', 'api.cohere.com/v2'],
     ['rerank:upstreamAllowedHosts', 'a b'],
     ['rerank:upstreamAllowedHosts', 42],
+    ['rerank:weaviatePrefix', 'weaviate'],
+    ['rerank:weaviatePrefix', '/weaviate/'],
+    ['rerank:weaviatePrefix', 42],
     // Removed keys fail with a hint instead of being ignored.
     ['rerank:apiKeysSecretArn', ''],
     ['rerank:removalPolicy', 'retain'],

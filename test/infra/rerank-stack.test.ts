@@ -718,6 +718,17 @@ describe('context overrides', () => {
     t.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', { DeploymentConfigName: 'CodeDeployDefault.LambdaLinear10PercentEvery1Minute' });
   });
 
+  it("routes Weaviate's protocol under rerank:weaviatePrefix on API Gateway and tells the API function the same prefix", () => {
+    const { template: t } = synthRerankStack({ bundle: false, context: { 'rerank:weaviatePrefix': '/reranker/v1' } });
+    const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map((route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey);
+    expect(routeKeys).toEqual(expect.arrayContaining(['POST /reranker/v1/rerank', 'GET /reranker/v1/meta', 'GET /reranker/v1/.well-known/ready']));
+    expect(routeKeys.filter((key) => key.includes('/weaviate/'))).toEqual([]);
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('^Rerank API'),
+      Environment: { Variables: Match.objectLike({ RERANK_WEAVIATE_PREFIX: '/reranker/v1' }) },
+    });
+  });
+
   it('keeps PITR when asked for on a table that is not retained', () => {
     const { template: t } = synthRerankStack({
       bundle: false,

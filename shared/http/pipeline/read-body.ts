@@ -16,10 +16,19 @@ export function readBodyBytes(event: APIGatewayProxyEventV2, maxBytes: number, r
   return bytes;
 }
 
-/** A JSON body: its content type, its size and its syntax checked, in that order. */
-export function readJsonBody(event: APIGatewayProxyEventV2, maxBytes: number, route?: Pick<Route, 'method' | 'path'>): unknown {
-  requireJsonContentType(header(event, 'content-type'));
-  const bytes = readBodyBytes(event, maxBytes, route);
+/**
+ * A JSON body: its content type, its size and its syntax checked, in that order. `untyped`: a body sent with no
+ * Content-Type at all is read as JSON too (Weaviate's Go client sends none); any other type is still refused. `route`
+ * names the route in a size refusal (its hint says how to send more).
+ */
+export function readJsonBody(
+  event: APIGatewayProxyEventV2,
+  maxBytes: number,
+  options: { readonly untyped?: boolean; readonly route?: Pick<Route, 'method' | 'path'> } = {},
+): unknown {
+  const contentType = header(event, 'content-type');
+  if (!(options.untyped === true && (contentType === undefined || contentType.trim() === ''))) requireJsonContentType(contentType);
+  const bytes = readBodyBytes(event, maxBytes, options.route);
   if (bytes.length === 0) throw invalidRequest('request body is empty; a JSON object is expected', 'body');
   return parseJsonText(bytes.toString('utf8'), 'request body');
 }

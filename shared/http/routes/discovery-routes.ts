@@ -4,7 +4,7 @@ import type { ApiAppDeps } from '../api-app-deps.js';
 import { openApiDocument } from '../openapi-document.js';
 import { json, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
 
-export type DiscoveryAction = 'health' | 'openapi' | 'docs' | 'docs-asset' | 'models' | 'model' | 'info' | 'index';
+export type DiscoveryAction = 'health' | 'openapi' | 'docs' | 'docs-asset' | 'models' | 'model' | 'info' | 'index' | 'weaviate-meta';
 
 /** OpenAI's model object, for `/v1/models` and `/v1/models/{id}`. */
 const modelObject = (id: string) => ({ id, object: 'model', created: 0, owned_by: 'rerank-service' });
@@ -51,6 +51,9 @@ export function discoveryRoute(action: DiscoveryAction, exchange: ApiExchange, p
     case 'info':
       if (!deps.info) throw new RerankError('not_found', `no service info on ${exchange.path}`);
       return json(200, deps.info);
+    case 'weaviate-meta':
+      // reranker-transformers answers its model's config; Weaviate shows whatever object comes back.
+      return json(200, { model: { _name_or_path: deps.modelIds[0] ?? '' }, models: deps.modelIds });
     case 'index':
       return json(200, {
         service: 'rerank-service',

@@ -50,7 +50,7 @@ async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, diale
 export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpointDialect: Dialect, byBody: readonly BodyDialect[] = []): Promise<ApiResult> {
   const { event, context } = exchange;
   const byHeaders = exchange.match.found === 'route' ? claimedByHeaders(exchange.match.route, (name) => header(event, name)) : undefined;
-  const sent = readJsonBody(event, deps.limits.maxBodyBytes);
+  const sent = readJsonBody(event, deps.limits.maxBodyBytes, { untyped: endpointDialect.acceptsUntypedBody === true });
   const dialect = byHeaders ?? byBody.find((alternative) => alternative.claims(sent))?.dialect ?? endpointDialect;
   const body = dialect.modelInPath ? withPathModel(sent, exchange.match.found === 'route' ? exchange.match.params['model'] : undefined) : sent;
   exchange.dialect = dialect;

@@ -26,6 +26,7 @@ export async function routeExchange(deps: ApiAppDeps, exchange: ApiExchange): Pr
     case 'model':
     case 'info':
     case 'index':
+    case 'weaviate-meta':
       return discoveryRoute(action.kind, exchange, params, deps);
     case 'rerank':
       return rerankRoute(deps, exchange, action.dialect, action.byBody);
@@ -48,7 +49,7 @@ export async function routeExchange(deps: ApiAppDeps, exchange: ApiExchange): Pr
         caller: callerOf(exchange),
         params,
         readBytes: () => readBodyBytes(event, maxBytes, route),
-        readJson: () => readJsonBody(event, maxBytes, route),
+        readJson: () => readJsonBody(event, maxBytes, { route }),
         header: (name) => header(event, name),
       });
     }

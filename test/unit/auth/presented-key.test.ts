@@ -19,6 +19,13 @@ describe('presentedKey: the key an Authorization header carries', () => {
     expect(presentedKey(authorization.replace(/Signature=\w+/, 'Signature=0000'))).toBe(KEY);
   });
 
+  it('reads HTTP Basic with the key as the password, any user name (what Go sends for http://user:<key>@host)', () => {
+    expect(presentedKey(`Basic ${Buffer.from(`weaviate:${KEY}`).toString('base64')}`)).toBe(KEY);
+    expect(presentedKey(`basic ${Buffer.from(`:${KEY}`).toString('base64')}`)).toBe(KEY);
+    expect(presentedKey(`Basic ${Buffer.from('weaviate:').toString('base64')}`)).toBeUndefined();
+    expect(presentedKey(`Basic ${Buffer.from(KEY).toString('base64')}`)).toBeUndefined();
+  });
+
   it('finds no key in anything else', () => {
     for (const header of [undefined, '', 'Basic abc', 'Bearer', 'Bearer a b', 'AWS4-HMAC-SHA256 Credential=', 'AWS4-HMAC-SHA256 SignedHeaders=host', `Token ${KEY}`]) {
       expect(presentedKey(header), String(header)).toBeUndefined();

@@ -115,7 +115,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('job routes answer the job view; the index, health, the document and its docs page are public, everything else needs the key', () => {
+  it('job routes answer the job view; the index, health (and Weaviate\'s readiness), the document and its docs page are public, everything else needs the key', () => {
     for (const method of ['GET', 'DELETE']) {
       const responses = operationOf(method, '/v1/rerank/jobs/{id}')['responses'] as Record<string, Json>;
       expect(schemaRefOf(responses['200']?.['content'])).toBe('#/components/schemas/RerankJob');
@@ -126,7 +126,8 @@ describe('the OpenAPI document', () => {
       if (route.public) expect(security).toEqual([]);
       else expect(security).toBeUndefined();
     }
-    expect(API_ROUTES.filter((r) => r.public).map((r) => r.path).sort()).toEqual(['/', '/docs', '/docs/{asset}', '/health', '/openapi.json']);
+    // Weaviate's readiness probe is a health check under its prefix.
+    expect(API_ROUTES.filter((r) => r.public).map((r) => r.path).sort()).toEqual(['/', '/docs', '/docs/{asset}', '/health', '/openapi.json', '/weaviate/.well-known/ready']);
   });
 
   it('declares the Batches create body and a ready example for it and for every Files and Uploads body', () => {
