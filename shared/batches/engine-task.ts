@@ -48,3 +48,6 @@ export function readDeadLetteredTask(body: string): DeadLetteredTask | undefined
   const failure = deadLetteredChunk(body);
   return failure && { of: 'job', ...failure };
 }
+
+/** The wire form of any task: the task as JSON (job tasks carry their candidates inline, batch tasks references only). */
+export const encodeEngineTask = (task: JobTask | BatchTask): string => JSON.stringify(task);
