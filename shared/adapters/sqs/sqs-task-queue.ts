@@ -2,6 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { BatchTask } from '../../batches/batch-model.js';
 import { encodeEngineTask } from '../../batches/engine-task.js';
 import type { JobTask } from '../../jobs/job-model.js';
+import type { TaskQueue } from '../../jobs/task-queue.js';
 import { SqsMessageSender, type SqsMessageSenderOptions } from './sqs-message-sender.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './sqs-message-sender.js';
@@ -25,7 +26,7 @@ const LANES = {
  * The async engine's task queue over SQS, one class for both lanes (the chunk queue of jobs, the batch task queue):
  * one message per task in the one codec's wire form, sent in batches that retry only what failed (SqsMessageSender).
  */
-export class SqsTaskQueue<T extends JobTask | BatchTask> {
+export class SqsTaskQueue<T extends JobTask | BatchTask> implements TaskQueue<T> {
   readonly #sender: SqsMessageSender;
   readonly #lane: (typeof LANES)[keyof typeof LANES];
 
