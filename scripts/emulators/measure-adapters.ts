@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
 import { DynamoDbBatchStore } from '../../shared/adapters/dynamodb/dynamodb-batch-store.js';
 import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
-import { SqsChunkQueue } from '../../shared/adapters/sqs/sqs-chunk-queue.js';
+import { SqsTaskQueue } from '../../shared/adapters/sqs/sqs-task-queue.js';
+import type { JobTask } from '../../shared/jobs/job-model.js';
 import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
 import { jobLedgerOwner } from '../../shared/jobs/chunk-ledger.js';
 import { localAwsConfig } from './local-aws-config.js';
@@ -59,7 +60,7 @@ try {
       jobId: 'j', chunkIndex: i, offset: i * 32, model: 'm', query: 'q', documents: Array.from({ length: 32 }, () => 'd'.repeat(1000)),
     }));
     t = performance.now();
-    await new SqsChunkQueue(sqs, queues.queueUrl).send(tasks);
+    await new SqsTaskQueue<JobTask>(sqs, queues.queueUrl, 'chunk').send(tasks);
     const sent = ms(t);
     const seen = new Set<number>();
     let resolveDone: () => void = () => undefined;

@@ -7,7 +7,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { DynamoDbBatchStore } from '../../shared/adapters/dynamodb/dynamodb-batch-store.js';
 import { DynamoDbJobStore } from '../../shared/adapters/dynamodb/dynamodb-job-store.js';
 import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
-import { SqsChunkQueue } from '../../shared/adapters/sqs/sqs-chunk-queue.js';
+import { SqsTaskQueue } from '../../shared/adapters/sqs/sqs-task-queue.js';
+import type { JobTask } from '../../shared/jobs/job-model.js';
 import { startSqsPoller, type SqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
 import type { RerankRequest } from '../../shared/core/rerank-request.js';
 import { defaultActivation } from '../../shared/core/score-activation.js';
@@ -114,7 +115,7 @@ async function queueDepth(stack: LocalAwsStack, queueUrl: string): Promise<strin
 }
 
 /**
- * Runs many jobs through the real async path (JobCoordinator, DynamoDbJobStore, SqsChunkQueue, scoreChunkTask,
+ * Runs many jobs through the real async path (JobCoordinator, DynamoDbJobStore, SqsTaskQueue, scoreChunkTask,
  * the dead-letter reason) on the local AWS stack, with SDK and worker faults injected, then checks every job:
  * succeeded with exactly the synchronous result, or failed with a reason (poisoned jobs only); never lost or stuck.
  * `runtime` (built on clean clients against the same stack) scores the synchronous references and reads the truth.
@@ -143,7 +144,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
   const jobs = new JobCoordinator({
     store,
     chunks,
-    queue: new SqsChunkQueue(sqs, queues.queueUrl, { maxMessageBytes: runtime.config.jobs.maxMessageBytes }),
+    queue: new SqsTaskQueue<JobTask>(sqs, queues.queueUrl, 'chunk', { maxMessageBytes: runtime.config.jobs.maxMessageBytes }),
     jobTtlSeconds: runtime.config.jobs.ttlSeconds,
     maxMessageBytes: runtime.config.jobs.maxMessageBytes,
     // submit() draws its id synchronously, so the n-th call gets the n-th id.

@@ -164,7 +164,7 @@ ${loadTable}
 
 ## 2. ${ASYNC_JOBS} concurrent async jobs (DynamoDB Local + moto)
 
-${ASYNC_JOBS} jobs of 50 documents, batch_size 10 (5 chunks each), submitted at once through JobCoordinator (DynamoDbJobStore + SqsChunkQueue);
+${ASYNC_JOBS} jobs of 50 documents, batch_size 10 (5 chunks each), submitted at once through JobCoordinator (DynamoDbJobStore + SqsTaskQueue);
 ${2} pollers x ${2} receive loops in this process run the real record handler (scoreChunkTask, fixture model, ONNX shares the event loop).
 Job latency = submit returned to first poll (every 100 ms) that saw the job ended. Process RSS ${asyncRss.before.toFixed(0)} MiB before, ${asyncRss.after.toFixed(0)} MiB after.
 

@@ -1,4 +1,4 @@
-import { PLANNER_SENDS_IN_FLIGHT } from '../../shared/adapters/sqs/sqs-batch-task-queue.js';
+import { SENDS_IN_FLIGHT as PLANNER_SENDS_IN_FLIGHT } from '../../shared/adapters/sqs/sqs-task-queue.js';
 import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
 import { PLAN_WRITES as PLAN_WRITES_IN_FLIGHT } from '../../shared/batches/batch-planner.js';
 import { LIMITS, PRICES, SERVICE } from './aws-limits.js';
@@ -45,7 +45,7 @@ export interface BatchPrediction {
 
 /**
  * The planner's own settings, read from its code so the model cannot drift: SendMessageBatch calls in flight
- * (SqsBatchTaskQueue) of 10 tasks each, plans written at once (PLAN_WRITES), and the tasks of one round, which ends in
+ * (SqsTaskQueue) of 10 tasks each, plans written at once (PLAN_WRITES), and the tasks of one round, which ends in
  * a checkpoint (limits.planFlushTasks).
  */
 const TASKS_PER_SEND = 10;

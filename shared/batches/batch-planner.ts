@@ -77,7 +77,7 @@ export class BatchPlanner {
     let plans: BatchRequestPlan[] = [];
     // Plans are written together before their tasks are sent (a worker reads its line's plan), PLAN_WRITES at a time:
     // one write per line in turn held a 10,000-line batch's planning to its writes' latency. A round gathers
-    // limits.planFlushTasks tasks: its sends go PLANNER_SENDS_IN_FLIGHT at a time, so rounds of 64 left most idle.
+    // limits.planFlushTasks tasks: its sends go SENDS_IN_FLIGHT (sqs-task-queue.ts) at a time, so rounds of 64 left most idle.
     const writePlans = async () => {
       await forEachBounded(plans, PLAN_WRITES, (plan) => this.#deps.store.putRequest(batch.id, plan));
       plans = [];

@@ -1,9 +1,5 @@
+import type { TaskQueue } from '../jobs/task-queue.js';
 import type { BatchTask } from './batch-model.js';
 
-/**
- * How planner, chunk and finalize tasks reach the engine's workers. Adapters: in-process (npm start); SQS next
- * (issue 23). Delivery is at least once: every handler tolerates a task delivered twice.
- */
-export interface BatchTaskQueue {
-  send(tasks: readonly BatchTask[]): Promise<void>;
-}
+/** The batches' lane of the engine's one queue port: plan, chunk and finalize tasks. */
+export type BatchTaskQueue = TaskQueue<BatchTask>;

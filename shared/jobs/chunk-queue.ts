@@ -1,12 +1,8 @@
 import type { ChunkTask, JobTask } from './job-model.js';
+import type { TaskQueue } from './task-queue.js';
 
-/**
- * How chunks reach workers. Adapters: SQS (production, moto in tests) and in-process (npm start).
- * Delivery is at least once; consumers must tolerate duplicates.
- */
-export interface ChunkQueue {
-  send(tasks: readonly JobTask[]): Promise<void>;
-}
+/** The jobs' lane of the engine's one queue port: chunk and merge tasks. */
+export type ChunkQueue = TaskQueue<JobTask>;
 
 /** The wire form of a chunk or merge task in a queue message body. */
 export const encodeChunkTask = (task: JobTask): string => JSON.stringify(task);

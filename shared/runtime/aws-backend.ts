@@ -8,10 +8,11 @@ import { DynamoDbApiKeyStore } from '../adapters/dynamodb/keys/dynamodb-api-key-
 import { DynamoDbJobSlots } from '../adapters/dynamodb/keys/dynamodb-job-slots.js';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb/keys/dynamodb-rate-limiter.js';
 import { S3FileStore } from '../adapters/s3/s3-file-store.js';
-import { SqsBatchTaskQueue } from '../adapters/sqs/sqs-batch-task-queue.js';
-import { SqsChunkQueue } from '../adapters/sqs/sqs-chunk-queue.js';
+import { SqsTaskQueue } from '../adapters/sqs/sqs-task-queue.js';
+import type { BatchTask } from '../batches/batch-model.js';
 import { DEFAULT_BATCH_LIMITS } from '../batches/batch-limits.js';
 import type { ServiceConfig } from '../config/service-config.js';
+import type { JobTask } from '../jobs/job-model.js';
 import { traceClient } from '../observability/tracer.js';
 import type { Backend } from './backend.js';
 import type { BatchRuntime } from './batch-runtime.js';
@@ -30,7 +31,7 @@ export function awsBackend(config: ServiceConfig): Backend {
   return {
     store: new DynamoDbJobStore(table, dynamodb),
     chunks: new DynamoDbBatchStore(dynamodb, table, { retentionSeconds: jobs.ttlSeconds }),
-    queue: new SqsChunkQueue(sqs, jobs.queueUrl as string, { maxMessageBytes: jobs.maxMessageBytes }),
+    queue: new SqsTaskQueue<JobTask>(sqs, jobs.queueUrl as string, 'chunk', { maxMessageBytes: jobs.maxMessageBytes }),
     keys: new DynamoDbApiKeyStore(table, dynamodb),
     rateLimiter: new DynamoDbRateLimiter(table, dynamodb),
     jobSlots: new DynamoDbJobSlots(table, dynamodb),
@@ -46,7 +47,7 @@ function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSCli
   return {
     store: new DynamoDbBatchStore(dynamodb, config.jobs.tableName),
     uploads: new DynamoDbUploadStore(dynamodb, config.jobs.tableName),
-    queue: new SqsBatchTaskQueue(sqs, queueUrl),
+    queue: new SqsTaskQueue<BatchTask>(sqs, queueUrl, 'batch'),
     limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
     files,
     // A download is a redirect to the object itself, so it is not squeezed through a 6 MB Lambda answer.

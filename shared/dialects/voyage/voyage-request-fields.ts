@@ -5,7 +5,6 @@ import { DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, TOP_N, booleanOrAbsent, st
 /** The body of `POST /voyage/v1/rerank` (Voyage AI's rerank). */
 export const voyageRequestFields = defineWireFields({
   title: 'VoyageRerankRequest',
-  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
   fields: {
     model: at('model', described(MODEL, "Required by Voyage; here Voyage's names alias the default model.")),
     query: at('query', QUERY),
@@ -16,4 +15,5 @@ export const voyageRequestFields = defineWireFields({
     // Voyage truncates by default.
     truncate: at('truncation', withDefault(booleanOrAbsent('Default true (Voyage): cut texts longer than the limits; false = 413 instead.'), true)),
   },
+  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
 });

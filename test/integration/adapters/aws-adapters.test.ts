@@ -1,6 +1,6 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { SqsBatchTaskQueue } from '../../../shared/adapters/sqs/sqs-batch-task-queue.js';
+import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
 import { decodeBatchTask } from '../../../shared/batches/batch-task-codec.js';
@@ -103,7 +103,7 @@ describe('npm run keys --table (DynamoDB Local)', () => {
   });
 });
 
-describe('SqsBatchTaskQueue on moto', () => {
+describe('SqsTaskQueue (batch lane) on moto', () => {
   it('sends plan, chunk and finalize tasks as small reference messages that decode back to the same tasks', async () => {
     const queues = await createChunkQueues(sqsClient, `batch-tasks-${Date.now()}`, { maxReceiveCount: 3, visibilityTimeoutSeconds: 30 });
     const tasks: BatchTask[] = [
@@ -111,7 +111,7 @@ describe('SqsBatchTaskQueue on moto', () => {
       ...Array.from({ length: 23 }, (_, i): BatchTask => ({ kind: 'chunk', batchId: 'batch_sqs', line: 1 + (i % 5), chunkIndex: i, offset: i * 64, count: 64, corpusRange: { start: i * 4096, end: (i + 1) * 4096 } })),
       { kind: 'finalize', batchId: 'batch_sqs' },
     ];
-    await new SqsBatchTaskQueue(sqsClient, queues.queueUrl).send(tasks);
+    await new SqsTaskQueue<BatchTask>(sqsClient, queues.queueUrl, 'batch').send(tasks);
     const received: BatchTask[] = [];
     for (let round = 0; received.length < tasks.length && round < 30; round += 1) {
       const out = await sqsClient.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));

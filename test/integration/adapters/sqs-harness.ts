@@ -1,7 +1,8 @@
 import { DeleteQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
-import { SqsChunkQueue } from '../../../shared/adapters/sqs/sqs-chunk-queue.js';
+import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
+import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { startSqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
 import type { ChunkQueueHarness } from '../../contract/chunk-queue.contract.js';
 import { waitForProgress } from '../../../scripts/support/wait-for-progress.js';
@@ -12,7 +13,7 @@ export async function makeSqsHarness(client: SQSClient, maxReceiveCount = 2): Pr
   const poll = (queueUrl: string, handler: Parameters<ChunkQueueHarness['consume']>[0]) =>
     startSqsPoller({ client, queueUrl, handler, batchSize: 10, waitTimeSeconds: 1, retryDelaySeconds: 0 });
   return {
-    queue: new SqsChunkQueue(client, queues.queueUrl),
+    queue: new SqsTaskQueue<JobTask>(client, queues.queueUrl, 'chunk'),
     maxReceiveCount,
     consume: (handler) => poll(queues.queueUrl, handler),
     consumeDeadLetters: (handler) => poll(queues.dlqUrl, handler),

@@ -1,0 +1,41 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { BatchTask } from '../../batches/batch-model.js';
+import { encodeEngineTask } from '../../batches/engine-task.js';
+import type { JobTask } from '../../jobs/job-model.js';
+import type { TaskQueue } from '../../jobs/task-queue.js';
+import { SqsMessageSender, type SqsMessageSenderOptions } from './sqs-message-sender.js';
+
+export { DEFAULT_MAX_MESSAGE_BYTES } from './sqs-message-sender.js';
+
+export type SqsTaskQueueOptions = SqsMessageSenderOptions;
+
+/**
+ * SendMessageBatch calls in flight while one call fans work out: a 6,400-document job with batch_size 1 is 640 calls
+ * (at 4 in flight they took seconds of the API's 29 s), and the one planner invocation of a 1M-document corpus sends
+ * 15,625 chunk tasks (16 sends of 10 keep it ahead of the workers; bench/scale-model.md, "Batches").
+ */
+export const SENDS_IN_FLIGHT = 16;
+
+/** How each lane's message is named in an error, and what to do about one that is too big. */
+const LANES = {
+  chunk: { what: 'chunk', remedy: 'use a smaller batch size' },
+  batch: { what: 'batch task', remedy: 'a task carries references only, so this is a bug' },
+} as const;
+
+/**
+ * The async engine's task queue over SQS, one class for both lanes (the chunk queue of jobs, the batch task queue):
+ * one message per task in the one codec's wire form, sent in batches that retry only what failed (SqsMessageSender).
+ */
+export class SqsTaskQueue<T extends JobTask | BatchTask> implements TaskQueue<T> {
+  readonly #sender: SqsMessageSender;
+  readonly #lane: (typeof LANES)[keyof typeof LANES];
+
+  constructor(client: SQSClient, queueUrl: string, lane: keyof typeof LANES, options: SqsTaskQueueOptions = {}) {
+    this.#sender = new SqsMessageSender(client, queueUrl, { concurrency: SENDS_IN_FLIGHT, ...options });
+    this.#lane = LANES[lane];
+  }
+
+  async send(tasks: readonly T[]): Promise<void> {
+    await this.#sender.send(tasks.map(encodeEngineTask), this.#lane.what, this.#lane.remedy);
+  }
+}
