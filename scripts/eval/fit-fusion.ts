@@ -4,7 +4,7 @@
  * eval splits share no query with them, and man pages are never read here):
  *
  * - shared/scoring/lexical/bm25-calibration.ts: `bm25` = sigmoid(w . lexical features + b)
- * - shared/scoring/hybrid/use-lite-fusion.ts:  `use-lite-bm25` = sigmoid(w . (lexical features, cosine, ...) + b)
+ * - (the `use-lite-bm25` default's fusion is fitted by fit-default-fusion.ts, by leave-one-source-out CV)
  *
  * The one hyperparameter, the BM25 saturation k of s / (s + k), is chosen per model by 3-fold
  * cross-validation over train queries (log loss). Deterministic: same data, same weights.
@@ -113,10 +113,7 @@ await emit(
   LEXICAL_FEATURE_NAMES,
   choose('bm25', LEXICAL_FEATURE_NAMES, (p, k) => lexicalFeatureVector(p.lexical, k)),
 );
-await emit(
-  'shared/scoring/hybrid/use-lite-fusion.ts',
-  'USE_LITE_BM25_FUSION',
-  'P(relevant) from lexical features and the USE-lite cosine: the `use-lite-bm25` default model.',
-  HYBRID_FEATURE_NAMES,
-  choose('use-lite-bm25', HYBRID_FEATURE_NAMES, (p, k) => hybridFeatureVector(p.lexical, p.cosine, k)),
-);
+// The default's fusion is chosen by leave-one-source-out CV and uses the bm25 model's logit: refit it after bm25.
+console.log('in-source fit of the hybrid above is for comparison only; the served default fusion comes from');
+console.log('  npx tsx scripts/eval/fit-default-fusion.ts --model models/use-lite --write   (run it after refitting bm25)');
+choose('use-lite-bm25 (in-source folds, not written)', HYBRID_FEATURE_NAMES, (p, k) => hybridFeatureVector(p.lexical, p.cosine, k));

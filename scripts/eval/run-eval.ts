@@ -317,7 +317,9 @@ ${weightsTable(USE_LITE_BM25_FUSION)}
 Features (shared/scoring/lexical/lexical-features.ts, shared/scoring/hybrid/fusion-features.ts): bm25Saturated =
 BM25 with the fixed background IDF and average length (k1 1.2, b 0.75) as s / (s + k); coverage = share of the
 distinct query terms in the document; idfCoverage = the same weighted by IDF; log(1 + distinct query terms);
-log(1 + document tokens); cosine = USE-lite cosine; cosineTimesIdfCoverage.
+log(1 + document tokens); cosine = USE-lite cosine; cosineTimesIdfCoverage; bm25Logit = the \`bm25\` model's logit
+(its whole lexical side as one number). Which of them a fusion uses, and its L2 penalty, are chosen by
+leave-one-source-out cross-validation (scripts/eval/fit-default-fusion.ts, eval/fusion-cv.md).
 
 ## Reproduce
 
@@ -325,6 +327,8 @@ log(1 + document tokens); cosine = USE-lite cosine; cosineTimesIdfCoverage.
 npm ci
 npm run eval                      # all scorers; writes eval/report.md and eval/reliability/*.svg
 npm run eval:fit                  # refit both logistic models from the train splits (writes the two *.ts files above)
+npx tsx scripts/eval/fit-default-fusion.ts --model models/use-lite --write   # the default's fusion by leave-one-source-out CV
+npm run model:train-default       # fine-tune USE-lite and fit its candidate fusion (python3 + torch)
 npx tsx scripts/eval/build-background-idf.ts   # rebuild the background IDF table
 npm run eval:build-sets           # rebuild eval/sets/*.json.gz from this machine's installed files
 \`\`\`

@@ -7,7 +7,7 @@
  *     (so the fusion is fitted on out-of-sample cosines: cross-fitting)
  *  4. every set embedded by models/use-lite-tuned (eval/.cache, keyed by the model's digest)
  *  5. the fusion: features, L2 and k by leave-one-source-out CV, refitted, written to models/use-lite-tuned/fusion.json
- *     (fit-default-fusion.ts; eval/fusion-cv.md); with --adopt also to shared/scoring/hybrid/use-lite-fusion.ts, the
+ *     (fit-default-fusion.ts; eval/fusion-cv-use-lite-tuned.md); with --adopt instead to shared/scoring/hybrid/use-lite-fusion.ts, the
  *     served default's (only when the default's spec names use-lite-tuned)
  *  6. npm run eval (eval/report.md)
  *
@@ -42,5 +42,5 @@ for (const source of TRAINING_SOURCES) {
   run(tsx, ['scripts/eval/embed-sets.ts', folder, source, 'train']);
 }
 run(tsx, ['scripts/eval/embed-sets.ts', 'models/use-lite-tuned']);
-run(tsx, ['scripts/eval/fit-default-fusion.ts', '--model', 'models/use-lite-tuned', '--held-out-models', HELD_OUT, ...(values.adopt ? ['--write'] : [])]);
+run(tsx, ['scripts/eval/fit-default-fusion.ts', '--model', 'models/use-lite-tuned', '--held-out-models', HELD_OUT, '--report', 'eval/fusion-cv-use-lite-tuned.md', ...(values.adopt ? ['--write'] : [])]);
 if (!values['skip-eval']) run(tsx, ['scripts/eval/run-eval.ts']);
