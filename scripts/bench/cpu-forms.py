@@ -61,9 +61,12 @@ def rows(model: str, recipes: list[str], bf16: bool) -> list[dict]:
         {"label": "hub-form fp32", "runtime": "ort", "folder": hub, "onnx": "onnx/model.onnx"},
         {"label": "hub-form int8 (shipped)", "runtime": "ort", "folder": hub, "onnx": "onnx/model_quantized.onnx"},
     ]
-    # A graph without an attention mask is run one pair per run (no padding: the padding-free plan it needs).
-    out += [{"label": f"hub-form {r}" + (" (1 pair/run)" if "nomask" in r else ""), "runtime": "ort", "folder": hub,
-             "onnx": f"onnx/variants/{r}.onnx", **({"batchSize": 1} if "nomask" in r else {})} for r in recipes]
+    # A graph without an attention mask is run one pair per run (no padding: the padding-free plan it needs);
+    # "<recipe>@1" runs any recipe that way (to separate the effect of unpadded runs from the attention kernel's).
+    for spec in recipes:
+        name, one = spec.removesuffix("@1"), spec.endswith("@1") or "nomask" in spec
+        out.append({"label": f"hub-form {name}" + (" (1 pair/run)" if one else ""), "runtime": "ort", "folder": hub,
+                    "onnx": f"onnx/variants/{name}.onnx", **({"batchSize": 1} if one else {})})
     return out
 
 
@@ -107,7 +110,7 @@ def measure(args) -> dict:
 def ensure_variants(model: str, recipes: list[str]) -> None:
     int8 = load_module("int8_recipes", ROOT / "scripts" / "model" / "int8_recipes.py")
     folder = MODELS_DIR / f"{model}-hub"
-    for name in recipes:
+    for name in dict.fromkeys(r.removesuffix("@1") for r in recipes):
         out = folder / "onnx" / "variants" / f"{name}.onnx"
         if not out.exists():
             counts = int8.build_recipe(name, folder / "onnx" / "model.onnx", out)
