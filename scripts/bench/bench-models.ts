@@ -19,6 +19,10 @@ export const FORM_MODELS = [{ name: 'minilm-l6-hub', label: 'MiniLM-L6 (Hub form
 export const FORM_VARIANTS = [
   { name: 'fp32-fused', file: 'onnx/variants/fused-fp32.onnx', recipe: 'fused-fp32' },
   { name: 'int8-fused', file: 'onnx/variants/dyn-pt-fused.onnx', recipe: 'dyn-pt-fused' },
+  // MultiHeadAttention without a mask (scripts/model/mha_rewrite.py): no attention_mask input, so the scorer runs it
+  // one unpadded pair per run, and onnxruntime takes its faster attention path (bench/cpu-forms.md).
+  { name: 'fp32-unpadded', file: 'onnx/variants/mha-nomask-fp32.onnx', recipe: 'mha-nomask-fp32' },
+  { name: 'int8-unpadded', file: 'onnx/variants/dyn-pt-mha-nomask.onnx', recipe: 'dyn-pt-mha-nomask' },
 ] as const;
 export const VARIANTS = [
   { name: 'fp32', file: 'onnx/model.onnx' },

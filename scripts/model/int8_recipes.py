@@ -53,6 +53,9 @@ class Recipe:
     # export gets SkipLayerNormalization + BiasGelu only (0 Attention); the Hub's (optimum, eager) form also gets one
     # contrib Attention per layer and EmbedLayerNormalization. build_recipe returns the op counts, never assume them.
     fused: bool = False
+    # After fusing: "masked" / "nomask" rewrites each Attention into MatMul + MultiHeadAttention (mha_rewrite.py);
+    # "nomask" graphs are correct only for batches without padding (the scorer's one-pair runs).
+    mha: str = ""
     extra: dict = field(default_factory=dict)
 
 
@@ -80,6 +83,13 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
     Recipe("dyn-pt-fused", "BERT optimizer then dynamic, MatMul + Attention (QAttention where fused), QInt8, per-tensor",
            ops=("MatMul", "Attention"), fused=True),
     Recipe("fused-fp32", "BERT optimizer only, fp32 (no quantization)", ops=(), fused=True),
+    Recipe("mha-fp32", "BERT optimizer, Attention -> MatMul + MultiHeadAttention (masked), fp32", ops=(), fused=True, mha="masked"),
+    Recipe("mha-nomask-fp32", "BERT optimizer, Attention -> MatMul + MultiHeadAttention without mask (one pair per run), fp32",
+           ops=(), fused=True, mha="nomask"),
+    Recipe("dyn-pt-mha", "BERT optimizer, MultiHeadAttention (masked), then dynamic MatMul QInt8 per-tensor",
+           fused=True, mha="masked"),
+    Recipe("dyn-pt-mha-nomask", "BERT optimizer, MultiHeadAttention without mask (one pair per run), then dynamic MatMul QInt8 per-tensor",
+           fused=True, mha="nomask"),
     Recipe("st-qdq-pc-minmax", "static QDQ, MatMul + Gemm, per-channel QInt8 weights, u8 activations, MinMax",
            static=True, ops=("MatMul", "Gemm"), per_channel=True),
     Recipe("st-qdq-pc-noattn-minmax", "static QDQ, weight MatMuls only (attention + head fp32), per-channel, MinMax",
@@ -163,6 +173,17 @@ def build_recipe(name: str, src: Path, dst: Path,
             source = dst.with_suffix(".fused.tmp.onnx")
             tmp.append(source)
             fuse_bert(src, source)
+        if recipe.mha:
+            import importlib.util
+
+            spec = importlib.util.spec_from_file_location("mha_rewrite", Path(__file__).resolve().parent / "mha_rewrite.py")
+            mha = importlib.util.module_from_spec(spec)
+            assert spec.loader is not None
+            spec.loader.exec_module(mha)
+            rewritten = dst.with_suffix(".mha.tmp.onnx")
+            tmp.append(rewritten)
+            mha.rewrite(source, rewritten, masked=recipe.mha == "masked")
+            source = rewritten
         if not recipe.ops:
             import shutil
 

@@ -271,8 +271,12 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     await runners.close();
     throw new Error(`model ${options.id}: unsupported ONNX inputs [${runners.inputNames.join(', ')}] in ${folder.onnxPath}`);
   }
+  // A graph without an attention_mask input cannot tell padding from tokens: it is fed one unpadded pair per run
+  // (the padding-free form scripts/model/mha_rewrite.py writes, whose mask-less MultiHeadAttention takes onnxruntime's
+  // faster attention path). Batching it would silently change the scores of every shorter pair.
+  const unpadded = !runners.inputNames.includes('attention_mask');
   const scorer = new OnnxCrossEncoderScorer(options.id, runners, tokenizer, folder.config, {
-    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+    batchSize: unpadded ? 1 : (options.batchSize ?? DEFAULT_BATCH_SIZE),
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
     hiddenSize: folder.config.hiddenSize,
     batchInvariant,
