@@ -4,9 +4,12 @@ import { admitBody, type BodyAdmissionDeps } from './admit-body.js';
 import type { Dialect } from './dialect.js';
 import { DIALECTS } from './dialects.js';
 
-/** The dialect a batch line's `url` names: the one whose declared paths include it, when it can be answered from a job. */
+/**
+ * The dialect a batch line's `url` names: the one whose declared paths include it, when it can be answered from a job.
+ * A dialect served under an operator's prefix (Weaviate's) declares paths relative to it, so they name no line.
+ */
 export function batchLineDialect(url: string): Dialect | undefined {
-  return Object.values(DIALECTS).find((dialect) => dialect.paths.includes(url) && dialect.queueable !== false);
+  return Object.values(DIALECTS).find((dialect) => dialect.underPrefix === undefined && dialect.paths.includes(url) && dialect.queueable !== false);
 }
 
 /**
