@@ -13,13 +13,21 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const post = (documents: string[]) =>
-  fetch(`${server.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'python http library', documents }) });
+const post = (documents: string[], extra: Record<string, unknown> = {}) =>
+  fetch(`${server.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'python http library', documents, ...extra }) });
+
+const longDocuments = () => Array.from({ length: 250 }, (_, i) => `document ${i}: ${'python http clients, sessions, retries and connection pools '.repeat(12)}`);
 
 describe('RERANK_SYNC_TIMEOUT_MS', () => {
-  it('answers a request that outlives it with 504 and the way out, while /health keeps answering', async () => {
-    const documents = Array.from({ length: 250 }, (_, i) => `document ${i}: ${'python http clients, sessions, retries and connection pools '.repeat(12)}`);
-    const big = post(documents);
+  it('plans a request over its budget as a job from the first request on (the pace measured at load), and answers it', async () => {
+    const res = await post(longDocuments());
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { results: unknown[] }).results).toHaveLength(250);
+  });
+
+  it('answers a request that cannot be a job and outlives it with 504 and the way out, while /health keeps answering', async () => {
+    // max_chunks_per_doc splits documents and merges their chunks' scores: scored at once, never queued.
+    const big = post(longDocuments(), { max_chunks_per_doc: 2 });
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
     const res = await big;
