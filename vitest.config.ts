@@ -14,7 +14,13 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'],
           // Golden tests score whole reference sets with real models: seconds each, more on a loaded machine.
-          exclude: ['**/*.golden.test.ts'],
+          // *.slow.test.ts start processes, servers or worker threads, or move megabytes: the slow project runs them.
+          exclude: ['**/*.golden.test.ts', '**/*.slow.test.ts'],
+          // Starting a process or a server throws here, so the split cannot drift.
+          setupFiles: ['test/support/unit-guard.ts'],
+          // One module graph per worker, not per file: importing the library again for each of ~100 files was most of
+          // the loop's time. Unit tests keep no state in modules (configuration is passed in, not read at import).
+          isolate: false,
           // In-process code and fake ports: a test that needs longer is hanging. Hooks may load a small ONNX model.
           testTimeout: 20_000,
           hookTimeout: 60_000,
@@ -30,6 +36,7 @@ export default defineConfig({
             'test/infra/**/*.test.ts',
             'test/property/**/*.test.ts',
             'test/unit/**/*.golden.test.ts',
+            'test/unit/**/*.slow.test.ts',
           ],
           // Real models against golden outputs, real HTTP servers, emulators (DynamoDB Local, moto), CDK synth and
           // bundles, thousands of in-process events.

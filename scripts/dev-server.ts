@@ -4,7 +4,6 @@
  */
 import { handler as deadLetterHandler } from '../functions/workers/chunk-dead-letter.js';
 import { handler as scoreChunkHandler } from '../functions/workers/score-chunk.js';
-import { InProcessChunkQueue } from '../shared/adapters/in-process/in-process-chunk-queue.js';
 import { localLambdaContext } from '../shared/http/node-http-adapter.js';
 import { loadServiceConfig } from '../shared/config/service-config.js';
 import { configureProcessRuntime, serviceRuntime } from '../shared/runtime/process-runtime.js';
@@ -24,12 +23,11 @@ try {
   }
 
   const runtime = await serviceRuntime();
-  if (runtime.queue instanceof InProcessChunkQueue) {
-    runtime.queue.attach(
-      async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-local')),
-      async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
-    );
-  }
+  // The local backend's chunk queue delivers to the same handlers Lambda runs (absent on the aws backend).
+  runtime.localChunkQueue?.attach(
+    async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-local')),
+    async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
+  );
 
   await startLocalServer(target);
 } catch (error) {

@@ -5,11 +5,12 @@ import {
   API_GATEWAY_MAX_BODY_BYTES,
   drainBody,
   localLambdaContext,
+  OVERSIZE_BODY_DRAIN_BYTES,
   readBodyCapped,
   toApiGatewayEvent,
   writeApiGatewayResult,
 } from '../shared/http/node-http-adapter.js';
-import { beforeBody } from '../shared/http/refuse-before-body.js';
+import { beforeBody, oversizeBodyResult } from '../shared/http/refuse-before-body.js';
 import { authorizationOf } from '../shared/auth/presented-key.js';
 import { matchRoute } from '../shared/http/api-routes.js';
 import { createPrometheusExporter, type PrometheusExporter } from '../shared/adapters/local/prometheus-exporter.js';
@@ -58,19 +59,19 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
         }
         // A client already sending is answered once the rest of its body has gone by, read and dropped: answering
         // (or closing) while it still sends makes clients such as undici fail with EPIPE instead of reading the 4xx.
-        if (await drainBody(req, API_GATEWAY_MAX_BODY_BYTES)) await writeApiGatewayResult(res, answer);
+        // A body refused for its size is drained further, so a file posted to /v1/files by mistake hears why.
+        const drainUpTo = answer.statusCode === 413 ? OVERSIZE_BODY_DRAIN_BYTES : API_GATEWAY_MAX_BODY_BYTES;
+        if (await drainBody(req, drainUpTo)) await writeApiGatewayResult(res, answer);
         return;
       }
       if (expectsContinue) res.writeContinue();
       const body = await readBodyCapped(req);
       if (body === undefined) {
-        // What API Gateway itself answers past its 10 MB cap, before any Lambda runs.
-        await writeApiGatewayResult(res, {
-          statusCode: 413,
-          headers: { 'content-type': 'application/json', connection: 'close' },
-          body: '{"message":"Request Entity Too Large"}',
-        });
-        req.destroy();
+        // Past API Gateway's 10 MB cap (a body sent without Content-Length): the route's 413, once the rest of the
+        // body has gone by, read and dropped, as above.
+        const answer = oversizeBodyResult(req, API_GATEWAY_MAX_BODY_BYTES, config.maxBodyBytes, config.maxPathChars);
+        if (await drainBody(req, OVERSIZE_BODY_DRAIN_BYTES)) await writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+        else req.destroy();
         return;
       }
       await writeApiGatewayResult(res, await apiHandler(toApiGatewayEvent(req, body), localLambdaContext()));

@@ -4,7 +4,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context, ScheduledEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { BatchEngine } from '../../shared/batches/batch-engine.js';
 import { decodeBatchTask } from '../../shared/batches/batch-task-codec.js';
-import { workerBatchEngine } from '../../shared/http/batches/worker-batch-engine.js';
+import { workerBatchEngine } from '../../shared/runtime/worker-batch-engine.js';
 import { logger } from '../../shared/observability/logger.js';
 import { metrics } from '../../shared/observability/metrics.js';
 import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';

@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { S3_FILE_KEY_PREFIXES } from '../../shared/adapters/s3/s3-file-keys.js';
 import { acknowledge, NAG_ACKNOWLEDGEMENTS } from '../nag/acknowledge-nag-findings.js';
 
 export interface FilesBucketProps {
@@ -11,8 +12,11 @@ export interface FilesBucketProps {
   readonly removalPolicy?: RemovalPolicy;
 }
 
-/** Object key prefixes the S3 FileStore writes (shared/adapters/s3/s3-file-keys.ts): bytes and the owner indexes. */
-const FILE_PREFIXES = ['files/*', 'owners/*'] as const;
+/**
+ * Object key prefixes the S3 FileStore writes, read from the store's own list (bytes, owner indexes, usage): a
+ * prefix added there is granted here without an edit, so the grant cannot fall behind the store.
+ */
+const FILE_PREFIXES = S3_FILE_KEY_PREFIXES.map((prefix) => `${prefix}*`);
 
 /**
  * The bucket behind the Files, Uploads and Batches APIs: private (all public access blocked), S3-managed

@@ -5,6 +5,7 @@ import { Construct } from 'constructs';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, jobPk } from '../../shared/adapters/dynamodb/job-table-keys.js';
 import { keyPk, ratePk, slotsPk } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { ACTIVE_BATCHES_PK, batchPk, ownerBatchesPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
+import { pendingUploadsPk, uploadPk } from '../../shared/adapters/dynamodb/upload-table-keys.js';
 
 export interface JobsTableProps {
   /** Point-in-time recovery (default false). */
@@ -37,6 +38,9 @@ export const TABLE_PARTITIONS = {
   batchOwners: ownerBatchesPk('*'),
   /** Batches not yet ended (expiry sweep, running-batch quota). */
   activeBatches: ACTIVE_BATCHES_PK,
+  /** `/v1/uploads` on AWS: each upload (`UPLOAD#<id>`) and each key's pending uploads (`UPLOADS_PENDING#<keyId>`). */
+  uploads: uploadPk('*'),
+  pendingUploads: pendingUploadsPk('*'),
 } as const;
 
 export type TablePartition = keyof typeof TABLE_PARTITIONS;
@@ -75,6 +79,10 @@ export const TABLE_ACCESS = {
     // Create (META, owner index, active index), get, list, cancel.
     { partitions: ['batches', 'activeBatches'], actions: BATCH_STORE },
     { partitions: ['batchOwners'], actions: ['Query', 'PutItem'] },
+    // Uploads: create (the upload and its pending entry in one transaction), get, add a part, complete or cancel
+    // (the pending entry deleted in the same transaction), count a key's pending uploads.
+    { partitions: ['uploads'], actions: ['GetItem', 'PutItem', 'UpdateItem'] },
+    { partitions: ['pendingUploads'], actions: ['Query', 'PutItem', 'DeleteItem'] },
   ],
   /** Jobs; records and counts chunks, merges the job whose count it completes; releases the owner's job slot then. */
   worker: [

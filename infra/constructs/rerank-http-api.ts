@@ -6,7 +6,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { API_ROUTES, type Route } from '../../shared/http/api-routes.js';
+import { API_ROUTES, gatewayPath, type Route } from '../../shared/http/api-routes.js';
 
 export interface RerankHttpApiProps {
   readonly apiName: string;
@@ -47,10 +47,15 @@ export class RerankHttpApi extends Construct {
       description: 'Rerank service: OpenAI/Jina/Cohere, DashScope and chat dialects, and async jobs',
       createDefaultStage: false,
     });
+    const routed = new Set<string>();
     for (const route of props.routes ?? API_ROUTES) {
       const keyOutsideAuthorization = route.action.kind === 'rerank' && (route.action.byHeaders ?? []).length > 0;
       const authorizer = route.public === true ? undefined : keyOutsideAuthorization ? (props.keyHeaderAuthorizer ?? props.authorizer) : props.authorizer;
-      const added = this.httpApi.addRoutes({ path: route.path, methods: [apigwv2.HttpMethod[route.method]], integration, ...(authorizer ? { authorizer } : {}) });
+      // A template API Gateway cannot express (`{rankingConfig}:rank`) is routed greedily; the handler matches the rest.
+      const path = gatewayPath(route.path);
+      if (routed.has(`${route.method} ${path}`)) continue;
+      routed.add(`${route.method} ${path}`);
+      const added = this.httpApi.addRoutes({ path, methods: [apigwv2.HttpMethod[route.method]], integration, ...(authorizer ? { authorizer } : {}) });
       if (route.public === true) this.publicRoutes.push(...added);
     }
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {

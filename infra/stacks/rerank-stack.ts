@@ -185,6 +185,9 @@ export class RerankStack extends Stack {
     this.jobsTable.grantAccess(this.workerFunction.function, TABLE_ACCESS.worker);
     this.jobsTable.grantAccess(this.deadLetterFunction.function, TABLE_ACCESS.deadLetter);
     this.chunkQueues.grantSendChunks(this.apiFunction.function);
+    // The worker whose chunk completes a job's count queues the job's merge task on the same queue (found missing by
+    // the IAM check of the emulator job flow: every job would have stopped at its merge on AWS).
+    this.chunkQueues.grantSendChunks(this.workerFunction.function);
     // The API takes uploads, creates batches (one plan task each) and serves file content; the batch worker reads
     // inputs and corpora, writes output and error files and queues chunk and finalize tasks.
     this.files.grantFiles(this.apiFunction.function, 'readWrite');

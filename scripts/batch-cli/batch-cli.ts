@@ -1,19 +1,23 @@
 /**
  * `npm run batch -- submit requests.jsonl [--wait] [--out results.jsonl] [--endpoint /v1/rerank] [--base-url URL] [--key KEY]`
  * `npm run batch -- status|wait|cancel <batch id>`, `npm run batch -- download <batch id> --out results.jsonl`
+ * `npm run -s batch -- upload corpus.jsonl [--purpose user_data]` prints the new file's id (for `documents_file_id`).
+ * Paths are read from the folder `npm run` was started in (INIT_CWD), not the package folder npm runs scripts in.
  * The key comes from --key or RERANK_KEY; the base URL from --base-url, RERANK_BASE_URL, else http://127.0.0.1:3000.
  * With --out, the output file is written there and the error file beside it (`results.errors.jsonl`).
  */
 import { openAsBlob, createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RerankClient, RerankClientError, type RerankBatch } from '../../shared/client/index.js';
 import { progressReporter } from './batch-progress.js';
 
 const USAGE = `usage:
   npm run batch -- submit <requests.jsonl> [--wait] [--out results.jsonl] [--endpoint /v1/rerank] [--base-url URL] [--key KEY]
-  npm run batch -- status <batch id> | wait <batch id> [--out results.jsonl] | cancel <batch id> | download <batch id> --out results.jsonl`;
+  npm run batch -- status <batch id> | wait <batch id> [--out results.jsonl] | cancel <batch id> | download <batch id> --out results.jsonl
+  npm run -s batch -- upload <corpus.jsonl> [--purpose user_data|batch]   (prints the file id)`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -23,9 +27,13 @@ const { values, positionals } = parseArgs({
     endpoint: { type: 'string', default: '/v1/rerank' },
     'base-url': { type: 'string' },
     key: { type: 'string' },
+    purpose: { type: 'string', default: 'user_data' },
     help: { type: 'boolean', default: false },
   },
 });
+
+/** A path as the user typed it: relative to the shell's folder (npm runs scripts in the package folder, INIT_CWD is where it was called). */
+const userPath = (path: string): string => resolve(process.env['INIT_CWD'] ?? process.cwd(), path);
 
 const errorsPath = (out: string): string => (out.endsWith('.jsonl') ? `${out.slice(0, -'.jsonl'.length)}.errors.jsonl` : `${out}.errors`);
 
@@ -35,7 +43,7 @@ async function save(client: RerankClient, batch: RerankBatch, out: string): Prom
     [batch.error_file_id, errorsPath(out)],
   ] as const) {
     if (fileId === undefined) continue;
-    await pipeline(Readable.fromWeb((await client.batches.download(fileId)) as import('node:stream/web').ReadableStream), createWriteStream(path));
+    await pipeline(Readable.fromWeb((await client.batches.download(fileId)) as import('node:stream/web').ReadableStream), createWriteStream(userPath(path)));
     console.error(`wrote ${path}`);
   }
 }
@@ -60,10 +68,17 @@ async function main(): Promise<number> {
   let batch: RerankBatch;
   switch (command) {
     case 'submit':
-      batch = await client.batches.create(await openAsBlob(target), { endpoint: values.endpoint });
+      batch = await client.batches.create(await openAsBlob(userPath(target)), { endpoint: values.endpoint });
       console.error(`created ${batch.id} (${batch.status})`);
       if (values.wait) batch = await waitAndSave(client, batch);
       break;
+    case 'upload': {
+      if (values.purpose !== 'user_data' && values.purpose !== 'batch') throw new RerankClientError('--purpose must be user_data or batch');
+      const name = target.split('/').pop() ?? target;
+      // Only the id on stdout, so `CORPUS=$(npm run -s batch -- upload corpus.jsonl)` captures it.
+      console.log(await client.batches.uploadFile(await openAsBlob(userPath(target), { type: 'application/jsonl' }), { filename: name, purpose: values.purpose }));
+      return 0;
+    }
     case 'status':
       batch = await client.batches.retrieve(target);
       break;

@@ -11,7 +11,7 @@ import { isTerminal } from '../../shared/batches/batch-model.js';
 import { RerankService } from '../../shared/core/rerank-service.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import { createScorerRegistry } from '../../shared/core/scorer-registry.js';
-import { createBatchEngine } from '../../shared/http/batches/create-batch-engine.js';
+import { createBatchEngine } from '../../shared/runtime/create-batch-engine.js';
 import { createBm25Scorer } from '../../shared/scoring/lexical/index.js';
 import { loadFolderScorer } from '../../shared/scoring/load-folder-scorer.js';
 import { BenchFolderFileStore } from './bench-folder-file-store.js';

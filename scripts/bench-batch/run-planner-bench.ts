@@ -11,8 +11,8 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
 import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
-import { apiLimitsOf } from '../../shared/http/api-limits.js';
-import { runtimeBatchEngine } from '../../shared/http/batches/create-batches-api.js';
+import { apiLimitsOf } from '../../shared/runtime/api-limits.js';
+import { runtimeBatchEngine } from '../../shared/runtime/runtime-batch-engine.js';
 import { onAwsCall, type AwsCall } from '../../shared/observability/aws-call-timing.js';
 import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
 

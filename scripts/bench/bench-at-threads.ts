@@ -21,7 +21,7 @@ import { measureExtras } from './bench-extras.js';
 import { benchPython, PythonPeerClient } from './python-peer-client.js';
 import { rankAgreement, spearman } from './rank-correlation.js';
 import { spreadCopyAgreement } from './spread-copy-agreement.js';
-import { BATCH, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
+import { BATCH, FORM_MODELS, FORM_VARIANTS, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
 import type { LatencyRow, ThreadRun, ThroughputRow } from './bench-results.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,6 +40,7 @@ const log = (line: string): void => console.log(`[${threads} thread${threads ===
 const SIZES = {
   'minilm-l6': { docs: quick ? 32 : 96, reps: quick ? 2 : 3 },
   'tinybert-l2': { docs: quick ? 128 : 256, reps: quick ? 2 : 3 },
+  'minilm-l6-hub': { docs: quick ? 32 : 96, reps: quick ? 2 : 3 },
 } as const;
 
 interface Peers {
@@ -47,31 +48,36 @@ interface Peers {
   readonly versions: Record<string, string | null>;
   readonly ort: boolean;
   readonly st: boolean;
+  /** PyTorch bf16 is a peer only where the CPU multiplies bf16 in hardware (AMX / AVX-512 BF16); elsewhere it is emulated. */
+  readonly stBf16: boolean;
 }
 
 async function startPeers(notes: string[]): Promise<Peers> {
   const python = benchPython();
   try {
     const client = PythonPeerClient.start(python, path.join(ROOT, 'scripts/bench/python-peers.py'));
-    const { versions } = await client.ask<{ versions: Record<string, string | null> }>({ cmd: 'hello' });
+    const { versions, bf16Hardware } = await client.ask<{ versions: Record<string, string | null>; bf16Hardware?: boolean }>({ cmd: 'hello' });
     const ort = versions['onnxruntime'] != null;
     const st = versions['sentence_transformers'] != null && versions['torch'] != null;
     if (!ort) notes.push(`Python onnxruntime not importable with ${python}: ${String(versions['onnxruntime_error'])}`);
     if (!st) notes.push(`sentence-transformers not importable with ${python}: ${String(versions['sentence_transformers_error'])}`);
-    return { client, versions, ort, st };
+    if (st && bf16Hardware !== true) notes.push('no CrossEncoder bf16 row: this CPU has neither AMX nor AVX-512 BF16 (PyTorch would emulate bf16)');
+    return { client, versions, ort, st, stBf16: st && bf16Hardware === true };
   } catch (error) {
     notes.push(`Python peers unavailable (${python}): ${(error as Error).message}`);
-    return { client: undefined, versions: {}, ort: false, st: false };
+    return { client: undefined, versions: {}, ort: false, st: false, stBf16: false };
   }
 }
 
 async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], spearmanRows: ThreadRun['spearman']): Promise<void> {
-  for (const model of MODELS) {
+  for (const model of [...MODELS, ...FORM_MODELS]) {
     const folder = path.join(MODELS_DIR, model.name);
+    if (!existsSync(path.join(folder, 'onnx', 'model.onnx'))) continue; // the Hub-form copy is optional (run-bench builds it)
     const size = SIZES[model.name];
     const request = benchRequest(words, size.docs, 1);
     const planScores: Record<string, number[]> = {};
-    for (const variant of VARIANTS) {
+    const forms = FORM_MODELS.some((m) => m.name === model.name) ? FORM_VARIANTS.filter((v) => existsSync(path.join(folder, v.file))) : [];
+    for (const variant of [...VARIANTS, ...forms]) {
       // Ours with the plan the service runs (chooseExecutionPlan), and the pre-plan path: one in-thread session, N intra-op threads.
       const planned = await loadOnnxCrossEncoder({ id: model.name, folder, modelFile: variant.file, threads, ...BATCH });
       const oneSession = await loadOnnxCrossEncoder({ id: model.name, folder, modelFile: variant.file, threads, inWorkerThread: false, ...BATCH });
@@ -85,8 +91,10 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
         await peers.client!.ask({ cmd: 'load', runtime: 'ort', folder, onnx: variant.file, threads, ...BATCH });
         await peers.client!.ask({ cmd: 'load', runtime: 'ortpar', folder, onnx: variant.file, threads, ...BATCH });
       }
+      const useBf16 = useSt && peers.stBf16;
       if (useSt) await peers.client!.ask({ cmd: 'load', runtime: 'st', folder, threads, ...BATCH });
-      const samples: Record<string, number[]> = { plan: [], one: [], tokenize: [], ort: [], ortpar: [], pyTokenize: [], st: [] };
+      if (useBf16) await peers.client!.ask({ cmd: 'load', runtime: 'stbf16', folder, threads, ...BATCH });
+      const samples: Record<string, number[]> = { plan: [], one: [], tokenize: [], ort: [], ortpar: [], pyTokenize: [], st: [], stbf16: [] };
       let tokens = 0;
       let planResult: number[] = [];
       let oneResult: number[] = [];
@@ -122,6 +130,7 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
           samples['st']!.push(r.seconds);
           checksums['st'] = r.checksum;
         }
+        if (useBf16) samples['stbf16']!.push((await peers.client!.ask<{ seconds: number }>({ cmd: 'run', runtime: 'stbf16', ...request })).seconds);
       }
       await planned.close();
       await oneSession.close();
@@ -141,6 +150,7 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
         pythonOrtSessions: pps('ortpar'),
         pythonOrtOneSession: pps('ort'),
         crossEncoder: pps('st'),
+        ...(useBf16 ? { crossEncoderBf16: pps('stbf16') } : {}),
         tokenizeShare: median(samples['tokenize']!) / median(samples['plan']!),
         pythonTokenizeShare: samples['pyTokenize']!.length > 0 ? median(samples['pyTokenize']!) / median(samples['ortpar']!) : undefined,
         maxScoreDeviation: Math.max(...planResult.map((s, i) => Math.abs(s - oneResult[i]!))),
@@ -153,7 +163,7 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
       rows.push(row);
       log(
         `${model.label} ${variant.name}: ours ${fmt(row.ours)} pairs/s (${row.plan}), one ${threads}-thread session ${fmt(row.oursOneSession)}, ` +
-          `python ort sessions ${fmt(row.pythonOrtSessions)} / one session ${fmt(row.pythonOrtOneSession)}, CrossEncoder ${fmt(row.crossEncoder)}; ` +
+          `python ort sessions ${fmt(row.pythonOrtSessions)} / one session ${fmt(row.pythonOrtOneSession)}, CrossEncoder ${fmt(row.crossEncoder)}${useBf16 ? ` (bf16 ${fmt(row.crossEncoderBf16)})` : ''}; ` +
           `tokenization ${fmt(row.tokenizeShare * 100)}%; max |plan - one session| ${row.maxScoreDeviation.toExponential(1)}`,
       );
     }

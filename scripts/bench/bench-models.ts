@@ -9,6 +9,17 @@ export const MODELS = [
   { name: 'minilm-l6', label: 'MiniLM-L6' },
   { name: 'tinybert-l2', label: 'TinyBERT-L2' },
 ] as const;
+/**
+ * The graph form users serve, measured beside MODELS in the throughput section only: the same MiniLM-L6 weights
+ * exported as the Hub's `onnx/` folders are (optimum, transformers 4.x eager attention;
+ * `build-random-shapes.py --form hub`), where MODELS are torch 2.13's own export (SDPA, IsNaN/Where safe softmax).
+ * Its variants add onnxruntime's BERT fusions (one contrib Attention per layer; QAttention in int8).
+ */
+export const FORM_MODELS = [{ name: 'minilm-l6-hub', label: 'MiniLM-L6 (Hub form)' }] as const;
+export const FORM_VARIANTS = [
+  { name: 'fp32-fused', file: 'onnx/variants/fused-fp32.onnx', recipe: 'fused-fp32' },
+  { name: 'int8-fused', file: 'onnx/variants/dyn-pt-fused.onnx', recipe: 'dyn-pt-fused' },
+] as const;
 export const VARIANTS = [
   { name: 'fp32', file: 'onnx/model.onnx' },
   { name: 'int8', file: 'onnx/model_quantized.onnx' },

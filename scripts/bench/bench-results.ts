@@ -19,6 +19,8 @@ export interface ThroughputRow {
   readonly pythonOrtOneSession: number | undefined;
   /** sentence-transformers CrossEncoder on PyTorch (fp32 only). */
   readonly crossEncoder: number | undefined;
+  /** The same CrossEncoder loaded as bf16 (`torch_dtype=bfloat16`), measured only where the CPU has AMX / AVX-512 BF16. */
+  readonly crossEncoderBf16?: number | undefined;
   readonly tokenizeShare: number;
   readonly pythonTokenizeShare: number | undefined;
   /** Largest |score(plan) - score(one session)| over the request: the plan must not change results. */

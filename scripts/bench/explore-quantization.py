@@ -67,6 +67,16 @@ def faithfulness(ref: np.ndarray, got: np.ndarray) -> dict:
     }
 
 
+GRAPH_OPS = ("Attention", "QAttention", "MultiHeadAttention", "EmbedLayerNormalization", "SkipLayerNormalization", "BiasGelu",
+             "MatMul", "MatMulInteger", "QLinearMatMul", "DynamicQuantizeLinear", "QuantizeLinear", "Softmax")
+
+
+def graph_summary(counts: dict[str, int]) -> str:
+    """The ops that say what a recipe's graph really is (fused attention, int8 GEMMs), and its node count."""
+    shown = ", ".join(f"{op} {counts[op]}" for op in GRAPH_OPS if counts.get(op))
+    return f"{sum(counts.values())} nodes: {shown}; Attention {counts.get('Attention', 0) + counts.get('QAttention', 0)}"
+
+
 def state(folder: Path, onnx: str, threads: int) -> dict:
     return peers.load_ort({"runtime": "ortpar" if threads > 1 else "ort", "folder": str(folder), "onnx": onnx,
                            "threads": threads, "returnScores": True, **BATCH})
@@ -74,11 +84,13 @@ def state(folder: Path, onnx: str, threads: int) -> dict:
 
 def explore(model: str, names: list[str], args, docs: dict) -> dict:
     folder = MODELS_DIR / model
-    base = re.sub(r"-(trained|spread)$", "", model)  # the copies rank the bench documents of their base model
+    # The copies (and the Hub-form export, same weights) rank the bench documents of their base model.
+    base = re.sub(r"(-hub)?(-(trained|spread))?$", "", model)
     fp32 = folder / "onnx" / "model.onnx"
     inputs = [i.name for i in __import__("onnx").load(str(fp32), load_external_data=False).graph.input]
     calibration = recipes.prose_calibration(folder, inputs, recipes.repository_prose(ROOT))
     files = {"fp32": "onnx/model.onnx"}
+    ops = {"fp32": recipes.op_counts(fp32)}
     for name in names:
         out = folder / "onnx" / "explore" / f"{name}.onnx"
         if not out.exists() or args.rebuild:
@@ -86,6 +98,9 @@ def explore(model: str, names: list[str], args, docs: dict) -> dict:
             recipes.build_recipe(name, fp32, out, calibration)
             print(f"[{model}] built {name} in {time.time() - t0:.0f}s", flush=True)
         files[name] = f"onnx/explore/{name}.onnx"
+        # Counted, never assumed: a "fused" recipe whose graph has 0 Attention nodes was not fused.
+        ops[name] = recipes.op_counts(out)
+        print(f"[{model}] {name}: {graph_summary(ops[name])}", flush=True)
 
     result: dict = {"model": model, "recipes": {}}
     for label, request in (("full", docs[base]["full"]), ("quick", docs[base]["quick"])):
@@ -98,7 +113,7 @@ def explore(model: str, names: list[str], args, docs: dict) -> dict:
                 result[f"fp32Std_{label}"] = float(ref.std())
             entry = result["recipes"].setdefault(name, {
                 "what": "fp32 (reference)" if name == "fp32" else recipes.RECIPES[name].what,
-                "megabytes": (folder / file).stat().st_size / 2 ** 20})
+                "megabytes": (folder / file).stat().st_size / 2 ** 20, "ops": ops[name], "graph": graph_summary(ops[name])})
             entry[label] = faithfulness(ref, scores)
         print(f"[{model}] {label} ({len(request['documents'])} docs, fp32 range {result[f'fp32Range_{label}']:.4f}): " +
               ", ".join(f"{n} {result['recipes'][n][label]['spearman']:.4f}" for n in files), flush=True)

@@ -10,6 +10,8 @@ Runtimes, each given the same (query, documents) and the same model folder as th
        scorer runs, in Python. Same work, other language: measures binding overhead.
   st   sentence-transformers CrossEncoder(folder).predict(pairs, batch_size) on PyTorch CPU (fp32
        safetensors weights of the same random model): what most Python rerank services run.
+  stbf16  The same CrossEncoder loaded with model_kwargs={"torch_dtype": torch.bfloat16}: on a CPU with AMX /
+       AVX-512 BF16 (Sapphire Rapids and later: AWS c7i/m7i/r7i) PyTorch's oneDNN runs bf16 GEMMs on AMX tiles.
 
 Commands (one JSON object per line): {"cmd":"hello"} -> versions; {"cmd":"load", "runtime", "folder",
 "onnx", "threads", "batchSize", "maxBatchTokens"}; {"cmd":"run", "runtime", "query", "documents"} ->
@@ -153,12 +155,26 @@ def run_ort(state: dict, query: str, documents: list[str]) -> dict:
             **({"scores": scores.tolist()} if state.get("returnScores") else {})}
 
 
+def cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((set(line.split(":", 1)[1].split()) for line in f if line.startswith("flags")), set())
+    except OSError:
+        return set()
+
+
+def has_bf16_hardware() -> bool:
+    """AMX bf16 tiles or AVX-512 BF16 dot products: where PyTorch bf16 is a fair peer (elsewhere it is emulated and slow)."""
+    return bool(cpu_flags() & {"amx_bf16", "avx512_bf16"})
+
+
 def load_st(req: dict) -> dict:
     import torch
     from sentence_transformers import CrossEncoder
 
     torch.set_num_threads(req["threads"])
-    model = CrossEncoder(req["folder"], device="cpu", max_length=req.get("maxLength", 512))
+    kwargs = {"model_kwargs": {"torch_dtype": torch.bfloat16}} if req["runtime"] == "stbf16" else {}
+    model = CrossEncoder(req["folder"], device="cpu", max_length=req.get("maxLength", 512), **kwargs)
     return {"model": model, **req}
 
 
@@ -175,14 +191,14 @@ def run_st(state: dict, query: str, documents: list[str]) -> dict:
 def handle(req: dict) -> dict:
     cmd = req["cmd"]
     if cmd == "hello":
-        return {"versions": versions()}
+        return {"versions": versions(), "bf16Hardware": has_bf16_hardware()}
     if cmd == "load":
         t0 = time.perf_counter()
-        loaded[req["runtime"]] = (load_st if req["runtime"] == "st" else load_ort)(req)
+        loaded[req["runtime"]] = (load_st if req["runtime"] in ("st", "stbf16") else load_ort)(req)
         return {"loadSeconds": time.perf_counter() - t0}
     if cmd == "run":
         state = loaded[req["runtime"]]
-        return (run_st if req["runtime"] == "st" else run_ort)(state, req["query"], req["documents"])
+        return (run_st if req["runtime"] in ("st", "stbf16") else run_ort)(state, req["query"], req["documents"])
     raise ValueError(f"unknown command {cmd}")
 
 

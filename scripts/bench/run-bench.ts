@@ -18,7 +18,7 @@ import { availableParallelism, cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
-import { MODELS, MODELS_DIR } from './bench-models.js';
+import { FORM_MODELS, FORM_VARIANTS, MODELS, MODELS_DIR } from './bench-models.js';
 import type { BenchResults, ThreadRun } from './bench-results.js';
 import { benchPython } from './python-peer-client.js';
 import { writeReport } from './report-writer.js';
@@ -47,6 +47,15 @@ function ensureModels(python: string): void {
   if (MODELS.some((m) => !existsSync(path.join(MODELS_DIR, `${m.name}-spread`, 'onnx', 'model_quantized.onnx')))) {
     const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--init-range', '0.1'], { stdio: 'inherit' });
     if (built.status !== 0) console.log(`spread copies not built (exit ${built.status}); the report shows the bench models' Spearman only`);
+  }
+  // The graph form users serve (the Hub's optimum export) with its fused variants, beside the torch-2.13 form.
+  for (const form of FORM_MODELS) {
+    if (!existsSync(path.join(MODELS_DIR, form.name, 'onnx', 'model_quantized.onnx'))) {
+      const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--form', 'hub', '--only', form.name.replace(/-hub$/, '')], { stdio: 'inherit' });
+      if (built.status !== 0) console.log(`${form.name} not built (exit ${built.status}); the report leaves its rows out`);
+    }
+    const variants = spawnSync(python, [path.join(ROOT, 'scripts/bench/cpu-forms.py'), '--model', form.name.replace(/-hub$/, ''), '--build-only', '--recipes', FORM_VARIANTS.map((v) => v.recipe).join(',')], { stdio: 'inherit' });
+    if (variants.status !== 0) console.log(`fused variants of ${form.name} not built (exit ${variants.status})`);
   }
   // Folders built under an earlier recipe get today's model_quantized.onnx (the converters' SHIPPED recipe).
   const requantized = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--requantize'], { stdio: 'inherit' });

@@ -1,11 +1,14 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LogisticModel } from '../../shared/scoring/logistic-model.js';
 import { loadOnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
 import { createFittedHybridScorer } from '../../shared/scoring/hybrid/fitted-hybrid-scorer.js';
 import { createHybridScorer } from '../../shared/scoring/hybrid/hybrid-scorer.js';
 import { createBm25Scorer } from '../../shared/scoring/lexical/bm25-scorer.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import { EmbeddingCache } from './embedding-cache.js';
-import { EMBEDDING_CACHE_PATH, USE_LITE_FOLDER } from './eval-sources.js';
+import { DEFAULT_BI_ENCODER, EMBEDDING_CACHE_DIR, USE_LITE_FOLDER, USE_LITE_TUNED_FOLDER } from './eval-sources.js';
+import { PREVIOUS_DEFAULT_FUSION } from './previous-default-fusion.js';
 import { hashSeed, seededRandom } from './seeded-random.js';
 
 /** Why a scorer could not be evaluated on this machine (printed as "not available"). */
@@ -45,13 +48,16 @@ function requireLoaded(loaded: LoadedScorers, name: string): Scorer {
   return scorer;
 }
 
-/** The served bi-encoder, its embeddings cached per text on disk (eval/.cache) since sets share documents. */
-export async function loadCachedUseLite(): Promise<Scorer> {
-  if (!existsSync(USE_LITE_FOLDER)) throw new ScorerNotAvailable('models/use-lite does not exist');
-  const model = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_FOLDER });
-  const cache = new EmbeddingCache(EMBEDDING_CACHE_PATH);
+/** A bi-encoder, its embeddings cached per text on disk (eval/.cache, one file per model digest) since sets share documents. */
+export async function loadCachedBiEncoder(id: string, folder: string): Promise<Scorer> {
+  if (!existsSync(folder)) throw new ScorerNotAvailable(`${folder} does not exist`);
+  const model = await loadOnnxBiEncoder({ id, folder });
+  const cache = await EmbeddingCache.forModel(EMBEDDING_CACHE_DIR, folder);
   return { ...cache.scorer(model), close: async () => { cache.save(); await model.close(); } };
 }
+
+/** The served bi-encoder (models/use-lite). */
+export const loadCachedUseLite = (): Promise<Scorer> => loadCachedBiEncoder('use-lite', USE_LITE_FOLDER);
 
 /** The evaluated scorers, in report order. Adding a scorer is one entry here. */
 export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
@@ -76,6 +82,22 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
     load: loadCachedUseLite,
   },
   {
+    name: 'use-lite-tuned',
+    description: 'served `use-lite-tuned`: cosine of USE-lite with its dense head fine-tuned on the training sources (scripts/model/fine-tune-use/)',
+    load: () => loadCachedBiEncoder('use-lite-tuned', USE_LITE_TUNED_FOLDER),
+  },
+  {
+    name: 'use-lite-tuned-bm25 (candidate)',
+    description: 'candidate default: the fusion fitted for `use-lite-tuned` by leave-one-source-out CV (models/use-lite-tuned/fusion.json) over its cosine',
+    requires: ['use-lite-tuned'],
+    load: async (loaded) => {
+      const path = join(USE_LITE_TUNED_FOLDER, 'fusion.json');
+      if (!existsSync(path)) throw new ScorerNotAvailable(`${path} does not exist (npm run model:train-default writes it)`);
+      const calibration = JSON.parse(readFileSync(path, 'utf8')) as LogisticModel;
+      return createFittedHybridScorer({ id: 'use-lite-tuned-bm25', model: requireLoaded(loaded, 'use-lite-tuned'), lexical: createBm25Scorer({ id: 'bm25' }), calibration });
+    },
+  },
+  {
     name: 'minmax(use-lite+bm25) (old default)',
     description: 'the old `use-lite-bm25`: 0.5 minmax(cosine) + 0.5 minmax(request-local BM25) over the request: candidate-relative',
     requires: ['use-lite', 'bm25-candidates (old bm25)'],
@@ -83,10 +105,17 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
       createHybridScorer({ id: 'old-hybrid', fusion: 'minmax', model: requireLoaded(loaded, 'use-lite'), lexical: requireLoaded(loaded, 'bm25-candidates (old bm25)') }),
   },
   {
-    name: 'use-lite-bm25 (new default)',
-    description: 'served `use-lite-bm25`: P(relevant) from a logistic model over the bm25 features plus the USE-lite cosine',
+    name: 'previous default (use-lite-bm25 of 2026-11-25)',
+    description: 'the `use-lite-bm25` served before the fine-tuned model: its fusion (scripts/eval/previous-default-fusion.ts) over the original USE-lite cosine',
     requires: ['use-lite'],
-    load: async (loaded) => createFittedHybridScorer({ id: 'use-lite-bm25', model: requireLoaded(loaded, 'use-lite'), lexical: createBm25Scorer({ id: 'bm25' }) }),
+    load: async (loaded) =>
+      createFittedHybridScorer({ id: 'previous-default', model: requireLoaded(loaded, 'use-lite'), lexical: createBm25Scorer({ id: 'bm25' }), calibration: PREVIOUS_DEFAULT_FUSION }),
+  },
+  {
+    name: 'use-lite-bm25 (new default)',
+    description: `served \`use-lite-bm25\`: P(relevant) from a logistic model over lexical features and the \`${DEFAULT_BI_ENCODER}\` cosine (shared/scoring/hybrid/use-lite-fusion.ts)`,
+    requires: [DEFAULT_BI_ENCODER],
+    load: async (loaded) => createFittedHybridScorer({ id: 'use-lite-bm25', model: requireLoaded(loaded, DEFAULT_BI_ENCODER), lexical: createBm25Scorer({ id: 'bm25' }) }),
   },
 ];
 

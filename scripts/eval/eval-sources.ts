@@ -4,7 +4,12 @@ import { readRelevanceSet, type RelevanceQuery } from './relevance-set.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const USE_LITE_FOLDER = join(ROOT, 'models/use-lite');
-export const EMBEDDING_CACHE_PATH = join(ROOT, 'eval/.cache/use-lite-embeddings.json');
+/** USE-lite fine-tuned on the training sources (scripts/model/fine-tune-use/). */
+export const USE_LITE_TUNED_FOLDER = join(ROOT, 'models/use-lite-tuned');
+/** The bi-encoder the default model `use-lite-bm25` fuses (its spec in shared/config/service-config.ts). */
+export const DEFAULT_BI_ENCODER = 'use-lite' as 'use-lite' | 'use-lite-tuned';
+/** Bi-encoder embeddings per model digest (embedding-cache.ts), not committed. */
+export const EMBEDDING_CACHE_DIR = join(ROOT, 'eval/.cache');
 
 /** Sources trained and tuned on (train split) and reported on (eval split). */
 export const TRAINING_SOURCES = ['debian', 'info', 'wordnet'] as const;

@@ -19,7 +19,7 @@ import { LEXICAL_FEATURE_NAMES, lexicalFeatureVector, lexicalFeatures, type Lexi
 import { tokenizeLexical } from '../../shared/scoring/lexical/lexical-tokenizer.js';
 import type { LogisticModel } from '../../shared/scoring/logistic-model.js';
 import { EmbeddingCache } from './embedding-cache.js';
-import { EMBEDDING_CACHE_PATH, TRAINING_SOURCES, USE_LITE_FOLDER, readSourceSplit } from './eval-sources.js';
+import { EMBEDDING_CACHE_DIR, TRAINING_SOURCES, USE_LITE_FOLDER, readSourceSplit } from './eval-sources.js';
 import { fitConditionalLogit, fitLogistic, logLoss, meanReciprocalRank } from './logistic-fit.js';
 
 const SATURATIONS = [1, 2, 4, 8, 16, 32, 64];
@@ -33,7 +33,7 @@ interface Pair {
 }
 
 const background = defaultBackground();
-const cache = new EmbeddingCache(EMBEDDING_CACHE_PATH);
+const cache = await EmbeddingCache.forModel(EMBEDDING_CACHE_DIR, USE_LITE_FOLDER);
 const model = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_FOLDER });
 const useLite = cache.scorer(model);
 

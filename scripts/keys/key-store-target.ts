@@ -25,8 +25,19 @@ export interface KeyStoreTarget {
   readonly region?: string;
 }
 
-/** The store a CLI run works on, and how to name it to the operator; the caller disposes the client. */
-export function openKeyStore(target: KeyStoreTarget): { store: ApiKeyStore; description: string; close: () => void } {
+/** A table named without a region anywhere in the AWS chain: the SDK's own "Region is missing" says not where to put one. */
+export class MissingRegionError extends Error {
+  override name = 'MissingRegionError';
+  constructor() {
+    super('no AWS region for --table: pass --region <region> (e.g. --region us-east-1) or set AWS_REGION (or a region in your AWS profile)');
+  }
+}
+
+/**
+ * The store a CLI run works on, and how to name it to the operator; the caller disposes the client. `ready` checks,
+ * before the first call, what the store needs from the environment (a region for a table).
+ */
+export function openKeyStore(target: KeyStoreTarget): { store: ApiKeyStore; description: string; ready: () => Promise<void>; close: () => void } {
   if (target.table !== undefined) {
     // Region and credentials come from the normal AWS chain (AWS_PROFILE, AWS_REGION, SSO...); --endpoint for DynamoDB Local.
     const client = new DynamoDBClient({
@@ -36,9 +47,15 @@ export function openKeyStore(target: KeyStoreTarget): { store: ApiKeyStore; desc
     return {
       store: new DynamoDbApiKeyStore(target.table, client),
       description: `DynamoDB table ${target.table}${target.endpoint === undefined ? '' : ` at ${target.endpoint}`}`,
+      ready: async () => {
+        // The SDK resolves the region from --region, AWS_REGION or the profile, and rejects when none has one.
+        await client.config.region().catch(() => {
+          throw new MissingRegionError();
+        });
+      },
       close: () => client.destroy(),
     };
   }
   const file = target.file ?? configuredKeyFile();
-  return { store: new InMemoryApiKeyStore({ file }), description: `key file ${file}`, close: () => undefined };
+  return { store: new InMemoryApiKeyStore({ file }), description: `key file ${file}`, ready: async () => undefined, close: () => undefined };
 }

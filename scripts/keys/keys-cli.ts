@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { InvalidApiKeyOptionsError } from '../../shared/auth/api-key-errors.js';
 import { formatKeyList } from './format-key-list.js';
-import { DEFAULT_KEY_FILE, openKeyStore } from './key-store-target.js';
+import { DEFAULT_KEY_FILE, MissingRegionError, openKeyStore } from './key-store-target.js';
 
 const HELP = `Manage rerank API keys (stored as SHA-256 digests only; a key is shown once, at creation).
 
@@ -58,6 +58,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   const target = openKeyStore(values);
   try {
+    await target.ready();
     switch (command) {
       case 'create': {
         if (values.name === undefined) throw new UsageError('create needs --name <name>');
@@ -102,7 +103,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const usage = error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
+    const usage = error instanceof UsageError || error instanceof MissingRegionError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
     const known = usage || error instanceof InvalidApiKeyOptionsError;
     // Our own errors carry no key; anything else is reported by name and message only, never with request data.
     process.stderr.write(`keys: ${(error as Error).message}${usage ? '\nRun with --help for usage.' : ''}\n`);

@@ -15,6 +15,10 @@ the real model. Each model folder gets what all three benchmarked runtimes need:
 The tokenizer is the real bert-base-uncased WordPiece (see build-fixture.py). bench/.models/ is gitignored:
 the bench runs this script on demand.
 
+`--form hub` writes `<name>-hub/`: the same weights exported in the graph form of the Hub's `onnx/` folders
+(optimum, transformers 4.x eager attention: scripts/model/hub_form.py), the form users serve; onnxruntime's
+BERT optimizer fuses it into one contrib Attention node per layer, which it cannot do with torch 2.13's export.
+
 `--train-steps N` writes `<name>-trained/` instead: the same shape and seed, then N steps of build-fixture.py's
 synthetic lexical-overlap task (query words present in the document). Random weights give near-tied scores
 (the logits differ by ~1e-3 between documents), so int8 noise of the same size reorders them; a briefly
@@ -75,8 +79,9 @@ def quantize(folder: Path) -> bool:
     return True
 
 
-def copy_name(name: str, train_steps: int, init_range: float) -> str:
-    return f"{name}-trained" if train_steps > 0 else f"{name}-spread" if init_range > 0 else name
+def copy_name(name: str, train_steps: int, init_range: float, form: str = "torch") -> str:
+    base = f"{name}-hub" if form == "hub" else name
+    return f"{base}-trained" if train_steps > 0 else f"{base}-spread" if init_range > 0 else base
 
 
 def train(model, fixture, vocab: list[str], steps: int, seed: int, batch: int = 16) -> None:
@@ -109,7 +114,7 @@ def train(model, fixture, vocab: list[str], steps: int, seed: int, batch: int = 
     model.eval()
 
 
-def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0, init_range: float = 0.0) -> None:
+def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0, init_range: float = 0.0, form: str = "torch") -> None:
     import torch
     from transformers import BertConfig, BertForSequenceClassification
 
@@ -118,14 +123,18 @@ def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0, init_r
                            **({"initializer_range": init_range} if init_range > 0 else {})})
     model = BertForSequenceClassification(config).eval()
     vocab = fixture.load_bert_base_uncased_vocab(fixture.VOCAB_JSON)
-    folder = out / copy_name(name, train_steps, init_range)
+    folder = out / copy_name(name, train_steps, init_range, form)
     if train_steps > 0:
         train(model, fixture, vocab, train_steps, seed)
     if folder.exists():
         shutil.rmtree(folder)
     (folder / "onnx").mkdir(parents=True)
     t0 = time.time()
-    fixture.export_onnx(model, folder / "onnx" / "model.onnx")
+    if form == "hub":
+        with load_module("hub_form", HERE / "hub_form.py").hub_form():
+            fixture.export_onnx(model, folder / "onnx" / "model.onnx")
+    else:
+        fixture.export_onnx(model, folder / "onnx" / "model.onnx")
     quantize(folder)
     model.save_pretrained(folder, safe_serialization=True)
     fixture.build_tokenizer(vocab).save(str(folder / "tokenizer.json"), pretty=False)
@@ -136,8 +145,10 @@ def build(name: str, out: Path, seed: int, fixture, train_steps: int = 0, init_r
     trained = (f"random init (seed {seed}) trained {train_steps} steps on a synthetic lexical-overlap task"
                if train_steps > 0 else f"random weights, init std {init_range} (BERT's is 0.02)" if init_range > 0
                else "random weights")
+    graph = ("the graph form of the Hub's optimum exports (transformers 4.x eager attention, scripts/model/hub_form.py)"
+             if form == "hub" else "torch's own export of transformers' default (SDPA) attention")
     (folder / "README.md").write_text(
-        f"# {folder.name}: {trained}, with the shapes of {REAL_NAMES[name]}\n\nFor benchmarks only; "
+        f"# {folder.name}: {trained}, with the shapes of {REAL_NAMES[name]}\n\nONNX graph: {graph}. For benchmarks only; "
         f"scores are not relevance. Built by scripts/model/build-random-shapes.py (seed {seed}).\n")
     sizes = {p.name: p.stat().st_size / 1e6 for p in (folder / "onnx").glob("*.onnx")}
     print(f"built {folder} in {time.time() - t0:.0f}s: " + ", ".join(f"{k} {v:.1f} MB" for k, v in sorted(sizes.items())),
@@ -154,6 +165,8 @@ def main() -> None:
                     help="only rebuild model_quantized.onnx in every folder under --out whose recipe is not the shipped one")
     ap.add_argument("--init-range", type=float, default=0.0,
                     help="build <name>-spread/: random weights with this init std instead of 0.02 (logits that spread)")
+    ap.add_argument("--form", choices=["torch", "hub"], default="torch",
+                    help="hub: build <name>-hub/ exported in the Hub's graph form (optimum, eager attention; fuses to contrib Attention)")
     ap.add_argument("--train-steps", type=int, default=0,
                     help="build <name>-trained/ with this many synthetic-task training steps (faithfulness checks)")
     args = ap.parse_args()
@@ -164,11 +177,11 @@ def main() -> None:
         return
     fixture = load_fixture_builder()
     for name in args.only or sorted(SHAPES):
-        folder = args.out / copy_name(name, args.train_steps, args.init_range)
+        folder = args.out / copy_name(name, args.train_steps, args.init_range, args.form)
         if (folder / "onnx" / "model_quantized.onnx").exists() and (folder / "model.safetensors").exists() and not args.force:
             print(f"{folder} exists (use --force to rebuild)")
             continue
-        build(name, args.out, args.seed, fixture, args.train_steps, args.init_range)
+        build(name, args.out, args.seed, fixture, args.train_steps, args.init_range, args.form)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ Handles the families the scorer serves:
   logits of each row's last real token [batch, vocab] - the only position the yes/no score reads, so a batch does
   not allocate batch x length x vocab floats. The scorer's default prompt template is Qwen3-Reranker's; put a
   rerank_template.json in the folder for another.
+BERT graphs are exported in the Hub's form (scripts/model/hub_form.py), which onnxruntime's BERT optimizer can fuse.
 Graphs above 2 GB are saved with their weights in onnx/model.onnx_data (ONNX's protobuf limit). --quantize adds
 onnx/model_quantized.onnx, int8 by the shipped recipe of scripts/model/int8_recipes.py (dynamic; MatMul weights
 and embedding tables QInt8 per tensor: the same graph the bench measures; README "int8 quantization" says why).
@@ -101,6 +102,22 @@ def quantize_int8(out: Path, large: bool, arches: list[str]) -> None:
         recipes.build_recipe(recipe, fp32, out / "onnx" / file, large=large)
 
 
+def graph_form(config):
+    """BERT exports in the Hub's graph form (hub_form.py: transformers 4.x eager attention), which onnxruntime's
+    transformer optimizer fuses into contrib Attention (transformers 5's own form fuses none; bench/quantization-recipes.md);
+    every other family exports as transformers 5 writes it."""
+    import contextlib
+    import importlib.util
+
+    if getattr(config, "model_type", None) != "bert":
+        return contextlib.nullcontext()
+    spec = importlib.util.spec_from_file_location("hub_form", Path(__file__).resolve().parent / "hub_form.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module.hub_form()
+
+
 def export(checkpoint: Path, out: Path, quantize: bool, verify: bool, arches: list[str] | None = None) -> None:
     import numpy as np
     import onnx
@@ -124,7 +141,7 @@ def export(checkpoint: Path, out: Path, quantize: bool, verify: bool, arches: li
     with tempfile.TemporaryDirectory() as tmp:
         raw = Path(tmp) / "model.onnx"
         axes = {n: {0: "batch_size", 1: "sequence_length"} for n in names}
-        with torch.no_grad():
+        with torch.no_grad(), graph_form(config):
             torch.onnx.export(module.eval(), tuple(batch[n] for n in names), str(raw), input_names=names,
                               output_names=["logits"], dynamic_axes={**axes, "logits": {0: "batch_size"}},
                               opset_version=OPSET, do_constant_folding=True, dynamo=False)

@@ -49,7 +49,10 @@ class Recipe:
     activations: str = "u8"
     exclude: tuple[str, ...] = ()  # "head", "attention", "attention-projections", "first-last"
     calibration: str = "MinMax"  # static only: MinMax | Entropy | Percentile
-    fused: bool = False  # run onnxruntime.transformers' BERT optimizer first (fused Attention, SkipLayerNorm, Gelu)
+    # Run onnxruntime.transformers' BERT optimizer first. What it fuses depends on the graph's form: torch 2.13's
+    # export gets SkipLayerNormalization + BiasGelu only (0 Attention); the Hub's (optimum, eager) form also gets one
+    # contrib Attention per layer and EmbedLayerNormalization. build_recipe returns the op counts, never assume them.
+    fused: bool = False
     extra: dict = field(default_factory=dict)
 
 
@@ -70,10 +73,13 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
            ops=("MatMul", "Gather"), per_channel=True, reduce_range=True),
     Recipe("dyn-pc-u8u8-ffn", "dynamic, feed-forward MatMuls only (attention projections fp32), QUInt8 weights, per-channel",
            weights="u8", per_channel=True, exclude=("attention-projections",)),
-    Recipe("dyn-pc-fused", "BERT optimizer (fused Attention) then dynamic, MatMul + Attention, QInt8, per-channel",
+    Recipe("dyn-pc-fused", "BERT optimizer then dynamic, MatMul + Attention (QAttention where fused), QInt8, per-channel",
            ops=("MatMul", "Attention"), per_channel=True, fused=True),
-    Recipe("dyn-pc-u8u8-fused", "BERT optimizer (fused Attention) then dynamic, MatMul + Attention, QUInt8 weights, per-channel",
+    Recipe("dyn-pc-u8u8-fused", "BERT optimizer then dynamic, MatMul + Attention (QAttention where fused), QUInt8 weights, per-channel",
            ops=("MatMul", "Attention"), per_channel=True, weights="u8", fused=True),
+    Recipe("dyn-pt-fused", "BERT optimizer then dynamic, MatMul + Attention (QAttention where fused), QInt8, per-tensor",
+           ops=("MatMul", "Attention"), fused=True),
+    Recipe("fused-fp32", "BERT optimizer only, fp32 (no quantization)", ops=(), fused=True),
     Recipe("st-qdq-pc-minmax", "static QDQ, MatMul + Gemm, per-channel QInt8 weights, u8 activations, MinMax",
            static=True, ops=("MatMul", "Gemm"), per_channel=True),
     Recipe("st-qdq-pc-noattn-minmax", "static QDQ, weight MatMuls only (attention + head fp32), per-channel, MinMax",
@@ -115,8 +121,19 @@ def excluded_nodes(model_path: Path, recipe: Recipe) -> list[str]:
     return out
 
 
-def fuse_bert(src: Path, dst: Path) -> None:
-    """onnxruntime.transformers' BERT fusions (offline, opt level 0: portable contrib ops, CPU EP)."""
+def op_counts(path: Path) -> dict[str, int]:
+    """Nodes by op type (what a fusion or a quantization really produced)."""
+    import collections
+
+    import onnx
+
+    graph = onnx.load(str(path), load_external_data=False).graph
+    return dict(sorted(collections.Counter(n.op_type for n in graph.node).items()))
+
+
+def fuse_bert(src: Path, dst: Path) -> dict[str, int]:
+    """onnxruntime.transformers' BERT fusions (offline, opt level 0: portable contrib ops, CPU EP); returns the
+    fused graph's op counts (Attention 0 means the attention pattern was not recognized)."""
     import json
 
     from onnxruntime.transformers.optimizer import optimize_model
@@ -125,11 +142,13 @@ def fuse_bert(src: Path, dst: Path) -> None:
     model = optimize_model(str(src), model_type="bert", num_heads=config["num_attention_heads"],
                            hidden_size=config["hidden_size"], opt_level=0)
     model.save_model_to_file(str(dst))
+    return op_counts(dst)
 
 
 def build_recipe(name: str, src: Path, dst: Path,
-                 calibration: Callable[[int | None], Iterable[dict]] | None = None, large: bool = False) -> None:
-    """Writes the int8 graph of recipe `name` for the fp32 graph `src` to `dst` (`large`: weights as external data)."""
+                 calibration: Callable[[int | None], Iterable[dict]] | None = None, large: bool = False) -> dict[str, int]:
+    """Writes the int8 graph of recipe `name` for the fp32 graph `src` to `dst` (`large`: weights as external data);
+    returns its op counts (Attention / QAttention / MatMulInteger / QLinearMatMul say what was fused and quantized)."""
     import onnx
     from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, quantize_dynamic,
                                           quantize_static)
@@ -144,7 +163,11 @@ def build_recipe(name: str, src: Path, dst: Path,
             source = dst.with_suffix(".fused.tmp.onnx")
             tmp.append(source)
             fuse_bert(src, source)
-        if recipe.static:
+        if not recipe.ops:
+            import shutil
+
+            shutil.copyfile(source, dst)
+        elif recipe.static:
             if calibration is None:
                 raise ValueError(f"recipe {name} is static: it needs calibration feeds")
             pre = dst.with_suffix(".pre.tmp.onnx")
@@ -175,6 +198,7 @@ def build_recipe(name: str, src: Path, dst: Path,
         for p in tmp:
             p.unlink(missing_ok=True)
             p.with_name(p.name + ".data").unlink(missing_ok=True)
+    return op_counts(dst)
 
 
 def prose_calibration(folder: Path, input_names: list[str], texts: list[str], count: int = 32, seed: int = 7,

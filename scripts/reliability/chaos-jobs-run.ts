@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
@@ -16,6 +16,7 @@ import { deadLetteredChunk } from '../../shared/jobs/dead-lettered-chunk.js';
 import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import type { ServiceRuntime } from '../../shared/runtime/service-runtime.js';
 import { localAwsConfig } from '../emulators/local-aws-config.js';
+import { StalledError, waitForProgress } from '../support/wait-for-progress.js';
 import type { LocalAwsStack } from '../emulators/local-aws-stack.js';
 import { hashSeed, seededRandom } from '../eval/seeded-random.js';
 import { chaosRecordHandler, poisonQuery, poisonedChunk, type WorkerFaultRates } from './chaos-worker.js';
@@ -42,7 +43,8 @@ export interface ChaosRunOptions {
   readonly pollerConcurrency: number;
   readonly maxReceiveCount: number;
   readonly visibilityTimeoutSeconds: number;
-  readonly settleTimeoutMs: number;
+  /** The settle gives up once nothing moved (jobs ended, chunks done, deliveries, faults) for this long. */
+  readonly stallTimeoutMs: number;
 }
 
 export type JobEnd = 'succeeded' | 'failed' | 'running' | 'missing';
@@ -103,6 +105,14 @@ const percentile = (xs: readonly number[], p: number): number => {
 };
 export { percentile };
 
+/** `N visible, M in flight, K delayed`: SQS's approximate counts, read on the emulator's clean client. */
+async function queueDepth(stack: LocalAwsStack, queueUrl: string): Promise<string> {
+  const names = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
+  const { Attributes = {} } = await stack.sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...names] }));
+  const [visible, inFlight, delayed] = names.map((name) => Attributes[name] ?? '0');
+  return `${visible} visible, ${inFlight} in flight, ${delayed} delayed`;
+}
+
 /**
  * Runs many jobs through the real async path (JobCoordinator, DynamoDbJobStore, SqsChunkQueue, scoreChunkTask,
  * the dead-letter reason) on the local AWS stack, with SDK and worker faults injected, then checks every job:
@@ -150,6 +160,8 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
     counts,
     faultyReceives: options.faultyReceives,
   });
+  // Deliveries count as progress: a crashed chunk moves again when its visibility timeout lapses, before any job does.
+  let deliveries = 0;
   const onError = (error: unknown) => counts.add(`poller: error reported by the loop (${(error as Error).name})`);
   const pollers: SqsPoller[] = Array.from({ length: options.pollers }, () =>
     startSqsPoller({
@@ -161,8 +173,10 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
       retryDelaySeconds: 0,
       onError,
       // One processor per invocation, as one Lambda container handles one batch at a time.
-      handler: (event: SQSEvent) =>
-        processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context: localLambdaContext('chaos-worker') }),
+      handler: (event: SQSEvent) => {
+        deliveries += event.Records.length;
+        return processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context: localLambdaContext('chaos-worker') });
+      },
     }),
   );
   // The dead-letter handler's logic (functions/workers/chunk-dead-letter.ts) on the faulty coordinator.
@@ -214,20 +228,33 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
     }),
   );
 
-  // Settle: poll the truth (clean clients) until no accepted job runs, or the deadline.
+  // Settle: poll the truth (clean clients) until no accepted job runs, or nothing has moved for stallTimeoutMs - a
+  // loaded machine is slow, not lossy, so the wait is on progress, never on a total sized for an idle one.
   const ended = new Map<string, number>();
   const accepted = submitted.filter((s) => s.record !== undefined);
-  const deadline = performance.now() + options.settleTimeoutMs;
-  while (ended.size < accepted.length && performance.now() < deadline) {
-    await Promise.all(
-      accepted
-        .filter((s) => !ended.has(s.id))
-        .map(async (s) => {
-          const job = await runtime.jobs.find(s.id, 'chaos');
-          if (job?.status !== 'running') ended.set(s.id, performance.now() - s.at);
-        }),
+  let stalled: string | undefined;
+  try {
+    await waitForProgress(
+      async () => {
+        let chunksDone = 0;
+        await Promise.all(
+          accepted
+            .filter((s) => !ended.has(s.id))
+            .map(async (s) => {
+              const job = await runtime.jobs.find(s.id, 'chaos');
+              if (job?.status !== 'running') ended.set(s.id, performance.now() - s.at);
+              else chunksDone += job.chunksDone;
+            }),
+        );
+        const progress = `${ended.size}/${accepted.length} jobs ended, ${chunksDone} chunks done in the others, ${deliveries} deliveries, ${counts.total()} faults`;
+        return { done: ended.size === accepted.length, progress, value: undefined };
+      },
+      { stallMs: options.stallTimeoutMs, what: 'chaos jobs' },
     );
-    if (ended.size < accepted.length) await new Promise((r) => setTimeout(r, 100));
+  } catch (error) {
+    if (!(error instanceof StalledError)) throw error;
+    // What the queues still hold tells a stuck job (its chunk lost) from a slow one (its chunk still in flight).
+    stalled = `${error.message}; chunk queue ${await queueDepth(stack, queues.queueUrl)}, dead-letter queue ${await queueDepth(stack, queues.dlqUrl)}`;
   }
   const wallMs = performance.now() - started;
   await Promise.all(pollers.map((p) => p.stop()));
@@ -239,7 +266,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
     const end: JobEnd = job === undefined ? 'missing' : job.status;
     let violation: string | undefined;
     if (end === 'missing') violation = 'lost: the job is gone';
-    else if (end === 'running') violation = `stuck: still running after ${options.settleTimeoutMs} ms (${job?.chunksDone}/${job?.chunkCount} chunks)`;
+    else if (end === 'running') violation = `stuck: still running with ${job?.chunksDone}/${job?.chunkCount} chunks done (${stalled ?? 'settled'})`;
     else if (end === 'failed' && poisoned === undefined) violation = `failed without a poison chunk: ${job?.error}`;
     else if (end === 'failed' && !job?.error) violation = 'failed without a reason';
     else if (end === 'succeeded' && poisoned !== undefined) violation = `succeeded although chunk ${poisoned} is poison`;

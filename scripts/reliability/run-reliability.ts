@@ -78,7 +78,7 @@ try {
     sdkPlacement: 'inside-retry',
     worker: NO_WORKER_FAULTS,
     maxReceiveCount: 3,
-    settleTimeoutMs: 600_000,
+    stallTimeoutMs: 120_000,
   });
   asyncRss = { before: rssBefore, after: mib(process.memoryUsage().rss) };
   console.log(formatChaosSummary(asyncRun));
@@ -92,7 +92,7 @@ try {
     worker: { crashBeforeWrite: 0.1, crashAfterWrite: 0.1, duplicateDelivery: 0.05 },
     pollers: 3,
     maxReceiveCount: 10,
-    settleTimeoutMs: 600_000,
+    stallTimeoutMs: 120_000,
   };
   const modes: { title: string; options: ChaosRunOptions }[] = [
     {

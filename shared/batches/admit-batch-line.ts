@@ -31,7 +31,7 @@ export function admitBatchLine(bytes: Buffer, endpoint: string, admission: Batch
   const dialect = admission.dialectOf(input.url);
   if (!dialect) throw new BadInputLineError('invalid_url', `url "${input.url}" is not a rerank route of this service`, input.customId);
   try {
-    const corpus = extractCorpusReference(dialect.name, input.body);
+    const corpus = extractCorpusReference(dialect, input.body);
     const admitted = admission.admit(input.url, corpus?.body ?? input.body);
     return { ...admitted, customId: input.customId, ...(corpus ? { corpusFileId: corpus.fileId } : {}) };
   } catch (error) {

@@ -5,14 +5,14 @@ import { logger } from '../observability/logger.js';
 import { BatchChunkWorker } from './batch-chunk-worker.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
-import { IdempotencyKeyReusedError } from './batch-errors.js';
 import { finalizeBatch } from './batch-finalizer.js';
 import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
 import { isTerminal } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
-import { createBatchRequestHash, idempotentBatchId, type CreateBatchInput } from './create-batch-input.js';
+import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
+import { idempotentBatchId, replayOf } from '../jobs/idempotency-key.js';
 
 /** Largest input file a batch takes (OpenAI's 200 MB). */
 export const MAX_INPUT_FILE_BYTES = 200 * 1024 * 1024;
@@ -102,10 +102,8 @@ export class BatchEngine {
   }
 
   async #replay(id: string, ownerKeyId: string, requestHash: string): Promise<BatchView | undefined> {
-    const first = await this.#deps.store.get(id);
-    if (!first || first.ownerKeyId !== ownerKeyId) return undefined;
-    if (first.requestHash !== requestHash) throw new IdempotencyKeyReusedError('batch');
-    return this.#view(first);
+    const first = replayOf(await this.#deps.store.get(id), ownerKeyId, requestHash, 'batch');
+    return first && this.#view(first);
   }
 
   /** The batch as its owner sees it; another key's batch is indistinguishable from none. */

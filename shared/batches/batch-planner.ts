@@ -133,11 +133,19 @@ export class BatchPlanner {
     return started === undefined ? 'stopped' : 'planned';
   }
 
-  /** The custom ids of the requests recorded before `line` (a resumed run must still refuse their duplicates). */
+  /**
+   * The custom ids of the lines recorded before `line`, planned or refused (a resumed run must still refuse their
+   * duplicates): a refused line's id is on its error line.
+   */
   async #customIdsBefore(batchId: string, line: number | undefined): Promise<Set<string>> {
     const ids = new Set<string>();
     if (line === undefined) return ids;
     for await (const request of this.#deps.store.readRequests(batchId)) if (request.line < line) ids.add(request.customId);
+    for await (const result of this.#deps.store.readResults(batchId)) {
+      if (result.line >= line || result.outcome !== 'failed') continue;
+      const customId = (JSON.parse(result.jsonl) as { custom_id?: unknown }).custom_id;
+      if (typeof customId === 'string') ids.add(customId);
+    }
     return ids;
   }
 
@@ -180,6 +188,11 @@ export class BatchPlanner {
       };
       return { plan, tasks: corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range })) };
     } catch (error) {
+      // A custom_id belongs to the first line that carries it, even when that line is refused: a later line reusing
+      // it is a duplicate, so one id names one line of the input (and one of the output or error file).
+      if (error instanceof BadInputLineError || error instanceof RefusedLineError) {
+        if (error.customId !== undefined) customIds.add(error.customId);
+      }
       await store.putResult(batch.id, refusedLineResult(lineNumber, error));
       return undefined;
     }

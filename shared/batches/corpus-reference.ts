@@ -1,19 +1,10 @@
 import { invalidRequest } from '../core/rerank-error.js';
 import type { RerankDocument } from '../core/rerank-request.js';
-import type { DialectName } from '../dialects/dialect.js';
+import type { Dialect } from '../dialects/dialect.js';
 import { parseJsonText } from '../dialects/wire-fields.js';
 
-/** The body field that names a corpus file instead of listing documents. */
+/** The body field that names a corpus file instead of listing documents (each dialect declares where: Dialect.corpus). */
 export const DOCUMENTS_FILE_ID = 'documents_file_id';
-
-/** Where each dialect that can take a corpus keeps its documents (the corpus field sits beside them). */
-const DOCUMENTS_PATH: Partial<Record<DialectName, readonly string[]>> = {
-  openai: ['documents'],
-  'cohere-v2': ['documents'],
-  voyage: ['documents'],
-  dashscope: ['input', 'documents'],
-  'llama-stack': ['items'],
-};
 
 /** Stands in for the corpus while the dialect parses the body: one document, so its own rules pass unchanged. */
 const PLACEHOLDER_DOCUMENT = 'documents_file_id';
@@ -21,21 +12,22 @@ const PLACEHOLDER_DOCUMENT = 'documents_file_id';
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * A body that names `documents_file_id` where its documents would be: the corpus file id, and the body with one
- * placeholder document instead, for the dialect to parse. Undefined when the body lists its documents.
+ * A body that names `documents_file_id` where its dialect declares it (beside its documents): the corpus file id,
+ * and the body with one placeholder document instead, for the dialect to parse. Undefined when the body lists its
+ * documents.
  */
-export function extractCorpusReference(dialect: DialectName, body: unknown): { fileId: string; body: unknown } | undefined {
-  const path = DOCUMENTS_PATH[dialect];
-  const parentPath = path?.slice(0, -1) ?? [];
+export function extractCorpusReference(dialect: Pick<Dialect, 'corpus'>, body: unknown): { fileId: string; body: unknown } | undefined {
+  const paths = dialect.corpus;
+  const parentPath = paths?.fileIdPath.slice(0, -1) ?? [];
   let parent: unknown = body;
   for (const key of parentPath) parent = isObject(parent) ? parent[key] : undefined;
   const named = isObject(body) && DOCUMENTS_FILE_ID in body ? body : isObject(parent) && DOCUMENTS_FILE_ID in parent ? parent : undefined;
   if (!named) return undefined;
   const where = named === body ? DOCUMENTS_FILE_ID : [...parentPath, DOCUMENTS_FILE_ID].join('.');
-  if (!path || named !== parent) throw invalidRequest(`${where} is not supported on this route; list the documents instead`, where);
+  if (!paths || named !== parent) throw invalidRequest(`${where} is not supported on this route; list the documents instead`, where);
   const fileId = named[DOCUMENTS_FILE_ID];
   if (typeof fileId !== 'string' || fileId === '') throw invalidRequest(`${where} must be a file id (file-...)`, where);
-  const documentsKey = path[path.length - 1] as string;
+  const documentsKey = paths.documentsPath[paths.documentsPath.length - 1] as string;
   if (named[documentsKey] !== undefined) throw invalidRequest(`send either ${documentsKey} or ${DOCUMENTS_FILE_ID}, not both`, where);
   const replaced = { ...named, [documentsKey]: [PLACEHOLDER_DOCUMENT] };
   delete replaced[DOCUMENTS_FILE_ID];

@@ -46,8 +46,3 @@ export function createBatchRequestHash(input: CreateBatchInput): string {
   const canonical = JSON.stringify([input.inputFileId, input.endpoint, input.completionWindow, metadata]);
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
 }
-
-/** The batch id a (key owner, Idempotency-Key) pair always maps to, so a retry finds the first batch. */
-export function idempotentBatchId(ownerKeyId: string, idempotencyKey: string): string {
-  return `batch_${createHash('sha256').update(`batch\n${ownerKeyId}\n${idempotencyKey}`, 'utf8').digest('hex').slice(0, 32)}`;
-}

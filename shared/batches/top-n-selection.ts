@@ -1,5 +1,5 @@
 import type { ScoreActivation } from '../core/rerank-request.js';
-import { sigmoid } from '../core/score-activation.js';
+import { activate } from '../core/score-activation.js';
 
 interface Candidate {
   readonly index: number;
@@ -35,7 +35,7 @@ export class TopNSelection {
   }
 
   offer(index: number, raw: number): void {
-    const key = this.#activation === 'sigmoid' ? sigmoid(raw) : raw;
+    const key = activate(this.#activation, raw);
     // normalizeResults drops what scores below the threshold (NaN included) before top_n.
     if (this.#threshold !== undefined && !(key >= this.#threshold)) return;
     const candidate = { index, raw, key };

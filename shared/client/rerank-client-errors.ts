@@ -90,11 +90,14 @@ export class RerankResponseTooLargeError extends RerankClientError {
 export class RerankJobFailedError extends RerankClientError {
   readonly jobId: string;
   readonly reason: string;
+  /** The server's `error.code`: `job_cancelled` when the job was cancelled (DELETE) rather than failed. */
+  readonly code: string | undefined;
 
-  constructor(jobId: string, reason: string) {
+  constructor(jobId: string, reason: string, code?: string) {
     super(`rerank job ${jobId} failed: ${reason}`);
     this.name = 'RerankJobFailedError';
     this.jobId = jobId;
     this.reason = reason;
+    this.code = code;
   }
 }

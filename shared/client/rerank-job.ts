@@ -36,6 +36,8 @@ export interface RerankJob {
   readonly resultPage?: { readonly offset: number; readonly limit: number; readonly total: number; readonly nextOffset?: number };
   /** Why the job failed, once failed. */
   readonly error?: string;
+  /** The failure's code, when the server gives one: `job_cancelled` for a cancelled job (its status stays `failed`). */
+  readonly errorCode?: string;
   /** Set on jobs returned by `submit`. */
   readonly submitted?: SubmittedRerankRequest;
 }
@@ -52,6 +54,7 @@ export function readJobView(body: unknown): RerankJob {
   }
   const progress = isReplyObject(body['progress']) ? body['progress'] : {};
   const error = isReplyObject(body['error']) ? body['error']['message'] : body['error'];
+  const errorCode = isReplyObject(body['error']) ? body['error']['code'] : undefined;
   const page = isReplyObject(body['result_page']) ? body['result_page'] : undefined;
   const resultPage =
     page && num(page['offset']) !== undefined && num(page['limit']) !== undefined && num(page['total']) !== undefined
@@ -67,6 +70,7 @@ export function readJobView(body: unknown): RerankJob {
     result: body['result'],
     resultPage,
     error: typeof error === 'string' ? error : undefined,
+    errorCode: typeof errorCode === 'string' ? errorCode : undefined,
   };
   return {
     id: body['id'],

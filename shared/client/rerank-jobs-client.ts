@@ -135,7 +135,7 @@ export class RerankJobsClient {
           lastReported = key;
           onProgress?.(view.progress, view);
         }
-        if (view.status === 'failed') throw new RerankJobFailedError(jobId, view.error ?? 'no reason given');
+        if (view.status === 'failed') throw new RerankJobFailedError(jobId, view.error ?? 'no reason given', view.errorCode);
         if (view.status === 'succeeded') return this.#wholeResult(view, options, submitted);
       }
       const left = deadline - performance.now();

@@ -33,6 +33,22 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'gpt-4o-mini',
   'gpt-4o',
   'RerankService',
+  // NVIDIA NIM (its docs' example; LangChain's and LlamaIndex's NVIDIARerank default)
+  'nvidia/nv-rerankqa-mistral-4b-v3',
+  'nvidia/llama-3.2-nv-rerankqa-1b-v2',
+  // vLLM score (its docs' example model)
+  'BAAI/bge-reranker-v2-m3',
+  // Mixedbread (its docs' and SDK README's examples)
+  'mixedbread-ai/mxbai-rerank-large-v2',
+  'mixedbread-ai/mxbai-rerank-base-v2',
+  'mixedbread-ai/mxbai-rerank-large-v1',
+  // Google Vertex AI ranking API (its documented models)
+  'semantic-ranker-default@latest',
+  'semantic-ranker-fast@latest',
+  'semantic-ranker-default-004',
+  'semantic-ranker-fast-004',
+  'semantic-ranker-512@latest',
+  'semantic-ranker-512-003',
   // Amazon Bedrock (the model ids of its rerank ARNs and InvokeModel paths)
   'amazon.rerank-v1:0',
   'cohere.rerank-v3-5:0',

@@ -1,6 +1,6 @@
 import type { RankedResult } from './rerank-outcome.js';
 import type { RerankDocument, ScoreActivation } from './rerank-request.js';
-import { sigmoid } from './score-activation.js';
+import { activate } from './score-activation.js';
 
 export interface NormalizeOptions {
   readonly activation: ScoreActivation;
@@ -38,7 +38,7 @@ export function normalizeResults(rawScores: ArrayLike<number>, options: Normaliz
   const scored: { index: number; score: number }[] = [];
   for (let index = 0; index < rawScores.length; index++) {
     const raw = rawScores[index] as number;
-    scored.push({ index, score: activation === 'sigmoid' ? sigmoid(raw) : raw });
+    scored.push({ index, score: activate(activation, raw) });
   }
   scored.sort(compareRanked);
 

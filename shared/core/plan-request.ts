@@ -1,7 +1,7 @@
 import { invalidRequest } from './rerank-error.js';
 import { paramOf, type RequestParamNames } from './validate-request.js';
 import type { RerankRequest, ScoreActivation } from './rerank-request.js';
-import { defaultActivation } from './score-activation.js';
+import { resolveActivation } from './score-activation.js';
 import { isChunkable, isSplittableScorer, type Scorer } from './scorer.js';
 
 export interface SyncLimits {
@@ -132,7 +132,7 @@ function overBudget(scorer: Scorer, request: RerankRequest, limits: PlanLimits):
 function jobPlan(request: RerankRequest, scorer: Scorer, limits: PlanLimits): JobPlan {
   return {
     model: scorer.id,
-    activation: request.activation ?? defaultActivation(scorer),
+    activation: resolveActivation(request.activation, scorer),
     batchSize: request.batchSize ?? limits.defaultBatchSize,
     ...(isSplittableScorer(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
   };

@@ -48,23 +48,27 @@ export interface RerankErrorOptions {
   /** The request field at fault, in the dialect's own spelling (`documents`, `input.query`, `top_n`...). */
   readonly param?: string;
   readonly cause?: unknown;
+  /** Response headers the failure carries with it (middy's way): `retry-after`, `location`, `allow`... */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export class RerankError extends Error {
   readonly kind: RerankErrorKind;
   readonly param: string | undefined;
+  /** Sent with whatever envelope the dialect wraps the error in; the HTTP layer adds them as given. */
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(kind: RerankErrorKind, message: string, options: RerankErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = 'RerankError';
     this.kind = kind;
     this.param = options.param;
+    this.headers = options.headers ?? {};
   }
 
   get status(): number {
     return STATUS_BY_KIND[this.kind];
   }
-
 
   /**
    * Only `internal` messages may carry internals (a bug's text); clients see a generic text for them. Every other

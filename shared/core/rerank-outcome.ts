@@ -11,6 +11,11 @@ export interface RankedResult {
 export interface RerankUsage {
   /** Tokens the model consumed, query included once per pair (as hosted APIs count). */
   readonly totalTokens: number;
+  /**
+   * Candidates scored: one per document, one per chunk of a document split by max_chunks_per_doc. Per-search
+   * billing counts these (Cohere's search units); absent where it was not recorded (then: the request's documents).
+   */
+  readonly pairs?: number;
 }
 
 export interface RerankTimings {

@@ -5,8 +5,11 @@ export interface RerankDocument {
   readonly source?: Readonly<Record<string, unknown>>;
 }
 
-/** How a raw model score becomes the returned score. */
-export type ScoreActivation = 'sigmoid' | 'none';
+/**
+ * How a raw model score becomes the returned score. `logit`: on the logit scale, as NVIDIA NIM answers - a logit
+ * scorer's own output, a calibrated scorer's probability as its log-odds, a similarity as it is (resolveActivation).
+ */
+export type ScoreActivation = 'sigmoid' | 'none' | 'logit';
 
 /** The RAG tool's strategies: none (input order), default (the model), boost, hybrid, llm_rerank. */
 export type RerankStrategy = 'none' | 'default' | 'boost' | 'hybrid' | 'llm_rerank';

@@ -7,9 +7,10 @@ import { normalizeResults } from './normalize-results.js';
 import { RerankError, invalidRequest } from './rerank-error.js';
 import type { RerankOutcome } from './rerank-outcome.js';
 import type { RerankRequest, ScoreActivation, UpstreamReranker } from './rerank-request.js';
-import { defaultActivation, sigmoid } from './score-activation.js';
+import { resolveActivation, sigmoid } from './score-activation.js';
 import type { Scorer } from './scorer.js';
 import type { ScorerRegistry } from './scorer-registry.js';
+import { paramOf, type RequestParamNames } from './validate-request.js';
 import { maxPerOwner, splitLongDocuments } from './split-long-documents.js';
 
 export interface RerankServiceDeps {
@@ -31,6 +32,8 @@ interface Scored {
   readonly raw: number[];
   readonly scores: number[];
   readonly tokens: number;
+  /** Texts scored against the query (chunks of split documents each count). */
+  readonly pairs: number;
   readonly activation: ScoreActivation;
 }
 
@@ -67,29 +70,31 @@ export class RerankService {
    * The scorer a request is scored with (strategy and upstream applied). Jobs fan out only when this
    * scorer's scores do not depend on the other candidates.
    */
-  scorerFor(request: RerankRequest): Scorer {
+  scorerFor(request: RerankRequest, names?: RequestParamNames): Scorer {
     const strategy = request.strategy ?? 'default';
     if (request.upstream || strategy === 'llm_rerank') {
-      if (!request.upstream) throw invalidRequest('strategy llm_rerank needs an upstream: rerank_config.api_url', 'rerank_config.api_url');
-      if (!this.#deps.upstreamScorer) throw invalidRequest('upstream rerank providers are not enabled here', 'rerank_config.api_url');
+      // Refusals name the domain field, spelled as the request's dialect spells it (paramOf).
+      const upstream = paramOf(names, 'upstream');
+      if (!request.upstream) throw invalidRequest(`strategy llm_rerank needs an upstream: ${upstream}`, upstream);
+      if (!this.#deps.upstreamScorer) throw invalidRequest('upstream rerank providers are not enabled here', upstream);
       return this.#deps.upstreamScorer(request.upstream);
     }
     const model = this.resolveScorer(request.model);
     if (strategy === 'hybrid') {
-      if (!this.#deps.hybridOf) throw invalidRequest('strategy hybrid is not enabled here', 'rerank_strategy');
+      if (!this.#deps.hybridOf) throw invalidRequest('strategy hybrid is not enabled here', paramOf(names, 'strategy'));
       return this.#deps.hybridOf(model);
     }
     return model;
   }
 
-  async #score(request: RerankRequest, signal: AbortSignal | undefined): Promise<Scored> {
+  async #score(request: RerankRequest, signal: AbortSignal | undefined, names: RequestParamNames | undefined): Promise<Scored> {
     const strategy = request.strategy ?? 'default';
     if (strategy === 'none') {
-      // Strategy `none` (RAG tool rerank_strategy): every document scores 0, and ties keep the input order.
+      // Strategy `none`: every document scores 0, and ties keep the input order.
       const zeros = request.documents.map(() => 0);
-      return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
+      return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none' };
     }
-    const scorer = this.scorerFor(request);
+    const scorer = this.scorerFor(request, names);
     // max_tokens_per_doc: in the model's own tokens where the scorer counts them, else in words before scoring.
     const budget = tokenBudget(scorer, request.documents.map((d) => d.text), request.maxTokensPerDocument);
     const texts = budget.texts;
@@ -104,34 +109,39 @@ export class RerankService {
     };
     let scores: number[];
     let tokens: number;
+    let pairs = texts.length;
     if (request.maxChunksPerDoc !== undefined) {
       const split = splitLongDocuments(texts, request.maxChunksPerDoc);
       const batch = await runModel(split.texts);
       scores = maxPerOwner(batch.scores, split.owner, texts.length);
       tokens = batch.tokens;
+      pairs = split.texts.length;
     } else {
       const batch = await runModel(texts);
       scores = [...batch.scores];
       tokens = batch.tokens;
     }
     // Upstream APIs answer final scores already; a local scorer's scores get the requested activation.
-    let activation: ScoreActivation = request.upstream ? 'none' : (request.activation ?? defaultActivation(scorer));
+    let activation: ScoreActivation = request.upstream ? 'none' : resolveActivation(request.activation, scorer);
     const raw = scores;
     if (strategy === 'boost' && request.boost) {
       if (activation === 'sigmoid') scores = scores.map(sigmoid);
       scores = applyBoost(scores, request.documents, request.boost);
       activation = 'none';
     }
-    return { scorerId: scorer.id, raw, scores, tokens, activation };
+    return { scorerId: scorer.id, raw, scores, tokens, pairs, activation };
   }
 
-  /** `signal`: the request's deadline (see ScoreOptions.signal); aborted, it fails with its reason (or falls back, if asked). */
-  async rerank(request: RerankRequest, options: { readonly signal?: AbortSignal } = {}): Promise<RerankOutcome> {
+  /**
+   * `signal`: the request's deadline (see ScoreOptions.signal); aborted, it fails with its reason (or falls back, if asked).
+   * `names`: how the request's dialect spells the fields a refusal names (absent = the domain names).
+   */
+  async rerank(request: RerankRequest, options: { readonly signal?: AbortSignal; readonly names?: RequestParamNames } = {}): Promise<RerankOutcome> {
     const started = performance.now();
     let scored: Scored;
     let fallback = false;
     try {
-      const score = () => this.#score(request, options.signal);
+      const score = () => this.#score(request, options.signal, options.names);
       scored = await (this.#deps.trace ? this.#deps.trace('scoring', score) : score());
     } catch (error) {
       if (error instanceof RerankError && error.kind === 'invalid_request') throw error;
@@ -141,11 +151,11 @@ export class RerankService {
         if (error instanceof RerankError) throw error;
         throw new RerankError('internal', 'scoring failed', { cause: error });
       }
-      // `fallback` (RAG tool): the input order, flagged, rather than no answer at all.
+      // `fallbackToInputOrder`: the input order, flagged, rather than no answer at all.
       fallback = true;
       const zeros = request.documents.map(() => 0);
       const scorerId = request.upstream?.model ?? request.model ?? 'fallback';
-      scored = { scorerId, raw: zeros, scores: zeros, tokens: 0, activation: 'none' };
+      scored = { scorerId, raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none' };
     }
     const scoredAt = performance.now();
     const results = normalizeResults(scored.scores, {
@@ -158,7 +168,7 @@ export class RerankService {
       id: this.#newId(),
       model: scored.scorerId,
       results,
-      usage: { totalTokens: scored.tokens },
+      usage: { totalTokens: scored.tokens, pairs: scored.pairs },
       timings: { scoringMs: scoredAt - started, totalMs: performance.now() - started },
       rawScores: scored.raw,
       ...(fallback ? { fallback } : {}),

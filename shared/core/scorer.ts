@@ -31,6 +31,8 @@ export interface Scorer {
   readonly id: string;
   /** Raw score range kind, so the core can pick the right activation (sigmoid of a logit, or none). */
   readonly scoreKind: 'logit' | 'similarity';
+  /** True when a 'similarity' score is a calibrated P(relevant) (a fitted logistic model): its log-odds are a logit. */
+  readonly calibrated?: boolean;
   /**
    * True when a document's score depends on the other candidates (BM25 with the candidates' own statistics,
    * per-request min-max fusion).

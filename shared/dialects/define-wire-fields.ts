@@ -1,7 +1,7 @@
 import { rerankRequest, type RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from './json-schema.js';
-import type { Dialect } from './dialect.js';
+import type { CorpusPaths, Dialect } from './dialect.js';
 import type { WireField, WirePath } from './wire-field.js';
 import { expectObject, type JsonObject } from './wire-fields.js';
 
@@ -33,6 +33,10 @@ export interface WireFields<I, F> {
   read(body: unknown): { readonly inputs: ValuesOf<I>; readonly fields: ValuesOf<F> };
   /** How the client spells a declared field: `parameters.top_n`. */
   param(name: keyof I | keyof F): string;
+  /** Where a declared field sits in the body: `['parameters', 'top_n']`. */
+  path(name: keyof I | keyof F): WirePath;
+  /** Where a corpus file id and the documents it stands for sit, when the declaration has a `documentsFileId` input. */
+  readonly corpus: CorpusPaths | undefined;
   /** The value a body carries at a declared field's path, unread (`undefined` where the path runs through a non-object). */
   sent(body: unknown, name: keyof I | keyof F): unknown;
   /**
@@ -129,6 +133,8 @@ export function defineWireFields<
     return field;
   };
   const param = (name: keyof I | keyof F): string => paramOf(fieldNamed(name).path);
+  const fileId = all.get('documentsFileId');
+  const documents = all.get('documents');
   const declared = (name: string): string | undefined => (all.has(name) ? param(name) : undefined);
   const paramNames = (spelled: Partial<RequestParamNames> = {}): RequestParamNames => {
     const query = spelled.query ?? declared('query');
@@ -157,6 +163,8 @@ export function defineWireFields<
       return { inputs: inputValues as ValuesOf<I>, fields: readAll(obj, fields, inputValues) as ValuesOf<F> };
     },
     param,
+    path: (name) => fieldNamed(name).path,
+    corpus: fileId && documents ? { fileIdPath: fileId.path, documentsPath: documents.path } : undefined,
     sent: (raw, name) =>
       fieldNamed(name).path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as JsonObject)[key] : undefined), raw),
     paramNames,
@@ -177,12 +185,14 @@ export interface RequestDeclaration {
   readonly schema: JsonSchema;
   read(body: unknown): { readonly fields: Partial<RerankRequest> & Pick<RerankRequest, 'query' | 'documents'> };
   paramNames(): RequestParamNames;
+  readonly corpus?: CorpusPaths | undefined;
 }
 
 /** The parse side of a dialect whose declared fields map one to one: no hook, everything from the declaration. */
-export function declaredParse(declaration: RequestDeclaration): Pick<Dialect, 'requestSchema' | 'paramNames' | 'parse'> {
+export function declaredParse(declaration: RequestDeclaration): Pick<Dialect, 'requestSchema' | 'paramNames' | 'parse' | 'corpus'> {
   const names = declaration.paramNames();
   return {
+    ...(declaration.corpus ? { corpus: declaration.corpus } : {}),
     requestSchema: declaration.schema,
     paramNames: () => names,
     parse: (body) => toRerankRequest(declaration.read(body).fields),

@@ -3,8 +3,10 @@ import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from './json-schema.js';
+import type { WirePath } from './wire-field.js';
 
 export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei'
+  | 'nim' | 'vllm-score' | 'mixedbread' | 'vertex'
   // Part 2 of the hosted shapes (issue 36): Amazon Bedrock, Pinecone, Weaviate.
   | 'bedrock'
   | 'bedrock-invoke'
@@ -28,6 +30,12 @@ export interface DialectResponse {
 
 /** The route prefixes an operator sets. */
 export type RoutePrefixName = 'weaviate';
+
+/** Where a body names a corpus file (`documents_file_id`) and where the documents it stands for would be. */
+export interface CorpusPaths {
+  readonly fileIdPath: WirePath;
+  readonly documentsPath: WirePath;
+}
 
 /** How a dialect served on another's path is told apart there. */
 export interface SharedPath {
@@ -84,6 +92,8 @@ export interface Dialect {
   /** True where the wire format defines the answer to no documents (the RAG tool answers an empty ranking). */
   readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
+  /** Set where a batch line may name its documents by a corpus file (the declared `documentsFileId` input). */
+  readonly corpus?: CorpusPaths;
   /** The request body as JSON Schema: checked before `parse` runs, and published in `/openapi.json`. */
   readonly requestSchema: JsonSchema;
   /** The 200 body `formatOutcome` produces (documentation only). */

@@ -6,6 +6,10 @@ import { chatDialect } from './chat/chat-dialect.js';
 import { cohereV2Dialect } from './cohere-v2/cohere-v2-dialect.js';
 import { dashScopeDialect } from './dashscope/dashscope-dialect.js';
 import type { Dialect, DialectName } from './dialect.js';
+import { nimDialect } from './nim/nim-dialect.js';
+import { vllmScoreDialect } from './vllm-score/vllm-score-dialect.js';
+import { mixedbreadDialect } from './mixedbread/mixedbread-dialect.js';
+import { vertexDialect } from './vertex/vertex-dialect.js';
 import { llamaStackDialect } from './llama-stack/llama-stack-dialect.js';
 import { openAiDialect } from './openai/openai-dialect.js';
 import { pipelineDialect } from './pipeline/pipeline-dialect.js';
@@ -24,6 +28,10 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   'cohere-v2': cohereV2Dialect,
   voyage: voyageDialect,
   tei: teiDialect,
+  nim: nimDialect,
+  'vllm-score': vllmScoreDialect,
+  mixedbread: mixedbreadDialect,
+  vertex: vertexDialect,
   bedrock: bedrockDialect,
   'bedrock-invoke': bedrockInvokeDialect,
   pinecone: pineconeDialect,

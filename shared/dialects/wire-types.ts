@@ -64,6 +64,15 @@ export const stringDocuments = (description: string): WireType<RerankDocument[]>
   read: (value, param) => readStringDocuments(value, param).map((text): RerankDocument => ({ text })),
 });
 
+/**
+ * A batch line's corpus by reference, beside where the dialect keeps its documents: a file whose every line is one
+ * document. Declared by every dialect that takes one (the batch admission finds it by this declaration); a
+ * synchronous route refuses it (readDialectRequest).
+ */
+export const DOCUMENTS_FILE_ID = stringOrAbsent(
+  'Batch lines only (POST /v1/batches): instead of the documents, a file (purpose batch or user_data) whose every line is one document.',
+);
+
 export const TOP_N = integerOrAbsent(0, 'How many results to return, best first; absent or larger than the list = all, 0 = none.');
 
 export const THRESHOLD = numberOrAbsent('Drops results scoring below it (after the activation).');

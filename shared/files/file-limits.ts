@@ -14,7 +14,11 @@ export interface FileLimits {
   /** Uploads a key may have pending at once, and how long one stays open (OpenAI: an hour). */
   readonly maxPendingUploads: number;
   readonly uploadWindowSeconds: number;
-  readonly maxFilenameChars: number;
+  /**
+   * A filename's size in UTF-8 bytes (not characters: 512 three-byte characters are 1,536 bytes). The S3 store
+   * keeps the name in 2 KB of object metadata and in 1,024-byte index keys; 512 bytes fits both with room.
+   */
+  readonly maxFilenameBytes: number;
   /** How long an uploaded file is kept (RERANK_FILE_RETENTION_DAYS), unless the caller asks for less. */
   readonly retentionSeconds: number;
 }
@@ -29,6 +33,6 @@ export const DEFAULT_FILE_LIMITS: FileLimits = {
   maxStoredBytesPerKey: 10 * 1024 * MiB,
   maxPendingUploads: 100,
   uploadWindowSeconds: 3_600,
-  maxFilenameChars: 1_024,
+  maxFilenameBytes: 512,
   retentionSeconds: 30 * 86_400,
 };

@@ -56,15 +56,21 @@ export interface FileWriter {
   abort(): Promise<void>;
 }
 
+/** A listed file: its record without the version, which only a read of the bytes pins. */
+export type ListedFile = Omit<FileRecord, 'version'>;
+
 export interface FilePage {
-  readonly files: readonly FileRecord[];
+  readonly files: readonly ListedFile[];
   readonly hasMore: boolean;
 }
 
 export interface FileStore {
   openWriter(file: NewFile): Promise<FileWriter>;
   get(id: string): Promise<FileRecord | undefined>;
-  /** The caller's files, newest first unless `order` says `asc`; `after` is the id the previous page ended with. */
+  /**
+   * The caller's files, newest first unless `order` says `asc`; `after` is the id the previous page ended with.
+   * Without `purpose`, every purpose but `upload_part` (parts are pieces of an upload, never listed as files).
+   */
   list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' }): Promise<FilePage>;
   /** The file's bytes, streamed in order; a range reads only that slice. Throws FileNotFoundError when gone. */
   read(id: string, range?: ByteRange): AsyncIterable<Uint8Array>;

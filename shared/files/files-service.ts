@@ -86,7 +86,10 @@ export class FilesService {
   }
 
   list(ownerKeyId: string, query: FileListQuery): Promise<FilePage> {
-    return this.#files.list(ownerKeyId, query).then((page) => ({ ...page, files: page.files.filter((f) => f.purpose !== 'upload_part') }));
+    // The store skips upload parts while paging (filtering its page here would leave `limit=1` empty behind a part);
+    // asked for them by purpose, there are none: parts are pieces of an upload, not files.
+    if (query.purpose === 'upload_part') return Promise.resolve({ files: [], hasMore: false });
+    return this.#files.list(ownerKeyId, query);
   }
 
   async content(ownerKeyId: string, id: string): Promise<FileContent> {
@@ -265,10 +268,13 @@ export class FilesService {
     return purpose as FilePurpose;
   }
 
+  /** Bounded by its UTF-8 size, which is what S3 metadata and object keys count (a character may be 4 bytes). */
   #checkFilename(filename: string): void {
-    if (filename.length === 0 || filename.length > this.#limits.maxFilenameChars) {
-      throw invalidRequest(`filename must have 1 to ${this.#limits.maxFilenameChars} characters`, 'filename');
+    const bytes = Buffer.byteLength(filename, 'utf8');
+    if (bytes === 0 || bytes > this.#limits.maxFilenameBytes) {
+      throw invalidRequest(`filename must be 1 to ${this.#limits.maxFilenameBytes} bytes in UTF-8 (this one is ${bytes})`, 'filename');
     }
+    if (/\p{Cs}/u.test(filename)) throw invalidRequest('filename is not valid Unicode (it has a lone surrogate)', 'filename');
   }
 
   async #checkQuota(ownerKeyId: string, incomingBytes: number): Promise<void> {

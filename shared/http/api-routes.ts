@@ -5,6 +5,7 @@ import { weaviateDialect } from '../dialects/weaviate/weaviate-dialect.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import { dashScopeDialect } from '../dialects/dashscope/dashscope-dialect.js';
 import { openAiDialect } from '../dialects/openai/openai-dialect.js';
+import { vertexDialect } from '../dialects/vertex/vertex-dialect.js';
 import type { BatchesOperation } from './batches/batches-api.js';
 import type { FilesOperation } from './files/files-api.js';
 
@@ -155,10 +156,26 @@ export function normalizePath(path: string): string {
   return end === path.length ? path : path.slice(0, end);
 }
 
-/** The envelope for an unknown path: DashScope's under its own prefix, OpenAI's elsewhere. */
-const dialectForUnknownPath = (path: string): Dialect => (path.startsWith('/api/v1/services/') ? dashScopeDialect : openAiDialect);
+/** The envelope for an unknown path: DashScope's and Google's (Vertex AI) under their own prefixes, OpenAI's elsewhere. */
+const dialectForUnknownPath = (path: string): Dialect =>
+  path.startsWith('/api/v1/services/') ? dashScopeDialect : path.startsWith('/v1/projects/') ? vertexDialect : openAiDialect;
 
-/** Matches `/a/{id}` templates segment by segment; a `{name}` segment takes one non-empty segment. */
+/** A template segment with a variable: `{id}`, or one with literal text around it (Google's `{rankingConfig}:rank`). */
+const SEGMENT_VARIABLE = /^([^{}]*)\{(\w+)\}([^{}]*)$/;
+
+/** `%3A` reads as `:`; a malformed escape matches nothing. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Matches `/a/{id}` templates segment by segment: a `{name}` segment takes one non-empty segment, and a segment
+ * with text around its variable (`{rankingConfig}:rank`) takes a segment with that text around a non-empty value.
+ */
 function matchPath(template: string, path: string): Record<string, string> | undefined {
   const want = template.split('/');
   const got = path.split('/');
@@ -167,16 +184,29 @@ function matchPath(template: string, path: string): Record<string, string> | und
   for (let i = 0; i < want.length; i++) {
     const w = want[i] as string;
     const g = got[i] as string;
-    if (w.startsWith('{') && w.endsWith('}')) {
-      if (g === '') return undefined;
-      try {
-        params[w.slice(1, -1)] = decodeURIComponent(g);
-      } catch {
-        return undefined;
-      }
+    const variable = SEGMENT_VARIABLE.exec(w);
+    if (variable) {
+      const [, prefix = '', name = '', suffix = ''] = variable;
+      const decoded = decodeSegment(g);
+      if (decoded === undefined || decoded.length <= prefix.length + suffix.length) return undefined;
+      if (!decoded.startsWith(prefix) || !decoded.endsWith(suffix)) return undefined;
+      params[name] = decoded.slice(prefix.length, decoded.length - suffix.length);
     } else if (w !== g) return undefined;
   }
   return params;
+}
+
+/**
+ * The path API Gateway routes a template on. HTTP APIs take a variable only as a whole segment and a greedy one only
+ * last: a template with text beside a variable (`.../rankingConfigs/{rankingConfig}:rank`) is routed on its literal
+ * start and a greedy rest (`/v1/projects/{proxy+}`); the function's own matchRoute then reads the rest.
+ */
+export function gatewayPath(template: string): string {
+  const segments = template.split('/');
+  const partial = segments.findIndex((segment) => segment.includes('{') && !/^\{\w+\}$/.test(segment));
+  if (partial < 0) return template;
+  const firstVariable = segments.findIndex((segment) => segment.includes('{'));
+  return [...segments.slice(0, firstVariable), '{proxy+}'].join('/');
 }
 
 export function matchRoute(method: string, rawPath: string, maxPathChars: number = DEFAULT_MAX_PATH_CHARS): RouteMatch {

@@ -1,6 +1,6 @@
 import type { ServiceRuntime } from '../runtime/service-runtime.js';
 import { ApiApp } from './api-app.js';
-import { apiLimitsOf } from './api-limits.js';
+import { apiLimitsOf } from '../runtime/api-limits.js';
 import { createBatchesApi } from './batches/create-batches-api.js';
 import { createFilesApi } from './files/create-files-api.js';
 import { serviceInfo } from './service-info.js';

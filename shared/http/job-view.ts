@@ -1,3 +1,4 @@
+import { JOB_CANCELLED_REASON } from '../jobs/job-coordinator.js';
 import type { JobRecord } from '../jobs/job-model.js';
 
 export const jobPollPath = (jobId: string): string => `/v1/rerank/jobs/${encodeURIComponent(jobId)}`;
@@ -16,6 +17,16 @@ export function jobView(job: JobRecord, result?: unknown, basePath = ''): Record
     expires_at: job.expiresAt,
     poll_url: `${basePath}${jobPollPath(job.id)}`,
     ...(result !== undefined ? { result } : {}),
-    ...(job.status === 'failed' ? { error: { message: job.error ?? 'the job failed' } } : {}),
+    ...(job.status === 'failed' ? { error: failure(job) } : {}),
   };
+}
+
+/**
+ * Why a job failed. A cancelled job keeps the status word `failed` (the job wire has three statuses, and published
+ * clients, this project's SDK among them, refuse a fourth as a malformed reply) and says `code: "job_cancelled"`; a
+ * batch, on OpenAI's wire, reads `cancelled`.
+ */
+function failure(job: JobRecord): { message: string; code?: string } {
+  const message = job.error ?? 'the job failed';
+  return message === JOB_CANCELLED_REASON ? { message, code: 'job_cancelled' } : { message };
 }

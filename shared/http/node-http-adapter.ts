@@ -7,6 +7,14 @@ import { streamedBodyOf } from './streamed-result.js';
 /** API Gateway's own payload cap; beyond it API Gateway answers 413 before any Lambda runs. */
 export const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
+/**
+ * How much of a body refused 413 the local server reads and drops before it answers. curl (without `Expect`), httpx
+ * (the OpenAI Python SDK) and undici (the Node SDK) read an answer only once they have sent the whole body, so cutting
+ * the connection earlier leaves them with a reset and no message. This covers the largest file a client might post to
+ * `/v1/files` by mistake (a 200 MB batch input with its form); past it the connection is cut.
+ */
+export const OVERSIZE_BODY_DRAIN_BYTES = 256 * 1024 * 1024;
+
 const TEXT_TYPES = /json|text|xml|urlencoded|javascript/i;
 
 /** Builds the HTTP API (payload v2.0) event API Gateway would send for this request. */
@@ -94,16 +102,47 @@ export async function writeApiGatewayResult(res: ServerResponse, result: APIGate
   }
 }
 
-/** Reads the body up to API Gateway's cap; `undefined` means it was larger. */
-export async function readBodyCapped(req: IncomingMessage, maxBytes = API_GATEWAY_MAX_BODY_BYTES): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * Reads the body up to API Gateway's cap; `undefined` means it was larger. The request is then left paused, not
+ * destroyed, so the caller can still drain the rest and answer (see drainBody).
+ */
+export function readBodyCapped(req: IncomingMessage, maxBytes = API_GATEWAY_MAX_BODY_BYTES): Promise<Buffer | undefined> {
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', reject);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      req.pause();
+      chunks.length = 0;
+      resolve(undefined);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    // A client that goes away mid-body: no request to answer.
+    const onClose = (): void => {
+      if (req.readableEnded) return;
+      stop();
+      reject(new Error('the client closed the connection before its body ended'));
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', reject);
+    req.once('close', onClose);
+  });
 }
 
 /**

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authorizationOf } from '../auth/presented-key.js';
 import type { RequestAuthenticator } from '../auth/request-authenticator.js';
-import { RerankError } from '../core/rerank-error.js';
 import { failureResult } from './api-app.js';
+import { bodyTooLargeError } from './body-too-large-error.js';
 import { matchRoute } from './api-routes.js';
 import { toApiGatewayEvent } from './node-http-adapter.js';
 
@@ -33,7 +33,18 @@ export async function beforeBody(req: IncomingMessage, checks: BeforeBodyChecks)
   }
   const announced = Number(req.headers['content-length']);
   if (Number.isFinite(announced) && announced > checks.maxBodyBytes) {
-    return { refuse: failureResult(event, new RerankError('payload_too_large', `request body is ${announced} bytes; the limit is ${checks.maxBodyBytes} bytes`)) };
+    return { refuse: failureResult(event, bodyTooLargeError(match.route, announced, checks.maxBodyBytes)) };
   }
   return { readBody: true };
+}
+
+/**
+ * The 413 for a body that passed its headers but grew past what the local server reads (no Content-Length, chunked):
+ * in the route's envelope, with the route's hint (POST /v1/files names the Uploads API). API Gateway answers its own
+ * fixed message at that point on AWS; locally the reader gets the more useful one.
+ */
+export function oversizeBodyResult(req: IncomingMessage, readUpTo: number, maxBodyBytes: number, maxPathChars: number): APIGatewayProxyStructuredResultV2 {
+  const event = toApiGatewayEvent(req, Buffer.alloc(0));
+  const match = matchRoute(event.requestContext.http.method, event.rawPath, maxPathChars);
+  return failureResult(event, bodyTooLargeError(match.found === 'route' ? match.route : undefined, { moreThan: readUpTo }, maxBodyBytes));
 }

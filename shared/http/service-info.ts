@@ -35,6 +35,11 @@ export interface ServiceInfo {
   readonly auto_truncate: boolean;
   readonly tokenization_workers: number;
   readonly version: string;
+  /**
+   * What TEI's two "tokens" fields count here. TEI counts tokens; a default model without a token window (BM25, the
+   * USE-lite + BM25 hybrid) is bounded in characters, so those fields carry characters - said here, on the wire.
+   */
+  readonly units: { readonly max_input_length: 'tokens' | 'characters'; readonly max_batch_tokens: 'characters' };
   readonly models: readonly ServedModelInfo[];
   readonly aliases: Readonly<Record<string, string>>;
   readonly limits: Readonly<Record<string, number>>;
@@ -77,6 +82,7 @@ export function serviceInfo(config: ServiceConfig, scorers: ScorerRegistry, enab
     auto_truncate: true,
     tokenization_workers: 1,
     version: SERVICE_VERSION,
+    units: { max_input_length: defaultWindow === null ? 'characters' : 'tokens', max_batch_tokens: 'characters' },
     models,
     aliases,
     limits: {

@@ -16,7 +16,7 @@ import { JobExistsError, type JobStore } from './job-store.js';
 import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
 import { recordJobEnded } from '../observability/record-job-metrics.js';
 import { annotateJob } from '../observability/tracer.js';
-import { IdempotencyKeyReusedError, idempotentJobId } from './idempotency-key.js';
+import { idempotentJobId, replayOf } from './idempotency-key.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { planChunks } from './plan-chunks.js';
 
@@ -96,10 +96,9 @@ export class JobCoordinator {
 
   /** The job a previous submit with this key created, if it is still kept; 400 if it was for another request. */
   async findIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<JobRecord | undefined> {
-    const job = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
-    if (!job || job.ownerKeyId !== submission.ownerKeyId) return undefined;
-    if (job.requestHash !== requestFingerprint(submission.dialect, submission.model, submission.request)) throw new IdempotencyKeyReusedError('job');
-    return this.#withProgress(job);
+    const stored = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
+    const job = replayOf(stored, submission.ownerKeyId, requestFingerprint(submission.dialect, submission.model, submission.request), 'job');
+    return job && this.#withProgress(job);
   }
 
   /** Creates and enqueues a job within the owner's job slots; with an Idempotency-Key a retry gets the first job. */
@@ -327,6 +326,6 @@ export class JobCoordinator {
     if (!stored) return undefined;
     const documents = job.returnDocuments ? await this.#deps.store.getDocuments(job.id) : undefined;
     const wallMs = (job.updatedAt - job.createdAt) * 1000;
-    return outcomeFromStored({ id: job.id, model: job.model, ...stored, wallMs, scoringMs: 0, ...(documents ? { documents } : {}) });
+    return outcomeFromStored({ id: job.id, model: job.model, ...stored, pairs: job.documentCount, wallMs, scoringMs: 0, ...(documents ? { documents } : {}) });
   }
 }

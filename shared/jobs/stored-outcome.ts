@@ -7,6 +7,8 @@ export interface StoredScores {
   /** [document index, final score], best first: what a job or a batch request keeps after normalizeResults. */
   readonly ranked: readonly (readonly [number, number])[];
   readonly totalTokens: number;
+  /** Candidates scored (RerankUsage.pairs): a job's document count (jobs never split documents). */
+  readonly pairs?: number;
   /** The documents by index, when the request asked for them back. */
   readonly documents?: ArrayLike<RerankDocument | undefined>;
   /** Wall time from submission to the end: a job's chunks were scored by many workers, so this is its scoring time too. */
@@ -30,7 +32,7 @@ export function outcomeFromStored(stored: StoredScores): RerankOutcome {
     id: stored.id,
     model: stored.model,
     results,
-    usage: { totalTokens: stored.totalTokens },
+    usage: { totalTokens: stored.totalTokens, ...(stored.pairs === undefined ? {} : { pairs: stored.pairs }) },
     timings: { scoringMs: stored.scoringMs ?? stored.wallMs, totalMs: stored.wallMs },
     ...(stored.rawScores ? { rawScores: stored.rawScores } : {}),
   };

@@ -2,6 +2,7 @@ import type { Dialect } from '../dialects/dialect.js';
 import { REQUEST_EXAMPLES } from '../dialects/request-examples.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import type { JsonSchema } from '../dialects/json-schema.js';
+import { batchCreateRequestBody, FILES_REQUEST_BODY, type FilesOperationName } from './batch-request-bodies.js';
 import { healthSchema, jobViewSchema, modelListSchema, serviceInfoSchema } from './service-schemas.js';
 
 /**
@@ -28,7 +29,6 @@ export interface DocumentedRoute {
 
 type Route = DocumentedRoute;
 
-type FilesOperationName = 'create' | 'list' | 'get' | 'delete' | 'content' | 'upload-create' | 'upload-part' | 'upload-complete' | 'upload-cancel';
 
 const FILES_SUMMARY: Readonly<Record<FilesOperationName, string>> = {
   create: 'Upload a file (multipart: file, purpose batch or user_data; up to the body limit - larger files through /v1/uploads)',
@@ -40,36 +40,6 @@ const FILES_SUMMARY: Readonly<Record<FilesOperationName, string>> = {
   'upload-part': 'Add a part (multipart: data) to an upload',
   'upload-complete': 'Assemble the parts, in the order given, into a file',
   'upload-cancel': 'Cancel an upload',
-};
-
-/** Bodies of the Files and Uploads operations that take one (OpenAI's, unchanged). */
-const MULTIPART = (fields: Record<string, unknown>, required: string[]) => ({
-  required: true,
-  content: { 'multipart/form-data': { schema: { type: 'object', properties: fields, required } } },
-});
-const FILES_REQUEST_BODY: Partial<Record<FilesOperationName, unknown>> = {
-  create: MULTIPART({ file: { type: 'string', format: 'binary' }, purpose: { type: 'string', enum: ['batch', 'user_data'] } }, ['file', 'purpose']),
-  'upload-part': MULTIPART({ data: { type: 'string', format: 'binary' } }, ['data']),
-  'upload-create': {
-    required: true,
-    content: {
-      'application/json': {
-        schema: {
-          type: 'object',
-          properties: { filename: { type: 'string' }, purpose: { type: 'string', enum: ['batch', 'user_data'] }, bytes: { type: 'integer' }, mime_type: { type: 'string' } },
-          required: ['filename', 'purpose', 'bytes', 'mime_type'],
-        },
-      },
-    },
-  },
-  'upload-complete': {
-    required: true,
-    content: {
-      'application/json': {
-        schema: { type: 'object', properties: { part_ids: { type: 'array', items: { type: 'string' } }, md5: { type: 'string' } }, required: ['part_ids'] },
-      },
-    },
-  },
 };
 
 /** An OpenAPI 3.1 document, as JSON. */
@@ -182,6 +152,10 @@ const MODEL_PARAMETER = {
 const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
   schemas.length === 1 ? ref(schemaName(schemas[0] as JsonSchema)) : { anyOf: schemas.map((schema) => ref(schemaName(schema))) };
 
+/** The `{name}` variables of a rerank path (Vertex AI's project, location and ranking config), each a path parameter. */
+const pathParameters = (path: string) =>
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: 'Any value: it is not read.' }));
+
 /** The dialects served on a rerank route besides its own, once each: told apart by their body, or by their headers. */
 const sharingDialects = (action: { readonly byBody?: readonly { readonly dialect: Dialect }[]; readonly byHeaders?: readonly { readonly dialect: Dialect }[] }): Dialect[] => [
   ...new Set([...(action.byBody ?? []), ...(action.byHeaders ?? [])].map((alternative) => alternative.dialect)),
@@ -189,6 +163,9 @@ const sharingDialects = (action: { readonly byBody?: readonly { readonly dialect
 
 function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, byBody: readonly Dialect[] = []): Operation {
   const queueable = dialect.queueable !== false;
+  // A path that names its model (Bedrock's) documents that variable as the model; any other variable is not read.
+  const variables = pathParameters(route.path).filter((p) => !(dialect.modelInPath && p.name === MODEL_PARAMETER.name));
+  const parameters = [...(dialect.modelInPath ? [MODEL_PARAMETER] : []), ...variables, ...(queueable ? [PREFER_PARAMETER] : [])];
   const all = [dialect, ...byBody];
   // Every body this path takes, ready to send: what /docs "Try it out" pre-fills (the first is the default).
   const examples = Object.fromEntries(all.map((d) => [d.name, { summary: `${d.name} body`, value: REQUEST_EXAMPLES[d.name] }]));
@@ -213,7 +190,7 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
   return {
     tags: [dialect.name],
     summary: `Rerank (${dialect.name} dialect)`,
-    ...(queueable || dialect.modelInPath ? { parameters: [...(dialect.modelInPath ? [MODEL_PARAMETER] : []), ...(queueable ? [PREFER_PARAMETER] : [])] } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
     requestBody: body,
     responses: {
       '200': { description: 'The documents ranked, best first.', content: jsonContent(anyOfRefs(all.map((d) => d.responseSchema))) },
@@ -226,7 +203,7 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
 const HTML_PAGE = { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } };
 const DOCS_ASSET_PARAMETER = { name: 'asset', in: 'path', required: true, schema: { type: 'string' } };
 
-function operation(route: Route): Operation {
+function operation(route: Route, batchEndpoints: readonly string[]): Operation {
   const action = route.action;
   switch (action.kind) {
     case 'rerank':
@@ -287,6 +264,7 @@ function operation(route: Route): Operation {
         tags: ['batches'],
         summary: { create: 'Create a batch from an uploaded JSONL file', list: 'List your batches', get: 'Retrieve a batch', cancel: 'Cancel a batch' }[action.operation],
         ...(route.path.includes('{id}') ? { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] } : {}),
+        ...(action.operation === 'create' ? { requestBody: batchCreateRequestBody(batchEndpoints) } : {}),
         responses: { '200': { description: "OpenAI's batch object (or list).", content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['400', '401', '404', '429']) },
       };
     case 'files':
@@ -326,9 +304,14 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
       ]),
     ),
   ];
+  // The routes a batch line may name: the rerank routes whose dialect can be answered from a job, named by a fixed path
+  // (a line's url must equal the endpoint, so a templated path such as Vertex AI's could never match).
+  const batchEndpoints = routes.flatMap((r) =>
+    r.method === 'POST' && r.action.kind === 'rerank' && r.action.dialect.queueable !== false && !r.path.includes('{') ? [r.path] : [],
+  );
   const paths: Record<string, Record<string, Operation>> = {};
   for (const route of routes) {
-    const op = { operationId: operationId(route), ...operation(route), ...(route.public ? { security: [] } : {}) };
+    const op = { operationId: operationId(route), ...operation(route, batchEndpoints), ...(route.public ? { security: [] } : {}) };
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: op };
   }
   return {
@@ -340,6 +323,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
       ...dialects.map((d) => ({ name: d.name, description: `The ${d.name} dialect` })),
       { name: 'jobs', description: 'Queued rerank jobs' },
       { name: 'files', description: 'Files and uploads (OpenAI Files/Uploads APIs): batch inputs, corpora and results' },
+      { name: 'batches', description: 'Batches (OpenAI Batches API): many rerank requests from one uploaded JSONL file' },
       { name: 'service', description: 'Models, health and this document' },
     ],
     paths,

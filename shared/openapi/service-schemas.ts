@@ -37,8 +37,8 @@ export const jobViewSchema = (dialectNames: readonly string[], resultSchemas: re
     error: {
       type: 'object',
       required: ['message'],
-      properties: { message: { type: 'string' } },
-      description: 'Once failed: why.',
+      properties: { message: { type: 'string' }, code: { const: 'job_cancelled', description: 'Present when the job failed because it was cancelled (DELETE).' } },
+      description: 'Once failed: why. A cancelled job reads `failed` with `code: "job_cancelled"` (a batch reads `cancelled`, OpenAI\'s word).',
     },
   },
 });
@@ -86,6 +86,7 @@ export const serviceInfoSchema = {
     'auto_truncate',
     'tokenization_workers',
     'version',
+    'units',
     'models',
     'aliases',
     'limits',
@@ -104,6 +105,12 @@ export const serviceInfoSchema = {
     auto_truncate: { type: 'boolean' },
     tokenization_workers: count,
     version: { type: 'string' },
+    units: {
+      type: 'object',
+      required: ['max_input_length', 'max_batch_tokens'],
+      properties: { max_input_length: { enum: ['tokens', 'characters'] }, max_batch_tokens: { const: 'characters' } },
+      description: "What TEI's token fields count here: `max_input_length` is tokens when the default model has a token window, characters otherwise; `max_batch_tokens` is characters.",
+    },
     models: {
       type: 'array',
       items: {

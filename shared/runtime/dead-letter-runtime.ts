@@ -1,7 +1,7 @@
 import { loadServiceConfig } from '../config/service-config.js';
 import type { ChunkFuser, JobCoordinator } from '../jobs/job-coordinator.js';
 import { IncompleteJobError } from '../jobs/merge-chunk-scores.js';
-import { createBackendAdapters } from './backend-adapters.js';
+import { createBackend } from './create-backend.js';
 import { buildOnce } from './build-once.js';
 import { createJobCoordinator } from './job-coordinator-runtime.js';
 
@@ -28,5 +28,5 @@ const lazyFuser =
 export const deadLetterJobs: () => Promise<JobCoordinator> = buildOnce(async () => {
   const config = loadServiceConfig();
   if (config.jobs.backend === 'memory') return (await wholeRuntime()).jobs;
-  return createJobCoordinator(config, createBackendAdapters(config), lazyFuser);
+  return createJobCoordinator(config, createBackend(config), lazyFuser);
 });

@@ -1,6 +1,6 @@
 import type { ServiceConfig } from '../config/service-config.js';
 import { JobCoordinator, type ChunkFuser } from '../jobs/job-coordinator.js';
-import type { BackendAdapters } from './backend-adapters.js';
+import type { BackendAdapters } from './backend.js';
 
 /** The one way a process builds its JobCoordinator from configuration and storage adapters. */
 export function createJobCoordinator(

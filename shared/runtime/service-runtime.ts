@@ -3,7 +3,8 @@ import type { ApiKeyStore } from '../auth/api-key-store.js';
 import { CachedApiKeyStore } from '../auth/cached-api-key-store.js';
 import type { JobSlots } from '../auth/job-slots.js';
 import { RequestAuthenticator } from '../auth/request-authenticator.js';
-import { createBackendAdapters, type BackendAdapters } from './backend-adapters.js';
+import type { BackendAdapters } from './backend.js';
+import { createBackend } from './create-backend.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import { RerankService } from '../core/rerank-service.js';
 import { BearerAuth } from '../auth/bearer-auth.js';
@@ -20,7 +21,8 @@ import { createJobCoordinator } from './job-coordinator-runtime.js';
 import { aliasedScorerCatalog } from './aliased-scorer-catalog.js';
 import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
-import { createBatchRuntime, type BatchRuntime } from './batch-runtime.js';
+import type { BatchRuntime } from './batch-runtime.js';
+import type { InProcessChunkQueue } from '../adapters/in-process/in-process-chunk-queue.js';
 import type { FileStore } from '../files/file-store.js';
 import type { UploadStore } from '../files/upload-store.js';
 
@@ -41,6 +43,8 @@ export interface ServiceRuntime {
   readonly files?: FileStore;
   /** Pending uploads of `/v1/uploads` (absent = those routes answer 404). */
   readonly uploads?: UploadStore;
+  /** `npm start`'s in-process chunk queue, which the starter attaches the worker handlers to (absent on AWS). */
+  readonly localChunkQueue?: InProcessChunkQueue;
 }
 
 /**
@@ -74,8 +78,11 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
     if (!hybrid) hybrids.set(model.id, (hybrid = createDefaultHybridScorer({ id: `${model.id}+bm25`, model, lexical })));
     return hybrid;
   };
-  const { store, chunks, queue, keys, rateLimiter, jobSlots } = { ...createBackendAdapters(config), ...overrides.adapters };
-  const batches = overrides.batches === undefined ? createBatchRuntime(config) : (overrides.batches ?? undefined);
+  const backend = createBackend(config);
+  const { store, chunks, queue, keys, rateLimiter, jobSlots } = { ...backend, ...overrides.adapters };
+  const batches = overrides.batches === undefined ? backend.batches : (overrides.batches ?? undefined);
+  // The local queue is the one to attach handlers to only while it is the queue jobs are sent to.
+  const localChunkQueue = queue === backend.localChunkQueue ? backend.localChunkQueue : undefined;
   const defaults = {
     ...(config.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: config.rateLimitPerMinute }),
     ...(config.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: config.maxConcurrentJobs }),
@@ -108,6 +115,7 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
     batches,
     ...(batches?.files ? { files: batches.files } : {}),
     ...(batches?.uploads ? { uploads: batches.uploads } : {}),
+    ...(localChunkQueue ? { localChunkQueue } : {}),
   };
 }
 

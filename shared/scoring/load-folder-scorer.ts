@@ -8,6 +8,8 @@ export interface FolderScorerOptions {
   readonly id: string;
   readonly folder: string;
   readonly threads: number;
+  /** Score a warm-up pair at load so the first request is planned by cost (cross-encoders, LLM rerankers); default true. */
+  readonly measurePaceAtLoad?: boolean;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CostMeter } from './cost-meter.js';
+import { CostMeter, paceWarmUpDocument } from './cost-meter.js';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
 import type { BatchFeeds } from './onnx-runtime/batch-runner.js';
 import { quantizesActivationsPerRun, type ExecutionPlan } from './onnx-runtime/execution-plan.js';
@@ -45,6 +45,12 @@ export interface OnnxCrossEncoderOptions {
    * copy of the model); default true. false keeps every request on the pool (the bench compares both).
    */
   readonly smallRequestSession?: boolean;
+  /**
+   * Score one ~128-token warm-up pair at load to measure this machine's pace (CostMeter), so the first request
+   * in a fresh process is planned by its cost (sync or job) like the rest; default true. Adds that pair's
+   * scoring to the load (a cold start pays it once; scripts/model/cold-start-paths.ts reports it).
+   */
+  readonly measurePaceAtLoad?: boolean;
 }
 
 /** A loaded cross-encoder; `maxLength`, `inputNames` and `plan` are exposed for diagnostics, bench and tests. */
@@ -139,6 +145,8 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   /** The measured pace behind estimateSeconds. */
   private readonly meter: CostMeter;
   private closed = false;
+  /** True while the load's warm-up pair is scored: the meter keeps it only until a real request. */
+  private warmingUp = false;
 
   constructor(
     readonly id: string,
@@ -191,8 +199,18 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
       },
       signal,
     );
-    this.meter.record(lengths, (performance.now() - started) / 1000);
+    this.meter.record(lengths, (performance.now() - started) / 1000, this.warmingUp);
     return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
+  }
+
+  /** Scores the warm-up pair so estimateSeconds has a pace before the first request (the sessions are already warm). */
+  async measurePace(): Promise<void> {
+    this.warmingUp = true;
+    try {
+      await this.score('pace', [paceWarmUpDocument()]);
+    } finally {
+      this.warmingUp = false;
+    }
   }
 
   estimateSeconds(query: string, documents: readonly string[]): number | undefined {
@@ -253,10 +271,19 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     await runners.close();
     throw new Error(`model ${options.id}: unsupported ONNX inputs [${runners.inputNames.join(', ')}] in ${folder.onnxPath}`);
   }
-  return new OnnxCrossEncoderScorer(options.id, runners, tokenizer, folder.config, {
+  const scorer = new OnnxCrossEncoderScorer(options.id, runners, tokenizer, folder.config, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
     hiddenSize: folder.config.hiddenSize,
     batchInvariant,
   });
+  if (options.measurePaceAtLoad !== false) {
+    try {
+      await scorer.measurePace();
+    } catch (error) {
+      await scorer.close();
+      throw error;
+    }
+  }
+  return scorer;
 }

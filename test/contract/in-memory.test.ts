@@ -18,11 +18,14 @@ import { InMemoryChunkLedger } from '../../shared/adapters/memory/in-memory-chun
 import { describeChunkLedgerContract } from './chunk-ledger.contract.js';
 import { InMemoryUploadStore } from '../../shared/adapters/memory/in-memory-upload-store.js';
 import { describeUploadStoreContract } from './upload-store.contract.js';
+import { InMemoryFileStore } from '../support/in-memory-file-store.js';
+import { describeFileStoreContract } from './file-store.contract.js';
 
 describeJobStoreContract('in-memory', () => new InMemoryJobStore());
 describeBatchStoreContract('in-memory', () => new InMemoryBatchStore());
 describeChunkLedgerContract('in-memory', () => new InMemoryChunkLedger());
 describeUploadStoreContract('in-memory', () => new InMemoryUploadStore());
+describeFileStoreContract('in-memory', (now) => new InMemoryFileStore({ now }));
 
 describeChunkQueueContract('in-process', async () => {
   const maxReceiveCount = 2;

@@ -28,6 +28,8 @@ describe('the default models', () => {
       model_id: 'use-lite-bm25',
       max_input_length: 65_536,
       max_client_batch_size: 10_000,
+      // The default (a hybrid with BM25) has no token window: TEI's token fields carry characters, and say so.
+      units: { max_input_length: 'characters', max_batch_tokens: 'characters' },
       models: [
         { id: 'use-lite-bm25', default: true, kind: 'hybrid', max_input_tokens: null, components: ['use-lite', 'bm25'] },
         { id: 'use-lite', default: false, kind: 'model folder' },

@@ -1,11 +1,20 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledModelsSpec, resolveDeployHubModels } from '../../infra/config/rerank-models.js';
 import { readRerankSettings } from '../../infra/config/rerank-settings.js';
-import { cdkContextArgs, documentedCommands, DOCUMENTED_PAGES, npmScriptsNamed, withoutComment, type DocumentedCommand } from '../support/documented-commands.js';
+import {
+  cdkContextArgs,
+  documentedBlocks,
+  documentedCommands,
+  DOCUMENTED_PAGES,
+  npmScriptsNamed,
+  withoutComment,
+  type DocumentedBlock,
+  type DocumentedCommand,
+} from '../support/documented-commands.js';
 import { cleanServerEnv, startDevServer, type RunningServer } from '../support/start-dev-server.js';
 import { cdkJsonContext, removeScratchDirs, scratchDir } from '../infra/support/synth-rerank.js';
 import { startFakeHub, type FakeHub, type FakeRepo } from '../unit/scoring/model-pull/fake-hub-server.js';
@@ -30,7 +39,8 @@ type How =
   | 'start-with-models' // RERANK_MODELS=... npm start: started as written, its hub model pulled from a fake hub
   | 'suite' // npm ci && npm start, npm test, npm run synth: what CI runs (.ci/run, every e2e's server, cdk-synth.test.ts)
   | 'variable' // an assignment the next commands read; the tests set it themselves
-  | 'aws-account'; // needs an AWS account: bootstrap, destroy, the aws CLI reading a deployed stack's outputs
+  | 'aws-account' // needs an AWS account: bootstrap, destroy, the aws CLI reading a deployed stack's outputs
+  | 'batch-example'; // a block of a batch walkthrough (it names a .jsonl file): the page's blocks run in order, below
 
 const RULES: readonly (readonly [RegExp, How])[] = [
   [/^curl -si? localhost:3000\//, 'readme-example'],
@@ -43,8 +53,12 @@ const RULES: readonly (readonly [RegExp, How])[] = [
   [/^(npx cdk (bootstrap|destroy)|aws |out\(\) \{|(API_URL|TABLE)=\$\(out )/, 'aws-account'],
 ];
 
-const howOf = (command: DocumentedCommand): How[] => RULES.filter(([pattern]) => pattern.test(withoutComment(command.text))).map(([, how]) => how);
 const commands = documentedCommands();
+const blockKey = (c: { page: string; block: number }): string => `${c.page}#${c.block}`;
+/** The bash blocks of the batch walkthroughs: every command of a block that names a .jsonl file runs with its block. */
+const BATCH_BLOCKS = new Set(commands.filter((c) => /\.jsonl\b/.test(withoutComment(c.text))).map(blockKey));
+const howOf = (command: DocumentedCommand): How[] =>
+  BATCH_BLOCKS.has(blockKey(command)) ? ['batch-example'] : RULES.filter(([pattern]) => pattern.test(withoutComment(command.text))).map(([, how]) => how);
 const where = (c: DocumentedCommand): string => `${c.page}:${c.line}: ${c.text}`;
 const ofKind = (how: How): DocumentedCommand[] => commands.filter((c) => howOf(c)[0] === how);
 
@@ -204,5 +218,76 @@ describe('RERANK_MODELS=... npm start as the README writes it', () => {
         await server.stop();
       }
     });
+  }
+});
+
+describe('the batch walkthroughs of the README and docs/api.md, run as written against npm start', () => {
+  // Each page's walkthrough blocks (bash naming a .jsonl file, and every python and ts block) run in page order in one
+  // fresh folder, as a reader pastes them: the first makes the input files, each client after it runs a whole batch.
+  const KEY = 'rk-documented-batches-0123456789';
+  const IDS = ['c1', 'q1', 'q2', 'q3'];
+  const runnable = (b: DocumentedBlock): boolean => (b.lang === 'bash' && BATCH_BLOCKS.has(blockKey(b))) || b.lang === 'python' || b.lang === 'ts';
+  const pages = [...new Set(documentedBlocks().filter(runnable).map((b) => b.page))];
+  let server: RunningServer;
+  // Under the checkout (gitignored), so `npm run batch` finds the package and the TypeScript example finds `openai`.
+  const work = join(ROOT, '.tmp');
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    server = await startDevServer({ RERANK_API_KEYS: KEY });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('are found: a curl, an OpenAI Python SDK, an OpenAI Node SDK (with the endpoint cast) and an npm run batch walkthrough', () => {
+    const blocks = documentedBlocks().filter(runnable);
+    expect(blocks.some((b) => b.lang === 'bash' && /curl .*\/v1\/batches/.test(b.text))).toBe(true);
+    expect(blocks.some((b) => b.lang === 'python' && /client\.batches\.create/.test(b.text))).toBe(true);
+    expect(blocks.some((b) => b.lang === 'ts' && /endpoint: '\/v1\/rerank' as '\/v1\/chat\/completions'/.test(b.text))).toBe(true);
+    expect(blocks.some((b) => b.lang === 'bash' && /npm run batch -- submit/.test(b.text))).toBe(true);
+    // Each covers a many-query batch and a corpus line by documents_file_id.
+    for (const block of blocks.filter((b) => /batches|batch -- submit/.test(b.text))) expect(block.text, `${block.page}:${block.line}`).toMatch(/documents_file_id/);
+  });
+
+  for (const page of pages) {
+    it(`${page}: every client's batch ends with a result for each custom_id, the corpus line's top 2 among them`, async () => {
+      mkdirSync(work, { recursive: true });
+      const dir = mkdtempSync(join(work, 'docs-batches-'));
+      dirs.push(dir);
+      const env = { ...cleanServerEnv(), RERANK_KEY: KEY, RERANK_URL: server.url, RERANK_BASE_URL: server.url };
+      for (const block of documentedBlocks().filter((b) => b.page === page && runnable(b))) {
+        const where = `${page}:${block.line} (${block.lang})`;
+        rmSync(join(dir, 'results.jsonl'), { force: true });
+        let stdout: string;
+        if (block.lang === 'bash') {
+          // The port is the test server's; everything else as written.
+          const script = `set -euo pipefail\n${block.text.replaceAll('http://localhost:3000', server.url)}`;
+          stdout = (await run('bash', ['-c', script], { cwd: dir, env, maxBuffer: 1 << 22 })).stdout;
+        } else if (block.lang === 'python') {
+          // The OpenAI Python SDK from pip's configured index (.ci/run installs it): missing, this fails, it does not skip.
+          writeFileSync(join(dir, 'batch.py'), block.text);
+          stdout = (await run('python3', ['batch.py'], { cwd: dir, env, maxBuffer: 1 << 22 })).stdout;
+        } else {
+          // Type-checked as a reader's strict TypeScript project would (the cast is what lets '/v1/rerank' through), then run.
+          writeFileSync(join(dir, 'batch.mts'), block.text);
+          const strict = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node'];
+          await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...strict, 'batch.mts'], { cwd: dir, env });
+          stdout = (await run(process.execPath, ['--import', 'tsx', 'batch.mts'], { cwd: dir, env, maxBuffer: 1 << 22 })).stdout;
+        }
+        if (!/\$RERANK_URL|npm run|client\.batches/.test(block.text)) continue; // the block that makes the input files
+        if (existsSync(join(dir, 'results.jsonl'))) {
+          const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: { results: unknown[] } } });
+          expect(lines.map((l) => l.custom_id).sort(), where).toEqual(IDS);
+          for (const line of lines) expect(line.response.status_code, where).toBe(200);
+          expect(lines.find((l) => l.custom_id === 'c1')?.response.body.results, where).toHaveLength(2);
+        } else {
+          // The SDK examples print each line's best result: "<custom_id> <result>".
+          const printed = stdout.trim().split('\n').map((l) => l.split(' ')[0]);
+          expect(printed.sort(), `${where}: ${stdout}`).toEqual(IDS);
+          expect(stdout, where).toMatch(/index/);
+        }
+      }
+    }, 240_000);
   }
 });

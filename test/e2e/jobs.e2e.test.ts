@@ -140,9 +140,10 @@ describe('cancelling a job', () => {
     expect((await del(KEY_B)).status).toBe(404);
     const cancelled = await del(KEY_A);
     expect(cancelled.status).toBe(200);
-    const view = (await cancelled.json()) as { status: string; error?: { message: string } };
+    const view = (await cancelled.json()) as { status: string; error?: { message: string; code?: string } };
     expect(view.status).toBe('failed');
-    expect(view.error?.message).toBe('cancelled by the client');
+    // The status word stays the job wire's `failed`; the code tells a cancel from a failure.
+    expect(view.error).toEqual({ message: 'cancelled by the client', code: 'job_cancelled' });
     const again = (await (await del(KEY_A)).json()) as { status: string };
     expect(again.status).toBe('failed');
   });

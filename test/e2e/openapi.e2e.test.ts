@@ -59,6 +59,42 @@ describe('GET /openapi.json', () => {
     expect(sent).toBeGreaterThanOrEqual(API_ROUTES.filter((r) => r.action.kind === 'rerank' || r.action.kind === 'submit-job').length);
   });
 
+  it("the Files, Uploads and Batches examples, sent as /docs' Try it out sends them (ids filled in), are answered 200", async () => {
+    type Body = { content: Record<string, { examples?: Record<string, { value: Json }>; example?: Json }> };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: Body }>> };
+    const jsonExample = (path: string): Json => Object.values(doc.paths[path]!['post']!.requestBody!.content['application/json']!.examples!)[0]!.value;
+    const formExample = (path: string): Json => doc.paths[path]!['post']!.requestBody!.content['multipart/form-data']!.example!;
+    const auth = { authorization: `Bearer ${KEY}` };
+
+    // POST /v1/files: the form's example fields and a two-line batch input.
+    const form = new FormData();
+    for (const [name, value] of Object.entries(formExample('/v1/files'))) form.set(name, String(value));
+    const lines = ['q1', 'q2'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: ['requests is an HTTP library', 'a cake recipe'] } }));
+    form.set('file', new Blob([`${lines.join('\n')}\n`]), 'requests.jsonl');
+    const file = await fetch(`${server.url}/v1/files`, { method: 'POST', headers: auth, body: form });
+    expect(file.status).toBe(200);
+    const fileId = ((await file.json()) as { id: string }).id;
+
+    // POST /v1/batches: the example, with the file just uploaded.
+    const batch = await post('/v1/batches', { ...jsonExample('/v1/batches'), input_file_id: fileId });
+    expect(batch.status, JSON.stringify(batch.body)).toBe(200);
+    expect(batch.body).toMatchObject({ object: 'batch', endpoint: '/v1/rerank', input_file_id: fileId });
+
+    // POST /v1/uploads as shown; then a small upload through parts and complete, with the example's shape.
+    const upload = await post('/v1/uploads', jsonExample('/v1/uploads'));
+    expect(upload.status, JSON.stringify(upload.body)).toBe(200);
+    const small = await post('/v1/uploads', { ...jsonExample('/v1/uploads'), bytes: 5 });
+    const part = new FormData();
+    for (const [name, value] of Object.entries(formExample('/v1/uploads/{id}/parts'))) part.set(name, String(value));
+    part.set('data', new Blob(['12345']), 'part');
+    const added = await fetch(`${server.url}/v1/uploads/${String(small.body['id'])}/parts`, { method: 'POST', headers: auth, body: part });
+    expect(added.status).toBe(200);
+    const partId = ((await added.json()) as { id: string }).id;
+    const complete = await post(`/v1/uploads/${String(small.body['id'])}/complete`, { ...jsonExample('/v1/uploads/{id}/complete'), part_ids: [partId] });
+    expect(complete.status, JSON.stringify(complete.body)).toBe(200);
+    expect(complete.body).toMatchObject({ status: 'completed', file: { bytes: 5 } });
+  });
+
   it('is answered 405 in the OpenAI envelope for other methods', async () => {
     const res = await fetch(`${server.url}/openapi.json`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
     expect(res.status).toBe(405);

@@ -3,7 +3,7 @@ import { OfficialSpec } from '../support/official-specs.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
 // Replies of the routes that imitate a vendor API, validated against that vendor's own OpenAPI document
-// (../shared/specs): Cohere (v2, and v1 for the OpenAI-compatible /v1/rerank that follows it), OpenAI (chat
+// (test/fixtures/specs): Cohere (v2, and v1 for the OpenAI-compatible /v1/rerank that follows it), OpenAI (chat
 // completions, streamed chunks, models), Llama Stack. TEI and Voyage have their own checks (tei-dialect, sdk/voyageai).
 let server: RunningServer;
 let cohere: OfficialSpec;

@@ -4,7 +4,7 @@ import { startDevServer, type RunningServer } from '../support/start-dev-server.
 
 /**
  * TEI's rerank dialect on `/rerank` beside the OpenAI-compatible one, over a real server: the body decides the
- * dialect (`texts` = TEI), and TEI's answers validate against TEI's own OpenAPI document (../shared/specs).
+ * dialect (`texts` = TEI), and TEI's answers validate against TEI's own OpenAPI document (test/fixtures/specs).
  */
 const QUERY = 'python http library';
 const TEXTS = ['urllib is a built-in Python library for HTTP requests', 'The giant panda is a bear species endemic to China', 'httpx is a modern async HTTP client'];
@@ -33,6 +33,7 @@ describe("TEI's dialect on /rerank", () => {
     expect(validate('Info', info)).toBeUndefined();
     // The dev server of these tests serves the fixture cross-encoder: a 512-token window.
     expect(info).toMatchObject({ model_id: 'tinybert-l2-fixture', served_model_name: 'tinybert-l2-fixture', max_input_length: 512, model_type: { reranker: {} } });
+    expect(info['units']).toEqual({ max_input_length: 'tokens', max_batch_tokens: 'characters' });
   });
 
   it("answers TEI's bare array of ranks, best first, valid against TEI's RerankResponse", async () => {

@@ -10,13 +10,13 @@ import { propertyParams, propertyTimeoutMs } from './support/property-params.js'
 import { pathVariant, validFields, wireBody, type RerankFields } from './support/rerank-arbitraries.js';
 import { expectDialectSuccess, expectJobView, type WireDialect, type WireResult } from './support/response-oracle.js';
 import { DASHSCOPE_PATH, RERANK_ROUTES, expectApiResponse } from './support/route-oracle.js';
+import { waitForProgress } from '../../scripts/support/wait-for-progress.js';
 
 const SYNC_MAX_DOCUMENTS_OVER_LIMIT = 3;
 let api: InProcessApi;
 /** The same runtime with a tiny synchronous limit: 4+ documents take the queued-job path and are waited for. */
 let overLimitApp: ApiApp;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   api = await loadInProcessApi();
@@ -40,17 +40,17 @@ function expectScoreRange(results: readonly WireResult[], fields: RerankFields):
   }
 }
 
-/** Polls until the job leaves `running`, as a client following `poll_url` would. */
+/** Polls until the job leaves `running`, as a client following `poll_url` would; stuck when its body stops changing for 20 s. */
 async function pollUntilDone(pollUrl: string): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const event = apiGatewayEvent({ method: 'GET', path: pollUrl });
-    const response = expectApiResponse(event, await api.app.handle(event));
-    expect(response.status).toBe(200);
-    if (response.body['status'] !== 'running') return response.body;
-    expect(Date.now()).toBeLessThan(deadline);
-    await sleep(2);
-  }
+  return waitForProgress(
+    async () => {
+      const event = apiGatewayEvent({ method: 'GET', path: pollUrl });
+      const response = expectApiResponse(event, await api.app.handle(event));
+      expect(response.status).toBe(200);
+      return { done: response.body['status'] !== 'running', progress: JSON.stringify(response.body), value: response.body };
+    },
+    { stallMs: 20_000, pollMs: 2, what: pollUrl },
+  );
 }
 
 describe.each(['openai', 'dashscope', 'chat'] as const)('%s: valid requests', (dialect) => {

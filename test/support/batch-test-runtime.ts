@@ -5,8 +5,8 @@ import type { BatchTask } from '../../shared/batches/batch-model.js';
 import type { BatchTaskQueue } from '../../shared/batches/batch-task-queue.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import type { ApiApp } from '../../shared/http/api-app.js';
-import { apiLimitsOf } from '../../shared/http/api-limits.js';
-import { runtimeBatchEngine } from '../../shared/http/batches/create-batches-api.js';
+import { apiLimitsOf } from '../../shared/runtime/api-limits.js';
+import { runtimeBatchEngine } from '../../shared/runtime/runtime-batch-engine.js';
 import { createApiApp } from '../../shared/http/create-api-app.js';
 import { assembleServiceRuntime } from '../../shared/runtime/service-runtime.js';
 import { InMemoryFileStore } from './in-memory-file-store.js';
@@ -49,10 +49,10 @@ export interface BatchTestRuntime {
  * in-memory ports, operator keys `key-a` and `key-b`, a hand-driven task queue and a clock the test moves.
  */
 export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}): BatchTestRuntime {
-  const files = new InMemoryFileStore();
+  const clock = { nowMs: Date.UTC(2026, 0, 1) };
+  const files = new InMemoryFileStore({ now: () => Math.floor(clock.nowMs / 1000) });
   const store = new InMemoryBatchStore();
   const queue = new ManualBatchQueue();
-  const clock = { nowMs: Date.UTC(2026, 0, 1) };
   // Operator keys key-a and key-b; the small limits these tests assume.
   const config = testConfig({ scorers, apiKeys: ['key-a', 'key-b'], limits: { maxQueryChars: 1000, maxDocumentChars: 1000 } });
   const runtime = assembleServiceRuntime(config, scorers, {

@@ -21,6 +21,38 @@ export interface DocumentedCommand {
   readonly line: number;
   /** The command as a reader pastes it: continuation lines joined with newlines, the trailing comment kept. */
   readonly text: string;
+  /** Which fenced block of its page it is in (0 = the page's first block of any language). */
+  readonly block: number;
+}
+
+/** A fenced code block of a page, as a reader copies it. */
+export interface DocumentedBlock {
+  readonly page: string;
+  /** The line of its opening fence. */
+  readonly line: number;
+  /** Its position among the page's fenced blocks (as DocumentedCommand.block counts). */
+  readonly block: number;
+  /** The info string: `bash`, `python`, `ts`, ... */
+  readonly lang: string;
+  readonly text: string;
+}
+
+/** Every fenced block of a page, in order. */
+export function blocksOf(page: string, markdown: string): DocumentedBlock[] {
+  const blocks: DocumentedBlock[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.startsWith('```')) continue;
+    const start = i;
+    const body: string[] = [];
+    while (++i < lines.length && !lines[i]!.startsWith('```')) body.push(lines[i]!);
+    blocks.push({ page, line: start + 1, block: blocks.length, lang: lines[start]!.slice(3).trim(), text: `${body.join('\n')}\n` });
+  }
+  return blocks;
+}
+
+export function documentedBlocks(): DocumentedBlock[] {
+  return DOCUMENTED_PAGES.flatMap((page) => blocksOf(page, readFileSync(join(ROOT, page), 'utf8')));
 }
 
 /**
@@ -31,10 +63,14 @@ export function commandsOf(page: string, markdown: string): DocumentedCommand[] 
   const commands: DocumentedCommand[] = [];
   const lines = markdown.split('\n');
   let inBash = false;
+  let inBlock = false;
+  let block = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.startsWith('```')) {
-      inBash = !inBash && line === '```bash';
+      inBlock = !inBlock;
+      if (inBlock) block++;
+      inBash = inBlock && line === '```bash';
       continue;
     }
     if (!inBash || line.trim() === '' || line.trimStart().startsWith('#')) continue;
@@ -42,7 +78,7 @@ export function commandsOf(page: string, markdown: string): DocumentedCommand[] 
     let text = line;
     const open = (t: string): boolean => t.endsWith('\\') || withoutComment(t).split("'").length % 2 === 0;
     while (open(text) && i + 1 < lines.length && !lines[i + 1]!.startsWith('```')) text += `\n${lines[++i]}`;
-    commands.push({ page, line: first + 1, text });
+    commands.push({ page, line: first + 1, text, block });
   }
   return commands;
 }

@@ -1,19 +1,28 @@
-import { randomUUID } from 'node:crypto';
-import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileWriter, NewFile } from '../../shared/files/file-store.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileUsage, FileWriter, NewFile } from '../../shared/files/file-store.js';
 import { FileNotFoundError, FileTooLargeError } from '../../shared/files/file-errors.js';
 
 /**
- * A FileStore fake for unit tests of what streams over the port (the local-folder and S3 adapters have their
- * own tests). Reads come in small pieces, so line splitting across reads is always exercised.
+ * A FileStore in memory for unit tests of what streams over the port; it passes the same contract suite as the
+ * local-folder and S3 adapters (test/contract/file-store.contract.ts). Reads come in small pieces, so line
+ * splitting across reads is always exercised.
  */
 export class InMemoryFileStore implements FileStore {
   readonly #files = new Map<string, { record: FileRecord; bytes: Buffer }>();
   readonly #readPieceBytes: number;
+  readonly #now: () => number;
   /** Bytes handed out by `read`, for tests that check a range read reads only its range. */
   bytesRead = 0;
 
-  constructor(options: { readonly readPieceBytes?: number } = {}) {
+  constructor(options: { readonly readPieceBytes?: number; readonly now?: () => number } = {}) {
     this.#readPieceBytes = options.readPieceBytes ?? 7;
+    this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  }
+
+  /** A file not yet past its expiresAt (the port's stores hide expired files at once). */
+  #live(id: string): { record: FileRecord; bytes: Buffer } | undefined {
+    const file = this.#files.get(id);
+    return file && (file.record.expiresAt === undefined || file.record.expiresAt > this.#now()) ? file : undefined;
   }
 
   /** Stores a whole file at once (test setup). */
@@ -44,12 +53,12 @@ export class InMemoryFileStore implements FileStore {
         if (closed) throw new Error('writer already closed');
         closed = true;
         const record: FileRecord = {
-          id: `file-${randomUUID().replace(/-/g, '')}`,
+          id: `file-${randomBytes(12).toString('hex')}`,
           ownerKeyId: file.ownerKeyId,
           filename: file.filename,
           purpose: file.purpose,
           bytes,
-          createdAt: Math.floor(Date.now() / 1000),
+          createdAt: this.#now(),
           version: randomUUID(),
           ...(file.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }),
         };
@@ -63,17 +72,26 @@ export class InMemoryFileStore implements FileStore {
   }
 
   async get(id: string): Promise<FileRecord | undefined> {
-    return this.#files.get(id)?.record;
+    return this.#live(id)?.record;
   }
 
-  async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose }): Promise<FilePage> {
-    const mine = [...this.#files.values()].map((f) => f.record).filter((r) => r.ownerKeyId === ownerKeyId && (!page.purpose || r.purpose === page.purpose));
+  async list(
+    ownerKeyId: string,
+    page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' },
+  ): Promise<FilePage> {
+    const oldestFirst = [...this.#files.keys()]
+      .map((id) => this.#live(id)?.record)
+      // Upload parts are listed only when asked for by purpose (the FileStore port's rule).
+      .filter((r): r is FileRecord => r !== undefined && r.ownerKeyId === ownerKeyId && (page.purpose === undefined ? r.purpose !== 'upload_part' : r.purpose === page.purpose))
+      // Stable: files of the same second keep the order they were written in.
+      .sort((a, b) => a.createdAt - b.createdAt);
+    const mine = page.order === 'asc' ? oldestFirst : oldestFirst.reverse();
     const start = page.after ? mine.findIndex((r) => r.id === page.after) + 1 : 0;
     return { files: mine.slice(start, start + page.limit), hasMore: mine.length > start + page.limit };
   }
 
   async *read(id: string, range?: ByteRange): AsyncIterable<Uint8Array> {
-    const file = this.#files.get(id);
+    const file = this.#live(id);
     if (!file) throw new FileNotFoundError(id);
     const bytes = range ? file.bytes.subarray(range.start, range.end) : file.bytes;
     for (let at = 0; at < bytes.length; at += this.#readPieceBytes) {
@@ -81,6 +99,11 @@ export class InMemoryFileStore implements FileStore {
       this.bytesRead += piece.length;
       yield piece;
     }
+  }
+
+  async usage(ownerKeyId: string): Promise<FileUsage> {
+    const mine = [...this.#files.keys()].map((id) => this.#live(id)?.record).filter((r) => r?.ownerKeyId === ownerKeyId) as FileRecord[];
+    return { files: mine.length, bytes: mine.reduce((sum, r) => sum + r.bytes, 0) };
   }
 
   async delete(id: string): Promise<boolean> {

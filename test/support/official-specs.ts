@@ -2,8 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 
-/** The vendors' official OpenAPI documents beside the checkout (../shared/specs; CI has them, see its README). */
-export const SPECS_DIR = resolve(import.meta.dirname, '../../../shared/specs');
+/**
+ * The vendors' official OpenAPI documents, kept in the repo (test/fixtures/specs; its README names each one's source,
+ * commit and licence) so a clone with nothing beside it runs the conformance checks.
+ *
+ * How they are read: JSON Schema 2020-12 as written (no `required` or `additionalProperties: false` added); OpenAPI
+ * 3.0's `nullable: true` (TEI, and 22 places of the OpenAI extract) as "null also allowed"; an error reply against the
+ * response its operation declares for that status - exact, then `4XX`, then `default`. Quirks: Cohere's error
+ * responses are objects with no `required` (anything passes); Cohere v1 documents require `text`; Llama Stack's
+ * declared `Error` is RFC 7807-like while its server sends `{error: {message}}`; TEI's boolean defaults are strings.
+ */
+export const SPECS_DIR = resolve(import.meta.dirname, '../fixtures/specs');
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +35,7 @@ export class OfficialSpec {
 
   constructor(readonly file: string) {
     const path = resolve(SPECS_DIR, file);
-    if (!existsSync(path)) throw new Error(`${path} is missing: the conformance checks need ../shared/specs beside the checkout`);
+    if (!existsSync(path)) throw new Error(`${path} is missing: the conformance checks read the copies in test/fixtures/specs (see its README)`);
     this.#doc = withNullable(JSON.parse(readFileSync(path, 'utf8'))) as Json;
     this.#ajv.addSchema({ ...this.#doc, $id: 'spec' });
   }

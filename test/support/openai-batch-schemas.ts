@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 
 type Schema = Record<string, unknown>;
 
-/** OpenAPI 3.0's `nullable: true` (still used by the line formats) read as "null also allowed" (see ../shared/specs/README). */
+/** OpenAPI 3.0's `nullable: true` (still used by the line formats) read as "null also allowed" (see test/fixtures/specs/README.md). */
 function withNullable(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withNullable);
   if (typeof node !== 'object' || node === null) return node;

@@ -10,11 +10,9 @@ import { isConditionFailure } from './condition-failed.js';
 import { FILE_PURPOSES, type FilePurpose } from '../../files/file-store.js';
 import { UploadStateError, type UploadPart, type UploadRecord, type UploadStatus, type UploadStore } from '../../files/upload-store.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK, JOB_TABLE_TTL_ATTRIBUTE as TTL } from './job-table-keys.js';
+import { pendingUploadsPk as pendingPk, uploadPk } from './upload-table-keys.js';
 
-/** An upload's item, and one item per pending upload under its key (for the pending-uploads quota). */
-const uploadPk = (id: string): string => `UPLOAD#${id}`;
 const META = 'META';
-const pendingPk = (ownerKeyId: string): string => `UPLOADS_PENDING#${ownerKeyId}`;
 /** Items outlive their upload's hour by a day, then the table's TTL removes them. */
 const KEEP_AFTER_EXPIRY_SECONDS = 86_400;
 

@@ -57,8 +57,10 @@ export class LocalFolderFileStore implements FileStore {
         if (bytes > file.maxBytes) throw new FileTooLargeError(file.maxBytes);
         const error = failed();
         if (error) throw error;
-        // Back-pressure: one chunk in flight at a time, so a writer holds at most one chunk in memory.
-        if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+        // Back-pressure: one chunk in flight at a time, so a writer holds at most one chunk in memory. `once` rejects
+        // on 'error' by itself and removes its listeners either way; a separate once(stream, 'error') left one
+        // listener behind per wait, so a multi-MB upload passed ten and Node printed MaxListenersExceededWarning.
+        if (!stream.write(chunk)) await once(stream, 'drain');
         const after = failed();
         if (after) throw after;
       },
@@ -100,7 +102,7 @@ export class LocalFolderFileStore implements FileStore {
     page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' },
   ): Promise<FilePage> {
     const records = await this.#ownedRecords(ownerKeyId);
-    const mine = records.filter((r) => page.purpose === undefined || r.purpose === page.purpose);
+    const mine = records.filter((r) => (page.purpose === undefined ? r.purpose !== 'upload_part' : r.purpose === page.purpose));
     const direction = page.order === 'asc' ? 1 : -1;
     mine.sort((a, b) => direction * (a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)));
     const start = page.after === undefined ? 0 : mine.findIndex((r) => r.id === page.after) + 1;

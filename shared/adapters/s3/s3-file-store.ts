@@ -1,5 +1,4 @@
 import {
-  DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -13,7 +12,18 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { FileNotFoundError } from '../../files/file-errors.js';
 import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileUsage, FileWriter, NewFile } from '../../files/file-store.js';
-import { contentKey, fileIdOfIndexKey, ownerIndexKey, ownerIndexPrefix, parseUsageKey, usageKey, usagePrefix, type ListOrder } from './s3-file-keys.js';
+import { deleteKeys } from './s3-delete-keys.js';
+import {
+  contentKey,
+  markerKeys,
+  ownerIndexCursor,
+  ownerIndexPrefix,
+  parseOwnerIndexKey,
+  parseUsageKey,
+  usagePrefix,
+  type IndexedFile,
+  type ListOrder,
+} from './s3-file-keys.js';
 import { fromObjectMetadata, toObjectMetadata } from './s3-file-metadata.js';
 import { MIN_S3_PART_BYTES, S3MultipartWriter } from './s3-multipart-writer.js';
 
@@ -24,15 +34,17 @@ export interface S3FileStoreOptions {
   readonly now?: () => number;
 }
 
-const ORDERS: readonly ListOrder[] = ['asc', 'desc'];
+/** A listing page asks S3 for at most this many keys (its own maximum) once it has had to skip entries. */
+const MAX_KEYS_PER_CALL = 1000;
 /** Ids the store hands out: OpenAI's `file-` prefix and 24 hex characters, never a caller's text. */
 const newFileId = (): string => `file-${randomBytes(12).toString('hex')}`;
 const isMissing = (error: unknown): boolean => error instanceof NoSuchKey || error instanceof NotFound;
 
 /**
  * FileStore on one S3 bucket (block public access, encryption and lifecycle expiry come from the CDK stack).
- * The bytes are one object per file with its record as user metadata; listing a key's files reads two small
- * index objects per file, so no database is needed beside the bucket.
+ * The bytes are one object per file with its record as user metadata; empty index objects whose keys carry the
+ * record list a key's files (one ListObjectsV2 per page) and count its usage, so no database is needed beside the
+ * bucket. Bytes are written first and index objects after (undone on failure); deletes run the other way round.
  */
 export class S3FileStore implements FileStore {
   private readonly partBytes: number;
@@ -59,10 +71,19 @@ export class S3FileStore implements FileStore {
       partBytes: this.partBytes,
     };
     return new S3MultipartWriter(target, async (bytes, version) => {
-      // The file becomes listable (and counts against its key's quotas) only once its bytes are complete.
-      const markers = [...ORDERS.map((order) => ownerIndexKey(file.ownerKeyId, order, record.createdAt, id)), usageKey(file.ownerKeyId, id, bytes, record.expiresAt)];
-      await Promise.all(markers.map((Key) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 }))));
-      return { ...record, ...(record.expiresAt === undefined ? {} : { expiresAt: record.expiresAt }), bytes, version };
+      // The bytes are in (the id is still unknown to anyone); the usage and index objects make the file counted and
+      // listed. If any of them fails, every object of the file is removed, so a failed request leaves nothing a
+      // listing shows or a quota counts, and the client's retry is the only copy.
+      const file: IndexedFile = { ...record, ...(record.expiresAt === undefined ? {} : { expiresAt: record.expiresAt }), bytes };
+      const markers = markerKeys(file);
+      const puts = await Promise.allSettled(markers.map((Key) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 }))));
+      const failed = puts.find((put) => put.status === 'rejected');
+      if (failed === undefined) return { ...file, version };
+      const written = markers.filter((_, i) => puts[i]?.status === 'fulfilled');
+      await deleteKeys(this.client, this.bucket, [...written, contentKey(id)]).catch((undo: unknown) => {
+        throw new AggregateError([failed.reason, undo], `file ${id}: writing its index objects failed and so did removing what was written`);
+      });
+      throw failed.reason;
     });
   }
 
@@ -78,29 +99,36 @@ export class S3FileStore implements FileStore {
     }
   }
 
+  /**
+   * One ListObjectsV2 per page in the common case: every field a listing answers is in the index key, so no
+   * HeadObject per file. Entries of another purpose (upload parts unless asked for) and expired ones are skipped
+   * while paging, so a page is never short because of them; `hasMore` comes from one entry read past the page.
+   */
   async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: ListOrder }): Promise<FilePage> {
     const order = page.order ?? 'desc';
     const after = page.after === undefined ? undefined : await this.get(page.after);
-    const startAfter = after !== undefined && after.ownerKeyId === ownerKeyId ? ownerIndexKey(ownerKeyId, order, after.createdAt, after.id) : undefined;
-    const files: FileRecord[] = [];
+    const startAfter = after !== undefined && after.ownerKeyId === ownerKeyId ? ownerIndexCursor(ownerKeyId, order, after.createdAt, after.id) : undefined;
+    const files: IndexedFile[] = [];
     let token: string | undefined;
+    let maxKeys = Math.min(MAX_KEYS_PER_CALL, page.limit + 1);
     do {
       const listed = await this.client.send(
         new ListObjectsV2Command({
           Bucket: this.bucket,
           Prefix: ownerIndexPrefix(ownerKeyId, order),
           ...(token === undefined ? { StartAfter: startAfter } : { ContinuationToken: token }),
-          MaxKeys: Math.min(1000, page.limit + 1),
+          MaxKeys: maxKeys,
         }),
       );
       for (const entry of listed.Contents ?? []) {
-        const record = await this.get(fileIdOfIndexKey(entry.Key ?? ''));
-        if (record === undefined || record.ownerKeyId !== ownerKeyId) continue;
-        if (page.purpose !== undefined && record.purpose !== page.purpose) continue;
-        files.push(record);
+        const file = parseOwnerIndexKey(entry.Key ?? '', ownerKeyId, order);
+        if (file === undefined || this.expired(file)) continue;
+        if (page.purpose === undefined ? file.purpose === 'upload_part' : file.purpose !== page.purpose) continue;
+        files.push(file);
         if (files.length > page.limit) return { files: files.slice(0, page.limit), hasMore: true };
       }
       token = listed.IsTruncated === true ? listed.NextContinuationToken : undefined;
+      maxKeys = MAX_KEYS_PER_CALL;
     } while (token !== undefined);
     return { files, hasMore: false };
   }
@@ -129,15 +157,16 @@ export class S3FileStore implements FileStore {
     if (body !== undefined) yield* body as AsyncIterable<Uint8Array>;
   }
 
+  /**
+   * The usage and index objects go first, then the bytes, each call checked key by key: a failure leaves the file
+   * readable by id, so the client's retry finds it and finishes the delete (bytes first would strand entries that a
+   * listing shows and no delete can reach).
+   */
   async delete(id: string): Promise<boolean> {
     const record = await this.get(id);
     if (record === undefined) return false;
-    const keys = [
-      contentKey(id),
-      ...ORDERS.map((order) => ownerIndexKey(record.ownerKeyId, order, record.createdAt, id)),
-      usageKey(record.ownerKeyId, id, record.bytes, record.expiresAt),
-    ];
-    await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+    await deleteKeys(this.client, this.bucket, markerKeys(record));
+    await deleteKeys(this.client, this.bucket, [contentKey(id)]);
     return true;
   }
 
@@ -172,7 +201,7 @@ export class S3FileStore implements FileStore {
     return getSignedUrl(this.client, command, { expiresIn: expiresInSeconds });
   }
 
-  private expired(record: FileRecord): boolean {
+  private expired(record: IndexedFile): boolean {
     return record.expiresAt !== undefined && record.expiresAt <= this.now();
   }
 }

@@ -1,4 +1,6 @@
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
+import type { RerankRequest } from '../../core/rerank-request.js';
+import { cohereMeta } from '../cohere-search-units.js';
 import { declaredParse } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { documentObject } from '../document-object.js';
@@ -12,7 +14,7 @@ export const COHERE_V2_RERANK_PATH = '/v2/rerank';
 
 /**
  * Cohere v2 rerank: `POST /v2/rerank` `{model, query, documents (strings), top_n, max_tokens_per_doc}` ->
- * `{id, results:[{index, relevance_score}], meta:{api_version:{version:"2"}, billed_units:{search_units:1}}}`.
+ * `{id, results:[{index, relevance_score}], meta:{api_version:{version:"2"}, billed_units:{search_units}}}` (search units counted as Cohere counts them).
  * `model` is required by Cohere; here its absence means the default model. Extensions: `return_documents`
  * (v1's `document:{text}` on every result; v2 dropped it), `raw_scores`, `rerank_threshold`, `batch_size`.
  */
@@ -24,7 +26,7 @@ export const cohereV2Dialect: Dialect = {
   responseSchema: cohereV2ResponseSchema,
   errorSchema: cohereV2ErrorSchema,
 
-  formatOutcome(outcome: RerankOutcome): DialectResponse {
+  formatOutcome(outcome: RerankOutcome, _context, request?: RerankRequest): DialectResponse {
     return {
       status: 200,
       body: {
@@ -34,8 +36,7 @@ export const cohereV2Dialect: Dialect = {
           relevance_score: r.score,
           ...(r.document ? { document: documentObject(r.document) } : {}),
         })),
-        // Billing is not ours to do; the field is there because Cohere clients read it.
-        meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } },
+        meta: cohereMeta('2', outcome, request),
       },
     };
   },

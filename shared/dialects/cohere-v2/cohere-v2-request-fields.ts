@@ -1,7 +1,7 @@
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, withDefault, type WireType } from '../wire-field.js';
 import { readStringDocuments } from '../wire-fields.js';
-import { BATCH_SIZE, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
+import { BATCH_SIZE, DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /** Cohere v2 takes strings only (v1's object documents and rank_fields were dropped). */
 const STRING_DOCUMENTS: WireType<{ text: string }[]> = {
@@ -20,6 +20,7 @@ const STRING_DOCUMENTS: WireType<{ text: string }[]> = {
 /** The body of `POST /v2/rerank`. */
 export const cohereV2RequestFields = defineWireFields({
   title: 'CohereV2RerankRequest',
+  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
   fields: {
     model: at('model', described(MODEL, 'Required by Cohere; here its absence means the default model.')),
     query: at('query', QUERY),

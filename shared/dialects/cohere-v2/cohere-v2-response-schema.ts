@@ -1,5 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
-import { RANKED_RESULT, messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
+import { COHERE_META, RANKED_RESULT, messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
 
 export const cohereV2ResponseSchema = {
   title: 'CohereV2RerankResponse',
@@ -8,13 +8,7 @@ export const cohereV2ResponseSchema = {
   properties: {
     id: { type: 'string' },
     results: { type: 'array', items: RANKED_RESULT },
-    meta: {
-      type: 'object',
-      properties: {
-        api_version: { type: 'object', properties: { version: { type: 'string' } } },
-        billed_units: { type: 'object', properties: { search_units: { type: 'number' } } },
-      },
-    },
+    meta: COHERE_META,
   },
 } as const satisfies JsonSchema;
 

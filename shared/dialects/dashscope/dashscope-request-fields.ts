@@ -1,10 +1,11 @@
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault } from '../wire-field.js';
-import { BATCH_SIZE, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, TRUNCATE, booleanOrAbsent, documents, stringOrAbsent } from '../wire-types.js';
+import { BATCH_SIZE, DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, TRUNCATE, booleanOrAbsent, documents, stringOrAbsent } from '../wire-types.js';
 
 /** The body of DashScope's text-rerank endpoint: `{model, input: {query, documents}, parameters: {...}}`. */
 export const dashScopeRequestFields = defineWireFields({
   title: 'DashScopeRerankRequest',
+  inputs: { documentsFileId: at(['input', 'documents_file_id'], DOCUMENTS_FILE_ID) },
   fields: {
     model: at('model', MODEL),
     query: at(['input', 'query'], QUERY),

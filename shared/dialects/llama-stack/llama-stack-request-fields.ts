@@ -4,7 +4,7 @@ import { CONTENT_ITEM } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, type WireType } from '../wire-field.js';
 import { describeJsonValue } from '../wire-fields.js';
-import { BATCH_SIZE, MODEL, RAW_SCORES, THRESHOLD, integerOrAbsent } from '../wire-types.js';
+import { BATCH_SIZE, DOCUMENTS_FILE_ID, MODEL, RAW_SCORES, THRESHOLD, integerOrAbsent } from '../wire-types.js';
 import { readContentItemText } from './interleaved-content.js';
 
 /** A string or a text item `{type: "text", text}`; image items are refused. */
@@ -27,6 +27,7 @@ const ITEMS: WireType<RerankDocument[]> = {
 /** The body of Llama Stack's `POST /v1alpha/inference/rerank`. */
 export const llamaStackRequestFields = defineWireFields({
   title: 'LlamaStackRerankRequest',
+  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
   fields: {
     model: at('model', described(MODEL, 'Required by Llama Stack; here its absence means the default model.')),
     query: at('query', CONTENT_ITEM_TEXT),

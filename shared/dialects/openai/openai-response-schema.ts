@@ -19,10 +19,24 @@ export const RANKED_RESULT: JsonSchema = {
   },
 };
 
+/** Cohere's `meta` (v1 and v2): the API version and the search units a request counts as. */
+export const COHERE_META: JsonSchema = {
+  type: 'object',
+  required: ['api_version', 'billed_units'],
+  properties: {
+    api_version: { type: 'object', required: ['version'], properties: { version: { type: 'string' } } },
+    billed_units: {
+      type: 'object',
+      required: ['search_units'],
+      properties: { search_units: { type: 'integer', minimum: 1, description: 'One per query and every started 100 documents (a chunk of a split document counts as one).' } },
+    },
+  },
+};
+
 export const openAiResponseSchema = {
   title: 'OpenAiRerankResponse',
   type: 'object',
-  required: ['id', 'object', 'model', 'results', 'usage'],
+  required: ['id', 'object', 'model', 'results', 'usage', 'meta'],
   properties: {
     id: { type: 'string' },
     object: { const: 'rerank' },
@@ -37,6 +51,7 @@ export const openAiResponseSchema = {
         total_tokens: { type: 'integer' },
       },
     },
+    meta: COHERE_META,
   },
 } as const satisfies JsonSchema;
 

@@ -2,7 +2,7 @@ import { invalidRequest } from '../../core/rerank-error.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { optionalStringValue } from '../wire-fields.js';
-import { QUERY, RAW_SCORES, TRUNCATE, booleanOrAbsent, stringDocuments } from '../wire-types.js';
+import { QUERY, RAW_SCORES, TRUNCATE, booleanOrAbsent, integerOrAbsent, stringDocuments } from '../wire-types.js';
 
 /**
  * TEI's `truncation_direction`. Its OpenAPI document says `default: "right"` beside the enum `["Left", "Right"]`,
@@ -32,6 +32,9 @@ export const teiRequestFields = defineWireFields({
     returnDocuments: at('return_text', withDefault(booleanOrAbsent('true = every rank carries its text.'), false)),
     // TEI refuses over-long inputs unless asked to truncate (its default false), as this service does.
     truncate: at('truncate', TRUNCATE),
+    // Not TEI's: Elasticsearch's `hugging_face` rerank service sends it (HuggingFaceRerankRequestEntity: texts, query,
+    // return_text, top_n) and keeps the best top_n itself; answering only those is the same ranking, smaller.
+    topN: at('top_n', integerOrAbsent(0, "Extension (Elasticsearch's hugging_face service sends it): how many ranks to return, best first; absent = all.")),
   },
 });
 

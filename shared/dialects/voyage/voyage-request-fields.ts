@@ -1,10 +1,11 @@
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, withDefault } from '../wire-field.js';
-import { MODEL, QUERY, RAW_SCORES, TOP_N, booleanOrAbsent, stringDocuments } from '../wire-types.js';
+import { DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, TOP_N, booleanOrAbsent, stringDocuments } from '../wire-types.js';
 
 /** The body of `POST /voyage/v1/rerank` (Voyage AI's rerank). */
 export const voyageRequestFields = defineWireFields({
   title: 'VoyageRerankRequest',
+  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
   fields: {
     model: at('model', described(MODEL, "Required by Voyage; here Voyage's names alias the default model.")),
     query: at('query', QUERY),

@@ -1,8 +1,8 @@
-import type { FileRecord } from '../../files/file-store.js';
+import type { FileRecord, ListedFile } from '../../files/file-store.js';
 import type { UploadPart, UploadRecord } from '../../files/upload-store.js';
 
 /** OpenAI's File object (`status` is deprecated there but still required by its schema: always `processed` here). */
-export const fileObject = (file: FileRecord) => ({
+export const fileObject = (file: ListedFile) => ({
   id: file.id,
   object: 'file' as const,
   bytes: file.bytes,

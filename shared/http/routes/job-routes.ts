@@ -4,15 +4,15 @@ import { RerankError } from '../../core/rerank-error.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { DIALECTS } from '../../dialects/dialects.js';
-import { admitBody } from '../admit-body.js';
+import { admitBody } from '../../dialects/admit-body.js';
 import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../jobs/idempotency-key.js';
 import type { JobRecord } from '../../jobs/job-model.js';
 import type { ApiAppDeps } from '../api-app-deps.js';
 import { pageOutcome, resultPageRequest } from '../job-result-page.js';
+import { RETRY_AFTER_SECONDS } from '../poll-pace.js';
 import { jobPollPath, jobView } from '../job-view.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from '../response-size.js';
 import { callerOf, header, json, type ApiContext, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
-import { RETRY_AFTER_SECONDS } from '../pipeline/error-result.js';
 import { readJsonBody } from '../pipeline/read-body.js';
 import { reply } from './reply.js';
 

@@ -48,8 +48,8 @@ export async function routeExchange(deps: ApiAppDeps, exchange: ApiExchange): Pr
         event,
         caller: callerOf(exchange),
         params,
-        readBytes: () => readBodyBytes(event, maxBytes),
-        readJson: () => readJsonBody(event, maxBytes),
+        readBytes: () => readBodyBytes(event, maxBytes, route),
+        readJson: () => readJsonBody(event, maxBytes, route),
         header: (name) => header(event, name),
       });
     }

@@ -1,6 +1,6 @@
 import { Tokenizer } from '@huggingface/tokenizers';
 import { mapInSlices } from '../map-in-slices.js';
-import { CostMeter } from '../cost-meter.js';
+import { CostMeter, paceWarmUpDocument } from '../cost-meter.js';
 import * as ort from 'onnxruntime-node';
 import { lengthBatches, type BatchLimits } from '../length-batches.js';
 import { isCausalLm, ModelFolderError, readModelFolder, type CrossEncoderConfig, type ModelFolder } from '../model-folder.js';
@@ -39,6 +39,12 @@ export interface CausalLmRerankerOptions {
    * they would hold the event loop (health checks, other requests) for all of them. false: in this thread.
    */
   readonly inWorkerThread?: boolean;
+  /**
+   * Score one ~128-token warm-up pair at load to measure this machine's pace (CostMeter), so the first request
+   * in a fresh process is planned by its cost (sync or job) like the rest; default true. Adds that pair's
+   * scoring to the load (a cold start pays it once; scripts/model/cold-start-paths.ts reports it).
+   */
+  readonly measurePaceAtLoad?: boolean;
 }
 
 export interface CausalLmReranker extends Scorer {
@@ -50,6 +56,8 @@ export interface CausalLmReranker extends Scorer {
   encode(query: string, document: string, instruction?: string): number[];
   /** Every document's prompt for one request, the shared instruction and query tokenized once (equal to `encode` each). */
   encodeRequest(query: string, documents: readonly string[], instruction?: string): number[][];
+  /** Seconds these texts would take at this machine's measured pace (from load: measurePaceAtLoad). */
+  estimateSeconds(query: string, documents: readonly string[]): number | undefined;
   close(): Promise<void>;
 }
 
@@ -142,6 +150,8 @@ class OnnxCausalLmReranker implements CausalLmReranker {
   private closed = false;
   /** The measured pace behind estimateSeconds (prompts are long: the attention term dominates). */
   private readonly meter: CostMeter;
+  /** True while the load's warm-up pair is scored: the meter keeps it only until a real request. */
+  private warmingUp = false;
 
   constructor(
     readonly id: string,
@@ -262,12 +272,27 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     this.meter.record(
       prompts.map((p) => p.length),
       (performance.now() - started) / 1000,
+      this.warmingUp,
     );
     return { scores, tokens: prompts.reduce((sum, p) => sum + p.length, 0) };
   }
 
   estimateSeconds(query: string, documents: readonly string[]): number | undefined {
     return this.meter.estimateSeconds(query, documents);
+  }
+
+  /**
+   * Measures the pace before the first request: one short untimed run first (a fresh session's first run pays
+   * its allocations, which would overstate the pace), then the timed ~128-token warm-up pair.
+   */
+  async measurePace(): Promise<void> {
+    this.warmingUp = true;
+    try {
+      await this.run([this.encode('pace', 'pace')]);
+      await this.score('pace', [paceWarmUpDocument()]);
+    } finally {
+      this.warmingUp = false;
+    }
   }
 
   async close(): Promise<void> {
@@ -332,7 +357,9 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
       maxBatchTokens: Math.min(options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS, graph.cache === undefined ? logitBound : Number.POSITIVE_INFINITY),
     };
     const maxRunTokens = Math.max(1, options.maxRunTokens ?? logitBound);
-    return new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, answer, limits, maxRunTokens);
+    const reranker = new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, answer, limits, maxRunTokens);
+    if (options.measurePaceAtLoad !== false) await reranker.measurePace();
+    return reranker;
   } catch (error) {
     await session.release();
     throw error;

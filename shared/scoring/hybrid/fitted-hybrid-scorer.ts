@@ -1,7 +1,7 @@
 import type { LexicalFeatures } from '../lexical/lexical-features.js';
 import { logisticProbability, type LogisticModel } from '../logistic-model.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
-import { hybridFeatureVector } from './fusion-features.js';
+import { fusionFeatureVector } from './fusion-features.js';
 import { createHybridScorer } from './hybrid-scorer.js';
 import { USE_LITE_BM25_FUSION } from './use-lite-fusion.js';
 
@@ -32,7 +32,7 @@ export interface FittedHybridScorer extends Scorer {
 const hasFeatures = (scorer: Scorer): scorer is LexicalFeatureSource => typeof (scorer as Partial<LexicalFeatureSource>).features === 'function';
 
 /**
- * sigmoid(w . [lexical features, cosine, cosine x IDF coverage] + b), weights fitted offline on training
+ * sigmoid(w . [the fusion's named features: lexical ones, cosine, ...] + b), features and weights fitted offline on training
  * pairs (scripts/eval/fit-fusion.ts). Unlike min-max fusion, a document's score does not move when
  * other candidates are added or removed, and it estimates the probability that the document is the
  * relevant one (calibration measured in eval/report.md), so rerank_threshold is an absolute cut.
@@ -43,6 +43,7 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
   return {
     id: options.id,
     scoreKind: 'similarity',
+    calibrated: true,
     candidateRelative: false,
     fusion: 'logistic',
     model,
@@ -57,7 +58,7 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
       const scores = features.map((f, i) => {
         const cosine = modelBatch.scores[i]!;
         // A NaN cosine (never from USE-lite) counts as no semantic match rather than poisoning the score.
-        return logisticProbability(calibration, hybridFeatureVector(f, Number.isFinite(cosine) ? cosine : 0, calibration.saturation));
+        return logisticProbability(calibration, fusionFeatureVector(calibration.features, f, Number.isFinite(cosine) ? cosine : 0, calibration.saturation));
       });
       return { scores, tokens: modelBatch.tokens };
     },

@@ -109,6 +109,8 @@ export function createBm25Scorer(options: Bm25ScorerOptions, calibration: Logist
   return {
     id: options.id,
     scoreKind: 'similarity',
+    // Background statistics: a fitted logistic model's P(relevant); request-local raw BM25 is no probability.
+    calibrated: statistics === 'background',
     candidateRelative: statistics === 'candidates',
     statistics,
     features,

@@ -34,7 +34,7 @@ describe('voyageai rerank', () => {
     expect(unauthorized).toBeInstanceOf(VoyageAIError);
     expect((unauthorized as VoyageAIError).statusCode).toBe(401);
     expect(JSON.stringify((unauthorized as VoyageAIError).body)).toContain('invalid API key');
-    // Voyage's error schema is {detail: string} (../shared/specs/voyage-openapi.yml); its Python client reads `detail`.
+    // Voyage's error schema is {detail: string} (Voyage's OpenAPI document, voyage-ai/typescript-sdk .mock/openapi/openapi.yml); its Python client reads `detail`.
     expect(typeof ((unauthorized as VoyageAIError).body as { detail?: unknown }).detail).toBe('string');
 
     const running = await client()

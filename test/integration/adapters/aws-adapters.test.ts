@@ -19,6 +19,10 @@ import { describeChunkLedgerContract } from '../../contract/chunk-ledger.contrac
 import { describeUploadStoreContract } from '../../contract/upload-store.contract.js';
 import { DynamoDbUploadStore } from '../../../shared/adapters/dynamodb/dynamodb-upload-store.js';
 import { makeSqsHarness } from './sqs-harness.js';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
+import { MIN_S3_PART_BYTES } from '../../../shared/adapters/s3/s3-multipart-writer.js';
+import { describeFileStoreContract } from '../../contract/file-store.contract.js';
 import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { DynamoDbJobSlots } from '../../../shared/adapters/dynamodb/keys/dynamodb-job-slots.js';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/keys/dynamodb-rate-limiter.js';
@@ -34,6 +38,7 @@ let dynamo: EmulatorHandle | undefined;
 let moto: EmulatorHandle | undefined;
 let dynamoClient: DynamoDBClient;
 let sqsClient: SQSClient;
+let s3Client: S3Client;
 
 beforeAll(async () => {
   const [d, m] = await Promise.allSettled([startDynamoDbLocal(), startMotoServer()]);
@@ -43,12 +48,14 @@ beforeAll(async () => {
   if (m.status === 'rejected') throw m.reason;
   dynamoClient = new DynamoDBClient(localAwsConfig(dynamo!.endpoint));
   sqsClient = new SQSClient(localAwsConfig(moto!.endpoint));
+  s3Client = new S3Client({ ...localAwsConfig(moto!.endpoint), forcePathStyle: true });
   await createJobsTable(dynamoClient, TABLE);
 });
 
 afterAll(async () => {
   dynamoClient?.destroy();
   sqsClient?.destroy();
+  s3Client?.destroy();
   await Promise.all([dynamo?.stop(), moto?.stop()]);
 });
 
@@ -57,6 +64,13 @@ describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamo
 describeChunkLedgerContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
 describeUploadStoreContract('DynamoDB Local', () => new DynamoDbUploadStore(dynamoClient, TABLE));
 describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
+let buckets = 0;
+describeFileStoreContract('S3 on moto', async (now) => {
+  // A bucket per test: listing and usage start empty, as on the other stores.
+  const bucket = `rerank-files-contract-${(buckets += 1)}`;
+  await s3Client.send(new CreateBucketCommand({ Bucket: bucket }));
+  return new S3FileStore(s3Client, bucket, { partBytes: MIN_S3_PART_BYTES, now });
+});
 
 // Auth ports (issue 7) on the same table as the jobs: key items, rate windows and job slots.
 const scanTable = async (): Promise<string> => {

@@ -42,6 +42,24 @@ describe('LocalFolderFileStore', () => {
     expect(await store.get(record.id)).toEqual(record);
   });
 
+  it('writes a multi-MB file under back-pressure without leaving listeners behind (no MaxListenersExceededWarning)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const writer = await store.openWriter({ ownerKeyId: 'owner-a', filename: 'big.jsonl', purpose: 'batch', maxBytes: 8 << 20 });
+      // 64 KiB chunks past the stream's 16 KiB high-water mark: every write waits for 'drain', 128 waits in all.
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      for (let i = 0; i < 128; i++) await writer.write(chunk);
+      const record = await writer.close();
+      expect(record.bytes).toBe(8 << 20);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on a later tick
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('shows nothing until close, and an aborted writer leaves no file behind', async () => {
     const writer = await store.openWriter({ ownerKeyId: 'a', filename: 'x', purpose: 'batch', maxBytes: 100 });
     await writer.write(Buffer.from('partial'));

@@ -1,6 +1,9 @@
-import { CreateBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { S3DeleteKeysError } from '../../../shared/adapters/s3/s3-delete-keys.js';
+import { MAX_S3_USER_METADATA_BYTES, toObjectMetadata } from '../../../shared/adapters/s3/s3-file-metadata.js';
 import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
+import { DEFAULT_FILE_LIMITS } from '../../../shared/files/file-limits.js';
 import { MIN_S3_PART_BYTES } from '../../../shared/adapters/s3/s3-multipart-writer.js';
 import { FileNotFoundError, FileTooLargeError } from '../../../shared/files/file-errors.js';
 import type { FileStore, NewFile } from '../../../shared/files/file-store.js';
@@ -21,12 +24,47 @@ beforeAll(async () => {
   client = new S3Client({ ...localAwsConfig(moto.endpoint), forcePathStyle: true });
   await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
   store = new S3FileStore(client, BUCKET, { partBytes: MIN_S3_PART_BYTES, now: () => clock });
+  probe = probeClient(moto.endpoint);
 });
 
 afterAll(async () => {
   client?.destroy();
+  probe?.client.destroy();
   await moto?.stop();
 });
+
+/**
+ * A second client on the same moto whose middleware counts commands and plays S3's answer to a principal whose
+ * policy denies the keys `denied` matches: a PutObject of them fails AccessDenied, a DeleteObjects leaves them in
+ * place and names them in `Errors` (what S3 does with HTTP 200 to a quiet multi-delete).
+ */
+function probeClient(endpoint: string) {
+  const probeClient = new S3Client({ ...localAwsConfig(endpoint), forcePathStyle: true });
+  const state = { client: probeClient, commands: [] as string[], denied: (_key: string) => false };
+  probeClient.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { Key?: string; Delete?: { Objects?: { Key?: string }[] } };
+      state.commands.push(context.commandName ?? '?');
+      const accessDenied = () => new S3ServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'Access Denied' });
+      if (context.commandName === 'PutObjectCommand' && state.denied(input.Key ?? '')) throw accessDenied();
+      if (context.commandName !== 'DeleteObjectsCommand' || input.Delete?.Objects === undefined) return next(args);
+      const refused = input.Delete.Objects.filter((o) => state.denied(o.Key ?? ''));
+      input.Delete.Objects = input.Delete.Objects.filter((o) => !state.denied(o.Key ?? ''));
+      const result = await next(args);
+      const output = result.output as { Errors?: { Key?: string; Code?: string }[] };
+      output.Errors = [...(output.Errors ?? []), ...refused.map((o) => ({ Key: o.Key, Code: 'AccessDenied' }))];
+      return result;
+    },
+    { step: 'initialize', name: 'probeS3' },
+  );
+  return state;
+}
+let probe: ReturnType<typeof probeClient> | undefined;
+
+async function keysUnder(Prefix: string): Promise<string[]> {
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix }));
+  return (listed.Contents ?? []).map((c) => c.Key ?? '');
+}
 
 const newFile = (overrides: Partial<NewFile> = {}): NewFile => ({
   ownerKeyId: 'key-a',
@@ -159,5 +197,74 @@ describe('S3FileStore on moto S3', () => {
     // moto ignores response-content-disposition (S3 honours it): the signed URL must at least carry it.
     expect(new URL(url!).searchParams.get('response-content-disposition')).toBe("attachment; filename*=UTF-8''out%20put.jsonl");
     expect(await store.presignedReadUrl('file-000000000000000000000000', 60)).toBeUndefined();
+  });
+
+  it('lists a page in one ListObjectsV2 with no HeadObject per file, and upload parts never leave limit=1 empty', async () => {
+    const owner = 'key-parts';
+    const probed = new S3FileStore(probe!.client, BUCKET, { now: () => clock });
+    clock += 10;
+    const file = await writeFile(store, [Buffer.from('input\n')], { ownerKeyId: owner, filename: 'in.jsonl' });
+    for (let i = 0; i < 3; i += 1) {
+      clock += 10;
+      await writeFile(store, [Buffer.from(`part ${i}`)], { ownerKeyId: owner, filename: 'upload_x.part', purpose: 'upload_part' });
+    }
+    probe!.commands.length = 0;
+    const page = await probed.list(owner, { limit: 1 });
+    expect(page).toEqual({ files: [{ id: file.id, ownerKeyId: owner, filename: 'in.jsonl', purpose: 'batch', bytes: 6, createdAt: file.createdAt }], hasMore: false });
+    expect(probe!.commands.filter((c) => c === 'HeadObjectCommand')).toEqual([]);
+    // limit+1 keys first; the three parts skipped make one more call of up to 1,000 keys.
+    expect(probe!.commands).toEqual(['ListObjectsV2Command', 'ListObjectsV2Command']);
+    expect((await probed.list(owner, { limit: 10, purpose: 'upload_part' })).files).toHaveLength(3);
+  });
+
+  it('stores, lists and reads back a filename at the Files API bound (512 UTF-8 bytes) within S3 metadata and key limits', async () => {
+    const filename = `${'語'.repeat(170)}ab`;
+    expect(Buffer.byteLength(filename)).toBe(DEFAULT_FILE_LIMITS.maxFilenameBytes);
+    const owner = 'f'.repeat(64);
+    const record = await writeFile(store, [Buffer.from('x')], { ownerKeyId: owner, filename, expiresAt: clock + 30 * 86_400, purpose: 'batch_output' });
+    const metadata = toObjectMetadata({ ...record });
+    const metadataBytes = Object.entries(metadata).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
+    expect(metadataBytes).toBeLessThanOrEqual(MAX_S3_USER_METADATA_BYTES);
+    for (const key of [...(await keysUnder(`owners/${owner}/`)), ...(await keysUnder(`usage/${owner}/`))]) expect(Buffer.byteLength(key)).toBeLessThanOrEqual(1024);
+    expect((await store.get(record.id))?.filename).toBe(filename);
+    expect((await store.list(owner, { limit: 1 })).files[0]?.filename).toBe(filename);
+    // 1,024 three-byte characters (the old bound counted UTF-16 units) are 9,216 bytes: refused before any S3 call.
+    expect(() => toObjectMetadata({ ...record, filename: '語'.repeat(1024) })).toThrow(RangeError);
+  });
+
+  it('removes every object of a file whose index writes are denied, so nothing is listed, counted or left', async () => {
+    const owner = 'key-undo';
+    const probed = new S3FileStore(probe!.client, BUCKET, { now: () => clock });
+    const contentBefore = await keysUnder('files/');
+    probe!.denied = (key) => key.startsWith('usage/');
+    try {
+      await expect(writeFile(probed, [Buffer.from('retry me\n')], { ownerKeyId: owner })).rejects.toMatchObject({ name: 'AccessDenied' });
+    } finally {
+      probe!.denied = () => false;
+    }
+    expect(await keysUnder(`owners/${owner}/`)).toEqual([]);
+    expect(await keysUnder(`usage/${owner}/`)).toEqual([]);
+    expect(await keysUnder('files/')).toEqual(contentBefore);
+    expect(await probed.usage(owner)).toEqual({ files: 0, bytes: 0 });
+  });
+
+  it('surfaces the per-key Errors of a quiet DeleteObjects and keeps the file deletable by a retry', async () => {
+    const owner = 'key-denied-delete';
+    const probed = new S3FileStore(probe!.client, BUCKET, { now: () => clock });
+    const record = await writeFile(probed, [Buffer.from('keep\n')], { ownerKeyId: owner });
+    probe!.denied = (key) => key.startsWith('usage/');
+    try {
+      const failure = await probed.delete(record.id).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(S3DeleteKeysError);
+      expect((failure as S3DeleteKeysError).failures).toEqual([{ key: expect.stringMatching(/^usage\/key-denied-delete\//), code: 'AccessDenied' }]);
+    } finally {
+      probe!.denied = () => false;
+    }
+    // The bytes go last, so the file is still there for the retry to find and finish.
+    expect(await probed.get(record.id)).toBeDefined();
+    expect(await probed.delete(record.id)).toBe(true);
+    expect(await probed.get(record.id)).toBeUndefined();
+    expect(await keysUnder(`usage/${owner}/`)).toEqual([]);
+    expect(await keysUnder(`owners/${owner}/`)).toEqual([]);
   });
 });

@@ -7,6 +7,9 @@ import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../../shared/config/ser
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
+import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-for-progress.js';
+import { asLambda, installAwsCallRecorder, runAsLambda } from '../../support/iam/aws-call-recorder.js';
+import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-calls.js';
 
 /**
  * Batches on the AWS adapters end to end: the API Lambda handler takes the batch, the batch worker Lambda handler
@@ -40,26 +43,32 @@ async function readLines(fileId: string): Promise<Record<string, unknown>[]> {
   return Buffer.concat(chunks).toString('utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-async function settle(batchId: string, timeoutMs = 90_000): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await call('GET', `/v1/batches/${batchId}`, KEY_A);
-    if (['completed', 'failed', 'expired', 'cancelled'].includes(String(body['status']))) return body;
-    if (Date.now() > deadline) throw new Error(`batch ${batchId} still ${String(body['status'])} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** Polls the batch until it ends; gives up only when its status and counts stop moving for twice the visibility timeout. */
+async function settle(batchId: string): Promise<Record<string, unknown>> {
+  return waitForProgress(
+    async () => {
+      const { body } = await call('GET', `/v1/batches/${batchId}`, KEY_A);
+      const done = ['completed', 'failed', 'expired', 'cancelled'].includes(String(body['status']));
+      return { done, progress: JSON.stringify([body['status'], body['request_counts']]), value: body };
+    },
+    { stallMs: 60_000, pollMs: 200, what: `batch ${batchId}` },
+  );
 }
 
 beforeAll(async () => {
+  // Every AWS call the API and batch worker handlers make is checked against their deployed roles in afterAll.
+  installAwsCallRecorder();
   stack = await startLocalAwsStack({ maxReceiveCount: 2, visibilityTimeoutSeconds: 30 });
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, RERANK_API_KEYS: `${KEY_A},${KEY_B}` });
   // Imported after the environment points at the emulators: the runtime reads its configuration once.
-  ({ handler: api } = await import('../../../functions/api/handler.js'));
+  const { handler: apiHandler } = await import('../../../functions/api/handler.js');
+  api = asLambda('api', apiHandler);
   const { handler: batchWorker } = await import('../../../functions/workers/batch-worker.js');
   files = new S3FileStore(stack.s3, stack.filesBucket);
   for (const queueUrl of [stack.batchQueueUrl, stack.batchDlqUrl]) {
+    // The poller stands for the event source mapping, which polls with the batch worker's role.
     pollers.push(
-      startSqsPoller({
+      runAsLambda('batchWorker', () => startSqsPoller({
         client: stack.sqs,
         queueUrl,
         batchSize: 10,
@@ -67,17 +76,22 @@ beforeAll(async () => {
         concurrency: 3,
         retryDelaySeconds: 0,
         handler: async (event) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse,
-      }),
+      })),
     );
   }
 });
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  await stack?.stop();
+  try {
+    if (stack !== undefined) expectRecordedCallsAllowed(stack.env);
+  } finally {
+    await stack?.stop();
+  }
 });
 
-describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', () => {
+// settle() fails first, with the batch's status, whenever it stops moving; the ceiling only catches a hang.
+describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HANG_CEILING_MS }, () => {
   it('answers every good line as the route would and names every bad line in the error file', async () => {
     const good = Array.from({ length: 6 }, (_, i) => ({
       custom_id: `good-${i}`,

@@ -9,10 +9,11 @@ import type { BatchTaskQueue } from '../../../shared/batches/batch-task-queue.js
 import { RerankService } from '../../../shared/core/rerank-service.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
-import { createBatchEngine } from '../../../shared/http/batches/create-batch-engine.js';
+import { createBatchEngine } from '../../../shared/runtime/create-batch-engine.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { hashSeed, seededRandom } from '../../../scripts/eval/seeded-random.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
+import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-for-progress.js';
 
 /**
  * The batch engine under faults, as SQS + Lambda + DynamoDB produce them: scoring that crashes, store writes that fail
@@ -98,19 +99,22 @@ async function runBatch(lines: readonly string[], rates: FaultRates, seed: numbe
       return undefined;
     });
   }
-  const deadline = Date.now() + 15_000;
+  // Waits while the batch moves (a loaded machine is slow, not lossy); 15 s of no change in its status or counts is stuck.
+  const id = created.batch.id;
   let view = created;
-  while (!isTerminal(view.batch.status)) {
-    if (Date.now() > deadline) throw new Error(`batch still ${view.batch.status} after 15 s: ${JSON.stringify(view.counts)}`);
-    await new Promise((r) => setTimeout(r, 10));
-    view = (await engine.find(created.batch.id, OWNER).catch(() => view)) ?? view;
-  }
+  view = await waitForProgress(
+    async () => {
+      view = (await engine.find(id, OWNER).catch(() => view)) ?? view;
+      return { done: isTerminal(view.batch.status), progress: JSON.stringify([view.batch.status, view.counts]), value: view };
+    },
+    { stallMs: 15_000, pollMs: 10, what: `batch ${id}` },
+  );
   await inner.idle();
   const read = (id: string | undefined) => (id === undefined ? [] : files.text(id).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { custom_id: string; response: { body: unknown } | null; error: unknown }));
   return { batch: view.batch, output: read(view.batch.outputFileId), errors: read(view.batch.errorFileId) };
 }
 
-describe('batches under faults (crashes, failed and lost store writes, duplicate deliveries, a poison line)', () => {
+describe('batches under faults (crashes, failed and lost store writes, duplicate deliveries, a poison line)', { timeout: HANG_CEILING_MS }, () => {
   const lines = Array.from({ length: 40 }, (_, i) =>
     JSON.stringify({
       custom_id: `line-${i}`,

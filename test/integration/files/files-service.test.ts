@@ -41,14 +41,29 @@ describe('FilesService bounds', () => {
   });
 
   it('bounds a file (413 naming file), a filename (400) and the purposes a caller may upload (400)', async () => {
-    const files = service({ maxFileBytes: 4, maxFilenameChars: 8 });
+    const files = service({ maxFileBytes: 4, maxFilenameBytes: 8 });
     await files.create('a', { filename: '12345678', purpose: 'user_data' }, bytesOf('1234'));
+    // The bound is UTF-8 bytes: two three-byte characters fit in 8, three (9 bytes) do not.
+    await files.create('a', { filename: '日本', purpose: 'user_data' }, bytesOf('1'));
+    expect(kindOf(await files.create('a', { filename: '日本語', purpose: 'batch' }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
+    expect(kindOf(await files.create('a', { filename: 'a\uD800', purpose: 'batch' }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
+    expect(kindOf(await files.createUpload('a', { filename: '日本語', purpose: 'batch', bytes: 1, mimeType: 'x' }).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
     expect(kindOf(await files.create('a', { filename: 'f', purpose: 'batch' }, bytesOf('12345')).catch((e: unknown) => e))).toEqual({ kind: 'payload_too_large', param: 'file' });
     expect(kindOf(await files.create('a', { filename: '123456789', purpose: 'batch' }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
     for (const purpose of ['batch_output', 'upload_part', 'fine-tune']) {
       expect(kindOf(await files.create('a', { filename: 'f', purpose }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'purpose' });
     }
     expect(kindOf(await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 5, mimeType: 'x' }).catch((e: unknown) => e))).toMatchObject({ kind: 'payload_too_large', param: 'bytes' });
+  });
+
+  it('lists files, never upload parts: a newer part does not leave limit=1 empty, and parts are not listed by purpose', async () => {
+    const files = service();
+    const file = await files.create('a', { filename: 'in.jsonl', purpose: 'batch' }, bytesOf('x'));
+    const upload = await files.createUpload('a', { filename: 'big.jsonl', purpose: 'batch', bytes: 2, mimeType: 'x' });
+    clock.now += 1;
+    await files.addPart('a', upload.id, bytesOf('1'));
+    expect((await files.list('a', { limit: 1 })).files.map((f) => f.id)).toEqual([file.id]);
+    expect(await files.list('a', { limit: 10, purpose: 'upload_part' })).toEqual({ files: [], hasMore: false });
   });
 
   it('caps pending uploads per key (429) and the parts of one upload (400)', async () => {

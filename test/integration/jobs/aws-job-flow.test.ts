@@ -11,6 +11,9 @@ import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
+import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-for-progress.js';
+import { installAwsCallRecorder, runAsLambda } from '../../support/iam/aws-call-recorder.js';
+import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-calls.js';
 
 /**
  * The async path end to end on real protocols: DynamoDB Local for the job store, moto for SQS, the real
@@ -23,6 +26,7 @@ let deadLetterHandler: (event: SQSEvent, context: ReturnType<typeof localLambdaC
 const pollers: SqsPoller[] = [];
 
 const MAX_RECEIVES = 2;
+const VISIBILITY_TIMEOUT_SECONDS = 30;
 const words = ['neural', 'network', 'gradient', 'panda', 'bamboo', 'http', 'python', 'library', 'queue', 'lambda', 'ranking', 'search'];
 const makeDocs = (n: number) =>
   Array.from({ length: n }, (_, i) => `${i}: ${Array.from({ length: 3 + (i % 17) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ')}`);
@@ -35,8 +39,9 @@ type RecordHandler = (record: SQSRecord) => Promise<void>;
 let recordHandler: RecordHandler;
 
 function startWorkers(concurrency: number): void {
+  // Each poller stands for its function's event source mapping and runs as that function (the IAM check in afterAll).
   pollers.push(
-    startSqsPoller({
+    runAsLambda('worker', () => startSqsPoller({
       client: stack.sqs,
       queueUrl: stack.queueUrl,
       batchSize: 5,
@@ -47,37 +52,44 @@ function startWorkers(concurrency: number): void {
       // run at once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
       handler: (event) =>
         processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), { context: localLambdaContext() }),
-    }),
-    startSqsPoller({
+    })),
+    runAsLambda('deadLetter', () => startSqsPoller({
       client: stack.sqs,
       queueUrl: stack.dlqUrl,
       batchSize: 10,
       waitTimeSeconds: 1,
       handler: (event) => deadLetterHandler(event, localLambdaContext()),
-    }),
+    })),
   );
 }
 
 async function submit(req: RerankRequest, batchSize: number): Promise<JobRecord> {
   const scorer = runtime.service.resolveScorer(req.model);
-  return runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize });
+  // Submitting and polling are the API function's calls.
+  return runAsLambda('api', () => runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize }));
 }
 
-async function settle(jobId: string, timeoutMs = 90_000): Promise<{ job: JobRecord; progress: number[] }> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Polls the job until it ends. Gives up only when nothing moved for twice the visibility timeout: a crashed worker's
+ * chunk is invisible that long before it is delivered again, and a loaded machine is slow, not lossy.
+ */
+async function settle(jobId: string): Promise<{ job: JobRecord; progress: number[] }> {
   const progress: number[] = [];
-  for (;;) {
-    const job = await runtime.jobs.find(jobId, 'key-a');
-    if (!job) throw new Error(`job ${jobId} vanished`);
-    progress.push(job.chunksDone);
-    if (job.status !== 'running') return { job, progress };
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still running after ${timeoutMs} ms (${job.chunksDone}/${job.chunkCount})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const job = await waitForProgress(
+    async () => {
+      const job = await runAsLambda('api', () => runtime.jobs.find(jobId, 'key-a'));
+      if (!job) throw new Error(`job ${jobId} vanished`);
+      progress.push(job.chunksDone);
+      return { done: job.status !== 'running', progress: `${job.chunksDone}/${job.chunkCount} chunks`, value: job };
+    },
+    { stallMs: 2 * VISIBILITY_TIMEOUT_SECONDS * 1000, what: `job ${jobId}` },
+  );
+  return { job, progress };
 }
 
 beforeAll(async () => {
-  stack = await startLocalAwsStack({ maxReceiveCount: MAX_RECEIVES, visibilityTimeoutSeconds: 30 });
+  installAwsCallRecorder();
+  stack = await startLocalAwsStack({ maxReceiveCount: MAX_RECEIVES, visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS });
   // The fixture cross-encoder: per-document scores, so chunks are independent (as jobs require).
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC });
   // Imported after the environment points at the emulators: the runtime reads configuration once.
@@ -90,11 +102,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(pollers.map((p) => p.stop()));
-  await stack?.stop();
+  try {
+    if (stack !== undefined) expectRecordedCallsAllowed(stack.env);
+  } finally {
+    await stack?.stop();
+  }
 });
 
-// Longer than settle()'s own 90 s deadline, so a slow run fails with its message (chunks done of the count), not a bare timeout.
-describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: 120_000 }, () => {
+// settle() fails first, with the chunks done of the count, whenever a job stops moving; the ceiling only catches a hang.
+describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: HANG_CEILING_MS }, () => {
   it('1,000 documents in chunks of 50 across 4 concurrent workers equal the synchronous result exactly', async () => {
     const req = request(makeDocs(1000), { topN: 100 });
     const sync = await runtime.service.rerank(req);
@@ -171,7 +187,7 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: 120_000 }, 
     const spec = { ...submitted, id: `${submitted.id}-other-model`, model: 'gone', chunkCount: 1 };
     await runtime.store.create(spec, undefined, now);
     await runtime.queue.send([{ jobId: spec.id, chunkIndex: 0, offset: 0, model: 'gone', query: 'q', documents: ['a'] }]);
-    const { job } = await settle(spec.id, 30_000);
+    const { job } = await settle(spec.id);
     expect(job.status).toBe('failed');
     expect(job.error).toBe("model 'gone' is not loaded by the workers");
   });

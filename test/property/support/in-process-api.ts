@@ -2,7 +2,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { handler as deadLetterHandler } from '../../../functions/workers/chunk-dead-letter.js';
 import { handler as scoreChunkHandler } from '../../../functions/workers/score-chunk.js';
-import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
 import { FIXTURE_MODEL_SPEC, loadServiceConfig } from '../../../shared/config/service-config.js';
 import type { ApiApp } from '../../../shared/http/api-app.js';
 import { createApiApp } from '../../../shared/http/create-api-app.js';
@@ -60,12 +59,10 @@ async function build(): Promise<InProcessApi> {
     RERANK_RETRY_DELAY_MS: '10',
   });
   const runtime = await serviceRuntime();
-  if (runtime.queue instanceof InProcessChunkQueue) {
-    runtime.queue.attach(
-      async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-property')),
-      async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-property')),
-    );
-  }
+  runtime.localChunkQueue?.attach(
+    async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-property')),
+    async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-property')),
+  );
   // Its jobs never finish, so a dialect endpoint planning a queued job (257 documents) would hold the
   // property for the whole default wait (20 s per case): a short wait still takes the 504 path.
   const keyed = await createServiceRuntime(

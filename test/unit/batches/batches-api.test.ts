@@ -135,6 +135,29 @@ describe('/v1/batches on the embedded engine', () => {
     expect(errors[3]?.['response']).toMatchObject({ status_code: 400, body: { error: { param: 'query' } } });
   });
 
+  it('gives a custom_id to the first line that carries it even when that line is refused: a later line cannot reuse it', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const created = await createBatch(rt, [
+      line('a', { query: '  ', documents: ['a'] }), // refused by the route (blank query)
+      line('a', { query: 'python', documents: DOCS }), // would run, but "a" is taken
+      line('b', { query: 'q', documents: ['a'] }, '/v2/rerank'), // refused before its body is read (wrong url)
+      line('b', { query: 'python', documents: DOCS }),
+      line('c', { query: 'python', documents: DOCS }),
+    ]);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 5, completed: 1, failed: 4 });
+    const errors = outputLines(rt, done.body['error_file_id']);
+    expect(errors.map((e) => [e['custom_id'], e['error']['code'], e['error']['message'].split(':')[0]])).toEqual([
+      ['a', 'invalid_request', 'line 1'],
+      ['a', 'duplicate_custom_id', 'line 2'],
+      ['b', 'mismatched_url', 'line 3'],
+      ['b', 'duplicate_custom_id', 'line 4'],
+    ]);
+    // No id is in both files: the output file holds only the line whose id was its own.
+    expect(outputLines(rt, done.body['output_file_id']).map((o) => o['custom_id'])).toEqual(['c']);
+  });
+
   it('fails a corpus line whose returned documents pass the bound, and takes one exactly at it', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxReturnedDocumentBytes: 20 });
     // Two 10-byte lines = the bound; 11 + 10 bytes = one past it.

@@ -61,6 +61,34 @@ describe('batch planning in slices of time', () => {
   });
 });
 
+describe('custom ids across plan slices', () => {
+  it('a refused line before a checkpoint still owns its custom_id after it: the reuse is a duplicate', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0, planFlushTasks: 64 });
+    const lines = Array.from({ length: LINES }, (_, i) =>
+      JSON.stringify({ custom_id: `req-${i + 1}`, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: [`document ${i} about python http`] } }),
+    );
+    // Line 10 is refused (blank query); line 250, planned by a later plan task, reuses its id.
+    lines[9] = JSON.stringify({ custom_id: 'taken', method: 'POST', url: '/v1/rerank', body: { query: ' ', documents: ['a'] } });
+    lines[249] = JSON.stringify({ custom_id: 'taken', method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: ['a'] } });
+    const file = await rt.files.put(A, 'in.jsonl', 'batch', `${lines.join('\n')}\n`);
+    const created = await rt.app.handle(
+      apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }),
+    );
+    const batchId = (JSON.parse(created.body as string) as { id: string }).id;
+    expect(await rt.queue.run((t) => t.kind === 'plan')).toBeGreaterThan(1);
+    await rt.queue.run();
+    const batch = await rt.store.get(batchId);
+    expect(batch).toMatchObject({ status: 'completed', finalCounts: { total: LINES, completed: LINES - 2, failed: 2 } });
+    const errors = rt.files.text(batch!.errorFileId!).trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; error: { code: string; message: string } });
+    expect(errors.map((e) => [e.custom_id, e.error.code, e.error.message.split(':')[0]])).toEqual([
+      ['taken', 'invalid_request', 'line 10'],
+      ['taken', 'duplicate_custom_id', 'line 250'],
+    ]);
+    const output = rt.files.text(batch!.outputFileId!).trim().split('\n').map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
+    expect(output).not.toContain('taken');
+  });
+});
+
 describe('batch planning after a failure', () => {
   it('resumes after the last checkpoint instead of line 1, and every line still ends exactly once', async () => {
     // Rounds of 64 tasks: one document per line is one chunk task per line, so the planner checkpoints every 64 lines.

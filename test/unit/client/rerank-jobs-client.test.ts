@@ -99,7 +99,14 @@ describe('wait', () => {
     const { client } = jobsClient('chat', view('failed', 1, 3, { error: { message: 'chunk 2 failed after 3 deliveries' } }));
     const error = await client.jobs.wait('job-1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RerankJobFailedError);
-    expect(error).toMatchObject({ jobId: 'job-1', reason: 'chunk 2 failed after 3 deliveries' });
+    expect(error).toMatchObject({ jobId: 'job-1', reason: 'chunk 2 failed after 3 deliveries', code: undefined });
+  });
+
+  it('a cancelled job (status failed, error.code job_cancelled) gives RerankJobFailedError with that code', async () => {
+    const { client } = jobsClient('chat', view('failed', 1, 3, { error: { message: 'cancelled by the client', code: 'job_cancelled' } }));
+    const error = await client.jobs.wait('job-1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RerankJobFailedError);
+    expect(error).toMatchObject({ jobId: 'job-1', reason: 'cancelled by the client', code: 'job_cancelled' });
   });
 
   it('transient poll failures are retried; a 404 is not', async () => {

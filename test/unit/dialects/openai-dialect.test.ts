@@ -165,12 +165,14 @@ describe('openAiDialect.formatOutcome: seed response examples', () => {
     expect(body.usage.total_tokens).toBe(150);
   });
 
-  it('adds only well-typed extra fields (id, object, model, usage.prompt_tokens/completion_tokens)', () => {
+  it('adds only well-typed extra fields (id, object, model, usage.prompt_tokens/completion_tokens, Cohere v1 meta)', () => {
     const seed = loadSeedObject<SeedResponse>('openai-response.json');
 
     const body = format(resultsFromSeed(seed, true));
 
-    expect(keysOf(body)).toStrictEqual(['id', 'model', 'object', 'results', 'usage']);
+    expect(keysOf(body)).toStrictEqual(['id', 'meta', 'model', 'object', 'results', 'usage']);
+    // Cohere v1's meta, which its SDK, LangChain and LiteLLM read: 3 documents are one search unit.
+    expect((body as unknown as { meta: unknown }).meta).toEqual({ api_version: { version: '1' }, billed_units: { search_units: 1 } });
     expect(body.id).toBe('rr-0001');
     expect(body.object).toBe('rerank');
     expect(body.model).toBe('test-model');

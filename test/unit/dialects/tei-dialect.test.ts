@@ -82,3 +82,25 @@ describe('teiDialect.formatError', () => {
     expect(teiDialect.formatError(new RerankError('internal', 'stack trace here'), CONTEXT).body).toEqual({ error: 'Internal server error', error_type: 'Backend' });
   });
 });
+
+describe("Elasticsearch's hugging_face rerank service on TEI's dialect", () => {
+  // elastic/elasticsearch HuggingFaceRerankRequestEntityTests: the body its hugging_face service posts.
+  const ELASTICSEARCH_BODY = { texts: ['luke', 'leia'], query: 'star wars main character', return_text: true, top_n: 8 };
+
+  it('is claimed as TEI on /rerank and read whole: texts, query, return_text and top_n (an extension TEI lacks)', () => {
+    expect(isTeiBody(ELASTICSEARCH_BODY)).toBe(true);
+    expect(ajv.validate(teiDialect.requestSchema, ELASTICSEARCH_BODY), ajv.errorsText()).toBe(true);
+    expect(teiDialect.parse(ELASTICSEARCH_BODY)).toMatchObject({ query: 'star wars main character', documents: textDocs(['luke', 'leia']), returnDocuments: true, topN: 8 });
+    expect(teiDialect.parse({ texts: ['luke'], query: 'q' }).topN).toBeUndefined();
+    expectInvalid(() => teiDialect.parse({ ...ELASTICSEARCH_BODY, top_n: -1 }), 'top_n');
+  });
+
+  it('answers the bare array HuggingFaceRerankResponseEntity parses, with no key it would throw on (index, score, text only)', () => {
+    const request = teiDialect.parse(ELASTICSEARCH_BODY);
+    const outcome = outcomeOf([{ index: 0, score: -0.0799, document: { text: 'luke' } }, { index: 1, score: -0.0839, document: { text: 'leia' } }], 9);
+    const body = teiDialect.formatOutcome(outcome, CONTEXT, request).body as Json[];
+    expect(Array.isArray(body)).toBe(true);
+    expect(body).toEqual([{ index: 0, score: -0.0799, text: 'luke' }, { index: 1, score: -0.0839, text: 'leia' }]);
+    for (const rank of body) for (const key of Object.keys(rank)) expect(['index', 'score', 'relevance_score', 'text', 'document']).toContain(key);
+  });
+});

@@ -6,6 +6,10 @@ import { ScoringTimedOutError } from '../../../shared/core/scoring-timed-out-err
 import { AlreadyExistsError } from '../../../shared/core/already-exists-error.js';
 import { JobExistsError } from '../../../shared/jobs/job-store.js';
 import { BatchExistsError } from '../../../shared/batches/batch-store.js';
+import { RateLimitedError } from '../../../shared/auth/rate-limited-error.js';
+import { MethodNotAllowedError } from '../../../shared/http/pipeline/method-not-allowed-error.js';
+import { errorResult } from '../../../shared/http/pipeline/error-result.js';
+import { openAiDialect } from '../../../shared/dialects/openai/openai-dialect.js';
 import { onMetricEvent, type MetricEvent } from '../../../shared/observability/metric-events.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { testRuntime } from '../../support/test-runtime.js';
@@ -58,6 +62,20 @@ describe('one error table: the kind alone decides the status', () => {
     ]);
     expect(new JobExistsError('j')).toBeInstanceOf(AlreadyExistsError);
     expect(new BatchExistsError('b')).toBeInstanceOf(AlreadyExistsError);
+  });
+
+  it('an error carries its own headers, sent with any dialect envelope as given (no table of types in the HTTP layer)', () => {
+    const context = { requestId: 'r-1', now: 0 };
+    const sent = (error: RerankError) => errorResult(openAiDialect, error, context).headers;
+    expect(sent(new RateLimitedError('slow down', 7))).toMatchObject({ 'retry-after': '7' });
+    expect(sent(new MethodNotAllowedError('PUT', '/v1/rerank', ['POST']))).toMatchObject({ allow: 'POST' });
+    expect(sent(new JobStillRunningError('job-1', '/v1/rerank/jobs/job-1', 1000))).toMatchObject({
+      location: '/v1/rerank/jobs/job-1',
+      'retry-after': '1',
+      'x-should-retry': 'false',
+    });
+    const plain = sent(new RerankError('invalid_request', 'bad'));
+    expect(Object.keys(plain ?? {}).filter((name) => ['retry-after', 'location', 'allow'].includes(name))).toStrictEqual([]);
   });
 
   it('a model failure is a 500 of its own kind: the client reads that the model failed, never its error text', async () => {

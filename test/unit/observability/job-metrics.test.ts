@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
  * Job metrics are EMF lines on stdout (CloudWatch turns them into metrics; the JobsFailed alarm watches one).
@@ -19,6 +19,12 @@ beforeEach(() => {
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
+});
+
+// The unit project shares one module graph per worker (isolate: false): drop the modules loaded with metrics on, so
+// the files after this one load them again with the suite's settings.
+afterAll(() => {
+  vi.resetModules();
 });
 
 /** Metric name -> values, from the EMF lines written so far. */

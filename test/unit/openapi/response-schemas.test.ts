@@ -82,6 +82,7 @@ describe('response and error schemas describe the real bodies', () => {
       expiresAt: 1767067904,
     } as unknown as JobRecord;
     expectValid('RerankJob', jobView(job));
+    expectValid('RerankJob', jobView({ ...job, status: 'failed', error: 'cancelled by the client' }));
     expectValid('RerankJob', jobView({ ...job, status: 'succeeded', chunksDone: 3 }, DIALECTS.openai.formatOutcome(outcome, CONTEXT).body));
     expectValid('RerankJob', jobView({ ...job, status: 'succeeded', dialect: 'chat' }, DIALECTS.chat.formatOutcome(outcome, CONTEXT).body));
     expectValid('RerankJob', jobView({ ...job, status: 'failed', error: 'scoring failed' }));

@@ -17,6 +17,17 @@ describe('CostMeter', () => {
     expect(meter.estimateSeconds('', ['x'.repeat(296), 'x'.repeat(296)])).toBeCloseTo(2 * short, 9);
   });
 
+  it("prices by the load's warm-up pair until the first real request replaces it", () => {
+    const meter = new CostMeter(512, 384);
+    meter.record([128], batchCost(1, 128, 384) * 0.002, true); // warm-up: 2 ms per unit
+    const pair = 'x'.repeat(296); // 103 tokens
+    expect(meter.estimateSeconds('', [pair])).toBeCloseTo(batchCost(1, 103, 384) * 0.002, 9);
+    meter.record([100], batchCost(1, 100, 384) * 0.001); // a real request: 1 ms per unit, the warm-up no longer counts
+    expect(meter.estimateSeconds('', [pair])).toBeCloseTo(batchCost(1, 103, 384) * 0.001, 9);
+    meter.record([128], batchCost(1, 128, 384) * 0.05, true); // a later warm-up never outweighs real requests
+    expect(meter.estimateSeconds('', [pair])).toBeCloseTo(batchCost(1, 103, 384) * 0.001, 9);
+  });
+
   it('follows the recent pace', () => {
     const meter = new CostMeter(512, undefined);
     for (let i = 0; i < 40; i++) meter.record([50], 10); // slow, long ago

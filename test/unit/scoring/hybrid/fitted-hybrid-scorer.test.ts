@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDefaultHybridScorer, createFittedHybridScorer, isLexicalOrHybrid } from '../../../../shared/scoring/hybrid/index.js';
+import { createDefaultHybridScorer, createFittedHybridScorer, fusionFeatureVector, HYBRID_FEATURE_NAMES, hybridFeatureVector, isLexicalOrHybrid } from '../../../../shared/scoring/hybrid/index.js';
 import { createBm25Scorer } from '../../../../shared/scoring/lexical/index.js';
 import type { Scorer } from '../../../../shared/core/scorer.js';
 
@@ -55,5 +55,24 @@ describe('createDefaultHybridScorer', () => {
     expect(isLexicalOrHybrid(minmax)).toBe(true);
     expect(isLexicalOrHybrid(lexical)).toBe(true);
     expect(isLexicalOrHybrid(cosineModel)).toBe(false);
+  });
+});
+
+describe('fusionFeatureVector', () => {
+  const f = createBm25Scorer({ id: 'bm25' }).features('python http library', ['requests is an http library for python'])[0]!;
+
+  it('gives the hybrid vector for the hybrid feature names, in the order a fusion lists them', () => {
+    expect(fusionFeatureVector(HYBRID_FEATURE_NAMES, f, 0.4, 2)).toEqual(hybridFeatureVector(f, 0.4, 2));
+    expect(fusionFeatureVector(['cosine', 'coverage'], f, 0.4, 2)).toEqual([0.4, f.coverage]);
+  });
+
+  it('gives bm25Logit as the served bm25 model\'s logit, whose sigmoid is its score', async () => {
+    const [logit] = fusionFeatureVector(['bm25Logit'], f, 0, 1);
+    const { scores } = await createBm25Scorer({ id: 'bm25' }).score('python http library', ['requests is an http library for python']);
+    expect(1 / (1 + Math.exp(-logit!))).toBeCloseTo(scores[0]!, 12);
+  });
+
+  it('refuses a feature it does not know', () => {
+    expect(() => fusionFeatureVector(['cosineCubed'], f, 0.4, 2)).toThrow(/unknown fusion feature 'cosineCubed'/);
   });
 });

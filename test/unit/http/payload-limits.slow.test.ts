@@ -4,6 +4,7 @@ import type { ApiApp } from '../../../shared/http/api-app.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from '../../../shared/http/response-size.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { testRuntime } from '../../support/test-runtime.js';
+import { batchTestRuntime } from '../../support/batch-test-runtime.js';
 
 // A fake Scorer port (unit test): sizes are what this file is about, not scores.
 const lengthScorer: Scorer = {
@@ -76,5 +77,23 @@ describe('payload limits: every accepted size gets an answer Lambda can return',
     }
     // The sweep crossed the boundary: some answers fit, some had to be refused.
     expect([...seen].sort()).toEqual([200, 413]);
+  });
+});
+
+describe('payload limits: a file past the body limit on POST /v1/files (the handler, as on AWS)', () => {
+  it('answers 413 naming the Uploads API and the part size; a part past it names the part size', async () => {
+    const rt = batchTestRuntime([lengthScorer]);
+    const boundary = 'b0undary';
+    const form = (field: string, bytes: number) =>
+      `--${boundary}\r\ncontent-disposition: form-data; name="purpose"\r\n\r\nbatch\r\n--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="big.jsonl"\r\n\r\n${'a'.repeat(bytes)}\r\n--${boundary}--\r\n`;
+    const headers = { authorization: 'Bearer key-a', 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const file = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/files', body: form('file', MAX_BODY_BYTES), headers }));
+    expect(file.statusCode).toBe(413);
+    expect(JSON.parse(file.body as string)).toMatchObject({
+      error: { param: 'file', code: 'payload_too_large', message: expect.stringMatching(/limit is \d+ bytes.*POST \/v1\/uploads .*parts of at most 4194304 bytes/) },
+    });
+    const part = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/uploads/upload_x/parts', body: form('data', MAX_BODY_BYTES), headers }));
+    expect(part.statusCode).toBe(413);
+    expect(JSON.parse(part.body as string)).toMatchObject({ error: { param: 'data', message: expect.stringMatching(/an upload part is at most 4194304 bytes/) } });
   });
 });

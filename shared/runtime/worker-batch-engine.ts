@@ -1,7 +1,7 @@
-import type { BatchEngine } from '../../batches/batch-engine.js';
-import { serviceRuntime } from '../../runtime/process-runtime.js';
-import { apiLimitsOf } from '../api-limits.js';
-import { runtimeBatchEngine } from './create-batches-api.js';
+import type { BatchEngine } from '../batches/batch-engine.js';
+import { apiLimitsOf } from './api-limits.js';
+import { serviceRuntime } from './process-runtime.js';
+import { runtimeBatchEngine } from './runtime-batch-engine.js';
 
 let engine: Promise<BatchEngine> | undefined;
 

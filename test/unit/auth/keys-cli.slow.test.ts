@@ -31,6 +31,16 @@ describe('npm run keys (local key file)', () => {
     expect(readFileSync(file, 'utf8')).toContain('from-env');
   });
 
+  it('--table without a region says where to give one (--region or AWS_REGION), with exit code 2', async () => {
+    // No region anywhere in the AWS chain: no AWS_* variables (runKeysCli drops them) and no profile files.
+    const home = scratch();
+    const env = { HOME: home, AWS_CONFIG_FILE: join(home, 'config'), AWS_SHARED_CREDENTIALS_FILE: join(home, 'credentials') };
+    const result = await runKeysCli(['list', '--table', 'Rerank-JobsTable'], env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--region <region>.*AWS_REGION/);
+    expect(result.stderr).not.toMatch(/^keys: Region is missing$/m);
+  });
+
   it('explains itself and refuses bad usage with exit code 2', async () => {
     const help = await runKeysCli(['--help']);
     expect(help.code).toBe(0);

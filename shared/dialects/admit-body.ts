@@ -3,8 +3,8 @@ import type { PlanLimits, RequestPlan } from '../core/plan-request.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { RerankService } from '../core/rerank-service.js';
 import type { RequestLimits } from '../core/validate-request.js';
-import type { Dialect } from '../dialects/dialect.js';
-import { readDialectRequest } from '../dialects/read-dialect-request.js';
+import type { Dialect } from './dialect.js';
+import { readDialectRequest } from './read-dialect-request.js';
 
 export interface BodyAdmissionDeps {
   readonly service: Pick<RerankService, 'resolveScorer'>;

@@ -1,1 +1,0 @@
-export { IdempotencyKeyReusedError } from '../jobs/idempotency-key.js';

@@ -1,0 +1,21 @@
+import type { RerankOutcome } from '../core/rerank-outcome.js';
+import type { RerankRequest } from '../core/rerank-request.js';
+
+/** Cohere's unit: "one query with up to 100 documents to be ranked" (cohere.com/pricing). */
+const DOCUMENTS_PER_SEARCH_UNIT = 100;
+
+/**
+ * `meta.billed_units.search_units` as Cohere counts it: one per query and every started 100 documents, a chunk of a
+ * document split by `max_chunks_per_doc` counting as a document. Billing is not ours to do; the figure is there
+ * because Cohere clients read it (LangChain and LiteLLM report it as cost). A request always costs at least one.
+ */
+export function cohereSearchUnits(outcome: RerankOutcome, request?: RerankRequest): number {
+  const scored = outcome.usage.pairs ?? request?.documents.length ?? outcome.results.length;
+  return Math.max(1, Math.ceil(scored / DOCUMENTS_PER_SEARCH_UNIT));
+}
+
+/** Cohere's `meta` for an API version ('1' on `/v1/rerank`, '2' on `/v2/rerank`). */
+export const cohereMeta = (version: '1' | '2', outcome: RerankOutcome, request?: RerankRequest) => ({
+  api_version: { version },
+  billed_units: { search_units: cohereSearchUnits(outcome, request) },
+});

@@ -1,0 +1,55 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
+import { DynamoDbJobStore } from '../adapters/dynamodb/dynamodb-job-store.js';
+import { DynamoDbUploadStore } from '../adapters/dynamodb/dynamodb-upload-store.js';
+import { DynamoDbApiKeyStore } from '../adapters/dynamodb/keys/dynamodb-api-key-store.js';
+import { DynamoDbJobSlots } from '../adapters/dynamodb/keys/dynamodb-job-slots.js';
+import { DynamoDbRateLimiter } from '../adapters/dynamodb/keys/dynamodb-rate-limiter.js';
+import { S3FileStore } from '../adapters/s3/s3-file-store.js';
+import { SqsBatchTaskQueue } from '../adapters/sqs/sqs-batch-task-queue.js';
+import { SqsChunkQueue } from '../adapters/sqs/sqs-chunk-queue.js';
+import { DEFAULT_BATCH_LIMITS } from '../batches/batch-limits.js';
+import type { ServiceConfig } from '../config/service-config.js';
+import { traceClient } from '../observability/tracer.js';
+import type { Backend } from './backend.js';
+import type { BatchRuntime } from './batch-runtime.js';
+
+/**
+ * The `aws` backend: jobs, chunks, keys, batches and uploads on the one DynamoDB table, chunk and batch tasks on
+ * SQS, files in the S3 bucket. Batches only once the stack names their queue and the bucket (RERANK_BATCH_QUEUE_URL,
+ * RERANK_FILES_BUCKET). Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_S3 / _SQS / _DYNAMODB point
+ * them at emulators); every client is traced (X-Ray subsegments, a no-op where tracing is off).
+ */
+export function awsBackend(config: ServiceConfig): Backend {
+  const jobs = config.jobs;
+  const dynamodb = traceClient(new DynamoDBClient({}));
+  const sqs = traceClient(new SQSClient({}));
+  const table = jobs.tableName as string;
+  return {
+    store: new DynamoDbJobStore(table, dynamodb),
+    chunks: new DynamoDbBatchStore(dynamodb, table, { retentionSeconds: jobs.ttlSeconds }),
+    queue: new SqsChunkQueue(sqs, jobs.queueUrl as string, { maxMessageBytes: jobs.maxMessageBytes }),
+    keys: new DynamoDbApiKeyStore(table, dynamodb),
+    rateLimiter: new DynamoDbRateLimiter(table, dynamodb),
+    jobSlots: new DynamoDbJobSlots(table, dynamodb),
+    batches: awsBatches(config, dynamodb, sqs),
+  };
+}
+
+function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSClient): BatchRuntime | undefined {
+  const queueUrl = config.jobs.batchQueueUrl;
+  const bucket = config.files.bucket;
+  if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
+  const files = new S3FileStore(traceClient(new S3Client({ forcePathStyle: config.files.s3PathStyle })), bucket);
+  return {
+    store: new DynamoDbBatchStore(dynamodb, config.jobs.tableName),
+    uploads: new DynamoDbUploadStore(dynamodb, config.jobs.tableName),
+    queue: new SqsBatchTaskQueue(sqs, queueUrl),
+    limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
+    files,
+    // A download is a redirect to the object itself, so it is not squeezed through a 6 MB Lambda answer.
+    downloadUrl: (id, seconds) => files.presignedReadUrl(id, seconds),
+  };
+}

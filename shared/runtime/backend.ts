@@ -1,0 +1,27 @@
+import type { ApiKeyStore } from '../auth/api-key-store.js';
+import type { JobSlots } from '../auth/job-slots.js';
+import type { RateLimiter } from '../auth/rate-limiter.js';
+import type { InProcessChunkQueue } from '../adapters/in-process/in-process-chunk-queue.js';
+import type { ChunkLedger } from '../jobs/chunk-ledger.js';
+import type { ChunkQueue } from '../jobs/chunk-queue.js';
+import type { JobStore } from '../jobs/job-store.js';
+import type { BatchRuntime } from './batch-runtime.js';
+
+/** The storage-side ports of jobs and keys. */
+export interface BackendAdapters {
+  readonly store: JobStore;
+  /** Where job chunks are recorded and counted: the batch store's chunk protocol (a job is one request). */
+  readonly chunks: ChunkLedger;
+  readonly queue: ChunkQueue;
+  readonly keys: ApiKeyStore;
+  readonly rateLimiter: RateLimiter;
+  readonly jobSlots: JobSlots;
+}
+
+/** Every storage-side port of a process, from one backend. */
+export interface Backend extends BackendAdapters {
+  /** Batches' store, task queue, files and uploads (absent where the backend has none configured). */
+  readonly batches: BatchRuntime | undefined;
+  /** `npm start`'s in-process chunk queue, which the starter attaches the worker handlers to; absent on AWS (SQS triggers them). */
+  readonly localChunkQueue?: InProcessChunkQueue;
+}

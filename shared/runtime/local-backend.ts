@@ -1,0 +1,51 @@
+import { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch-task-queue.js';
+import { InProcessChunkQueue } from '../adapters/in-process/in-process-chunk-queue.js';
+import { LocalFolderFileStore } from '../adapters/local/local-folder-file-store.js';
+import { InMemoryApiKeyStore } from '../adapters/memory/in-memory-api-key-store.js';
+import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
+import { InMemoryChunkLedger } from '../adapters/memory/in-memory-chunk-ledger.js';
+import { InMemoryJobSlots } from '../adapters/memory/in-memory-job-slots.js';
+import { InMemoryJobStore } from '../adapters/memory/in-memory-job-store.js';
+import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
+import { InMemoryUploadStore } from '../adapters/memory/in-memory-upload-store.js';
+import { DEFAULT_BATCH_LIMITS } from '../batches/batch-limits.js';
+import type { ServiceConfig } from '../config/service-config.js';
+import type { Backend } from './backend.js';
+import { batchTaskRunners } from './batch-runtime.js';
+
+/**
+ * The `memory` backend (`npm start` on a bare machine): jobs, batches and pending uploads in memory, chunk and batch
+ * tasks on in-process queues, files in RERANK_FILES_DIR, keys in the file `npm run keys` writes.
+ */
+export function localBackend(config: ServiceConfig): Backend {
+  const jobs = config.jobs;
+  const localChunkQueue = new InProcessChunkQueue({
+    concurrency: jobs.workers,
+    batchSize: 1,
+    maxReceiveCount: jobs.maxReceiveCount,
+    retryDelayMs: jobs.retryDelayMs,
+  });
+  const localQueue = new InProcessBatchTaskQueue({
+    concurrency: batchTaskRunners(jobs.workers),
+    maxAttempts: jobs.maxReceiveCount,
+    retryDelayMs: jobs.retryDelayMs,
+  });
+  return {
+    store: new InMemoryJobStore(),
+    chunks: new InMemoryChunkLedger(),
+    queue: localChunkQueue,
+    localChunkQueue,
+    // The file `npm run keys` writes; re-read on every lookup, so keys made while the server runs count.
+    keys: new InMemoryApiKeyStore({ file: config.keysFile }),
+    rateLimiter: new InMemoryRateLimiter(),
+    jobSlots: new InMemoryJobSlots(),
+    batches: {
+      store: new InMemoryBatchStore(),
+      queue: localQueue,
+      localQueue,
+      limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
+      files: new LocalFolderFileStore(config.files.dir),
+      uploads: new InMemoryUploadStore(),
+    },
+  };
+}
