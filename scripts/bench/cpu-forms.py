@@ -69,7 +69,7 @@ def rows(model: str, recipes: list[str], bf16: bool) -> list[dict]:
         one = how == "1" or "nomask" in name
         scores = int(how[1:]) ** 2 if how.startswith("s") else None
         out.append({"label": f"hub-form {name}" + (" (1 pair/run)" if one else f" (rows x width^2 <= {how[1:]}^2)" if scores else ""),
-                    "runtime": "ort", "folder": hub, "onnx": f"onnx/variants/{name}.onnx",
+                    "runtime": "ort", "folder": hub, "onnx": "onnx/model.onnx" if name == "model" else f"onnx/variants/{name}.onnx",
                     **({"batchSize": 1} if one else {}), **({"maxBatchScores": scores} if scores else {})})
     return out
 
@@ -115,7 +115,7 @@ def measure(args) -> dict:
 def ensure_variants(model: str, recipes: list[str]) -> None:
     int8 = load_module("int8_recipes", ROOT / "scripts" / "model" / "int8_recipes.py")
     folder = MODELS_DIR / f"{model}-hub"
-    for name in dict.fromkeys(r.partition("@")[0] for r in recipes):
+    for name in dict.fromkeys(r.partition("@")[0] for r in recipes if r.partition("@")[0] != "model"):
         out = folder / "onnx" / "variants" / f"{name}.onnx"
         if not out.exists():
             counts = int8.build_recipe(name, folder / "onnx" / "model.onnx", out)

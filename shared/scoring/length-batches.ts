@@ -8,7 +8,7 @@ export interface BatchLimits {
    * Max attention scores per head per run (rows x longest row^2; default unbounded). A run materializes that many
    * scores for every head of every layer and runs the mask add and softmax over them: past the CPU caches those
    * memory-bound passes dominate (8 pairs of 512 tokens: 8 x 12 heads x 512^2 floats = 100 MB a layer), so long pairs
-   * run alone while short ones still share a run (bench/cpu-forms.md: one-pair runs 2x the 8-pair batches' speed).
+   * run alone while short ones still share a run (bench/cpu-forms.md: ~1.9x the 8-pair batches' speed).
    */
   readonly maxBatchScores?: number;
 }

@@ -32,7 +32,7 @@ export interface OnnxCrossEncoderOptions {
   readonly batchSize?: number;
   /** Max padded tokens per ONNX run (default DEFAULT_MAX_BATCH_TOKENS, 8 x 512 = 4096). */
   readonly maxBatchTokens?: number;
-  /** Max attention scores per head per run, rows x width^2 (default DEFAULT_MAX_BATCH_SCORES: one 512-token pair). */
+  /** Max attention scores per head per run, rows x width^2 (default DEFAULT_MAX_BATCH_SCORES: one 128-token pair). */
   readonly maxBatchScores?: number;
   /**
    * Force where inference runs: true = `workers` worker threads x `threads` intra-op threads each,
@@ -76,11 +76,12 @@ export interface OnnxCrossEncoder extends Scorer {
 const DEFAULT_BATCH_SIZE = 8;
 const DEFAULT_MAX_BATCH_TOKENS = 8 * 512;
 /**
- * rows x width^2 per run: a 512-token pair runs alone, 8 pairs share a run up to ~180 tokens. On an AMX Xeon (1 thread,
- * MiniLM-L6 shape, mixed lengths) one-pair runs of long pairs doubled int8 speed over 8-pair batches: the batch's
- * attention scores overflow the caches (bench/cpu-forms.md, run 3).
+ * rows x width^2 per run: pairs of 128 tokens or more run alone, 8 share a run up to 45 tokens, 4 at 64. On an AMX
+ * Xeon (1 thread, MiniLM-L6 shape int8, the bench's mixed lengths) this ran 1.92x the 8-pair batches' pairs per
+ * CPU-second (45.3 vs 23.6), one pair per run 1.90x, a 512^2 cap 1.58x: a batch's attention scores overflow the
+ * caches (bench/cpu-forms.md).
  */
-const DEFAULT_MAX_BATCH_SCORES = 512 * 512;
+const DEFAULT_MAX_BATCH_SCORES = 128 * 128;
 const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
 /** A scorer's `int8` is the dynamic-quantized export (`model_quantized.onnx` first, as optimum names it). */
 const VARIANT_FILES = { fp32: ONNX_VARIANT_FILES.fp32, int8: ONNX_VARIANT_FILES.quantized } as const;
