@@ -62,11 +62,15 @@ def rows(model: str, recipes: list[str], bf16: bool) -> list[dict]:
         {"label": "hub-form int8 (shipped)", "runtime": "ort", "folder": hub, "onnx": "onnx/model_quantized.onnx"},
     ]
     # A graph without an attention mask is run one pair per run (no padding: the padding-free plan it needs);
-    # "<recipe>@1" runs any recipe that way (to separate the effect of unpadded runs from the attention kernel's).
+    # "<recipe>@1" runs any recipe that way (to separate the effect of unpadded runs from the attention kernel's);
+    # "<recipe>@sW" with a rows x width^2 <= W^2 limit (the scorer's maxBatchScores: long pairs alone, short ones batched).
     for spec in recipes:
-        name, one = spec.removesuffix("@1"), spec.endswith("@1") or "nomask" in spec
-        out.append({"label": f"hub-form {name}" + (" (1 pair/run)" if one else ""), "runtime": "ort", "folder": hub,
-                    "onnx": f"onnx/variants/{name}.onnx", **({"batchSize": 1} if one else {})})
+        name, _, how = spec.partition("@")
+        one = how == "1" or "nomask" in name
+        scores = int(how[1:]) ** 2 if how.startswith("s") else None
+        out.append({"label": f"hub-form {name}" + (" (1 pair/run)" if one else f" (rows x width^2 <= {how[1:]}^2)" if scores else ""),
+                    "runtime": "ort", "folder": hub, "onnx": "onnx/model.onnx" if name == "model" else f"onnx/variants/{name}.onnx",
+                    **({"batchSize": 1} if one else {}), **({"maxBatchScores": scores} if scores else {})})
     return out
 
 
@@ -80,7 +84,8 @@ def measure(args) -> dict:
     for row in rows(args.model, args.recipes, bf16):
         runtime = row["runtime"] if row["runtime"] != "ort" or args.threads_one == 1 else "ortpar"
         req = {"runtime": runtime, "folder": str(row["folder"]), "threads": args.threads_one, **BATCH,
-               **({"onnx": row["onnx"]} if "onnx" in row else {}), **({"batchSize": row["batchSize"]} if "batchSize" in row else {})}
+               **({"onnx": row["onnx"]} if "onnx" in row else {}),
+               **{k: row[k] for k in ("batchSize", "maxBatchScores") if k in row}}
         state = (peers.load_st if runtime in ("st", "stbf16") else peers.load_ort)(req)
         run = peers.run_st if runtime in ("st", "stbf16") else peers.run_ort
         run(state, query, documents[:8])  # warm-up: first-run allocations and kernel selection
@@ -110,7 +115,7 @@ def measure(args) -> dict:
 def ensure_variants(model: str, recipes: list[str]) -> None:
     int8 = load_module("int8_recipes", ROOT / "scripts" / "model" / "int8_recipes.py")
     folder = MODELS_DIR / f"{model}-hub"
-    for name in dict.fromkeys(r.removesuffix("@1") for r in recipes):
+    for name in dict.fromkeys(r.partition("@")[0] for r in recipes if r.partition("@")[0] != "model"):
         out = folder / "onnx" / "variants" / f"{name}.onnx"
         if not out.exists():
             counts = int8.build_recipe(name, folder / "onnx" / "model.onnx", out)

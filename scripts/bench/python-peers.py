@@ -74,13 +74,14 @@ def batch_cost(rows: int, width: int, hidden: int) -> float:
 
 
 def length_batches(lengths: list[int], batch_size: int, max_tokens: int, max_cost: float = float("inf"),
-                   hidden: int = 384) -> list[list[int]]:
-    """Same rule as shared/scoring/length-batches.ts lengthBatches."""
+                   hidden: int = 384, max_scores: float = float("inf")) -> list[list[int]]:
+    """Same rule as shared/scoring/length-batches.ts lengthBatches (max_scores: its maxBatchScores, rows x width^2)."""
     order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
     batches, current = [], []
     for i in order:
         rows = len(current) + 1
-        full = len(current) >= batch_size or rows * lengths[i] > max_tokens or batch_cost(rows, lengths[i], hidden) > max_cost
+        full = (len(current) >= batch_size or rows * lengths[i] > max_tokens or rows * lengths[i] ** 2 > max_scores
+                or batch_cost(rows, lengths[i], hidden) > max_cost)
         if current and full:
             batches.append(current)
             current = []
@@ -91,12 +92,12 @@ def length_batches(lengths: list[int], batch_size: int, max_tokens: int, max_cos
 
 
 def schedule_batches(lengths: list[int], batch_size: int, max_tokens: int, parallelism: int, hidden: int,
-                     batch_invariant: bool) -> list[list[int]]:
+                     batch_invariant: bool, max_scores: float = float("inf")) -> list[list[int]]:
     """Same rule as shared/scoring/length-batches.ts scheduleBatches: cost-capped, costliest first."""
     max_cost = float("inf")
     if parallelism > 1 and batch_invariant and len(lengths) > 1:
         max_cost = sum(batch_cost(1, n, hidden) for n in lengths) / (2 * parallelism)
-    batches = length_batches(lengths, batch_size, max_tokens, max_cost, hidden)
+    batches = length_batches(lengths, batch_size, max_tokens, max_cost, hidden, max_scores)
     return sorted(batches, key=lambda b: -batch_cost(len(b), lengths[b[-1]], hidden))
 
 
@@ -110,7 +111,7 @@ def run_ort(state: dict, query: str, documents: list[str]) -> dict:
     scores = np.empty(len(documents), dtype=np.float32)
     sessions = state["sessions"]
     batches = schedule_batches(lengths, state["batchSize"], state["maxBatchTokens"], len(sessions), state["hidden"],
-                               state["batchInvariant"])
+                               state["batchInvariant"], state.get("maxBatchScores") or float("inf"))
 
     def run_batch(session, batch: list[int]) -> None:
         width = max(lengths[i] for i in batch)

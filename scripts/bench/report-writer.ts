@@ -103,7 +103,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       `fp32 = \`onnx/model.onnx\`; int8 = \`onnx/model_quantized.onnx\` as built for this run by the converters' recipe (\`scripts/model/int8_recipes.py\` SHIPPED${shippedInt8 === undefined ? '' : ` at the time: ${shippedInt8}`}). Documents: seeded synthetic ` +
       'English-vocabulary text, ' +
       LENGTH_MIX.map((b) => `${Math.round(b.share * 100)}% ${b.minWords}-${b.maxWords} words (${b.what})`).join(', ') +
-      '; shuffled. Batching: 8 pairs, 4,096 padded tokens (the scorer defaults).',
+      '; shuffled. Batching: 8 pairs, 4,096 padded tokens, rows x width^2 <= 128^2 so pairs of 128+ tokens run alone (the scorer defaults).',
     '',
     '"ours" is the scorer as the service runs it: `chooseExecutionPlan` (shared/scoring/onnx-runtime/execution-plan.ts) gives one single-threaded ' +
       'ONNX session per CPU on worker threads, batches start costliest first (`scheduleBatches`, attention-aware cost), and small requests are split ' +

@@ -4,6 +4,13 @@ export interface BatchLimits {
   readonly batchSize: number;
   /** Max padded tokens (rows x longest row) per run; bounds memory and per-run latency. */
   readonly maxBatchTokens: number;
+  /**
+   * Max attention scores per head per run (rows x longest row^2; default unbounded). A run materializes that many
+   * scores for every head of every layer and runs the mask add and softmax over them: past the CPU caches those
+   * memory-bound passes dominate (8 pairs of 512 tokens: 8 x 12 heads x 512^2 floats = 100 MB a layer), so long pairs
+   * run alone while short ones still share a run (bench/cpu-forms.md: ~1.9x the 8-pair batches' speed).
+   */
+  readonly maxBatchScores?: number;
 }
 
 /** How a request's batches will be executed: how many run at once, and the model width for the cost estimate. */
@@ -51,7 +58,10 @@ export function lengthBatches(lengths: readonly number[], limits: BatchLimits & 
     const rows = current.length + 1;
     const width = lengths[index]!;
     const full =
-      current.length >= limits.batchSize || rows * width > limits.maxBatchTokens || batchCost(rows, width, limits.hiddenSize) > maxCost;
+      current.length >= limits.batchSize ||
+      rows * width > limits.maxBatchTokens ||
+      rows * width * width > (limits.maxBatchScores ?? Number.POSITIVE_INFINITY) ||
+      batchCost(rows, width, limits.hiddenSize) > maxCost;
     if (current.length > 0 && full) {
       batches.push(current);
       current = [];

@@ -32,6 +32,8 @@ export interface OnnxCrossEncoderOptions {
   readonly batchSize?: number;
   /** Max padded tokens per ONNX run (default DEFAULT_MAX_BATCH_TOKENS, 8 x 512 = 4096). */
   readonly maxBatchTokens?: number;
+  /** Max attention scores per head per run, rows x width^2 (default DEFAULT_MAX_BATCH_SCORES: one 128-token pair). */
+  readonly maxBatchScores?: number;
   /**
    * Force where inference runs: true = `workers` worker threads x `threads` intra-op threads each,
    * false = one in-thread session with `threads` intra-op threads. Default: chooseExecutionPlan from
@@ -73,6 +75,13 @@ export interface OnnxCrossEncoder extends Scorer {
 // to 3x (TinyBERT-L2) faster than 32 on 2 vCPUs - less padding per batch and activations that stay in cache.
 const DEFAULT_BATCH_SIZE = 8;
 const DEFAULT_MAX_BATCH_TOKENS = 8 * 512;
+/**
+ * rows x width^2 per run: pairs of 128 tokens or more run alone, 8 share a run up to 45 tokens, 4 at 64. On an AMX
+ * Xeon (1 thread, MiniLM-L6 shape int8, the bench's mixed lengths) this ran 1.92x the 8-pair batches' pairs per
+ * CPU-second (45.3 vs 23.6), one pair per run 1.90x, a 512^2 cap 1.58x: a batch's attention scores overflow the
+ * caches (bench/cpu-forms.md).
+ */
+const DEFAULT_MAX_BATCH_SCORES = 128 * 128;
 const KNOWN_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids']);
 /** A scorer's `int8` is the dynamic-quantized export (`model_quantized.onnx` first, as optimum names it). */
 const VARIANT_FILES = { fp32: ONNX_VARIANT_FILES.fp32, int8: ONNX_VARIANT_FILES.quantized } as const;
@@ -278,6 +287,7 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
   const scorer = new OnnxCrossEncoderScorer(options.id, runners, tokenizer, folder.config, {
     batchSize: unpadded ? 1 : (options.batchSize ?? DEFAULT_BATCH_SIZE),
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
+    maxBatchScores: options.maxBatchScores ?? DEFAULT_MAX_BATCH_SCORES,
     hiddenSize: folder.config.hiddenSize,
     batchInvariant,
   });

@@ -18,6 +18,16 @@ describe('lengthBatches', () => {
     expect(batches).toEqual([[0, 1, 2], [3], [4]]);
   });
 
+  it('runs long pairs alone under maxBatchScores (rows x width^2) while short ones still share a run', () => {
+    // Act: 512^2 allows 8 rows of 180 (8 x 32,400 = 259,200) but only one of 512, and 4 of 256
+    const lengths = [512, 180, 256, 180, 180, 256, 180, 180, 180, 512, 180, 180, 256, 256, 256];
+    const batches = lengthBatches(lengths, { batchSize: 8, maxBatchTokens: 8 * 512, maxBatchScores: 512 * 512 });
+
+    // Assert
+    expect(batches.map((b) => b.map((i) => lengths[i]))).toEqual([[180, 180, 180, 180, 180, 180, 180, 180], [256, 256, 256, 256], [256], [512], [512]]);
+    for (const batch of batches) expect(batch.length * Math.max(...batch.map((i) => lengths[i]!)) ** 2).toBeLessThanOrEqual(512 * 512);
+  });
+
   it('covers every index exactly once', () => {
     // Arrange
     const lengths = Array.from({ length: 97 }, (_, i) => (i * 37) % 512);
