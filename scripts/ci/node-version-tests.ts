@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { listFiles } from '../support/list-files.js';
 
 /**
  * Which test files to run again on the Node major the Lambda functions run: those whose code can behave differently
@@ -87,16 +88,7 @@ export class ImportGraph {
 
 /** Every `*.test.ts` under `dir` of `root`, relative to the root, sorted. */
 export function listTestFiles(root: string, dir = 'test'): string[] {
-  const out: string[] = [];
-  const walk = (folder: string): void => {
-    for (const entry of readdirSync(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith('.test.ts')) out.push(relative(root, path));
-    }
-  };
-  walk(resolve(root, dir));
-  return out.sort();
+  return listFiles(root, [dir], (name) => name.endsWith('.test.ts'));
 }
 
 /** The test files the Node-24 run takes, each with why. */

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
@@ -17,6 +17,7 @@ import { deadLetteredChunk } from '../../shared/jobs/dead-lettered-chunk.js';
 import { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
 import type { ServiceRuntime } from '../../shared/runtime/service-runtime.js';
 import { localAwsConfig } from '../emulators/local-aws-config.js';
+import { queueCounts } from '../emulators/queue-counts.js';
 import { StalledError, waitForProgress } from '../support/wait-for-progress.js';
 import type { LocalAwsStack } from '../emulators/local-aws-stack.js';
 import { hashSeed, seededRandom } from '../eval/seeded-random.js';
@@ -108,9 +109,7 @@ export { percentile };
 
 /** `N visible, M in flight, K delayed`: SQS's approximate counts, read on the emulator's clean client. */
 async function queueDepth(stack: LocalAwsStack, queueUrl: string): Promise<string> {
-  const names = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
-  const { Attributes = {} } = await stack.sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...names] }));
-  const [visible, inFlight, delayed] = names.map((name) => Attributes[name] ?? '0');
+  const { visible, inFlight, delayed } = await queueCounts(stack.sqs, queueUrl);
   return `${visible} visible, ${inFlight} in flight, ${delayed} delayed`;
 }
 

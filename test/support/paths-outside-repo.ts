@@ -1,6 +1,7 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
+import { listFiles } from '../../scripts/support/list-files.js';
 
 /**
  * Finds paths a source file builds that resolve above the repository root: a user's clone has nothing beside it, so a
@@ -19,21 +20,10 @@ export interface PathEscape {
 }
 
 const SOURCE = /\.(ts|mts|js|mjs)$/;
-const SKIP_DIRS = new Set(['node_modules', '.git', '.tmp', 'dist', 'cdk.out']);
 
-/** Every source file (TypeScript/JavaScript, Python, shell) under `dirs` of `root`. */
+/** Every source file (TypeScript/JavaScript, Python, shell) under `dirs` of `root`, as absolute paths. */
 export function listSourceFiles(root: string, dirs: readonly string[]): string[] {
-  const out: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (SKIP_DIRS.has(entry.name)) continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (SOURCE.test(entry.name) || entry.name.endsWith('.py') || entry.name.endsWith('.sh')) out.push(path);
-    }
-  };
-  for (const dir of dirs) walk(resolve(root, dir));
-  return out.sort();
+  return listFiles(root, dirs, (name) => SOURCE.test(name) || name.endsWith('.py') || name.endsWith('.sh')).map((file) => resolve(root, file));
 }
 
 const PATH_CALLS = new Set(['resolve', 'join']);

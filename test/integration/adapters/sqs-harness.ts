@@ -1,10 +1,11 @@
-import { DeleteQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
 import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { startSqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
 import type { ChunkQueueHarness } from '../../contract/chunk-queue.contract.js';
+import { queueCounts } from '../../../scripts/emulators/queue-counts.js';
 import { waitForProgress } from '../../../scripts/support/wait-for-progress.js';
 
 /** A fresh queue + DLQ on moto per contract test; failed items are retried at once (retryDelaySeconds 0). */
@@ -35,8 +36,8 @@ export async function makeSqsHarness(client: SQSClient, maxReceiveCount = 2): Pr
   };
 }
 
+/** Messages visible, in flight or delayed in the queue. */
 async function messagesLeft(client: SQSClient, queueUrl: string): Promise<number> {
-  const names = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const;
-  const { Attributes = {} } = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...names] }));
-  return names.reduce((sum, name) => sum + Number(Attributes[name] ?? 0), 0);
+  const { visible, inFlight, delayed } = await queueCounts(client, queueUrl);
+  return visible + inFlight + delayed;
 }
