@@ -22,7 +22,6 @@ Needs the bench models (npm run bench builds them; the -hub folder: build-random
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -32,18 +31,11 @@ import sys
 import time
 from pathlib import Path
 
+from load_module import load_module  # a sibling file: the script's own folder is on sys.path
+
 ROOT = Path(__file__).resolve().parents[2]
 MODELS_DIR = ROOT / "bench" / ".models"
 BATCH = {"batchSize": 8, "maxBatchTokens": 8 * 512}
-
-
-def load_module(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def cpu_name() -> str:

@@ -12,22 +12,14 @@ from __future__ import annotations
 
 import argparse
 import collections
-import importlib.util
 import json
 import sys
 import tempfile
 from pathlib import Path
 
+from load_module import load_module  # a sibling file: the script's own folder is on sys.path
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def load_module(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def profile(peers, folder: str, onnx: str, query: str, documents: list[str]) -> tuple[dict[str, float], float]:
