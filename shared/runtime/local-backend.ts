@@ -8,6 +8,8 @@ import { InMemoryJobSlots } from '../adapters/memory/in-memory-job-slots.js';
 import { InMemoryJobStore } from '../adapters/memory/in-memory-job-store.js';
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
 import { InMemoryUploadStore } from '../adapters/memory/in-memory-upload-store.js';
+import { InMemoryQuotaLedger } from '../adapters/memory/in-memory-quota-ledger.js';
+import { localFolderQuotaSeed } from '../adapters/local/local-folder-quota-seed.js';
 import { DEFAULT_BATCH_LIMITS } from '../batches/batch-limits.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import type { Backend } from './backend.js';
@@ -30,6 +32,7 @@ export function localBackend(config: ServiceConfig): Backend {
     maxAttempts: jobs.maxReceiveCount,
     retryDelayMs: jobs.retryDelayMs,
   });
+  const files = new LocalFolderFileStore(config.files.dir);
   return {
     store: new InMemoryJobStore(),
     chunks: new InMemoryChunkLedger(),
@@ -44,8 +47,10 @@ export function localBackend(config: ServiceConfig): Backend {
       queue: localQueue,
       localQueue,
       limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
-      files: new LocalFolderFileStore(config.files.dir),
+      files,
       uploads: new InMemoryUploadStore(),
+      // The counters live in memory; the files outlive a restart, so the ledger starts from what the folder holds.
+      quota: new InMemoryQuotaLedger({ seed: localFolderQuotaSeed(files) }),
     },
   };
 }

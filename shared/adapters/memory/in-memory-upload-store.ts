@@ -19,6 +19,9 @@ export class InMemoryUploadStore implements UploadStore {
     const upload = this.#uploads.get(id);
     if (upload === undefined || upload.status !== 'pending') throw new UploadStateError('not_pending', `upload ${id} is not pending`);
     if (upload.parts.length >= maxParts) throw new UploadStateError('too_many_parts', `an upload takes at most ${maxParts} parts`);
+    if (upload.parts.reduce((sum, p) => sum + p.bytes, 0) + part.bytes > upload.bytes) {
+      throw new UploadStateError('too_many_bytes', `the parts would pass the ${upload.bytes} bytes upload ${id} announced`);
+    }
     const next = { ...upload, parts: [...upload.parts, part] };
     this.#uploads.set(id, next);
     return next;

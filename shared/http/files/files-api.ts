@@ -91,7 +91,7 @@ export class FilesApi {
         const purpose = form.fields.get('purpose');
         if (purpose === undefined) throw invalidRequest('purpose is required', 'purpose');
         const seconds = expiresAfter(form.fields.get('expires_after[anchor]'), form.fields.get('expires_after[seconds]'));
-        const file = await this.#files.create(owner, { filename: form.file.name || 'file', purpose, ...(seconds === undefined ? {} : { expiresAfterSeconds: seconds }) }, form.file.bytes);
+        const file = await this.#files.create(owner, { filename: form.file.name || 'file', purpose, size: form.file.size, ...(seconds === undefined ? {} : { expiresAfterSeconds: seconds }) }, form.file.bytes);
         return json(200, fileObject(file));
       }
       case 'list': {
