@@ -31,6 +31,12 @@ const newUploadId = (): string => `upload_${randomBytes(12).toString('hex')}`;
 const newPartId = (): string => `part_${randomBytes(12).toString('hex')}`;
 /** A hold taken before a file exists (its id is the store's); it becomes the file's once the file is closed. */
 const newWritingHoldId = (): string => `writing:${randomBytes(12).toString('hex')}`;
+/** Part ids are `part_` + 24 hex characters; anything far longer is not one (and is not echoed back in an error). */
+const MAX_PART_ID_LENGTH = 64;
+const MD5_HEX = /^[0-9a-f]{32}$/i;
+/** `type/subtype` and optional parameters, in printable ASCII (RFC 6838 names, RFC 9110 parameters). */
+const MIME_TYPE = /^[A-Za-z0-9][\w!#$&^.+-]*\/[\w!#$&^.+-]+(?:[ \t]*;[\x20-\x7e]*)?$/;
+
 /** How long a tentative hold outlives a process that died mid-write before the ledger may release it. */
 const WRITING_HOLD_SECONDS = 3_600;
 
@@ -127,6 +133,7 @@ export class FilesService {
     const store = this.#uploadStore();
     const purpose = this.#uploadablePurpose(upload.purpose);
     this.#checkFilename(upload.filename);
+    this.#checkMimeType(upload.mimeType);
     if (!Number.isSafeInteger(upload.bytes) || upload.bytes < 1 || upload.bytes > this.#limits.maxFileBytes) {
       throw new RerankError('payload_too_large', `bytes must be an integer from 1 to ${this.#limits.maxFileBytes}`, { param: 'bytes' });
     }
@@ -207,6 +214,9 @@ export class FilesService {
    * and the optional MD5 of the whole before the file becomes visible.
    */
   async completeUpload(ownerKeyId: string, uploadId: string, partIds: readonly string[], md5?: string): Promise<{ upload: UploadRecord; file: FileRecord }> {
+    if (partIds.length > this.#limits.maxPartsPerUpload) throw invalidRequest(`part_ids names at most ${this.#limits.maxPartsPerUpload} parts`, 'part_ids');
+    if (partIds.some((id) => id.length > MAX_PART_ID_LENGTH)) throw invalidRequest(`part_ids holds an id longer than ${MAX_PART_ID_LENGTH} characters (ids are part_...)`, 'part_ids');
+    if (md5 !== undefined && !MD5_HEX.test(md5)) throw invalidRequest('md5 must be 32 hexadecimal characters', 'md5');
     const upload = this.#pending(await this.findUpload(ownerKeyId, uploadId));
     const byId = new Map(upload.parts.map((p) => [p.id, p]));
     const ordered = partIds.map((id) => {
@@ -344,6 +354,14 @@ export class FilesService {
       throw invalidRequest(`purpose must be one of ${UPLOADABLE_PURPOSES.join(', ')}`, 'purpose');
     }
     return purpose as FilePurpose;
+  }
+
+  /** Bounded before it is stored anywhere: an upload record keeps it (in memory on `npm start`, in an item on AWS). */
+  #checkMimeType(mimeType: string): void {
+    if (mimeType.length > this.#limits.maxMimeTypeBytes) {
+      throw invalidRequest(`mime_type must be at most ${this.#limits.maxMimeTypeBytes} characters (this one is ${mimeType.length})`, 'mime_type');
+    }
+    if (!MIME_TYPE.test(mimeType)) throw invalidRequest('mime_type must be a MIME type such as application/jsonl or text/plain', 'mime_type');
   }
 
   /** Bounded by its UTF-8 size, which is what S3 metadata and object keys count (a character may be 4 bytes). */

@@ -49,19 +49,19 @@ describe('FilesService bounds', () => {
     await files.create('a', { filename: '日本', purpose: 'user_data', size: 1 }, bytesOf('1'));
     expect(kindOf(await files.create('a', { filename: '日本語', purpose: 'batch', size: 1 }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
     expect(kindOf(await files.create('a', { filename: 'a\uD800', purpose: 'batch', size: 1 }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
-    expect(kindOf(await files.createUpload('a', { filename: '日本語', purpose: 'batch', bytes: 1, mimeType: 'x' }).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
+    expect(kindOf(await files.createUpload('a', { filename: '日本語', purpose: 'batch', bytes: 1, mimeType: 'text/plain' }).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
     expect(kindOf(await files.create('a', { filename: 'f', purpose: 'batch', size: 5 }, bytesOf('12345')).catch((e: unknown) => e))).toEqual({ kind: 'payload_too_large', param: 'file' });
     expect(kindOf(await files.create('a', { filename: '123456789', purpose: 'batch', size: 1 }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'filename' });
     for (const purpose of ['batch_output', 'upload_part', 'fine-tune']) {
       expect(kindOf(await files.create('a', { filename: 'f', purpose, size: 1 }, bytesOf('1')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'purpose' });
     }
-    expect(kindOf(await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 5, mimeType: 'x' }).catch((e: unknown) => e))).toMatchObject({ kind: 'payload_too_large', param: 'bytes' });
+    expect(kindOf(await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 5, mimeType: 'text/plain' }).catch((e: unknown) => e))).toMatchObject({ kind: 'payload_too_large', param: 'bytes' });
   });
 
   it('lists files, never upload parts: a newer part does not leave limit=1 empty, and parts are not listed by purpose', async () => {
     const files = service();
     const file = await files.create('a', { filename: 'in.jsonl', purpose: 'batch', size: 1 }, bytesOf('x'));
-    const upload = await files.createUpload('a', { filename: 'big.jsonl', purpose: 'batch', bytes: 2, mimeType: 'x' });
+    const upload = await files.createUpload('a', { filename: 'big.jsonl', purpose: 'batch', bytes: 2, mimeType: 'text/plain' });
     clock.now += 1;
     await files.addPart('a', upload.id, bytesOf('1'));
     expect((await files.list('a', { limit: 1 })).files.map((f) => f.id)).toEqual([file.id]);
@@ -70,8 +70,8 @@ describe('FilesService bounds', () => {
 
   it('caps pending uploads per key (429) and the parts of one upload (400)', async () => {
     const files = service({ maxPendingUploads: 1, maxPartsPerUpload: 2 });
-    const upload = await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 3, mimeType: 'x' });
-    expect(kindOf(await files.createUpload('a', { filename: 'g', purpose: 'batch', bytes: 3, mimeType: 'x' }).catch((e: unknown) => e))).toMatchObject({ kind: 'rate_limited' });
+    const upload = await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 3, mimeType: 'text/plain' });
+    expect(kindOf(await files.createUpload('a', { filename: 'g', purpose: 'batch', bytes: 3, mimeType: 'text/plain' }).catch((e: unknown) => e))).toMatchObject({ kind: 'rate_limited' });
     await files.addPart('a', upload.id, bytesOf('1'));
     await files.addPart('a', upload.id, bytesOf('2'));
     expect(kindOf(await files.addPart('a', upload.id, bytesOf('3')).catch((e: unknown) => e))).toEqual({ kind: 'invalid_request', param: 'data' });
@@ -79,12 +79,12 @@ describe('FilesService bounds', () => {
 
   it('ends an upload past its window: expired, its parts gone, and it frees the pending slot', async () => {
     const files = service({ maxPendingUploads: 1, uploadWindowSeconds: 60 });
-    const upload = await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 2, mimeType: 'x' });
+    const upload = await files.createUpload('a', { filename: 'f', purpose: 'batch', bytes: 2, mimeType: 'text/plain' });
     await files.addPart('a', upload.id, bytesOf('1'));
     clock.now += 61;
     expect((await files.findUpload('a', upload.id)).status).toBe('expired');
     expect(kindOf(await files.addPart('a', upload.id, bytesOf('2')).catch((e: unknown) => e))).toMatchObject({ kind: 'conflict' });
-    await files.createUpload('a', { filename: 'g', purpose: 'batch', bytes: 2, mimeType: 'x' });
+    await files.createUpload('a', { filename: 'g', purpose: 'batch', bytes: 2, mimeType: 'text/plain' });
     expect((await new LocalFolderFileStore(dir, { now: () => clock.now }).usage('a')).files).toBe(0);
   });
 

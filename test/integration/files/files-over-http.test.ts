@@ -3,13 +3,13 @@ import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulato
 import { startDevServer, type RunningServer } from '../../support/start-dev-server.js';
 
 /**
- * Quotas under parallel requests, over real HTTP: `npm start` (local folder, ledger in memory) and the same server on
+ * The Files and Uploads bounds over real HTTP. Quotas under parallel requests: `npm start` (local folder, ledger in memory) and the same server on
  * the aws backend (DynamoDB Local for the ledger and uploads, moto's S3 for the bytes). Before the ledger, a quota was
  * read and then written: 50 parallel files were all kept under a limit of 40 locally, and S3 had no quota at all.
  */
 const FILES_LIMIT = 40;
 const BYTES_LIMIT = 64 * 1024;
-const KEYS = ['race-files', 'race-uploads', 'race-parts'];
+const KEYS = ['race-files', 'race-uploads', 'race-parts', 'field-bounds'];
 
 interface Target {
   readonly name: string;
@@ -89,3 +89,34 @@ describe.each(targets)('quotas under parallel requests: $name', (target) => {
     expect(done.body).toMatchObject({ status: 'completed', file: { bytes: 1_000 } });
   });
 });
+
+describe.each(targets)('upload fields are bounded, with a 400 in the OpenAI envelope: $name', (target) => {
+  const url = () => target.server!.url;
+  const create = (fields: Record<string, unknown>) =>
+    postJson(url(), KEYS[3]!, '/v1/uploads', { filename: 'f.jsonl', purpose: 'batch', bytes: 10, mime_type: 'application/jsonl', ...fields });
+
+  it('refuses a mime_type over 255 characters (a 6 MiB one was kept for ever in memory, and a 500 on DynamoDB)', async () => {
+    for (const mimeType of ['x'.repeat(6 * 1024 * 1024 - 1_000), 'a/' + 'b'.repeat(300), 'not a mime type', '']) {
+      const res = await create({ mime_type: mimeType });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ error: { type: 'invalid_request_error', param: 'mime_type' } });
+    }
+    expect((await create({ mime_type: 'text/plain; charset=utf-8' })).status).toBe(200);
+  });
+
+  it('refuses a filename, a purpose and a size out of bounds, and part ids and an md5 that cannot be ones', async () => {
+    expect((await create({ filename: 'f'.repeat(513) })).body).toMatchObject({ error: { param: 'filename' } });
+    expect((await create({ purpose: 'p'.repeat(100_000) })).body).toMatchObject({ error: { param: 'purpose' } });
+    expect((await create({ bytes: 2 ** 60 })).status).toBe(413);
+    const upload = await create({});
+    const id = String(upload.body['id']);
+    const tooMany = await postJson(url(), KEYS[3]!, `/v1/uploads/${id}/complete`, { part_ids: Array.from({ length: 1_001 }, (_, i) => `part_${i}`) });
+    expect(tooMany).toMatchObject({ status: 400, body: { error: { param: 'part_ids' } } });
+    const longId = await postJson(url(), KEYS[3]!, `/v1/uploads/${id}/complete`, { part_ids: ['part_' + 'x'.repeat(100_000)] });
+    expect(longId).toMatchObject({ status: 400, body: { error: { param: 'part_ids' } } });
+    expect(JSON.stringify(longId.body).length).toBeLessThan(1_000);
+    const md5 = await postJson(url(), KEYS[3]!, `/v1/uploads/${id}/complete`, { part_ids: ['part_1'], md5: 'z'.repeat(100) });
+    expect(md5).toMatchObject({ status: 400, body: { error: { param: 'md5' } } });
+  });
+});
+
