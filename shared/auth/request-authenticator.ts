@@ -23,6 +23,11 @@ export class RequestAuthenticator {
     this.#options = options;
   }
 
+  /** Whether callers are let in without a key right now (a local server with no keys; never on AWS). */
+  get open(): boolean {
+    return this.#options.openAccess?.isOpen() ?? false;
+  }
+
   /** For the start-up banner: whether and why callers need a key. */
   get accessDescription(): string {
     return this.#options.openAccess?.description ?? 'auth: API key required';

@@ -18,6 +18,8 @@ export const ENV_DEFAULTS = {
   RERANK_HEADERS_TIMEOUT_MS: 10_000,
   RERANK_REQUEST_TIMEOUT_MS: 60_000,
   RERANK_MAX_CONNECTIONS: 256,
+  // With no keys, the Host names the local server answers besides those HOST implies (local-site-guard.ts); `*` = any.
+  RERANK_ALLOWED_HOSTS: undefined,
   RERANK_MAX_DOCUMENTS: 10_000,
   RERANK_MAX_BATCH_SIZE: 1_000,
   RERANK_MAX_QUERY_CHARS: 8_192,

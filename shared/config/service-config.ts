@@ -22,7 +22,13 @@ export interface ServiceConfig {
   /** Longer request paths get 414 before routing. */
   readonly maxPathChars: number;
   /** The local server's socket limits (`npm start`; API Gateway has its own). */
-  readonly localServer: { readonly headersTimeoutMs: number; readonly requestTimeoutMs: number; readonly maxConnections: number };
+  readonly localServer: {
+    readonly headersTimeoutMs: number;
+    readonly requestTimeoutMs: number;
+    readonly maxConnections: number;
+    /** RERANK_ALLOWED_HOSTS: Host names answered without keys besides those HOST implies (`*` = any). */
+    readonly allowedHosts: readonly string[];
+  };
   readonly maxDocuments: number;
   readonly maxBatchSize: number;
   readonly maxQueryChars: number;
@@ -205,6 +211,10 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       headersTimeoutMs: setting(env, 'RERANK_HEADERS_TIMEOUT_MS'),
       requestTimeoutMs: setting(env, 'RERANK_REQUEST_TIMEOUT_MS'),
       maxConnections: setting(env, 'RERANK_MAX_CONNECTIONS'),
+      allowedHosts: (env['RERANK_ALLOWED_HOSTS'] ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
     },
     maxDocuments: setting(env, 'RERANK_MAX_DOCUMENTS'),
     maxBatchSize: setting(env, 'RERANK_MAX_BATCH_SIZE'),
