@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
-import { QuotaExceededError, type QuotaAmounts, type QuotaHold, type QuotaLedger } from '../quota/quota-ledger.js';
+import type { QuotaHold, QuotaLedger } from '../quota/quota-ledger.js';
 import { FileNotFoundError, FileTooLargeError } from './file-errors.js';
 import type { FileLimits } from './file-limits.js';
-import { fileHold, fileHoldId, fileQuotaLimits, quotaRefusal, uploadHoldId } from './file-quota.js';
+import { FileQuota, fileHold, fileHoldId, uploadHoldId } from './file-quota.js';
 import { UPLOADABLE_PURPOSES, type FilePage, type FilePurpose, type FileRecord, type FileStore, type FileWriter } from './file-store.js';
 import { UploadStateError, type UploadPart, type UploadRecord, type UploadStore } from './upload-store.js';
 
@@ -29,16 +29,11 @@ export interface FileContent {
 
 const newUploadId = (): string => `upload_${randomBytes(12).toString('hex')}`;
 const newPartId = (): string => `part_${randomBytes(12).toString('hex')}`;
-/** A hold taken before a file exists (its id is the store's); it becomes the file's once the file is closed. */
-const newWritingHoldId = (): string => `writing:${randomBytes(12).toString('hex')}`;
 /** Part ids are `part_` + 24 hex characters; anything far longer is not one (and is not echoed back in an error). */
 const MAX_PART_ID_LENGTH = 64;
 const MD5_HEX = /^[0-9a-f]{32}$/i;
 /** `type/subtype` and optional parameters, in printable ASCII (RFC 6838 names, RFC 9110 parameters). */
 const MIME_TYPE = /^[A-Za-z0-9][\w!#$&^.+-]*\/[\w!#$&^.+-]+(?:[ \t]*;[\x20-\x7e]*)?$/;
-
-/** How long a tentative hold outlives a process that died mid-write before the ledger may release it. */
-const WRITING_HOLD_SECONDS = 3_600;
 
 export interface FilesServiceOptions {
   /** The per-key ledger the quotas are reserved on (files, stored bytes, pending uploads). */
@@ -60,17 +55,15 @@ export class FilesService {
   readonly #files: FileStore;
   readonly #uploads: UploadStore | undefined;
   readonly #limits: FileLimits;
-  readonly #quota: QuotaLedger;
-  readonly #quotaLimits: QuotaAmounts;
+  readonly #quota: FileQuota;
   readonly #now: () => number;
 
   constructor(files: FileStore, limits: FileLimits, options: FilesServiceOptions) {
     this.#files = files;
     this.#uploads = options.uploads;
     this.#limits = limits;
-    this.#quota = options.quota;
-    this.#quotaLimits = fileQuotaLimits(limits);
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.#quota = new FileQuota(options.quota, limits, this.#now);
   }
 
   /** Whether `/v1/uploads` is served (it needs an UploadStore). */
@@ -97,7 +90,7 @@ export class FilesService {
     if (!Number.isSafeInteger(file.size) || file.size < 0) throw invalidRequest('the file size is not known', 'file');
     if (file.size > this.#limits.maxFileBytes) throw new RerankError('payload_too_large', `file is larger than ${this.#limits.maxFileBytes} bytes`, { param: 'file' });
     const expiresAt = this.#now() + Math.min(file.expiresAfterSeconds ?? this.#limits.retentionSeconds, this.#limits.retentionSeconds);
-    return this.#storeHeld(ownerKeyId, { files: 1, stored_bytes: file.size }, fileHold, async () => {
+    return this.#quota.storeHeld(ownerKeyId, { files: 1, stored_bytes: file.size }, fileHold, (id) => this.#files.delete(id), async () => {
       const writer = await this.#files.openWriter({ ownerKeyId, filename: file.filename, purpose, maxBytes: file.size, expiresAt });
       return this.#writeAll(writer, bytes);
     });
@@ -153,7 +146,7 @@ export class FilesService {
     // The pending upload, the file it will become and the bytes it announced, at once: its parts and its
     // completion then never find the quota full, and parallel creates cannot pass it.
     const hold: QuotaHold = { id: uploadHoldId(record.id), amounts: { pending_uploads: 1, files: 1, stored_bytes: record.bytes }, expiresAt: record.expiresAt };
-    await this.#reserve(ownerKeyId, hold);
+    await this.#quota.reserve(ownerKeyId, hold);
     try {
       await store.create(record);
     } catch (error) {
@@ -188,7 +181,7 @@ export class FilesService {
       throw invalidRequest(`an upload takes at most ${this.#limits.maxPartsPerUpload} parts`, 'data');
     }
     const partHold = (record: FileRecord): QuotaHold => ({ id: fileHoldId(record.id), amounts: { files: 1 }, expiresAt: upload.expiresAt });
-    const stored = await this.#storeHeld(ownerKeyId, { files: 1 }, partHold, async () => {
+    const stored = await this.#quota.storeHeld(ownerKeyId, { files: 1 }, partHold, (id) => this.#files.delete(id), async () => {
       const writer = await this.#files.openWriter({
         ownerKeyId,
         filename: `${upload.id}.part`,
@@ -260,7 +253,7 @@ export class FilesService {
     // reservation is gone (the upload's hour ran out meanwhile) is the file reserved anew.
     const held = fileHold(file);
     try {
-      if (!(await this.#quota.replace(ownerKeyId, uploadHoldId(upload.id), held, this.#quotaLimits))) await this.#reserve(ownerKeyId, held);
+      await this.#quota.transfer(ownerKeyId, uploadHoldId(upload.id), held);
     } catch (error) {
       await this.#files.delete(file.id);
       throw error;
@@ -281,41 +274,6 @@ export class FilesService {
     await this.#quota.release(ownerKeyId, uploadHoldId(upload.id));
     await this.#dropParts(ownerKeyId, upload.parts);
     return { ...upload, status: 'cancelled' };
-  }
-
-  /**
-   * Reserves `amounts` under a tentative hold, stores the file, then makes the hold the file's (`holdOf`); a failed
-   * write gives the reservation back. A process that dies mid-write leaves the tentative hold to expire.
-   */
-  async #storeHeld(ownerKeyId: string, amounts: QuotaAmounts, holdOf: (record: FileRecord) => QuotaHold, store: () => Promise<FileRecord>): Promise<FileRecord> {
-    const tentative: QuotaHold = { id: newWritingHoldId(), amounts, expiresAt: this.#now() + WRITING_HOLD_SECONDS };
-    await this.#reserve(ownerKeyId, tentative);
-    let record: FileRecord;
-    try {
-      record = await store();
-    } catch (error) {
-      await this.#quota.release(ownerKeyId, tentative.id);
-      throw error;
-    }
-    // The file's own hold never exceeds the tentative one (the writer stopped it at the reserved size).
-    await this.#quota.replace(ownerKeyId, tentative.id, holdOf(record), this.#quotaLimits);
-    return record;
-  }
-
-  /**
-   * Takes `hold` within the key's limits. When it does not fit, what expired by itself (files past their retention,
-   * uploads past their hour) is given back first and the reservation tried once more.
-   */
-  async #reserve(ownerKeyId: string, hold: QuotaHold): Promise<void> {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await this.#quota.reserve(ownerKeyId, hold, this.#quotaLimits);
-        return;
-      } catch (error) {
-        if (!(error instanceof QuotaExceededError)) throw error;
-        if (attempt > 0 || (await this.#quota.releaseExpired(ownerKeyId, this.#now())) === 0) throw quotaRefusal(error);
-      }
-    }
   }
 
   async #writeAll(writer: FileWriter, bytes: AsyncIterable<Uint8Array>, param = 'file'): Promise<FileRecord> {

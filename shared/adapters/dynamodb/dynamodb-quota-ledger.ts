@@ -1,8 +1,9 @@
-import { GetItemCommand, QueryCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { checkAmounts, difference, emptyUsage, overLimit } from '../../quota/quota-amounts.js';
 import { QUOTA_COUNTERS, QuotaExceededError, type QuotaAmounts, type QuotaCounter, type QuotaHold, type QuotaLedger } from '../../quota/quota-ledger.js';
 import { isConditionFailure } from './condition-failed.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK } from './job-table-keys.js';
+import { queryItems } from './query-items.js';
 import { QUOTA_HOLD_SK_PREFIX, QUOTA_USAGE_SK, quotaHoldSk, quotaPk } from './quota-table-keys.js';
 import { sendTransactionWithRetry } from './transact-with-retry.js';
 
@@ -57,26 +58,19 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
   }
 
   async releaseExpired(ownerKeyId: string, now: number): Promise<number> {
+    const expired = queryItems(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :hold)',
+      FilterExpression: 'expiresAt <= :now',
+      ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
+      ExpressionAttributeValues: { ':pk': s(quotaPk(ownerKeyId)), ':hold': s(QUOTA_HOLD_SK_PREFIX), ':now': n(now) },
+      ConsistentRead: true,
+    });
     let released = 0;
-    let start: Record<string, AttributeValue> | undefined;
-    do {
-      const page = await this.client.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :hold)',
-          FilterExpression: 'expiresAt <= :now',
-          ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
-          ExpressionAttributeValues: { ':pk': s(quotaPk(ownerKeyId)), ':hold': s(QUOTA_HOLD_SK_PREFIX), ':now': n(now) },
-          ConsistentRead: true,
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      for (const item of page.Items ?? []) {
-        const id = (item[SK]?.S ?? '').slice(QUOTA_HOLD_SK_PREFIX.length);
-        if (await this.#change(ownerKeyId, holdOf(id, item), undefined, {})) released += 1;
-      }
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
+    for await (const item of expired) {
+      const id = (item[SK]?.S ?? '').slice(QUOTA_HOLD_SK_PREFIX.length);
+      if (await this.#change(ownerKeyId, holdOf(id, item), undefined, {})) released += 1;
+    }
     return released;
   }
 
