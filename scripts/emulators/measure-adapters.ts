@@ -7,6 +7,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
 import { DynamoDbBatchStore } from '../../shared/adapters/dynamodb/dynamodb-batch-store.js';
+import { DynamoDbQuotaLedger } from '../../shared/adapters/dynamodb/dynamodb-quota-ledger.js';
 import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
 import { SqsTaskQueue } from '../../shared/adapters/sqs/sqs-task-queue.js';
 import type { JobTask } from '../../shared/jobs/job-model.js';
@@ -51,6 +52,32 @@ try {
   }
   const total = ms(t);
   console.log(`putChunkScores 20-way concurrent: 200 in ${total} ms (${(total / 200).toFixed(1)} ms/chunk), chunksDone=${await ledger.countChunks(concurrent, 1, 200)}`);
+
+  // The per-key quota ledger: one transaction per reserve or release (a release reads its hold first). Every change
+  // of one key moves its USAGE item, so one key's parallel reserves conflict and retry; other keys' do not.
+  const quota = new DynamoDbQuotaLedger(ddb, 'measure-jobs');
+  const limits = { files: 40, stored_bytes: 1 << 30 };
+  const quotaKey = `quota-${randomUUID()}`;
+  const reserveTimes: number[] = [];
+  const releaseTimes: number[] = [];
+  for (let i = 0; i < 100; i += 1) {
+    let s = performance.now();
+    await quota.reserve(quotaKey, { id: `file:${i}`, amounts: { files: 1, stored_bytes: 100 } }, limits);
+    reserveTimes.push(performance.now() - s);
+    s = performance.now();
+    await quota.release(quotaKey, `file:${i}`);
+    releaseTimes.push(performance.now() - s);
+  }
+  reserveTimes.sort((a, b) => a - b);
+  releaseTimes.sort((a, b) => a - b);
+  console.log(`quota ledger sequential (100): reserve p50 ${pct(reserveTimes, 0.5).toFixed(1)} ms p95 ${pct(reserveTimes, 0.95).toFixed(1)}, release p50 ${pct(releaseTimes, 0.5).toFixed(1)} ms p95 ${pct(releaseTimes, 0.95).toFixed(1)}`);
+  for (const keys of [1, 50]) {
+    const owners = Array.from({ length: keys }, () => `quota-${randomUUID()}`);
+    t = performance.now();
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => quota.reserve(owners[i % keys]!, { id: `file:${i}`, amounts: { files: 1 } }, limits)));
+    const kept = outcomes.filter((o) => o.status === 'fulfilled').length;
+    console.log(`quota ledger 50 parallel reserves over ${keys} key(s), limit ${limits.files} each: ${ms(t)} ms, ${kept} kept`);
+  }
   ddb.destroy();
 
   const sqs = new SQSClient(localAwsConfig(moto.endpoint));
