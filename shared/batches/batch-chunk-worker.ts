@@ -9,6 +9,7 @@ import { buildRequestResult } from './batch-request-result.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
+import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 
 /**
  * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
@@ -59,20 +60,14 @@ export class BatchChunkWorker {
       if (!(error instanceof UnknownModelError)) throw error;
       return this.#failRequest(batch.id, plan, new RerankError('internal', `model '${plan.chunkModel}' is not loaded by the workers`));
     }
-    const scored = await scorer.score(admitted.request.query, texts, { instruction: admitted.request.prompt });
-    if (scored.scores.length !== texts.length) throw new Error(`chunk ${task.chunkIndex} of line ${task.line}: ${scored.scores.length} scores for ${texts.length} documents`);
+    const { request } = admitted;
+    const chunk = { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument };
+    const scored = await scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of line ${task.line}`);
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
     const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
-    const lexical = setFusion ? (await setFusion.lexical.score(admitted.request.query, texts)).scores : undefined;
-    const recorded = await store.putChunkScores(batch.id, task.line, {
-      chunkIndex: task.chunkIndex,
-      offset: task.offset,
-      scores: scored.scores,
-      tokens: scored.tokens,
-      ...(lexical ? { lexical } : {}),
-    }, plan.chunkCount);
-    // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
-    if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
+    const lexical = setFusion ? (await setFusion.lexical.score(request.query, texts)).scores : undefined;
+    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(lexical ? { lexical } : {}) };
+    if (await recordChunk(store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores)) await this.#finishRequest(batch.id, plan, admitted);
   }
 
   /** The request's chunks are all in: its output line (or, if building it failed, its error line). */

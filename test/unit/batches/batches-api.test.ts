@@ -108,6 +108,24 @@ describe('/v1/batches on the embedded engine', () => {
     }
   });
 
+  it('cuts each document to max_tokens_per_doc as the route does, inline and from a corpus (one chunk scorer for jobs and batches)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', DOCS.map((d) => JSON.stringify(d)).join('\n'));
+    // The query's words sit past the third word of most documents: cut to 3, they score differently.
+    const inline = { query: 'python http library', documents: DOCS, max_tokens_per_doc: 3 };
+    const fromCorpus = { query: 'python http library', documents_file_id: corpus.id, max_tokens_per_doc: 3 };
+    const created = await createBatch(rt, [line('inline', inline, '/v2/rerank'), line('corpus', fromCorpus, '/v2/rerank')], '/v2/rerank');
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 2, failed: 0 });
+    const sync = await call(rt, 'POST', '/v2/rerank', inline);
+    const whole = await call(rt, 'POST', '/v2/rerank', { query: inline.query, documents: DOCS });
+    expect(sync.body['results']).not.toEqual(whole.body['results']);
+    for (const output of outputLines(rt, done.body['output_file_id'])) {
+      expect([output['custom_id'], output['response']['body']['results']]).toEqual([output['custom_id'], sync.body['results']]);
+    }
+  });
+
   it('writes bad lines to the error file, naming each line, and scores the rest', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const created = await createBatch(rt, [
