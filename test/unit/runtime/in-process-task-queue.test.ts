@@ -1,55 +1,88 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { InProcessBatchTaskQueue } from '../../../shared/adapters/in-process/in-process-batch-task-queue.js';
+import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-process-task-queue.js';
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
 import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
 import { loadServiceConfig } from '../../../shared/config/service-config.js';
 
 const chunk = (line: number): BatchTask => ({ kind: 'chunk', batchId: 'b', line, chunkIndex: 0, offset: 0, count: 1 });
 
-describe('InProcessBatchTaskQueue', () => {
+/** A Lambda-style consumer over decoded tasks: a task whose `run` throws is reported as a batch item failure. */
+const consumer =
+  (run: (task: BatchTask) => Promise<void>) =>
+  async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const batchItemFailures: { itemIdentifier: string }[] = [];
+    for (const record of event.Records) {
+      await run(JSON.parse(record.body) as BatchTask).catch(() => batchItemFailures.push({ itemIdentifier: record.messageId }));
+    }
+    return { batchItemFailures };
+  };
+const nameOf = (task: BatchTask) => (task.kind === 'chunk' ? `chunk-${task.line}` : task.kind);
+const options = { batchSize: 1, retryDelayMs: 1 };
+
+describe('InProcessTaskQueue', () => {
   it('runs plan and finalize tasks before queued chunks, retries failures and dead-letters after the last attempt', async () => {
-    const queue = new InProcessBatchTaskQueue({ concurrency: 1, maxAttempts: 2, retryDelayMs: 1 });
+    const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 2 });
     const ran: string[] = [];
     const dead: string[] = [];
     await queue.send([chunk(1), chunk(2), { kind: 'plan', batchId: 'b' }, chunk(3)]);
-    queue.attach({
-      handle: async (task) => {
-        const name = task.kind === 'chunk' ? `chunk-${task.line}` : task.kind;
-        ran.push(name);
-        if (name === 'chunk-2') throw new Error('scorer down');
-      },
-      taskDeadLettered: async (task, reason) => void dead.push(`${task.kind === 'chunk' ? task.line : task.kind}: ${reason}`),
-    });
+    queue.attach(
+      consumer(async (task) => {
+        ran.push(nameOf(task));
+        if (nameOf(task) === 'chunk-2') throw new Error('scorer down');
+      }),
+      consumer(async (task) => void dead.push(nameOf(task))),
+    );
     await queue.idle();
     expect(ran).toEqual(['plan', 'chunk-1', 'chunk-2', 'chunk-3', 'chunk-2']);
-    expect(dead).toEqual(['2: scorer down']);
+    expect(dead).toEqual(['chunk-2']);
+  });
+
+  it('delivers a dead letter again while its consumer fails, as SQS redelivers a DLQ message', async () => {
+    const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 3 });
+    let tries = 0;
+    queue.attach(
+      consumer(async () => {
+        throw new Error('always');
+      }),
+      consumer(async () => {
+        if (++tries < 3) throw new Error('store unavailable');
+      }),
+    );
+    await queue.send([chunk(1)]);
+    await queue.idle();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(tries).toBe(3);
   });
 });
 
-describe('InProcessBatchTaskQueue backpressure', () => {
+describe('InProcessTaskQueue backpressure', () => {
   it('never deadlocks: planners waiting for space do not hold the chunk runners', async () => {
-    const queue = new InProcessBatchTaskQueue({ concurrency: 1, maxAttempts: 1, retryDelayMs: 1, maxQueuedChunks: 2 });
+    const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 1, maxQueuedChunks: 2 });
     const ran: string[] = [];
-    queue.attach({
-      handle: async (task) => {
+    queue.attach(
+      consumer(async (task) => {
         if (task.kind === 'plan') await queue.send([10, 11, 12, 13].map((n) => chunk(n + (task.batchId === 'b2' ? 10 : 0))));
         else ran.push(task.kind === 'chunk' ? `${task.line}` : task.kind);
-      },
-      taskDeadLettered: async () => undefined,
-    });
+      }),
+      consumer(async () => undefined),
+    );
     await queue.send([{ kind: 'plan', batchId: 'b1' }, { kind: 'plan', batchId: 'b2' }]);
     await queue.idle();
     expect(ran.sort()).toEqual(['10', '11', '12', '13', '20', '21', '22', '23']);
   });
 
   it('holds at most maxQueuedChunks chunk tasks: send waits until runners take some', async () => {
-    const queue = new InProcessBatchTaskQueue({ concurrency: 1, maxAttempts: 1, retryDelayMs: 1, maxQueuedChunks: 3 });
+    const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 1, maxQueuedChunks: 3 });
     let sent = false;
     const sending = queue.send([1, 2, 3, 4, 5, 6].map(chunk)).then(() => (sent = true));
     await new Promise((r) => setTimeout(r, 20));
     expect(sent).toBe(false);
     const ran: number[] = [];
-    queue.attach({ handle: async (task) => void ran.push(task.kind === 'chunk' ? task.line : 0), taskDeadLettered: async () => undefined });
+    queue.attach(
+      consumer(async (task) => void ran.push(task.kind === 'chunk' ? task.line : 0)),
+      consumer(async () => undefined),
+    );
     await sending;
     await queue.idle();
     expect(ran).toEqual([1, 2, 3, 4, 5, 6]);
