@@ -3,7 +3,7 @@ import type { RerankRequest } from '../../core/rerank-request.js';
 import { cohereMeta } from '../cohere-search-units.js';
 import { declaredParse } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
-import { formatCohereV2Error } from './cohere-v2-error-envelope.js';
+import { formatMessageAndOpenAiError } from '../openai/openai-error-envelope.js';
 import { rankedResults } from '../openai/ranked-results.js';
 import { cohereV2RequestFields } from './cohere-v2-request-fields.js';
 import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-response-schema.js';
@@ -37,5 +37,6 @@ export const cohereV2Dialect: Dialect = {
     };
   },
 
-  formatError: formatCohereV2Error,
+  // The same `{"message", "error":{...}}` superset as `/v1/rerank`, so Cohere and OpenAI readers both find the text.
+  formatError: formatMessageAndOpenAiError,
 };
