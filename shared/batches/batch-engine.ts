@@ -84,7 +84,7 @@ export class BatchEngine {
       throw error;
     }
     try {
-      await this.#deps.queue.send([{ kind: 'plan', batchId: id }]);
+      await this.#deps.queue.send([{ kind: 'plan', batchId: id }], { tenant: ownerKeyId });
     } catch (error) {
       // Accepted work always ends: a batch whose plan task could not be queued would wait for its expiry. It fails now,
       // saying so (a retry with the same Idempotency-Key gets this failed batch; a new create starts again).

@@ -84,7 +84,7 @@ export class BatchPlanner {
     };
     const flush = async () => {
       await writePlans();
-      if (pending.length > 0) await this.#deps.queue.send(pending);
+      if (pending.length > 0) await this.#deps.queue.send(pending, { tenant: batch.ownerKeyId });
       pending = [];
     };
     let total = from?.total ?? 0;
@@ -120,7 +120,7 @@ export class BatchPlanner {
         if (performance.now() >= sliceEnds) {
           // Out of time: the next plan task resumes at this checkpoint. Sent after the checkpoint is written, so a
           // failed send retries this task from the same place (a duplicate plan task re-plans lines idempotently).
-          await this.#deps.queue.send([{ kind: 'plan', batchId: batch.id }]);
+          await this.#deps.queue.send([{ kind: 'plan', batchId: batch.id }], { tenant: batch.ownerKeyId });
           logger.info('batch planning continues in the next task', { batchId: batch.id, nextLine: checkpoint.nextLine });
           return 'continued';
         }

@@ -157,7 +157,7 @@ export class JobCoordinator {
     const keepDocuments = request.returnDocuments || spec.fusion !== undefined;
     await this.#deps.store.create(spec, keepDocuments ? request.documents : undefined, now);
     try {
-      await this.#deps.queue.send(tasks);
+      await this.#deps.queue.send(tasks, { tenant: submission.ownerKeyId });
     } catch (error) {
       // Accepted work is never left running forever: a job whose chunks could not be queued fails now.
       logger.error('enqueue failed', { jobId: id, error: error as Error });

@@ -24,6 +24,8 @@ export function localBackend(config: ServiceConfig): Backend {
   const delivery = { batchSize: 1, maxReceiveCount: jobs.maxReceiveCount, retryDelayMs: jobs.retryDelayMs };
   const localChunkQueue = new InProcessTaskQueue<JobTask>({ ...delivery, concurrency: jobs.workers, lane: 'chunks' });
   const localQueue = new InProcessTaskQueue<BatchTask>({ ...delivery, concurrency: batchTaskRunners(jobs.workers), lane: 'batches' });
+  // One process shares its scorers between the lanes: a job's caller is waiting, a batch's has 24 hours.
+  localQueue.yieldsTo(localChunkQueue);
   return {
     store: new InMemoryJobStore(),
     chunks: new InMemoryChunkLedger(),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toSqsRecord } from '../sqs/to-sqs-record.js';
-import type { TaskQueue } from '../../jobs/task-queue.js';
+import type { SendOptions, TaskQueue } from '../../jobs/task-queue.js';
 
 /** A Lambda SQS handler: what the event source mapping calls, in production and here. */
 export type SqsBatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
@@ -29,7 +29,15 @@ interface Message {
   readonly body: string;
   /** A chunk task waits its turn among `concurrency` runners; any other task (plan, merge, finalize) runs at once. */
   readonly chunk: boolean;
+  /** Whose work it is: chunks are served tenant by tenant in turn. */
+  readonly tenant: string;
   receiveCount: number;
+}
+
+/** One tenant's queued chunk messages; `head` moves instead of shifting (a million chunks would make shift quadratic). */
+interface TenantChunks {
+  readonly messages: Message[];
+  head: number;
 }
 
 /** Tasks that carry no `kind` are a job's chunks, as they always were on the wire. */
@@ -43,13 +51,20 @@ const isChunk = (task: object): boolean => {
  * chunk and finalize tasks), with the delivery contract of SQS + Lambda: message bodies in record batches, at least
  * once, partial batch failures, redelivery, dead-letter after max receives. Chunk tasks share `concurrency` runners;
  * every other task runs at once beside them, so a big request's chunks never starve another's planning, merge or end.
+ * Chunks are served one tenant (API key) at a time in turn, as SQS fair queues share a standard queue's consumers, so
+ * one key's 50,000-line batch does not hold every runner while another key's one-line batch waits behind it.
  */
 export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   readonly #options: InProcessQueueOptions;
   readonly #arn: string;
   readonly #urgent: Message[] = [];
-  readonly #chunks: Message[] = [];
-  #chunkHead = 0;
+  /** Queued chunks by tenant, and the tenants with queued chunks in serving order (the next is served first). */
+  readonly #chunks = new Map<string, TenantChunks>();
+  readonly #turns: string[] = [];
+  #queuedChunks = 0;
+  /** A lane whose chunks go first (`npm start`'s interactive jobs before batches: one process shares its scorers). */
+  #yieldTo: InProcessTaskQueue<object> | undefined;
+  readonly #quietListeners: (() => void)[] = [];
   #inFlight = 0;
   #inFlightChunks = 0;
   #delayed = 0;
@@ -69,6 +84,20 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   attach(worker: SqsBatchHandler, deadLetter: SqsBatchHandler): void {
     this.consume(worker);
     this.consumeDeadLetters(deadLetter);
+  }
+
+  /**
+   * This lane starts no chunk while `other` has chunks queued or running (in-flight ones finish): on one machine the two
+   * lanes share the scorers, and the other lane's work is the one a caller waits for.
+   */
+  yieldsTo(other: InProcessTaskQueue<object>): void {
+    this.#yieldTo = other;
+    other.#quietListeners.push(() => this.#pump());
+  }
+
+  /** Chunks queued or running. */
+  busy(): boolean {
+    return this.#queuedChunks > 0 || this.#inFlightChunks > 0;
   }
 
   /** Like an event source mapping on the queue; `stop` pauses deliveries (in-flight ones finish). */
@@ -95,16 +124,26 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   }
 
   /** The wire form is the task as JSON (what SqsTaskQueue sends), so a task that does not survive it fails here too. */
-  async send(tasks: readonly T[]): Promise<void> {
+  async send(tasks: readonly T[], options: SendOptions = {}): Promise<void> {
     const max = this.#options.maxQueuedChunks ?? 100_000;
     for (const task of tasks) {
-      const message = { messageId: randomUUID(), body: JSON.stringify(task), chunk: isChunk(task), receiveCount: 0 };
+      const message = { messageId: randomUUID(), body: JSON.stringify(task), chunk: isChunk(task), tenant: options.tenant ?? '', receiveCount: 0 };
       if (message.chunk) {
-        while (this.#chunks.length - this.#chunkHead >= max) await new Promise<void>((resolve) => this.#spaceWaiters.push(resolve));
-        this.#chunks.push(message);
+        while (this.#queuedChunks >= max) await new Promise<void>((resolve) => this.#spaceWaiters.push(resolve));
+        this.#queueChunk(message);
       } else this.#urgent.push(message);
       this.#pump();
     }
+  }
+
+  #queueChunk(message: Message): void {
+    let tenant = this.#chunks.get(message.tenant);
+    if (!tenant) {
+      this.#chunks.set(message.tenant, (tenant = { messages: [], head: 0 }));
+      this.#turns.push(message.tenant);
+    }
+    tenant.messages.push(message);
+    this.#queuedChunks++;
   }
 
   /** Resolves once nothing is queued, delayed or in flight (tests and graceful shutdown). */
@@ -114,17 +153,25 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   }
 
   #isIdle(): boolean {
-    return this.#urgent.length === 0 && this.#chunkHead >= this.#chunks.length && this.#inFlight === 0 && this.#delayed === 0;
+    return this.#urgent.length === 0 && this.#queuedChunks === 0 && this.#inFlight === 0 && this.#delayed === 0;
   }
 
+  /** The next tenant's next chunks (at most batchSize, one tenant's); that tenant then waits for every other's turn. */
   #takeChunks(): Message[] {
-    const batch = this.#chunks.slice(this.#chunkHead, this.#chunkHead + this.#options.batchSize);
-    this.#chunkHead += batch.length;
+    const name = this.#turns.shift() as string;
+    const tenant = this.#chunks.get(name) as TenantChunks;
+    const batch = tenant.messages.slice(tenant.head, tenant.head + this.#options.batchSize);
+    tenant.head += batch.length;
+    this.#queuedChunks -= batch.length;
     for (let i = 0; i < batch.length; i++) this.#spaceWaiters.shift()?.();
-    // Drop the consumed head now and then: an array shift per task would be quadratic for a million chunks.
-    if (this.#chunkHead > 4096 && this.#chunkHead * 2 > this.#chunks.length) {
-      this.#chunks.splice(0, this.#chunkHead);
-      this.#chunkHead = 0;
+    if (tenant.head >= tenant.messages.length) this.#chunks.delete(name);
+    else {
+      this.#turns.push(name);
+      // Drop the consumed head now and then.
+      if (tenant.head > 4096 && tenant.head * 2 > tenant.messages.length) {
+        tenant.messages.splice(0, tenant.head);
+        tenant.head = 0;
+      }
     }
     return batch;
   }
@@ -132,8 +179,10 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   #pump(): void {
     if (this.#worker) {
       while (this.#urgent.length > 0) this.#start(this.#urgent.splice(0, 1), false);
-      while (this.#inFlightChunks < this.#options.concurrency && this.#chunkHead < this.#chunks.length) this.#start(this.#takeChunks(), true);
+      const yielding = (): boolean => this.#yieldTo?.busy() === true;
+      while (this.#inFlightChunks < this.#options.concurrency && this.#queuedChunks > 0 && !yielding()) this.#start(this.#takeChunks(), true);
     }
+    if (!this.busy()) for (const listener of this.#quietListeners) listener();
     if (this.#isIdle()) for (const resolve of this.#idleWaiters.splice(0)) resolve();
   }
 
@@ -167,7 +216,10 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
       this.#delayed++;
       setTimeout(() => {
         this.#delayed--;
-        for (const m of retry) (m.chunk ? this.#chunks : this.#urgent).push(m);
+        for (const m of retry) {
+          if (m.chunk) this.#queueChunk(m);
+          else this.#urgent.push(m);
+        }
         this.#pump();
       }, this.#options.retryDelayMs);
     }

@@ -56,6 +56,37 @@ describe('InProcessTaskQueue', () => {
   });
 });
 
+describe('InProcessTaskQueue fairness', () => {
+  it("serves tenants' chunks in turn: one key's 40 queued chunks do not hold the runner from another key's one", async () => {
+    const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 1 });
+    const ran: string[] = [];
+    await queue.send(Array.from({ length: 40 }, (_, i) => ({ ...chunk(i + 1), batchId: 'a' })), { tenant: 'key-a' });
+    await queue.send([{ ...chunk(1), batchId: 'b' }], { tenant: 'key-b' });
+    queue.attach(
+      consumer(async (task) => void ran.push(`${task.batchId}${task.kind === 'chunk' ? task.line : ''}`)),
+      consumer(async () => undefined),
+    );
+    await queue.idle();
+    expect(ran.slice(0, 3)).toEqual(['a1', 'b1', 'a2']);
+    expect(ran).toHaveLength(41);
+  });
+
+  it("a lane that yields starts no chunk while the other lane has chunks queued or running (npm start's jobs before batches)", async () => {
+    const jobs = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 1 });
+    const batches = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 1 });
+    batches.yieldsTo(jobs);
+    const ran: string[] = [];
+    const record = (lane: string) => consumer(async (task) => void ran.push(`${lane}${task.kind === 'chunk' ? task.line : ''}`));
+    await jobs.send([1, 2, 3].map(chunk));
+    await batches.send([1, 2].map(chunk));
+    batches.attach(record('batch'), consumer(async () => undefined));
+    jobs.attach(record('job'), consumer(async () => undefined));
+    await jobs.idle();
+    await batches.idle();
+    expect(ran).toEqual(['job1', 'job2', 'job3', 'batch1', 'batch2']);
+  });
+});
+
 describe('InProcessTaskQueue backpressure', () => {
   it('never deadlocks: planners waiting for space do not hold the chunk runners', async () => {
     const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 1, maxQueuedChunks: 2 });
