@@ -8,14 +8,16 @@ import tseslint from 'typescript-eslint';
  * import only the folders listed here; anything else fails `npm run lint`, and so `npm test`.
  */
 const MAY_IMPORT = {
-  functions: ['http', 'runtime', 'adapters', 'batches', 'files', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
-  http: ['runtime', 'adapters', 'batches', 'files', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
-  runtime: ['adapters', 'batches', 'files', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
-  adapters: ['batches', 'files', 'jobs', 'dialects', 'core', 'auth', 'observability', 'config'],
+  functions: ['http', 'runtime', 'adapters', 'batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
+  http: ['runtime', 'adapters', 'batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
+  runtime: ['adapters', 'batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
+  adapters: ['batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'auth', 'observability', 'config'],
   // Batch rerank: the engine (planner, chunk worker, finalizer) over the file store and the same admission as sync.
-  batches: ['files', 'jobs', 'dialects', 'core', 'auth', 'observability'],
+  batches: ['files', 'quota', 'jobs', 'dialects', 'core', 'auth', 'observability'],
   // Files and uploads: the FileStore port and what streams over it (JSONL lines, multipart parts).
-  files: ['core', 'auth', 'observability'],
+  files: ['quota', 'core', 'auth', 'observability'],
+  // The per-key ledger every bound is kept on (files, bytes, pending uploads, running batches, output bytes).
+  quota: ['core'],
   jobs: ['dialects', 'core', 'auth', 'observability'],
   // The dialects own their JSON Schema vocabulary (json-schema.ts, request-schema-parts.ts); openapi reads them.
   dialects: ['core'],

@@ -6,6 +6,7 @@ import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, j
 import { keyPk, ratePk, slotsPk } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { ACTIVE_BATCHES_PK, batchPk, ownerBatchesPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
 import { pendingUploadsPk, uploadPk } from '../../shared/adapters/dynamodb/upload-table-keys.js';
+import { quotaPk } from '../../shared/adapters/dynamodb/quota-table-keys.js';
 
 export interface JobsTableProps {
   /** Point-in-time recovery (default false). */
@@ -41,6 +42,8 @@ export const TABLE_PARTITIONS = {
   /** `/v1/uploads` on AWS: each upload (`UPLOAD#<id>`) and each key's pending uploads (`UPLOADS_PENDING#<keyId>`). */
   uploads: uploadPk('*'),
   pendingUploads: pendingUploadsPk('*'),
+  /** Each key's quota ledger: its counters and one item per hold (`QUOTA#<keyId>`). */
+  quotas: quotaPk('*'),
 } as const;
 
 export type TablePartition = keyof typeof TABLE_PARTITIONS;
@@ -83,6 +86,9 @@ export const TABLE_ACCESS = {
     // (the pending entry deleted in the same transaction), count a key's pending uploads.
     { partitions: ['uploads'], actions: ['GetItem', 'PutItem', 'UpdateItem'] },
     { partitions: ['pendingUploads'], actions: ['Query', 'PutItem', 'DeleteItem'] },
+    // The per-key quota ledger: reserve (put a hold, add to the counters in one transaction), replace, release
+    // (delete the hold, subtract), read the counters, list a key's expired holds.
+    { partitions: ['quotas'], actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   ],
   /** Jobs; records and counts chunks, merges the job whose count it completes; releases the owner's job slot then. */
   worker: [

@@ -91,28 +91,30 @@ export class BatchPlanner {
     const source = from === undefined ? files.read(batch.inputFileId) : files.read(batch.inputFileId, { start: Math.min(from.nextByte, input.bytes), end: input.bytes });
     const reading = { maxLineBytes: limits.maxLineBytes, ...(from === undefined ? {} : { startByte: Math.min(from.nextByte, input.bytes), firstLine: from.nextLine }) };
     for await (const line of readJsonlLines(source, reading)) {
-      if (line.tooLong) {
-        total++;
-        await store.putResult(batch.id, failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }));
-        continue;
-      }
-      if (isBlankLine(line.bytes)) continue;
-      total++;
-      if (total > limits.maxLinesPerBatch) {
-        await this.#failBatch(batch, 'too_many_lines', `the input file has more than ${limits.maxLinesPerBatch} requests, the limit per batch`, line.line);
+      // Every line counts here, blank and too-long ones too (line numbers are file-global): 100 MiB of empty lines
+      // once skipped the limit, the cancel check and the slice's end, and planned for 132 s.
+      if (line.line > limits.maxLinesPerBatch) {
+        await this.#failBatch(batch, 'too_many_lines', `the input file has more than ${limits.maxLinesPerBatch} lines (blank ones included), the limit per batch`, line.line);
         return 'stopped';
       }
-      if (total % CHECK_STATUS_EVERY_LINES === 0 && (await store.get(batch.id))?.status !== 'validating') {
+      const checkpointLine = line.line % CHECK_STATUS_EVERY_LINES === 0;
+      if (checkpointLine && (await store.get(batch.id))?.status !== 'validating') {
         // Cancelled or expired: the lines planned so far are recorded (the finalizer writes them as not run), none sent.
         await writePlans();
         return 'stopped';
       }
-      const planned = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
-      if (planned) {
-        plans.push(planned.plan);
-        pending.push(...planned.tasks);
+      if (line.tooLong) {
+        total++;
+        await store.putResult(batch.id, failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }));
+      } else if (!isBlankLine(line.bytes)) {
+        total++;
+        const planned = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
+        if (planned) {
+          plans.push(planned.plan);
+          pending.push(...planned.tasks);
+        }
       }
-      if (pending.length >= limits.planFlushTasks || plans.length >= limits.planFlushTasks) {
+      if (pending.length >= limits.planFlushTasks || plans.length >= limits.planFlushTasks || (checkpointLine && performance.now() >= sliceEnds)) {
         await flush();
         // Everything up to this line is recorded and sent: a later failure resumes after it (and a cancel stops here).
         const checkpoint = { nextByte: line.range.end + 1, nextLine: line.line + 1, total };

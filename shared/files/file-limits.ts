@@ -19,6 +19,11 @@ export interface FileLimits {
    * keeps the name in 2 KB of object metadata and in 1,024-byte index keys; 512 bytes fits both with room.
    */
   readonly maxFilenameBytes: number;
+  /**
+   * An upload's `mime_type`, in bytes: RFC 6838 allows 127 characters each for type and subtype. It is stored with the
+   * upload (a DynamoDB item holds 400 KB), so an unbounded one was memory on `npm start` and a 500 on AWS.
+   */
+  readonly maxMimeTypeBytes: number;
   /** How long an uploaded file is kept (RERANK_FILE_RETENTION_DAYS), unless the caller asks for less. */
   readonly retentionSeconds: number;
 }
@@ -34,5 +39,6 @@ export const DEFAULT_FILE_LIMITS: FileLimits = {
   maxPendingUploads: 100,
   uploadWindowSeconds: 3_600,
   maxFilenameBytes: 512,
+  maxMimeTypeBytes: 255,
   retentionSeconds: 30 * 86_400,
 };

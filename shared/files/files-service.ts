@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
+import { QuotaExceededError, type QuotaAmounts, type QuotaHold, type QuotaLedger } from '../quota/quota-ledger.js';
 import { FileNotFoundError, FileTooLargeError } from './file-errors.js';
 import type { FileLimits } from './file-limits.js';
+import { fileHold, fileHoldId, fileQuotaLimits, quotaRefusal, uploadHoldId } from './file-quota.js';
 import { UPLOADABLE_PURPOSES, type FilePage, type FilePurpose, type FileRecord, type FileStore, type FileWriter } from './file-store.js';
 import { UploadStateError, type UploadPart, type UploadRecord, type UploadStore } from './upload-store.js';
 
@@ -28,24 +29,47 @@ export interface FileContent {
 
 const newUploadId = (): string => `upload_${randomBytes(12).toString('hex')}`;
 const newPartId = (): string => `part_${randomBytes(12).toString('hex')}`;
-/** Quota refusals say when to retry: a file is freed by deleting it, so a minute is only a pace. */
-const QUOTA_RETRY_SECONDS = 60;
+/** A hold taken before a file exists (its id is the store's); it becomes the file's once the file is closed. */
+const newWritingHoldId = (): string => `writing:${randomBytes(12).toString('hex')}`;
+/** Part ids are `part_` + 24 hex characters; anything far longer is not one (and is not echoed back in an error). */
+const MAX_PART_ID_LENGTH = 64;
+const MD5_HEX = /^[0-9a-f]{32}$/i;
+/** `type/subtype` and optional parameters, in printable ASCII (RFC 6838 names, RFC 9110 parameters). */
+const MIME_TYPE = /^[A-Za-z0-9][\w!#$&^.+-]*\/[\w!#$&^.+-]+(?:[ \t]*;[\x20-\x7e]*)?$/;
+
+/** How long a tentative hold outlives a process that died mid-write before the ledger may release it. */
+const WRITING_HOLD_SECONDS = 3_600;
+
+export interface FilesServiceOptions {
+  /** The per-key ledger the quotas are reserved on (files, stored bytes, pending uploads). */
+  readonly quota: QuotaLedger;
+  readonly uploads?: UploadStore;
+  readonly now?: () => number;
+}
 
 /**
  * The Files and Uploads APIs' rules over a FileStore (and an UploadStore for uploads): ownership (another key's file
  * or upload is a 404, never a 403 that would confirm it exists), purposes, sizes and per-key quotas. Bytes stream
  * through; nothing here holds a whole file.
+ *
+ * Quotas are reserved on the QuotaLedger BEFORE anything is stored and released when it goes (delete, cancel, expiry,
+ * a failed write): reading usage and then writing let parallel requests all pass one check (50 files kept under a
+ * limit of 40). A file takes `file:<id>`; an upload takes its announced bytes at create (file-quota.ts).
  */
 export class FilesService {
   readonly #files: FileStore;
   readonly #uploads: UploadStore | undefined;
   readonly #limits: FileLimits;
+  readonly #quota: QuotaLedger;
+  readonly #quotaLimits: QuotaAmounts;
   readonly #now: () => number;
 
-  constructor(files: FileStore, limits: FileLimits, options: { readonly uploads?: UploadStore; readonly now?: () => number } = {}) {
+  constructor(files: FileStore, limits: FileLimits, options: FilesServiceOptions) {
     this.#files = files;
     this.#uploads = options.uploads;
     this.#limits = limits;
+    this.#quota = options.quota;
+    this.#quotaLimits = fileQuotaLimits(limits);
     this.#now = options.now ?? (() => Math.floor(Date.now() / 1000));
   }
 
@@ -58,23 +82,25 @@ export class FilesService {
     return this.#limits;
   }
 
-  /** Stores an uploaded file; `expiresAfterSeconds` shortens its retention (OpenAI's `expires_after`). */
+  /**
+   * Stores an uploaded file of `size` bytes (the form's part, already read whole); `expiresAfterSeconds` shortens its
+   * retention (OpenAI's `expires_after`). The file and its size are reserved first, so the quota holds under
+   * parallel uploads; a stream longer than `size` is refused as it passes it.
+   */
   async create(
     ownerKeyId: string,
-    file: { readonly filename: string; readonly purpose: string; readonly expiresAfterSeconds?: number },
+    file: { readonly filename: string; readonly purpose: string; readonly size: number; readonly expiresAfterSeconds?: number },
     bytes: AsyncIterable<Uint8Array>,
   ): Promise<FileRecord> {
     const purpose = this.#uploadablePurpose(file.purpose);
     this.#checkFilename(file.filename);
-    await this.#checkQuota(ownerKeyId, 0);
-    const writer = await this.#files.openWriter({
-      ownerKeyId,
-      filename: file.filename,
-      purpose,
-      maxBytes: this.#limits.maxFileBytes,
-      expiresAt: this.#now() + Math.min(file.expiresAfterSeconds ?? this.#limits.retentionSeconds, this.#limits.retentionSeconds),
+    if (!Number.isSafeInteger(file.size) || file.size < 0) throw invalidRequest('the file size is not known', 'file');
+    if (file.size > this.#limits.maxFileBytes) throw new RerankError('payload_too_large', `file is larger than ${this.#limits.maxFileBytes} bytes`, { param: 'file' });
+    const expiresAt = this.#now() + Math.min(file.expiresAfterSeconds ?? this.#limits.retentionSeconds, this.#limits.retentionSeconds);
+    return this.#storeHeld(ownerKeyId, { files: 1, stored_bytes: file.size }, fileHold, async () => {
+      const writer = await this.#files.openWriter({ ownerKeyId, filename: file.filename, purpose, maxBytes: file.size, expiresAt });
+      return this.#writeAll(writer, bytes);
     });
-    return this.#writeAll(writer, bytes);
   }
 
   async find(ownerKeyId: string, id: string): Promise<FileRecord> {
@@ -99,7 +125,7 @@ export class FilesService {
 
   async delete(ownerKeyId: string, id: string): Promise<FileRecord> {
     const record = await this.find(ownerKeyId, id);
-    await this.#files.delete(record.id);
+    if (await this.#files.delete(record.id)) await this.#quota.release(ownerKeyId, fileHoldId(record.id));
     return record;
   }
 
@@ -107,15 +133,11 @@ export class FilesService {
     const store = this.#uploadStore();
     const purpose = this.#uploadablePurpose(upload.purpose);
     this.#checkFilename(upload.filename);
+    this.#checkMimeType(upload.mimeType);
     if (!Number.isSafeInteger(upload.bytes) || upload.bytes < 1 || upload.bytes > this.#limits.maxFileBytes) {
       throw new RerankError('payload_too_large', `bytes must be an integer from 1 to ${this.#limits.maxFileBytes}`, { param: 'bytes' });
     }
-    await this.#checkQuota(ownerKeyId, upload.bytes);
     const now = this.#now();
-    const pending = await store.pendingCount(ownerKeyId, now);
-    if (pending >= this.#limits.maxPendingUploads) {
-      throw new RateLimitedError(`this key has ${pending} uploads pending (at most ${this.#limits.maxPendingUploads}); complete or cancel one`, QUOTA_RETRY_SECONDS);
-    }
     const record: UploadRecord = {
       id: newUploadId(),
       ownerKeyId,
@@ -128,7 +150,16 @@ export class FilesService {
       status: 'pending',
       parts: [],
     };
-    await store.create(record);
+    // The pending upload, the file it will become and the bytes it announced, at once: its parts and its
+    // completion then never find the quota full, and parallel creates cannot pass it.
+    const hold: QuotaHold = { id: uploadHoldId(record.id), amounts: { pending_uploads: 1, files: 1, stored_bytes: record.bytes }, expiresAt: record.expiresAt };
+    await this.#reserve(ownerKeyId, hold);
+    try {
+      await store.create(record);
+    } catch (error) {
+      await this.#quota.release(ownerKeyId, hold.id);
+      throw error;
+    }
     return record;
   }
 
@@ -138,39 +169,41 @@ export class FilesService {
       throw new RerankError('not_found', `no upload '${id}' (uploads are visible only to the key that created them)`, { param: 'upload_id' });
     }
     if (upload.status === 'pending' && upload.expiresAt <= this.#now()) {
-      // Past its hour an upload is over; its parts go with it.
-      await this.#uploadStore().end(id, 'expired');
-      await this.#dropParts(upload.parts);
+      // Past its hour an upload is over; its parts and its reservation go with it.
+      if (await this.#uploadStore().end(id, 'expired')) await this.#quota.release(ownerKeyId, uploadHoldId(id));
+      await this.#dropParts(ownerKeyId, upload.parts);
       return { ...upload, status: 'expired' };
     }
     return upload;
   }
 
-  /** Stores one part; a part over the limit is refused before a byte is kept beyond it. */
+  /**
+   * Stores one part; a part over the limit is refused before a byte is kept beyond it. Its bytes are inside what the
+   * upload reserved (the store refuses, atomically, a part that would carry the parts past the announced bytes);
+   * the part is a stored file, so it takes a file on the ledger while it is kept.
+   */
   async addPart(ownerKeyId: string, uploadId: string, bytes: AsyncIterable<Uint8Array>): Promise<UploadPart> {
     const upload = this.#pending(await this.findUpload(ownerKeyId, uploadId));
     if (upload.parts.length >= this.#limits.maxPartsPerUpload) {
       throw invalidRequest(`an upload takes at most ${this.#limits.maxPartsPerUpload} parts`, 'data');
     }
-    const writer = await this.#files.openWriter({
-      ownerKeyId,
-      filename: `${upload.id}.part`,
-      purpose: 'upload_part',
-      maxBytes: this.#limits.maxPartBytes,
-      expiresAt: upload.expiresAt,
+    const partHold = (record: FileRecord): QuotaHold => ({ id: fileHoldId(record.id), amounts: { files: 1 }, expiresAt: upload.expiresAt });
+    const stored = await this.#storeHeld(ownerKeyId, { files: 1 }, partHold, async () => {
+      const writer = await this.#files.openWriter({
+        ownerKeyId,
+        filename: `${upload.id}.part`,
+        purpose: 'upload_part',
+        maxBytes: this.#limits.maxPartBytes,
+        expiresAt: upload.expiresAt,
+      });
+      return this.#writeAll(writer, bytes, 'data');
     });
-    const stored = await this.#writeAll(writer, bytes, 'data');
-    const received = upload.parts.reduce((sum, p) => sum + p.bytes, 0) + stored.bytes;
     const part: UploadPart = { id: newPartId(), fileId: stored.id, bytes: stored.bytes, createdAt: this.#now() };
-    if (received > upload.bytes) {
-      await this.#files.delete(stored.id);
-      throw invalidRequest(`the parts add up to ${received} bytes, more than the ${upload.bytes} the upload announced`, 'data');
-    }
     try {
       await this.#uploadStore().addPart(upload.id, part, this.#limits.maxPartsPerUpload);
     } catch (error) {
-      await this.#files.delete(stored.id);
-      if (error instanceof UploadStateError) throw this.#stateError(upload.id, error);
+      await this.#dropParts(ownerKeyId, [part]);
+      if (error instanceof UploadStateError) throw this.#stateError(upload, error);
       throw error;
     }
     return part;
@@ -181,6 +214,9 @@ export class FilesService {
    * and the optional MD5 of the whole before the file becomes visible.
    */
   async completeUpload(ownerKeyId: string, uploadId: string, partIds: readonly string[], md5?: string): Promise<{ upload: UploadRecord; file: FileRecord }> {
+    if (partIds.length > this.#limits.maxPartsPerUpload) throw invalidRequest(`part_ids names at most ${this.#limits.maxPartsPerUpload} parts`, 'part_ids');
+    if (partIds.some((id) => id.length > MAX_PART_ID_LENGTH)) throw invalidRequest(`part_ids holds an id longer than ${MAX_PART_ID_LENGTH} characters (ids are part_...)`, 'part_ids');
+    if (md5 !== undefined && !MD5_HEX.test(md5)) throw invalidRequest('md5 must be 32 hexadecimal characters', 'md5');
     const upload = this.#pending(await this.findUpload(ownerKeyId, uploadId));
     const byId = new Map(upload.parts.map((p) => [p.id, p]));
     const ordered = partIds.map((id) => {
@@ -191,7 +227,6 @@ export class FilesService {
     if (new Set(partIds).size !== partIds.length) throw invalidRequest('part_ids names a part twice', 'part_ids');
     const total = ordered.reduce((sum, p) => sum + p.bytes, 0);
     if (total !== upload.bytes) throw invalidRequest(`the parts add up to ${total} bytes; the upload announced ${upload.bytes}`, 'part_ids');
-    await this.#checkQuota(ownerKeyId, upload.bytes);
     const writer = await this.#files.openWriter({
       ownerKeyId,
       filename: upload.filename,
@@ -221,20 +256,66 @@ export class FilesService {
       if (error instanceof FileNotFoundError) throw new RerankError('conflict', `upload ${upload.id} lost a part; start it again`);
       throw error;
     }
+    // The upload's reservation becomes the file's: no counter grows, so this cannot find the quota full. Only if the
+    // reservation is gone (the upload's hour ran out meanwhile) is the file reserved anew.
+    const held = fileHold(file);
+    try {
+      if (!(await this.#quota.replace(ownerKeyId, uploadHoldId(upload.id), held, this.#quotaLimits))) await this.#reserve(ownerKeyId, held);
+    } catch (error) {
+      await this.#files.delete(file.id);
+      throw error;
+    }
     if (!(await this.#uploadStore().end(upload.id, 'completed', file.id))) {
       // Cancelled (or completed) while the parts were being assembled: the caller's other request won.
       await this.#files.delete(file.id);
+      await this.#quota.release(ownerKeyId, held.id);
       throw new RerankError('conflict', `upload ${upload.id} ended while it was being completed`);
     }
-    await this.#dropParts(upload.parts);
+    await this.#dropParts(ownerKeyId, upload.parts);
     return { upload: { ...upload, status: 'completed', fileId: file.id }, file };
   }
 
   async cancelUpload(ownerKeyId: string, uploadId: string): Promise<UploadRecord> {
     const upload = this.#pending(await this.findUpload(ownerKeyId, uploadId));
     if (!(await this.#uploadStore().end(upload.id, 'cancelled'))) throw new RerankError('conflict', `upload ${upload.id} is no longer pending`);
-    await this.#dropParts(upload.parts);
+    await this.#quota.release(ownerKeyId, uploadHoldId(upload.id));
+    await this.#dropParts(ownerKeyId, upload.parts);
     return { ...upload, status: 'cancelled' };
+  }
+
+  /**
+   * Reserves `amounts` under a tentative hold, stores the file, then makes the hold the file's (`holdOf`); a failed
+   * write gives the reservation back. A process that dies mid-write leaves the tentative hold to expire.
+   */
+  async #storeHeld(ownerKeyId: string, amounts: QuotaAmounts, holdOf: (record: FileRecord) => QuotaHold, store: () => Promise<FileRecord>): Promise<FileRecord> {
+    const tentative: QuotaHold = { id: newWritingHoldId(), amounts, expiresAt: this.#now() + WRITING_HOLD_SECONDS };
+    await this.#reserve(ownerKeyId, tentative);
+    let record: FileRecord;
+    try {
+      record = await store();
+    } catch (error) {
+      await this.#quota.release(ownerKeyId, tentative.id);
+      throw error;
+    }
+    // The file's own hold never exceeds the tentative one (the writer stopped it at the reserved size).
+    await this.#quota.replace(ownerKeyId, tentative.id, holdOf(record), this.#quotaLimits);
+    return record;
+  }
+
+  /**
+   * Takes `hold` within the key's limits. When it does not fit, what expired by itself (files past their retention,
+   * uploads past their hour) is given back first and the reservation tried once more.
+   */
+  async #reserve(ownerKeyId: string, hold: QuotaHold): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.#quota.reserve(ownerKeyId, hold, this.#quotaLimits);
+        return;
+      } catch (error) {
+        if (!(error instanceof QuotaExceededError)) throw error;
+        if (attempt > 0 || (await this.#quota.releaseExpired(ownerKeyId, this.#now())) === 0) throw quotaRefusal(error);
+      }
+    }
   }
 
   async #writeAll(writer: FileWriter, bytes: AsyncIterable<Uint8Array>, param = 'file'): Promise<FileRecord> {
@@ -253,12 +334,19 @@ export class FilesService {
     return upload;
   }
 
-  #stateError(uploadId: string, error: UploadStateError): RerankError {
-    return error.reason === 'too_many_parts' ? invalidRequest(error.message, 'data') : new RerankError('conflict', `upload ${uploadId} is no longer pending`);
+  #stateError(upload: UploadRecord, error: UploadStateError): RerankError {
+    if (error.reason === 'too_many_parts') return invalidRequest(error.message, 'data');
+    if (error.reason === 'too_many_bytes') return invalidRequest(`the parts would add up to more than the ${upload.bytes} bytes the upload announced`, 'data');
+    return new RerankError('conflict', `upload ${upload.id} is no longer pending`);
   }
 
-  async #dropParts(parts: readonly UploadPart[]): Promise<void> {
-    await Promise.all(parts.map((p) => this.#files.delete(p.fileId)));
+  async #dropParts(ownerKeyId: string, parts: readonly UploadPart[]): Promise<void> {
+    await Promise.all(
+      parts.map(async (p) => {
+        await this.#files.delete(p.fileId);
+        await this.#quota.release(ownerKeyId, fileHoldId(p.fileId));
+      }),
+    );
   }
 
   #uploadablePurpose(purpose: string): FilePurpose {
@@ -268,6 +356,14 @@ export class FilesService {
     return purpose as FilePurpose;
   }
 
+  /** Bounded before it is stored anywhere: an upload record keeps it (in memory on `npm start`, in an item on AWS). */
+  #checkMimeType(mimeType: string): void {
+    if (mimeType.length > this.#limits.maxMimeTypeBytes) {
+      throw invalidRequest(`mime_type must be at most ${this.#limits.maxMimeTypeBytes} characters (this one is ${mimeType.length})`, 'mime_type');
+    }
+    if (!MIME_TYPE.test(mimeType)) throw invalidRequest('mime_type must be a MIME type such as application/jsonl or text/plain', 'mime_type');
+  }
+
   /** Bounded by its UTF-8 size, which is what S3 metadata and object keys count (a character may be 4 bytes). */
   #checkFilename(filename: string): void {
     const bytes = Buffer.byteLength(filename, 'utf8');
@@ -275,17 +371,6 @@ export class FilesService {
       throw invalidRequest(`filename must be 1 to ${this.#limits.maxFilenameBytes} bytes in UTF-8 (this one is ${bytes})`, 'filename');
     }
     if (/\p{Cs}/u.test(filename)) throw invalidRequest('filename is not valid Unicode (it has a lone surrogate)', 'filename');
-  }
-
-  async #checkQuota(ownerKeyId: string, incomingBytes: number): Promise<void> {
-    const usage = await this.#files.usage?.(ownerKeyId);
-    if (usage === undefined) return;
-    if (usage.files >= this.#limits.maxFilesPerKey) {
-      throw new RateLimitedError(`this key keeps ${usage.files} files (at most ${this.#limits.maxFilesPerKey}); delete some first`, QUOTA_RETRY_SECONDS);
-    }
-    if (usage.bytes + incomingBytes > this.#limits.maxStoredBytesPerKey) {
-      throw new RateLimitedError(`this key stores ${usage.bytes} bytes (at most ${this.#limits.maxStoredBytesPerKey}); delete some files first`, QUOTA_RETRY_SECONDS);
-    }
   }
 
   #uploadStore(): UploadStore {

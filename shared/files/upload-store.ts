@@ -32,7 +32,7 @@ export interface UploadRecord {
 /** Why a part was not added; the service turns each into the API's answer. */
 export class UploadStateError extends Error {
   constructor(
-    readonly reason: 'not_pending' | 'too_many_parts',
+    readonly reason: 'not_pending' | 'too_many_parts' | 'too_many_bytes',
     message: string,
   ) {
     super(message);
@@ -48,7 +48,11 @@ export class UploadStateError extends Error {
 export interface UploadStore {
   create(upload: UploadRecord): Promise<void>;
   get(id: string): Promise<UploadRecord | undefined>;
-  /** Appends a part to a pending upload with fewer than `maxParts`; throws UploadStateError otherwise. */
+  /**
+   * Appends a part to a pending upload with fewer than `maxParts` whose parts, this one included, stay within the
+   * announced bytes; throws UploadStateError otherwise. The check and the append are one atomic step, so parts
+   * sent in parallel cannot together pass the announced bytes.
+   */
   addPart(id: string, part: UploadPart, maxParts: number): Promise<UploadRecord>;
   /** Moves a pending upload to its end state; false when it was no longer pending. */
   end(id: string, status: Exclude<UploadStatus, 'pending'>, fileId?: string): Promise<boolean>;

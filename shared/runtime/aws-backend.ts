@@ -4,6 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
 import { DynamoDbJobStore } from '../adapters/dynamodb/dynamodb-job-store.js';
 import { DynamoDbUploadStore } from '../adapters/dynamodb/dynamodb-upload-store.js';
+import { DynamoDbQuotaLedger } from '../adapters/dynamodb/dynamodb-quota-ledger.js';
 import { DynamoDbApiKeyStore } from '../adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { DynamoDbJobSlots } from '../adapters/dynamodb/keys/dynamodb-job-slots.js';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb/keys/dynamodb-rate-limiter.js';
@@ -47,6 +48,7 @@ function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSCli
   return {
     store: new DynamoDbBatchStore(dynamodb, config.jobs.tableName),
     uploads: new DynamoDbUploadStore(dynamodb, config.jobs.tableName),
+    quota: new DynamoDbQuotaLedger(dynamodb, config.jobs.tableName),
     queue: new SqsTaskQueue<BatchTask>(sqs, queueUrl, 'batch'),
     limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
     files,

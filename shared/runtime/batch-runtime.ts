@@ -5,6 +5,7 @@ import type { BatchStore } from '../batches/batch-store.js';
 import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
 import type { FileStore } from '../files/file-store.js';
 import type { UploadStore } from '../files/upload-store.js';
+import type { QuotaLedger } from '../quota/quota-ledger.js';
 
 /** The batch engine's storage-side ports for this process. */
 export interface BatchRuntime {
@@ -17,6 +18,8 @@ export interface BatchRuntime {
   readonly files?: FileStore;
   /** Pending uploads of the Uploads API: memory on `npm start`, the jobs table on AWS. */
   readonly uploads?: UploadStore;
+  /** Each key's quota counters (files, bytes, pending uploads): memory seeded from the folder on `npm start`, the jobs table on AWS. */
+  readonly quota?: QuotaLedger;
   /** The engine's clock, epoch ms (tests move it); absent = the system clock. */
   readonly nowMs?: () => number;
   /** A short-lived URL that downloads a file without credentials (S3's presigned GET); absent = the API streams it. */

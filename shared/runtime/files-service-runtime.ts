@@ -1,3 +1,4 @@
+import { InMemoryQuotaLedger } from '../adapters/memory/in-memory-quota-ledger.js';
 import { DEFAULT_FILE_LIMITS, type FileLimits } from '../files/file-limits.js';
 import { FilesService } from '../files/files-service.js';
 import type { ServiceRuntime } from './service-runtime.js';
@@ -14,9 +15,13 @@ export function fileLimitsOf(runtime: Pick<ServiceRuntime, 'config'>): FileLimit
   };
 }
 
-/** The Files and Uploads service over this process's FileStore; absent where it has none. */
-export function createFilesService(runtime: Pick<ServiceRuntime, 'config' | 'files' | 'uploads'>): FilesService | undefined {
+/**
+ * The Files and Uploads service over this process's FileStore; absent where it has none. Its quotas are reserved
+ * on the backend's ledger; a runtime without one (a test's) gets a ledger of its own in memory.
+ */
+export function createFilesService(runtime: Pick<ServiceRuntime, 'config' | 'files' | 'uploads' | 'batches'>): FilesService | undefined {
   const { files, uploads } = runtime;
   if (!files) return undefined;
-  return new FilesService(files, fileLimitsOf(runtime), uploads ? { uploads } : {});
+  const quota = runtime.batches?.quota ?? new InMemoryQuotaLedger();
+  return new FilesService(files, fileLimitsOf(runtime), { quota, ...(uploads ? { uploads } : {}) });
 }

@@ -9,6 +9,8 @@ import { InMemoryJobSlots } from '../adapters/memory/in-memory-job-slots.js';
 import { InMemoryJobStore } from '../adapters/memory/in-memory-job-store.js';
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
 import { InMemoryUploadStore } from '../adapters/memory/in-memory-upload-store.js';
+import { InMemoryQuotaLedger } from '../adapters/memory/in-memory-quota-ledger.js';
+import { localFolderQuotaSeed } from '../adapters/local/local-folder-quota-seed.js';
 import { DEFAULT_BATCH_LIMITS } from '../batches/batch-limits.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import type { Backend } from './backend.js';
@@ -26,6 +28,7 @@ export function localBackend(config: ServiceConfig): Backend {
   const localQueue = new InProcessTaskQueue<BatchTask>({ ...delivery, concurrency: batchTaskRunners(jobs.workers), lane: 'batches' });
   // One process shares its scorers between the lanes: a job's caller is waiting, a batch's has 24 hours.
   localQueue.yieldsTo(localChunkQueue);
+  const files = new LocalFolderFileStore(config.files.dir);
   return {
     store: new InMemoryJobStore(),
     chunks: new InMemoryChunkLedger(),
@@ -40,8 +43,10 @@ export function localBackend(config: ServiceConfig): Backend {
       queue: localQueue,
       localQueue,
       limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
-      files: new LocalFolderFileStore(config.files.dir),
+      files,
       uploads: new InMemoryUploadStore(),
+      // The counters live in memory; the files outlive a restart, so the ledger starts from what the folder holds.
+      quota: new InMemoryQuotaLedger({ seed: localFolderQuotaSeed(files) }),
     },
   };
 }

@@ -21,12 +21,15 @@ import { InMemoryUploadStore } from '../../shared/adapters/memory/in-memory-uplo
 import { describeUploadStoreContract } from './upload-store.contract.js';
 import { InMemoryFileStore } from '../support/in-memory-file-store.js';
 import { describeFileStoreContract } from './file-store.contract.js';
+import { InMemoryQuotaLedger } from '../../shared/adapters/memory/in-memory-quota-ledger.js';
+import { describeQuotaLedgerContract } from './quota-ledger.contract.js';
 
 describeJobStoreContract('in-memory', () => new InMemoryJobStore());
 describeBatchStoreContract('in-memory', () => new InMemoryBatchStore());
 describeChunkLedgerContract('in-memory', () => new InMemoryChunkLedger());
 describeUploadStoreContract('in-memory', () => new InMemoryUploadStore());
 describeFileStoreContract('in-memory', (now) => new InMemoryFileStore({ now }));
+describeQuotaLedgerContract('in-memory', () => new InMemoryQuotaLedger());
 
 describeChunkQueueContract('in-process', async () => {
   const maxReceiveCount = 2;

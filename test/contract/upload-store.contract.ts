@@ -33,13 +33,29 @@ export function describeUploadStoreContract(name: string, make: () => UploadStor
 
     it('loses no part when many arrive at once, and refuses the one past the cap', async () => {
       const store = make();
-      const record = upload();
+      const record = upload({ bytes: 1_000 });
       await store.create(record);
       const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => store.addPart(record.id, part(i), 10)));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
       const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       for (const r of refused) expect(r.reason).toMatchObject({ reason: 'too_many_parts' });
       expect((await store.get(record.id))?.parts).toHaveLength(10);
+    });
+
+    it('lets parallel parts fill the announced bytes and refuses every part that would pass them', async () => {
+      const store = make();
+      // 24 parts of 3 bytes race for 20 announced bytes: 6 fit (18 bytes), no seventh may land.
+      const record = upload({ bytes: 20 });
+      await store.create(record);
+      const threeBytes = (i: number) => ({ ...part(i), bytes: 3 });
+      const results = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => store.addPart(record.id, threeBytes(i), 100)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(6);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ reason: 'too_many_bytes' });
+      const stored = (await store.get(record.id))?.parts ?? [];
+      expect(stored.reduce((sum, p) => sum + p.bytes, 0)).toBe(18);
+      // The last 2 bytes still fit.
+      await store.addPart(record.id, { ...part(99), bytes: 2 }, 100);
+      await expect(store.addPart(record.id, { ...part(100), bytes: 1 }, 100)).rejects.toMatchObject({ reason: 'too_many_bytes' });
     });
 
     it('ends a pending upload once: a second end, or a part after it, is refused', async () => {

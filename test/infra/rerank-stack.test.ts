@@ -360,6 +360,8 @@ describe('least-privilege IAM', () => {
       // Uploads on AWS (found missing by the IAM check of the emulator flows).
       'UPLOAD#*': ['GetItem', 'PutItem', 'UpdateItem'],
       'UPLOADS_PENDING#*': ['DeleteItem', 'PutItem', 'Query'],
+      // The per-key quota ledger (files, stored bytes, pending uploads), reserved in transactions.
+      'QUOTA#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
     });
     const statements = statementsOf(api);
     const byAction = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));

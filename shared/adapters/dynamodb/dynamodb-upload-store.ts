@@ -95,15 +95,21 @@ export class DynamoDbUploadStore implements UploadStore {
   }
 
   async addPart(id: string, part: UploadPart, maxParts: number): Promise<UploadRecord> {
+    // The announced size never changes, so reading it first is safe; the bytes received so far are a counter on
+    // the item, checked and added in the same conditional update as the part (parallel parts cannot pass it).
+    const announced = await this.get(id);
+    if (announced === undefined || announced.status !== 'pending') throw new UploadStateError('not_pending', `upload ${id} is not pending`);
+    const room = announced.bytes - part.bytes;
+    if (room < 0) throw new UploadStateError('too_many_bytes', `the parts would pass the ${announced.bytes} bytes upload ${id} announced`);
     try {
       const { Attributes } = await this.client.send(
         new UpdateItemCommand({
           TableName: this.table,
           Key: { [PK]: s(uploadPk(id)), [SK]: s(META) },
-          UpdateExpression: 'SET #parts = list_append(#parts, :part)',
-          ConditionExpression: 'attribute_exists(#pk) AND #status = :pending AND size(#parts) < :max',
-          ExpressionAttributeNames: { '#pk': PK, '#parts': 'parts', '#status': 'status' },
-          ExpressionAttributeValues: { ':part': { L: [partItem(part)] }, ':pending': s('pending'), ':max': n(maxParts) },
+          UpdateExpression: 'SET #parts = list_append(#parts, :part) ADD #received :bytes',
+          ConditionExpression: 'attribute_exists(#pk) AND #status = :pending AND size(#parts) < :max AND (attribute_not_exists(#received) OR #received <= :room)',
+          ExpressionAttributeNames: { '#pk': PK, '#parts': 'parts', '#status': 'status', '#received': 'received' },
+          ExpressionAttributeValues: { ':part': { L: [partItem(part)] }, ':pending': s('pending'), ':max': n(maxParts), ':bytes': n(part.bytes), ':room': n(room) },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -111,8 +117,9 @@ export class DynamoDbUploadStore implements UploadStore {
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       const current = await this.get(id);
-      if (current?.status === 'pending') throw new UploadStateError('too_many_parts', `an upload takes at most ${maxParts} parts`);
-      throw new UploadStateError('not_pending', `upload ${id} is not pending`);
+      if (current?.status !== 'pending') throw new UploadStateError('not_pending', `upload ${id} is not pending`);
+      if (current.parts.length >= maxParts) throw new UploadStateError('too_many_parts', `an upload takes at most ${maxParts} parts`);
+      throw new UploadStateError('too_many_bytes', `the parts would pass the ${announced.bytes} bytes upload ${id} announced`);
     }
   }
 

@@ -137,6 +137,18 @@ export class LocalFolderFileStore implements FileStore {
     return { files: records.length, bytes: records.reduce((sum, r) => sum + r.bytes, 0) };
   }
 
+  /** Every file the folder holds now, of every key (what the quota ledger starts from after a restart). */
+  async storedFiles(): Promise<FileRecord[]> {
+    let names: string[];
+    try {
+      names = await readdir(join(this.#dir, 'records'));
+    } catch {
+      return [];
+    }
+    const records = await Promise.all(names.filter((n) => n.endsWith('.json')).map((n) => this.get(n.slice(0, -'.json'.length))));
+    return records.filter((r): r is FileRecord => r !== undefined);
+  }
+
   async deleteExpired(): Promise<number> {
     let names: string[];
     try {

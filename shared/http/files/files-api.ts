@@ -22,6 +22,12 @@ export interface FilesRequest {
 
 /** OpenAI's list bounds for files (`limit` 1..10,000, default 10,000 - every file a key may keep, at once). */
 const LIST_LIMIT = { default: 10_000, max: 10_000 } as const;
+/**
+ * Parts a form may have: a file form takes file, purpose and expires_after's two fields; a part form its data.
+ * A few more are allowed for fields a client adds that are ignored here.
+ */
+const FILE_FORM_MAX_PARTS = 8;
+const PART_FORM_MAX_PARTS = 4;
 /** How long a presigned download URL lives: long enough to start the transfer, short enough not to be shared. */
 const DOWNLOAD_URL_SECONDS = 300;
 
@@ -86,12 +92,12 @@ export class FilesApi {
     const id = request.params['id'] ?? '';
     switch (operation) {
       case 'create': {
-        const form = await parseMultipartForm(request.readBytes(), request.header('content-type'), 'file');
+        const form = await parseMultipartForm(request.readBytes(), request.header('content-type'), 'file', FILE_FORM_MAX_PARTS);
         if (form.file === undefined) throw invalidRequest('the form has no file field', 'file');
         const purpose = form.fields.get('purpose');
         if (purpose === undefined) throw invalidRequest('purpose is required', 'purpose');
         const seconds = expiresAfter(form.fields.get('expires_after[anchor]'), form.fields.get('expires_after[seconds]'));
-        const file = await this.#files.create(owner, { filename: form.file.name || 'file', purpose, ...(seconds === undefined ? {} : { expiresAfterSeconds: seconds }) }, form.file.bytes);
+        const file = await this.#files.create(owner, { filename: form.file.name || 'file', purpose, size: form.file.size, ...(seconds === undefined ? {} : { expiresAfterSeconds: seconds }) }, form.file.bytes);
         return json(200, fileObject(file));
       }
       case 'list': {
@@ -129,7 +135,7 @@ export class FilesApi {
         return json(200, uploadObject(upload));
       }
       case 'upload-part': {
-        const form = await parseMultipartForm(request.readBytes(), request.header('content-type'), 'data');
+        const form = await parseMultipartForm(request.readBytes(), request.header('content-type'), 'data', PART_FORM_MAX_PARTS);
         if (form.file === undefined) throw invalidRequest('the form has no data field', 'data');
         return json(200, uploadPartObject(id, await this.#files.addPart(owner, id, form.file.bytes)));
       }

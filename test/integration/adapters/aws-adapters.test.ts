@@ -19,6 +19,8 @@ import { describeChunkLedgerContract } from '../../contract/chunk-ledger.contrac
 import { describeUploadStoreContract } from '../../contract/upload-store.contract.js';
 import { DynamoDbUploadStore } from '../../../shared/adapters/dynamodb/dynamodb-upload-store.js';
 import { makeSqsHarness } from './sqs-harness.js';
+import { DynamoDbQuotaLedger } from '../../../shared/adapters/dynamodb/dynamodb-quota-ledger.js';
+import { describeQuotaLedgerContract } from '../../contract/quota-ledger.contract.js';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
 import { MIN_S3_PART_BYTES } from '../../../shared/adapters/s3/s3-multipart-writer.js';
@@ -63,6 +65,7 @@ describeJobStoreContract('DynamoDB Local', () => new DynamoDbJobStore(TABLE, dyn
 describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
 describeChunkLedgerContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
 describeUploadStoreContract('DynamoDB Local', () => new DynamoDbUploadStore(dynamoClient, TABLE));
+describeQuotaLedgerContract('DynamoDB Local', () => new DynamoDbQuotaLedger(dynamoClient, TABLE));
 describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
 let buckets = 0;
 describeFileStoreContract('S3 on moto', async (now) => {

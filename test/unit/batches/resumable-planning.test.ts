@@ -134,3 +134,43 @@ describe('batch planning after a failure', () => {
     expect(new Set(output).size).toBe(LINES);
   });
 });
+
+describe('blank lines count like any line (100 MiB of them once planned for 132 s, past every check)', () => {
+  const request = JSON.stringify({ custom_id: 'only', method: 'POST', url: '/v1/rerank', body: { query: 'python', documents: ['python http'] } });
+  const createFrom = async (rt: ReturnType<typeof batchTestRuntime>, text: string) => {
+    const file = await rt.files.put(A, 'in.jsonl', 'batch', text);
+    const created = await rt.app.handle(
+      apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }),
+    );
+    return (JSON.parse(created.body as string) as { id: string }).id;
+  };
+
+  it('a file of more blank lines than the line limit ends too_many_lines', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxLinesPerBatch: 100 });
+    const batchId = await createFrom(rt, `${'\n'.repeat(150)}${request}\n`);
+    await rt.queue.run();
+    expect(await rt.store.get(batchId)).toMatchObject({ status: 'failed', errors: [{ code: 'too_many_lines', line: 101 }] });
+  });
+
+  it('blank lines reach the slice end: planning hands over at checkpoints, and a cancel there stops it', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0 });
+    const batchId = await createFrom(rt, `${'  \n'.repeat(1_000)}${request}\n`);
+    // The first slice ends at the first status check (line 256) though no line there is a request.
+    const [first] = rt.queue.tasks.splice(rt.queue.tasks.findIndex((t) => t.kind === 'plan'), 1);
+    await rt.engine.handle(first as BatchTask);
+    expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(1);
+    expect((await rt.store.get(batchId))?.planCheckpoint).toMatchObject({ nextLine: 257, total: 0 });
+    const cancel = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: `/v1/batches/${batchId}/cancel`, headers: { authorization: 'Bearer key-a' } }));
+    expect(cancel.statusCode).toBe(200);
+    await rt.queue.run();
+    expect((await rt.store.get(batchId))?.status).toBe('cancelled');
+  });
+
+  it('a file of blank lines and one request, planned in slices, answers that request once', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0 });
+    const batchId = await createFrom(rt, `${'\n'.repeat(1_000)}${request}\n`);
+    expect(await rt.queue.run((t) => t.kind === 'plan')).toBe(4);
+    await rt.queue.run();
+    expect(await rt.store.get(batchId)).toMatchObject({ status: 'completed', finalCounts: { total: 1, completed: 1, failed: 0 } });
+  });
+});
