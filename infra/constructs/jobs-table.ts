@@ -105,8 +105,14 @@ export const TABLE_ACCESS = {
     { partitions: ['jobChunks'], actions: ['BatchGetItem', 'Query', 'DeleteItem'] },
     { partitions: ['slots'], actions: ['GetItem', 'UpdateItem'] },
   ],
-  /** The batch worker runs plan, chunk and finalize tasks and the expiry sweep. */
-  batchWorker: [{ partitions: ['batches', 'activeBatches'], actions: BATCH_STORE }],
+  /**
+   * The batch worker runs plan, chunk and finalize tasks and the expiry sweep; on the key's quota ledger it charges each
+   * result line's bytes as it is kept, moves them to the output files' holds and gives the running batch back.
+   */
+  batchWorker: [
+    { partitions: ['batches', 'activeBatches'], actions: BATCH_STORE },
+    { partitions: ['quotas'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+  ],
   /** The edge authorizer only looks keys up by digest. */
   authorizer: [{ partitions: ['keys'], actions: ['GetItem'] }],
 } as const satisfies Record<string, TableAccess>;

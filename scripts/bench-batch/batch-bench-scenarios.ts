@@ -1,9 +1,11 @@
+import type { BatchTask } from '../../shared/batches/batch-model.js';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { InProcessBatchTaskQueue } from '../../shared/adapters/in-process/in-process-batch-task-queue.js';
+import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
+import { engineTaskHandlers } from '../../shared/runtime/engine-task-handlers.js';
 import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
 import type { BatchEngine } from '../../shared/batches/batch-engine.js';
 import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
@@ -64,7 +66,7 @@ async function tinyBert(): Promise<Scorer> {
 
 function engineOver(scorers: Scorer | readonly Scorer[], files: BenchFolderFileStore): BatchEngine {
   const registry = createScorerRegistry(Array.isArray(scorers) ? scorers : [scorers as Scorer]);
-  const queue = new InProcessBatchTaskQueue({ concurrency: RUNNERS, maxAttempts: 3, retryDelayMs: 100 });
+  const queue = new InProcessTaskQueue<BatchTask>({ concurrency: RUNNERS, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 100 });
   const engine = createBatchEngine({
     store: new InMemoryBatchStore(),
     files,
@@ -75,7 +77,8 @@ function engineOver(scorers: Scorer | readonly Scorer[], files: BenchFolderFileS
     plan: { syncMaxDocuments: 256, syncMaxChars: 2_000_000, defaultBatchSize: 64 },
     requestLimits: { maxDocuments: 10_000, maxBatchSize: 1_000, maxQueryChars: 8_192, maxDocumentChars: 65_536 },
   });
-  queue.attach(engine);
+  const { worker, deadLetter } = engineTaskHandlers({ batches: async () => engine });
+  queue.attach(worker, deadLetter);
   return engine;
 }
 

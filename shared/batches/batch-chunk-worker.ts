@@ -9,6 +9,8 @@ import { buildRequestResult } from './batch-request-result.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
+import { keepResult } from './keep-result.js';
+import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 
 /**
  * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
@@ -50,51 +52,47 @@ export class BatchChunkWorker {
       admitted = await this.#readLine(batch, plan);
       texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
     } catch (error) {
-      return this.#failRequest(batch.id, plan, error);
+      return this.#failRequest(batch, plan, error);
     }
     let scorer;
     try {
       scorer = this.#deps.scorerFor(plan.chunkModel);
     } catch (error) {
       if (!(error instanceof UnknownModelError)) throw error;
-      return this.#failRequest(batch.id, plan, new RerankError('internal', `model '${plan.chunkModel}' is not loaded by the workers`));
+      return this.#failRequest(batch, plan, new RerankError('internal', `model '${plan.chunkModel}' is not loaded by the workers`));
     }
-    const scored = await scorer.score(admitted.request.query, texts, { instruction: admitted.request.prompt });
-    if (scored.scores.length !== texts.length) throw new Error(`chunk ${task.chunkIndex} of line ${task.line}: ${scored.scores.length} scores for ${texts.length} documents`);
+    const { request } = admitted;
+    const chunk = { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument };
+    const scored = await scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of line ${task.line}`);
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
     const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
-    const lexical = setFusion ? (await setFusion.lexical.score(admitted.request.query, texts)).scores : undefined;
-    const recorded = await store.putChunkScores(batch.id, task.line, {
-      chunkIndex: task.chunkIndex,
-      offset: task.offset,
-      scores: scored.scores,
-      tokens: scored.tokens,
-      ...(lexical ? { lexical } : {}),
-    }, plan.chunkCount);
-    // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
-    if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
+    const lexical = setFusion ? (await setFusion.lexical.score(request.query, texts)).scores : undefined;
+    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(lexical ? { lexical } : {}) };
+    if (await recordChunk(store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores)) await this.#finishRequest(batch, plan, admitted);
   }
 
   /** The request's chunks are all in: its output line (or, if building it failed, its error line). */
-  async #finishRequest(batchId: string, plan: BatchRequestPlan, admitted: AdmittedLine): Promise<void> {
+  async #finishRequest(batch: BatchRecord, plan: BatchRequestPlan, admitted: AdmittedLine): Promise<void> {
+    const batchId = batch.id;
     let result;
     try {
       result = await buildRequestResult(this.#deps, batchId, plan, admitted);
     } catch (error) {
       if (!(error instanceof RerankError)) throw error;
-      return this.#failRequest(batchId, plan, error);
+      return this.#failRequest(batch, plan, error);
     }
-    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
+    if (await keepResult(this.#deps, batch, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
     await this.#requestFinished(batchId);
   }
 
   /** A request that cannot be scored gets its error line now; retrying cannot help it. */
-  async #failRequest(batchId: string, plan: BatchRequestPlan, error: unknown): Promise<void> {
+  async #failRequest(batch: BatchRecord, plan: BatchRequestPlan, error: unknown): Promise<void> {
+    const batchId = batch.id;
     const result =
       error instanceof RerankError
         ? failedLine(plan.line, plan.customId, { code: error.status >= 500 ? 'server_error' : error.kind, message: error.publicMessage })
         : refusedLineResult(plan.line, error);
-    if (await this.#deps.store.putResult(batchId, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
+    if (await keepResult(this.#deps, batch, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
     await this.#requestFinished(batchId);
   }
 

@@ -3,6 +3,7 @@ import type { FileStore } from '../files/file-store.js';
 import type { ChunkFuser } from '../jobs/job-coordinator.js';
 import type { BatchAdmission } from './batch-admission.js';
 import type { BatchLimits } from './batch-limits.js';
+import type { BatchQuota } from './batch-quota.js';
 import type { BatchStore } from './batch-store.js';
 import type { BatchTaskQueue } from './batch-task-queue.js';
 import type { CandidateSetFusion } from './candidate-set-fusion.js';
@@ -20,6 +21,8 @@ export interface BatchEngineDeps {
   /** The same fusion taken apart for a corpus, fused once over all its documents while streaming (min-max hybrids). */
   readonly setFusionFor?: (modelId: string) => CandidateSetFusion | undefined;
   readonly limits: BatchLimits;
+  /** The key's quota ledger (shared with the Files API): running batches and the bytes its result lines keep. */
+  readonly quota: BatchQuota;
   /** The API's document length limit, applied to corpus documents as to inline ones (cut when the line says `truncate`). */
   readonly maxDocumentChars?: number;
   /** Injected clock (expiry tests). */

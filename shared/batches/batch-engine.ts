@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { RerankError, invalidRequest } from '../core/rerank-error.js';
 import { logger } from '../observability/logger.js';
 import { BatchChunkWorker } from './batch-chunk-worker.js';
@@ -11,6 +10,9 @@ import { isTerminal } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
+import { releaseRunningBatch, takeRunningBatch } from './batch-quota.js';
+import { keepResult } from './keep-result.js';
+import { updateBatch } from './update-batch.js';
 import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
 import { idempotentBatchId, replayOf } from '../jobs/idempotency-key.js';
 
@@ -53,10 +55,6 @@ export class BatchEngine {
     if (!file || file.ownerKeyId !== ownerKeyId) throw new RerankError('not_found', `no file '${input.inputFileId}'`, { param: 'input_file_id' });
     if (file.purpose !== 'batch') throw invalidRequest(`input file '${file.id}' has purpose '${file.purpose}'; upload it with purpose batch`, 'input_file_id');
     if (file.bytes > MAX_INPUT_FILE_BYTES) throw invalidRequest(`input file is ${file.bytes} bytes; at most ${MAX_INPUT_FILE_BYTES}`, 'input_file_id');
-    const running = await store.listActive(ownerKeyId);
-    if (running.length >= limits.maxRunningBatches) {
-      throw new RateLimitedError(`this key already has ${running.length} batches running (at most ${limits.maxRunningBatches}); wait for one to finish`, 60);
-    }
     const now = nowSeconds(this.#deps);
     const batch: BatchRecord = {
       id,
@@ -73,23 +71,27 @@ export class BatchEngine {
       total: 0,
       planned: false,
     };
+    // One of the key's running batches, held atomically (a retry of this create holds the same one): parallel creates
+    // cannot pass the limit, as reading the active batches and then writing could.
+    await takeRunningBatch(this.#deps.quota, batch);
     try {
       await store.create(batch);
     } catch (error) {
-      // A racing retry with the same Idempotency-Key created it first.
+      // A racing retry with the same Idempotency-Key created it first (and holds the running batch).
       if (error instanceof BatchExistsError && idempotencyKey !== undefined) {
         const first = await this.#replay(id, ownerKeyId, requestHash);
         if (first) return first;
       }
+      if (!(error instanceof BatchExistsError)) await releaseRunningBatch(this.#deps.quota, batch);
       throw error;
     }
     try {
-      await this.#deps.queue.send([{ kind: 'plan', batchId: id }]);
+      await this.#deps.queue.send([{ kind: 'plan', batchId: id }], { tenant: ownerKeyId });
     } catch (error) {
       // Accepted work always ends: a batch whose plan task could not be queued would wait for its expiry. It fails now,
       // saying so (a retry with the same Idempotency-Key gets this failed batch; a new create starts again).
       logger.error('batch plan task could not be queued', { batchId: id, error: error as Error });
-      const failed = await store.update(id, ['validating'], {
+      const failed = await updateBatch(this.#deps, id, ['validating'], {
         status: 'failed',
         failedAt: nowSeconds(this.#deps),
         planned: true,
@@ -130,7 +132,7 @@ export class BatchEngine {
     const { batch } = found;
     if (batch.status === 'validating' || batch.status === 'in_progress') {
       const now = nowSeconds(this.#deps);
-      const cancelling = await this.#deps.store.update(batchId, [batch.status], { status: 'cancelling', cancellingAt: now, ending: 'cancelled' });
+      const cancelling = await updateBatch(this.#deps, batchId, [batch.status], { status: 'cancelling', cancellingAt: now, ending: 'cancelled' });
       // While validating, the planner notices and hands over to the finalizer itself.
       if (cancelling && batch.status === 'in_progress') await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
       if (!cancelling) return this.cancel(batchId, ownerKeyId);
@@ -144,7 +146,7 @@ export class BatchEngine {
     let expired = 0;
     for (const batch of await this.#deps.store.listActive()) {
       if (batch.expiresAt > now || (batch.status !== 'validating' && batch.status !== 'in_progress')) continue;
-      const claimed = await this.#deps.store.update(batch.id, [batch.status], { status: 'finalizing', finalizingAt: now, ending: 'expired' });
+      const claimed = await updateBatch(this.#deps, batch.id, [batch.status], { status: 'finalizing', finalizingAt: now, ending: 'expired' });
       if (!claimed) continue;
       expired++;
       if (batch.status === 'in_progress') await this.#deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
@@ -172,11 +174,12 @@ export class BatchEngine {
     if (task.kind === 'chunk') {
       const plan = await store.getRequest(task.batchId, task.line);
       const failed = failedLine(task.line, plan?.customId, { code: 'server_error', message: 'scoring failed after retries' });
-      if (await store.putResult(task.batchId, failed)) await store.deleteChunkScores(task.batchId, task.line, plan?.chunkCount);
+      const batch = await store.get(task.batchId);
+      if (batch && (await keepResult(this.#deps, batch, failed))) await store.deleteChunkScores(task.batchId, task.line, plan?.chunkCount);
       return this.#maybeComplete(task.batchId);
     }
     if (task.kind === 'plan') {
-      await store.update(task.batchId, ['validating'], {
+      await updateBatch(this.#deps, task.batchId, ['validating'], {
         status: 'failed',
         failedAt: nowSeconds(this.#deps),
         planned: true,
@@ -186,7 +189,7 @@ export class BatchEngine {
     if (task.kind === 'finalize') {
       // The output and error files could not be written on any delivery: the batch ends failed instead of staying
       // `finalizing` for ever (its scored lines expire with its records).
-      await store.update(task.batchId, ['finalizing', 'cancelling'], {
+      await updateBatch(this.#deps, task.batchId, ['finalizing', 'cancelling'], {
         status: 'failed',
         failedAt: nowSeconds(this.#deps),
         errors: [{ code: 'server_error', message: 'the output and error files could not be written; create the batch again' }],
@@ -218,7 +221,7 @@ export class BatchEngine {
     const done = await this.#deps.store.countResults(batchId);
     if (done.completed + done.failed < batch.total) return;
     const now = nowSeconds(this.#deps);
-    const claimed = await this.#deps.store.update(batchId, ['in_progress'], { status: 'finalizing', finalizingAt: now, ending: 'completed' });
+    const claimed = await updateBatch(this.#deps, batchId, ['in_progress'], { status: 'finalizing', finalizingAt: now, ending: 'completed' });
     if (claimed) await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
   }
 }

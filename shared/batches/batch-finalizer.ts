@@ -5,17 +5,26 @@ import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { JsonlFileWriter } from './batch-file-writer.js';
+import { releaseFiles, transferToFiles } from './batch-quota.js';
+import { updateBatch } from './update-batch.js';
 
 const FINAL: Readonly<Record<BatchEnding, { status: BatchStatus; at: BatchTimestampField; unfinished: string }>> = {
   completed: { status: 'completed', at: 'completedAt', unfinished: 'batch_failed' },
   cancelled: { status: 'cancelled', at: 'cancelledAt', unfinished: 'batch_cancelled' },
   expired: { status: 'expired', at: 'expiredAt', unfinished: 'batch_expired' },
+  quota_exceeded: { status: 'failed', at: 'failedAt', unfinished: 'batch_failed' },
 };
 
 const UNFINISHED_MESSAGE: Readonly<Record<BatchEnding, string>> = {
   completed: 'the request was not finished',
   cancelled: 'the batch was cancelled before this request finished',
   expired: 'the batch expired (completion_window) before this request finished',
+  quota_exceeded: "the batch's output passed the key's stored-bytes quota before this request finished",
+};
+
+const QUOTA_EXCEEDED = {
+  code: 'quota_exceeded',
+  message: "the batch's output would pass this key's stored-bytes quota (RERANK_FILES_MAX_STORED_BYTES): the output and error files hold what finished; delete files or split the batch",
 };
 
 /** Admitted requests and finished results, merged in line order; both streams are sorted by line. */
@@ -63,14 +72,18 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     }
     const outputFile = await output.close();
     const errorFile = await errors.close();
+    // The files take over the quota the lines held, before the batch is shown ended with them.
+    await transferToFiles(deps.quota, batch, [outputFile, errorFile], deps.store.readResults(batch.id));
     const now = nowSeconds(deps);
-    const done = await deps.store.update(batch.id, [batch.status], {
+    const done = await updateBatch(deps, batch.id, [batch.status], {
       status: final.status,
       [final.at]: now,
       ...(outputFile ? { outputFileId: outputFile.id } : {}),
       ...(errorFile ? { errorFileId: errorFile.id } : {}),
       finalCounts: { total: output.lines + errors.lines, completed: output.lines, failed: errors.lines },
+      ...(ending === 'quota_exceeded' ? { errors: [QUOTA_EXCEEDED] } : {}),
     });
+    if (!done) await releaseFiles(deps.quota, batch, [outputFile, errorFile]);
     // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
     if (done) {
       await deps.store.dropWork(batch.id);

@@ -71,7 +71,8 @@ export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampFie
   readonly ending?: BatchEnding;
 }
 
-export type BatchEnding = 'completed' | 'cancelled' | 'expired';
+/** `quota_exceeded`: a result line would have passed the key's stored-bytes quota; the batch ends failed with what it has. */
+export type BatchEnding = 'completed' | 'cancelled' | 'expired' | 'quota_exceeded';
 
 /** Where a request's candidate documents are: in its own input line, or one per line of a corpus file. */
 export type CandidateSource =

@@ -1,5 +1,7 @@
 import { forEachBounded } from '../core/for-each-bounded.js';
 import { RerankError } from '../core/rerank-error.js';
+import { keepResult } from './keep-result.js';
+import { updateBatch } from './update-batch.js';
 import { logger } from '../observability/logger.js';
 import { RefusedLineError, admitBatchLine, type AdmittedLine } from './admit-batch-line.js';
 import { BadInputLineError } from './batch-input-line.js';
@@ -84,7 +86,7 @@ export class BatchPlanner {
     };
     const flush = async () => {
       await writePlans();
-      if (pending.length > 0) await this.#deps.queue.send(pending);
+      if (pending.length > 0) await this.#deps.queue.send(pending, { tenant: batch.ownerKeyId });
       pending = [];
     };
     let total = from?.total ?? 0;
@@ -105,7 +107,7 @@ export class BatchPlanner {
       }
       if (line.tooLong) {
         total++;
-        await store.putResult(batch.id, failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }));
+        await keepResult(this.#deps, batch, failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }));
       } else if (!isBlankLine(line.bytes)) {
         total++;
         const planned = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
@@ -122,7 +124,7 @@ export class BatchPlanner {
         if (performance.now() >= sliceEnds) {
           // Out of time: the next plan task resumes at this checkpoint. Sent after the checkpoint is written, so a
           // failed send retries this task from the same place (a duplicate plan task re-plans lines idempotently).
-          await this.#deps.queue.send([{ kind: 'plan', batchId: batch.id }]);
+          await this.#deps.queue.send([{ kind: 'plan', batchId: batch.id }], { tenant: batch.ownerKeyId });
           logger.info('batch planning continues in the next task', { batchId: batch.id, nextLine: checkpoint.nextLine });
           return 'continued';
         }
@@ -160,7 +162,6 @@ export class BatchPlanner {
     corpora: Map<string, Promise<CorpusOutcome>>,
     customIds: Set<string>,
   ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[] } | undefined> {
-    const { store } = this.#deps;
     try {
       const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
       if (customIds.has(admitted.customId)) throw new BadInputLineError('duplicate_custom_id', `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`, admitted.customId);
@@ -195,7 +196,7 @@ export class BatchPlanner {
       if (error instanceof BadInputLineError || error instanceof RefusedLineError) {
         if (error.customId !== undefined) customIds.add(error.customId);
       }
-      await store.putResult(batch.id, refusedLineResult(lineNumber, error));
+      await keepResult(this.#deps, batch, refusedLineResult(lineNumber, error));
       return undefined;
     }
   }
@@ -237,7 +238,7 @@ export class BatchPlanner {
 
   async #failBatch(batch: BatchRecord, code: string, message: string, line?: number): Promise<void> {
     const now = nowSeconds(this.#deps);
-    await this.#deps.store.update(batch.id, ['validating'], {
+    await updateBatch(this.#deps, batch.id, ['validating'], {
       status: 'failed',
       failedAt: now,
       planned: true,

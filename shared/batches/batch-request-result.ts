@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { normalizeResults } from '../core/normalize-results.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankDocument } from '../core/rerank-request.js';
@@ -10,7 +9,8 @@ import type { BatchRequestPlan, BatchRequestResult } from './batch-model.js';
 import { completedLine } from './batch-output-lines.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
-import { TopNSelection } from './top-n-selection.js';
+import { TopNSelection } from '../jobs/top-n-selection.js';
+import { rankSelected, selectTopScores, type SelectedScores } from '../jobs/rank-chunk-scores.js';
 import type { ComponentRange } from './candidate-set-fusion.js';
 
 /** The documents of the selected corpus indices, read in one streaming pass over the corpus. */
@@ -68,45 +68,31 @@ const EMPTY_RANGE: ComponentRange = { min: Infinity, max: -Infinity };
 export async function buildRequestResult(deps: BatchEngineDeps, batchId: string, plan: BatchRequestPlan, admitted: AdmittedLine): Promise<BatchRequestResult> {
   const { request, dialect, plan: job } = admitted;
   const total = plan.candidates.count;
-  const selection = new TopNSelection({ capacity: Math.min(request.topN ?? total, total), activation: job.activation, threshold: request.threshold });
-  let tokens = 0;
-  let seen = 0;
+  const options = { total, activation: job.activation, topN: request.topN, threshold: request.threshold };
+  const ledgerRequest = { owner: batchId, line: plan.line, chunkCount: plan.chunkCount };
+  let selected: SelectedScores;
   if (job.fusion && plan.candidates.kind === 'corpus') {
-    ({ tokens, seen } = await fuseCorpus(deps, batchId, plan, job.model, selection));
-  } else if (job.fusion) {
-    const scores = new Array<number>(total).fill(Number.NaN);
-    for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
-      chunk.scores.forEach((score, i) => (scores[chunk.offset + i] = score));
-      tokens += chunk.tokens;
-      seen += chunk.scores.length;
-    }
-    const fuse = deps.fuserFor?.(job.model);
-    if (!fuse) throw new RerankError('internal', `model '${job.model}' cannot fuse scores here`);
-    const fused = await fuse(request.query, request.documents.map((d) => d.text), scores);
-    fused.forEach((score, index) => selection.offer(index, score));
+    const selection = new TopNSelection({ capacity: Math.min(request.topN ?? total, total), activation: job.activation, threshold: request.threshold });
+    const { tokens, seen } = await fuseCorpus(deps, batchId, plan, job.model, selection);
+    if (seen !== total) throw new RerankError('internal', `request on line ${plan.line}: ${seen} scores for ${total} documents`);
+    selected = { ...selection.selected(), tokens };
   } else {
-    for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
-      chunk.scores.forEach((score, i) => selection.offer(chunk.offset + i, score));
-      tokens += chunk.tokens;
-      seen += chunk.scores.length;
-    }
+    const fuser = job.fusion ? deps.fuserFor?.(job.model) : undefined;
+    if (job.fusion && !fuser) throw new RerankError('internal', `model '${job.model}' cannot fuse scores here`);
+    const fuse = fuser && ((scores: readonly number[]) => fuser(request.query, request.documents.map((d) => d.text), scores));
+    selected = await selectTopScores(deps.store, ledgerRequest, { ...options, ...(fuse ? { fuse } : {}) });
   }
-  if (seen !== total) throw new RerankError('internal', `request on line ${plan.line}: ${seen} scores for ${total} documents`);
-  const { indices, rawScores } = selection.selected();
-  let documents: RerankDocument[] | undefined;
+  let documentOf: ((index: number) => RerankDocument) | undefined;
   if (request.returnDocuments) {
-    if (plan.candidates.kind === 'inline') documents = indices.map((i) => request.documents[i] as RerankDocument);
+    if (plan.candidates.kind === 'inline') documentOf = (i) => request.documents[i] as RerankDocument;
     else {
-      const byIndex = await corpusDocuments(deps, plan.candidates.fileId, indices);
-      documents = indices.map((i) => byIndex.get(i) ?? { text: '' });
+      const byIndex = await corpusDocuments(deps, plan.candidates.fileId, selected.indices);
+      documentOf = (i) => byIndex.get(i) ?? { text: '' };
     }
   }
-  const results = normalizeResults(rawScores, { activation: job.activation, topN: request.topN, threshold: request.threshold, documents }).map((r) => ({
-    ...r,
-    index: indices[r.index] as number,
-  }));
+  const results = rankSelected(selected, options, documentOf);
   const requestId = randomUUID();
-  const outcome: RerankOutcome = { id: requestId, model: job.model, results, usage: { totalTokens: tokens }, timings: { scoringMs: 0, totalMs: 0 } };
+  const outcome: RerankOutcome = { id: requestId, model: job.model, results, usage: { totalTokens: selected.tokens }, timings: { scoringMs: 0, totalMs: 0 } };
   const body = dialect.formatOutcome(outcome, { requestId, now: nowSeconds(deps) }, request).body;
   return completedLine(plan.line, plan.customId, requestId, body);
 }

@@ -9,11 +9,12 @@ import type { DialectName } from '../dialects/dialect.js';
 import { logger } from '../observability/logger.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
+import { recordChunk } from './chunk-scoring.js';
+import { IncompleteRequestError, rankSelected, selectTopScores } from './rank-chunk-scores.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner, type ChunkLedger } from './chunk-ledger.js';
-import type { ChunkScores, ChunkTask, JobRecord, JobSpec, JobState, StoredResult } from './job-model.js';
+import type { ChunkTask, JobRecord, JobSpec, JobState, StoredResult } from './job-model.js';
 import { JobExistsError, type JobStore } from './job-store.js';
-import { IncompleteJobError, assembleChunkScores, rankJobScores } from './merge-chunk-scores.js';
 import { recordJobEnded } from '../observability/record-job-metrics.js';
 import { annotateJob } from '../observability/tracer.js';
 import { idempotentJobId, replayOf } from './idempotency-key.js';
@@ -156,7 +157,7 @@ export class JobCoordinator {
     const keepDocuments = request.returnDocuments || spec.fusion !== undefined;
     await this.#deps.store.create(spec, keepDocuments ? request.documents : undefined, now);
     try {
-      await this.#deps.queue.send(tasks);
+      await this.#deps.queue.send(tasks, { tenant: submission.ownerKeyId });
     } catch (error) {
       // Accepted work is never left running forever: a job whose chunks could not be queued fails now.
       logger.error('enqueue failed', { jobId: id, error: error as Error });
@@ -172,16 +173,12 @@ export class JobCoordinator {
    * job queues its merge task, which a fresh invocation runs (as a batch's finalize task), not this chunk's.
    */
   async recordChunk(task: ChunkTask, batch: ScoreBatch): Promise<void> {
-    if (batch.scores.length !== task.documents.length) {
-      throw new Error(`chunk ${task.chunkIndex} of job ${task.jobId}: ${batch.scores.length} scores for ${task.documents.length} documents`);
-    }
     const chunkCount = task.chunkCount ?? (await this.#deps.store.get(task.jobId))?.chunkCount;
     if (chunkCount === undefined) return;
     const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens };
-    const counted = await this.#deps.chunks.putChunkScores(jobLedgerOwner(task.jobId), JOB_LINE, scores, chunkCount);
-    // A redelivered last chunk queues the merge too, in case the first delivery died after counting: merge is
-    // idempotent (only the first `complete` wins), so a second merge task finds the job ended and does nothing.
-    if (counted.chunksDone >= chunkCount) await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
+    const request = { owner: jobLedgerOwner(task.jobId), line: JOB_LINE, chunkCount };
+    // The merge runs as a task of its own; a duplicate merge task finds the job ended and does nothing.
+    if (await recordChunk(this.#deps.chunks, request, scores)) await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
   }
 
   /** Idempotent: two workers finishing together may both merge; only the first `complete` wins. */
@@ -198,22 +195,27 @@ export class JobCoordinator {
         await this.#ended(job, 'succeeded');
       }
     } catch (error) {
-      if (!(error instanceof IncompleteJobError)) throw error;
+      if (!(error instanceof IncompleteRequestError)) throw error;
       await this.fail(jobId, error.message);
     }
   }
 
   /** The stored result, and the scores before activation that the metrics describe (as the sync path's rawScores). */
   async #finalResult(job: JobState): Promise<{ result: StoredResult; rawScores: readonly number[] }> {
-    const chunks: ChunkScores[] = [];
-    for await (const chunk of this.#deps.chunks.readChunkScores(jobLedgerOwner(job.id), JOB_LINE, job.chunkCount)) chunks.push(chunk);
-    const { scores, totalTokens } = assembleChunkScores(job, chunks);
-    if (!job.fusion) return { result: rankJobScores(job, scores, totalTokens), rawScores: scores };
-    const fuse = this.#deps.fuserFor?.(job.model);
-    if (!fuse) throw new IncompleteJobError(`model '${job.model}' cannot fuse scores here`);
-    const documents = (await this.#deps.store.getDocuments(job.id)).map((d) => d.text);
-    const fused = await fuse(job.fusion.query, documents, scores);
-    return { result: rankJobScores(job, fused, totalTokens), rawScores: fused };
+    let fuse: ((scores: readonly number[]) => Promise<readonly number[]>) | undefined;
+    if (job.fusion) {
+      const fuser = this.#deps.fuserFor?.(job.model);
+      if (!fuser) throw new IncompleteRequestError(`model '${job.model}' cannot fuse scores here`);
+      const { query } = job.fusion;
+      fuse = async (scores) => fuser(query, (await this.#deps.store.getDocuments(job.id)).map((d) => d.text), scores);
+    }
+    // Every candidate's final score, for the metrics only: a job's candidates came inline, so they are bounded.
+    const rawScores = new Array<number>(job.documentCount).fill(Number.NaN);
+    const options = { total: job.documentCount, activation: job.activation, topN: job.topN, threshold: job.threshold };
+    const request = { owner: jobLedgerOwner(job.id), line: JOB_LINE, chunkCount: job.chunkCount };
+    const selected = await selectTopScores(this.#deps.chunks, request, { ...options, ...(fuse ? { fuse } : {}), onScore: (i, raw) => (rawScores[i] = raw) });
+    const ranked = rankSelected(selected, options).map((r) => [r.index, r.score] as const);
+    return { result: { ranked, totalTokens: selected.tokens }, rawScores };
   }
 
   /**

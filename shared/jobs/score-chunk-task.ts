@@ -1,7 +1,7 @@
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
 import { isMergeTask, type ChunkTask, type JobTask } from './job-model.js';
-import { tokenBudget } from '../core/truncate-words.js';
+import { scoreChunk } from './chunk-scoring.js';
 import { annotateJob, traced } from '../observability/tracer.js';
 import type { JobCoordinator } from './job-coordinator.js';
 
@@ -24,9 +24,8 @@ export async function scoreChunkTask(task: ChunkTask, deps: { scorers: ScorerReg
   }
   // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
   if (!(await deps.jobs.isRunning(task.jobId))) return;
-  const budget = tokenBudget(scorer, task.documents, task.maxDocumentTokens);
-  const options = { maxDocumentTokens: budget.maxDocumentTokens, instruction: task.instruction };
-  const batch = await traced('scoring', () => scorer.score(task.query, budget.texts, options), { jobId: task.jobId });
+  const chunk = { query: task.query, texts: task.documents, instruction: task.instruction, maxDocumentTokens: task.maxDocumentTokens };
+  const batch = await traced('scoring', () => scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of job ${task.jobId}`), { jobId: task.jobId });
   await deps.jobs.recordChunk(task, batch);
 }
 

@@ -5,5 +5,14 @@
  * handler tolerates a task delivered twice.
  */
 export interface TaskQueue<T> {
-  send(tasks: readonly T[]): Promise<void>;
+  send(tasks: readonly T[], options?: SendOptions): Promise<void>;
+}
+
+export interface SendOptions {
+  /**
+   * Whose work this is (the API key's non-secret id). Workers are shared fairly across tenants: SQS fair queues take it
+   * as the MessageGroupId of a standard queue, the in-process queue serves its tenants' chunks in turn. Absent = a task
+   * of its own (as SQS treats a message without a group).
+   */
+  readonly tenant?: string;
 }

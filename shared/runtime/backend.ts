@@ -1,7 +1,8 @@
+import type { JobTask } from '../jobs/job-model.js';
 import type { ApiKeyStore } from '../auth/api-key-store.js';
 import type { JobSlots } from '../auth/job-slots.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
-import type { InProcessChunkQueue } from '../adapters/in-process/in-process-chunk-queue.js';
+import type { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
 import type { ChunkLedger } from '../jobs/chunk-ledger.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import type { JobStore } from '../jobs/job-store.js';
@@ -23,5 +24,5 @@ export interface Backend extends BackendAdapters {
   /** Batches' store, task queue, files and uploads (absent where the backend has none configured). */
   readonly batches: BatchRuntime | undefined;
   /** `npm start`'s in-process chunk queue, which the starter attaches the worker handlers to; absent on AWS (SQS triggers them). */
-  readonly localChunkQueue?: InProcessChunkQueue;
+  readonly localChunkQueue?: InProcessTaskQueue<JobTask>;
 }

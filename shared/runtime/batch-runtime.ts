@@ -1,4 +1,5 @@
-import type { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch-task-queue.js';
+import type { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
+import type { BatchTask } from '../batches/batch-model.js';
 import type { BatchLimits } from '../batches/batch-limits.js';
 import type { BatchStore } from '../batches/batch-store.js';
 import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
@@ -11,7 +12,7 @@ export interface BatchRuntime {
   readonly store: BatchStore;
   readonly queue: BatchTaskQueue;
   /** `npm start`'s in-process queue, which the engine attaches to; absent on AWS, where SQS feeds the batch worker. */
-  readonly localQueue?: InProcessBatchTaskQueue;
+  readonly localQueue?: InProcessTaskQueue<BatchTask>;
   readonly limits: BatchLimits;
   /** The files behind batches and the Files API: a local folder on `npm start`, S3 on AWS. */
   readonly files?: FileStore;

@@ -1,6 +1,6 @@
 import { loadServiceConfig } from '../config/service-config.js';
 import type { ChunkFuser, JobCoordinator } from '../jobs/job-coordinator.js';
-import { IncompleteJobError } from '../jobs/merge-chunk-scores.js';
+import { IncompleteRequestError } from '../jobs/rank-chunk-scores.js';
 import { createBackend } from './create-backend.js';
 import { buildOnce } from './build-once.js';
 import { createJobCoordinator } from './job-coordinator-runtime.js';
@@ -17,7 +17,7 @@ const lazyFuser =
   async (query, documents, modelScores) => {
     const { fuserOf } = await import('./service-runtime.js');
     const fuse = fuserOf((await wholeRuntime()).scorers, modelId);
-    if (!fuse) throw new IncompleteJobError(`model '${modelId}' cannot fuse scores here`);
+    if (!fuse) throw new IncompleteRequestError(`model '${modelId}' cannot fuse scores here`);
     return fuse(query, documents, modelScores);
   };
 

@@ -1,30 +1,14 @@
-import { readDeadLetteredTask } from '../batches/engine-task.js';
-import { logger } from '../observability/logger.js';
+import { deadLetterEngineTaskWith } from './engine-task-handlers.js';
 import { deadLetterJobs } from './dead-letter-runtime.js';
 
-const BATCH_REASON = 'the task failed on every delivery and was moved to the dead-letter queue';
-
 /**
- * THE dead-letter path of the async engine: a task that failed on every delivery ends its work failed with a
- * reason - a job (or finishes it, if its chunk was recorded after all), a batch line or a batch - so accepted
- * work is never lost. An unreadable message is dropped (it never becomes readable). The batch engine is imported
- * only for a batch task: the chunk dead-letter function loads no model to fail a job.
+ * The engine's one dead-letter path over this process's ports, run by the chunk dead-letter function and by the batch
+ * function's DLQ records. The batch engine is imported only for a batch task, and a job is failed by a coordinator
+ * that loads no model: the chunk dead-letter function's cold start loads no ONNX Runtime to mark a job failed.
  */
-export async function deadLetterEngineTask(body: string, messageId: string): Promise<void> {
-  const dead = readDeadLetteredTask(body);
-  if (!dead) {
-    logger.error('unreadable dead-lettered task dropped', { messageId });
-    return;
-  }
-  if (dead.of === 'batch') {
-    const { workerBatchEngine } = await import('./worker-batch-engine.js');
-    await (await workerBatchEngine()).taskDeadLettered(dead.task, BATCH_REASON);
-    return;
-  }
-  try {
-    await (await deadLetterJobs()).chunkDeadLettered(dead.jobId, dead.chunkIndex, dead.reason);
-  } catch (error) {
-    logger.error('could not mark job failed', { jobId: dead.jobId, error: error as Error });
-    throw error;
-  }
-}
+export const deadLetterEngineTask = (body: string, messageId: string): Promise<void> =>
+  deadLetterEngineTaskWith(body, messageId, {
+    jobs: async () => (await import('./process-runtime.js')).serviceRuntime(),
+    deadLetterJobs,
+    batches: async () => (await import('./worker-batch-engine.js')).workerBatchEngine(),
+  });

@@ -1,5 +1,6 @@
-import { InProcessBatchTaskQueue } from '../adapters/in-process/in-process-batch-task-queue.js';
-import { InProcessChunkQueue } from '../adapters/in-process/in-process-chunk-queue.js';
+import type { JobTask } from '../jobs/job-model.js';
+import type { BatchTask } from '../batches/batch-model.js';
+import { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
 import { LocalFolderFileStore } from '../adapters/local/local-folder-file-store.js';
 import { InMemoryApiKeyStore } from '../adapters/memory/in-memory-api-key-store.js';
 import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
@@ -21,17 +22,12 @@ import { batchTaskRunners } from './batch-runtime.js';
  */
 export function localBackend(config: ServiceConfig): Backend {
   const jobs = config.jobs;
-  const localChunkQueue = new InProcessChunkQueue({
-    concurrency: jobs.workers,
-    batchSize: 1,
-    maxReceiveCount: jobs.maxReceiveCount,
-    retryDelayMs: jobs.retryDelayMs,
-  });
-  const localQueue = new InProcessBatchTaskQueue({
-    concurrency: batchTaskRunners(jobs.workers),
-    maxAttempts: jobs.maxReceiveCount,
-    retryDelayMs: jobs.retryDelayMs,
-  });
+  // One queue, two lanes, as the stack has two SQS queues (60 s chunk tasks; batch tasks, whose planning takes longer).
+  const delivery = { batchSize: 1, maxReceiveCount: jobs.maxReceiveCount, retryDelayMs: jobs.retryDelayMs };
+  const localChunkQueue = new InProcessTaskQueue<JobTask>({ ...delivery, concurrency: jobs.workers, lane: 'chunks' });
+  const localQueue = new InProcessTaskQueue<BatchTask>({ ...delivery, concurrency: batchTaskRunners(jobs.workers), lane: 'batches' });
+  // One process shares its scorers between the lanes: a job's caller is waiting, a batch's has 24 hours.
+  localQueue.yieldsTo(localChunkQueue);
   const files = new LocalFolderFileStore(config.files.dir);
   return {
     store: new InMemoryJobStore(),

@@ -1,6 +1,7 @@
 import type { BatchEngine } from '../batches/batch-engine.js';
 import { logger } from '../observability/logger.js';
 import { EXPIRY_SWEEP_MS } from './batch-runtime.js';
+import { engineTaskHandlers } from './engine-task-handlers.js';
 import type { ServiceRuntime } from './service-runtime.js';
 
 /**
@@ -11,7 +12,9 @@ import type { ServiceRuntime } from './service-runtime.js';
 export function startLocalBatchWorkers(runtime: ServiceRuntime, engine: BatchEngine): void {
   const local = runtime.batches?.localQueue;
   if (!local) return;
-  local.attach(engine);
+  // The engine's one worker routine and dead-letter path, over this runtime and this engine (not the process's).
+  const { worker, deadLetter } = engineTaskHandlers({ jobs: async () => runtime, batches: async () => engine });
+  local.attach(worker, deadLetter);
   const sweep = setInterval(() => {
     engine.expireDue().catch((error: unknown) => logger.error('batch expiry sweep failed', { error: error as Error }));
     runtime.files?.deleteExpired?.().catch((error: unknown) => logger.error('file expiry sweep failed', { error: error as Error }));

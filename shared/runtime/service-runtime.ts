@@ -1,3 +1,4 @@
+import type { JobTask } from '../jobs/job-model.js';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
 import type { ApiKeyStore } from '../auth/api-key-store.js';
 import { CachedApiKeyStore } from '../auth/cached-api-key-store.js';
@@ -22,7 +23,7 @@ import { aliasedScorerCatalog } from './aliased-scorer-catalog.js';
 import { loadScorers } from './load-scorers.js';
 import { createScorerRegistry, type ScorerRegistry } from '../core/scorer-registry.js';
 import type { BatchRuntime } from './batch-runtime.js';
-import type { InProcessChunkQueue } from '../adapters/in-process/in-process-chunk-queue.js';
+import type { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
 import type { FileStore } from '../files/file-store.js';
 import type { UploadStore } from '../files/upload-store.js';
 
@@ -44,7 +45,7 @@ export interface ServiceRuntime {
   /** Pending uploads of `/v1/uploads` (absent = those routes answer 404). */
   readonly uploads?: UploadStore;
   /** `npm start`'s in-process chunk queue, which the starter attaches the worker handlers to (absent on AWS). */
-  readonly localChunkQueue?: InProcessChunkQueue;
+  readonly localChunkQueue?: InProcessTaskQueue<JobTask>;
 }
 
 /**

@@ -59,6 +59,18 @@ function specialId(value: unknown, what: string): number {
 }
 
 /**
+ * The two fixed templates, from their `cls` and `sep`: BERT's `[CLS] A [SEP] B [SEP]` (B and its [SEP] are token
+ * type 1) and RoBERTa's `<s> A </s></s> B </s>`, all type 0 (RoBERTa has a single token type).
+ */
+function clsSepPairTemplate(processor: Record<string, unknown>, style: 'bert' | 'roberta'): TemplatePiece[] {
+  const cls = specialId(processor.cls, 'cls');
+  const sep = specialId(processor.sep, 'sep');
+  const second = style === 'bert' ? 1 : 0;
+  const between: TemplatePiece[] = style === 'bert' ? [{ special: sep, typeId: 0 }] : [{ special: sep, typeId: 0 }, { special: sep, typeId: 0 }];
+  return [{ special: cls, typeId: 0 }, { sequence: 'A', typeId: 0 }, ...between, { sequence: 'B', typeId: second }, { special: sep, typeId: second }];
+}
+
+/**
  * Reads the pair template from tokenizer.json's post_processor. We assemble pairs ourselves (rather than
  * calling encode(query, {text_pair})) because @huggingface/tokenizers has no truncation: we must cut the
  * word pieces first, then add [CLS]/[SEP] and token types exactly where the model's own template puts them.
@@ -87,30 +99,10 @@ export function readPairTemplate(tokenizerJson: Record<string, unknown>): Templa
         throw new Error('tokenizer.json TemplateProcessing: unknown template item');
       });
     }
-    case 'BertProcessing': {
-      const cls = specialId(processor.cls, 'cls');
-      const sep = specialId(processor.sep, 'sep');
-      return [
-        { special: cls, typeId: 0 },
-        { sequence: 'A', typeId: 0 },
-        { special: sep, typeId: 0 },
-        { sequence: 'B', typeId: 1 },
-        { special: sep, typeId: 1 },
-      ];
-    }
-    case 'RobertaProcessing': {
-      const cls = specialId(processor.cls, 'cls');
-      const sep = specialId(processor.sep, 'sep');
-      // <s> A </s></s> B </s>, all type 0 (RoBERTa has a single token type).
-      return [
-        { special: cls, typeId: 0 },
-        { sequence: 'A', typeId: 0 },
-        { special: sep, typeId: 0 },
-        { special: sep, typeId: 0 },
-        { sequence: 'B', typeId: 0 },
-        { special: sep, typeId: 0 },
-      ];
-    }
+    case 'BertProcessing':
+      return clsSepPairTemplate(processor, 'bert');
+    case 'RobertaProcessing':
+      return clsSepPairTemplate(processor, 'roberta');
     case 'Sequence': {
       const inner = Array.isArray(processor.processors) ? processor.processors : [];
       for (const candidate of inner) {

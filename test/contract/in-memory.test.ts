@@ -1,3 +1,4 @@
+import type { JobTask } from '../../shared/jobs/job-model.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { InMemoryRateLimiter } from '../../shared/adapters/memory/in-memory-rate
 import { describeJobSlotsContract } from './job-slots.contract.js';
 import { describeApiKeyStoreContract } from './key-store.contract.js';
 import { describeRateLimiterContract } from './rate-limiter.contract.js';
-import { InProcessChunkQueue } from '../../shared/adapters/in-process/in-process-chunk-queue.js';
+import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
 import { describeChunkQueueContract } from './chunk-queue.contract.js';
 import { describeJobStoreContract } from './job-store.contract.js';
@@ -32,7 +33,7 @@ describeQuotaLedgerContract('in-memory', () => new InMemoryQuotaLedger());
 
 describeChunkQueueContract('in-process', async () => {
   const maxReceiveCount = 2;
-  const queue = new InProcessChunkQueue({ concurrency: 2, batchSize: 10, maxReceiveCount, retryDelayMs: 10 });
+  const queue = new InProcessTaskQueue<JobTask>({ concurrency: 2, batchSize: 10, maxReceiveCount, retryDelayMs: 10 });
   return {
     queue,
     maxReceiveCount,

@@ -422,11 +422,13 @@ describe('least-privilege IAM', () => {
     });
   });
 
-  it('batch worker: batch items, its task queue (send and consume) and DLQ, the files bucket; no job, key or rate items', () => {
+  it('batch worker: batch items, the key quota ledger, its task queue (send and consume) and DLQ, the files bucket; no job, key or rate items', () => {
     const batchWorker = roleId('BatchWorker');
     expect(tableGrants(batchWorker)).toEqual({
       'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
       BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      // Result lines charged to the key's stored bytes as they are kept; the running batch given back at its end.
+      'QUOTA#*': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
     });
     const queues = [logicalId('AWS::SQS::Queue', 'BatchTasksQueue'), logicalId('AWS::SQS::Queue', 'BatchTasksDeadLetterQueue')];
     const sqsStatements = statementsOf(batchWorker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));

@@ -1,4 +1,5 @@
 import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
+import { InMemoryQuotaLedger } from '../../shared/adapters/memory/in-memory-quota-ledger.js';
 import type { BatchEngine } from '../../shared/batches/batch-engine.js';
 import { DEFAULT_BATCH_LIMITS, type BatchLimits } from '../../shared/batches/batch-limits.js';
 import type { BatchTask } from '../../shared/batches/batch-model.js';
@@ -39,6 +40,8 @@ export interface BatchTestRuntime {
   readonly engine: BatchEngine;
   readonly files: InMemoryFileStore;
   readonly store: InMemoryBatchStore;
+  /** The keys' quota ledger the Files API and the engines share. */
+  readonly quota: InMemoryQuotaLedger;
   readonly queue: ManualBatchQueue;
   /** The engine's clock, epoch ms; tests move it. */
   readonly clock: { nowMs: number };
@@ -48,18 +51,21 @@ export interface BatchTestRuntime {
  * The runtime and API production build (assembleServiceRuntime, createApiApp) with `/v1/batches` and `/v1/files` over
  * in-memory ports, operator keys `key-a` and `key-b`, a hand-driven task queue and a clock the test moves.
  */
-export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}): BatchTestRuntime {
+export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}, storage: { maxStoredBytesPerKey?: number } = {}): BatchTestRuntime {
   const clock = { nowMs: Date.UTC(2026, 0, 1) };
   const files = new InMemoryFileStore({ now: () => Math.floor(clock.nowMs / 1000) });
   const store = new InMemoryBatchStore();
   const queue = new ManualBatchQueue();
   // Operator keys key-a and key-b; the small limits these tests assume.
-  const config = testConfig({ scorers, apiKeys: ['key-a', 'key-b'], limits: { maxQueryChars: 1000, maxDocumentChars: 1000 } });
+  const base = testConfig({ scorers, apiKeys: ['key-a', 'key-b'], limits: { maxQueryChars: 1000, maxDocumentChars: 1000 } });
+  const config = { ...base, files: { ...base.files, ...storage } };
+  // One ledger for the Files API and both engines, as the backends give one.
+  const quota = new InMemoryQuotaLedger();
   const runtime = assembleServiceRuntime(config, scorers, {
-    batches: { store, queue, files, limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 40, ...limits }, nowMs: () => clock.nowMs },
+    batches: { store, queue, files, quota, limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 40, ...limits }, nowMs: () => clock.nowMs },
   });
   const { limits: requestLimits, plan } = apiLimitsOf(config);
   const engine = runtimeBatchEngine(runtime, requestLimits, plan) as BatchEngine;
   queue.engine = engine;
-  return { app: createApiApp(runtime), engine, files, store, queue, clock };
+  return { app: createApiApp(runtime), engine, files, store, quota, queue, clock };
 }

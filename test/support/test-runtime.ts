@@ -1,4 +1,5 @@
-import { InProcessChunkQueue } from '../../shared/adapters/in-process/in-process-chunk-queue.js';
+import type { JobTask } from '../../shared/jobs/job-model.js';
+import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
 import { InMemoryJobSlots } from '../../shared/adapters/memory/in-memory-job-slots.js';
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
@@ -33,7 +34,7 @@ export interface TestRuntime {
   readonly jobs: JobCoordinator;
   readonly store: InMemoryJobStore;
   /** Not consumed: tests that need workers attach them (queue.consume) or play them by hand. */
-  readonly queue: InProcessChunkQueue;
+  readonly queue: InProcessTaskQueue<JobTask>;
   readonly keys: InMemoryApiKeyStore;
   readonly slots: InMemoryJobSlots;
   readonly scorers: ScorerRegistry;
@@ -64,7 +65,7 @@ export function testConfig(options: TestRuntimeOptions): ServiceConfig {
  */
 export function testRuntime(options: TestRuntimeOptions): TestRuntime {
   const store = new InMemoryJobStore();
-  const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 2, retryDelayMs: 10 });
+  const queue = new InProcessTaskQueue<JobTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 2, retryDelayMs: 10 });
   const keys = new InMemoryApiKeyStore();
   const slots = new InMemoryJobSlots();
   const runtime = assembleServiceRuntime(testConfig(options), options.scorers, {

@@ -37,9 +37,9 @@ export class SqsMessageSender {
   }
 
   /** `what` names a message in errors (`chunk`); `remedy` tells the caller what to do about one that is too big. */
-  async send(bodies: readonly string[], what: string, remedy: string): Promise<void> {
+  async send(bodies: readonly string[], what: string, remedy: string, messageGroupId?: string): Promise<void> {
     // Ids are positions in `bodies`, so a Failed entry maps straight back to its message across retries.
-    let pending: SendMessageBatchRequestEntry[] = bodies.map((body, i) => ({ Id: `t${i}`, MessageBody: body }));
+    let pending: SendMessageBatchRequestEntry[] = bodies.map((body, i) => ({ Id: `t${i}`, MessageBody: body, ...(messageGroupId === undefined ? {} : { MessageGroupId: messageGroupId }) }));
     const tooBig = pending.filter((e) => Buffer.byteLength(e.MessageBody ?? '', 'utf8') > this.maxMessageBytes);
     if (tooBig.length > 0) {
       throw new RangeError(`${tooBig.length} ${what} message(s) exceed ${this.maxMessageBytes} bytes; ${remedy}`);

@@ -2,7 +2,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { BatchTask } from '../../batches/batch-model.js';
 import { encodeEngineTask } from '../../batches/engine-task.js';
 import type { JobTask } from '../../jobs/job-model.js';
-import type { TaskQueue } from '../../jobs/task-queue.js';
+import type { SendOptions, TaskQueue } from '../../jobs/task-queue.js';
 import { SqsMessageSender, type SqsMessageSenderOptions } from './sqs-message-sender.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './sqs-message-sender.js';
@@ -35,7 +35,8 @@ export class SqsTaskQueue<T extends JobTask | BatchTask> implements TaskQueue<T>
     this.#lane = LANES[lane];
   }
 
-  async send(tasks: readonly T[]): Promise<void> {
-    await this.#sender.send(tasks.map(encodeEngineTask), this.#lane.what, this.#lane.remedy);
+  /** A tenant becomes the messages' MessageGroupId: on a standard queue that is SQS fair queues' tenant (no FIFO ordering). */
+  async send(tasks: readonly T[], options: SendOptions = {}): Promise<void> {
+    await this.#sender.send(tasks.map(encodeEngineTask), this.#lane.what, this.#lane.remedy, options.tenant);
   }
 }

@@ -1,8 +1,10 @@
 import { invalidRequest } from '../../core/rerank-error.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, type WireType } from '../wire-field.js';
-import { optionalIntegerValue, readStringDocuments } from '../wire-fields.js';
-import { MODEL, QUERY, TOP_N, integerOrAbsent } from '../wire-types.js';
+import { optionalIntegerValue } from '../wire-fields.js';
+import { cohereStyleCore } from '../wire-field-groups.js';
+import { TOP_N, integerOrAbsent } from '../wire-types.js';
+import { COHERE_V2_DOCUMENTS } from '../cohere-v2/cohere-v2-request-fields.js';
 
 /** Cohere Rerank 3.5 on Bedrock speaks Cohere's v2 rerank: `api_version` 2 (absent is read as 2). */
 const API_VERSION: WireType<undefined> = {
@@ -15,12 +17,6 @@ const API_VERSION: WireType<undefined> = {
   },
 };
 
-const STRING_DOCUMENTS: WireType<{ text: string }[]> = {
-  schema: { type: 'array', minItems: 1, items: { type: 'string', 'x-error-hint': 'Cohere v2 accepts strings only' }, description: 'Strings only (Cohere v2).' },
-  required: true,
-  read: (value, param) => readStringDocuments(value, param, ' (Cohere v2 accepts strings only)').map((text) => ({ text })),
-};
-
 /**
  * The body of Bedrock's InvokeModel for Cohere's rerank (`POST /model/{model}/invoke`), as boto3's `bedrock-runtime`
  * `invoke_model`, OpenSearch's Bedrock connector and cohere-ai's `BedrockClientV2` send it. The model is the path's.
@@ -30,9 +26,10 @@ export const bedrockInvokeRequestFields = defineWireFields({
   description: "Cohere's rerank body as Bedrock's InvokeModel takes it; the model is named by the path.",
   inputs: { apiVersion: at('api_version', API_VERSION) },
   fields: {
-    model: at('model', described(MODEL, 'Not sent by Bedrock clients: the model is the path segment `{model}`, which replaces it.')),
-    query: at('query', QUERY),
-    documents: at('documents', STRING_DOCUMENTS),
+    ...cohereStyleCore(
+      described(COHERE_V2_DOCUMENTS, 'Strings only (Cohere v2).'),
+      'Not sent by Bedrock clients: the model is the path segment `{model}`, which replaces it.',
+    ),
     topN: at('top_n', TOP_N),
     maxTokensPerDocument: at('max_tokens_per_doc', integerOrAbsent(1, "Scores only each document's first this many tokens of the served model's tokenizer.")),
   },

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 /** Bedrock's `RerankDocument` as a result carries it: the source's `inlineDocumentSource`, as sent. */
 const RERANK_DOCUMENT: JsonSchema = {
@@ -17,19 +18,15 @@ export const bedrockResponseSchema = {
   type: 'object',
   required: ['results'],
   properties: {
-    results: {
-      type: 'array',
-      description: 'Best first; ties keep the input order. Every result carries its document as sent.',
-      items: {
-        type: 'object',
-        required: ['index', 'relevanceScore', 'document'],
-        properties: {
-          index: { type: 'integer', minimum: 0, description: "The source's position in the request's list." },
-          relevanceScore: { type: 'number', description: 'Sigmoid score in [0, 1].' },
-          document: RERANK_DOCUMENT,
-        },
-      },
-    },
+    results: bestFirstList(
+      scoredResultSchema('relevanceScore', {
+        indexDescription: "The source's position in the request's list.",
+        scoreDescription: 'Sigmoid score in [0, 1].',
+        more: { document: RERANK_DOCUMENT },
+        moreRequired: ['document'],
+      }),
+      'Every result carries its document as sent.',
+    ),
     nextToken: { type: 'string', description: 'Never sent: every result comes in one page.' },
   },
 } as const satisfies JsonSchema;

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { scoredResultSchema } from '../response-schema-parts.js';
 
 /** What `choices[0].message.content` carries, as a JSON string (the first of the four reply formats chat rerank clients parse). */
 export const chatRerankResultsSchema = {
@@ -8,15 +9,9 @@ export const chatRerankResultsSchema = {
   properties: {
     results: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['index', 'score'],
-        properties: {
-          index: { type: 'integer', minimum: 0 },
-          score: { type: 'number' },
-          document: { type: 'string', description: 'The document text; omitted when the request said include_docs (or return_documents) false.' },
-        },
-      },
+      items: scoredResultSchema('score', {
+        more: { document: { type: 'string', description: 'The document text; omitted when the request said include_docs (or return_documents) false.' } },
+      }),
     },
   },
 } as const satisfies JsonSchema;

@@ -3,8 +3,8 @@ import type { RerankRequest } from '../../core/rerank-request.js';
 import { cohereMeta } from '../cohere-search-units.js';
 import { declaredParse } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
-import { documentObject } from '../document-object.js';
-import { formatCohereV2Error } from './cohere-v2-error-envelope.js';
+import { formatMessageAndOpenAiError } from '../openai/openai-error-envelope.js';
+import { rankedResults } from '../openai/ranked-results.js';
 import { cohereV2RequestFields } from './cohere-v2-request-fields.js';
 import { cohereV2ErrorSchema, cohereV2ResponseSchema } from './cohere-v2-response-schema.js';
 import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
@@ -31,15 +31,12 @@ export const cohereV2Dialect: Dialect = {
       status: 200,
       body: {
         id: outcome.id,
-        results: outcome.results.map((r) => ({
-          index: r.index,
-          relevance_score: r.score,
-          ...(r.document ? { document: documentObject(r.document) } : {}),
-        })),
+        results: rankedResults(outcome),
         meta: cohereMeta('2', outcome, request),
       },
     };
   },
 
-  formatError: formatCohereV2Error,
+  // The same `{"message", "error":{...}}` superset as `/v1/rerank`, so Cohere and OpenAI readers both find the text.
+  formatError: formatMessageAndOpenAiError,
 };

@@ -1,10 +1,11 @@
 import { defineWireFields } from '../define-wire-fields.js';
-import { at, described, withDefault, type WireType } from '../wire-field.js';
+import { at, withDefault, type WireType } from '../wire-field.js';
 import { readStringDocuments } from '../wire-fields.js';
-import { BATCH_SIZE, DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
+import { CORPUS_FILE_INPUT, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
+import { TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
-/** Cohere v2 takes strings only (v1's object documents and rank_fields were dropped). */
-const STRING_DOCUMENTS: WireType<{ text: string }[]> = {
+/** Cohere v2 takes strings only (v1's object documents and rank_fields were dropped); so does Bedrock's InvokeModel for it. */
+export const COHERE_V2_DOCUMENTS: WireType<{ text: string }[]> = {
   schema: {
     type: 'array',
     minItems: 1,
@@ -20,11 +21,9 @@ const STRING_DOCUMENTS: WireType<{ text: string }[]> = {
 /** The body of `POST /v2/rerank`. */
 export const cohereV2RequestFields = defineWireFields({
   title: 'CohereV2RerankRequest',
-  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
+  inputs: CORPUS_FILE_INPUT,
   fields: {
-    model: at('model', described(MODEL, 'Required by Cohere; here its absence means the default model.')),
-    query: at('query', QUERY),
-    documents: at('documents', STRING_DOCUMENTS),
+    ...cohereStyleCore(COHERE_V2_DOCUMENTS, 'Required by Cohere; here its absence means the default model.'),
     // Cut when scoring, in the served model's own tokens (words for a model without a tokenizer): see RerankService.
     maxTokensPerDocument: at(
       'max_tokens_per_doc',
@@ -32,8 +31,6 @@ export const cohereV2RequestFields = defineWireFields({
     ),
     topN: at('top_n', TOP_N),
     returnDocuments: at('return_documents', withDefault(booleanOrAbsent('Extension (v1 style): true = every result carries `document: {text}`.'), false)),
-    threshold: at('rerank_threshold', THRESHOLD),
-    batchSize: at('batch_size', BATCH_SIZE),
-    activation: at('raw_scores', RAW_SCORES),
+    ...scoringExtensions(),
   },
 });

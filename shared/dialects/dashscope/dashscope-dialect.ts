@@ -1,7 +1,7 @@
 import type { RerankError, RerankErrorKind } from '../../core/rerank-error.js';
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { Dialect, DialectContext, DialectResponse } from '../dialect.js';
-import { documentObject } from '../document-object.js';
+import { rankedResults } from '../openai/ranked-results.js';
 import { declaredParse } from '../define-wire-fields.js';
 import { dashScopeRequestFields } from './dashscope-request-fields.js';
 import { dashScopeErrorSchema, dashScopeResponseSchema } from './dashscope-response-schema.js';
@@ -46,13 +46,7 @@ export const dashScopeDialect: Dialect = {
     return {
       status: 200,
       body: {
-        output: {
-          results: outcome.results.map((r) => ({
-            index: r.index,
-            relevance_score: r.score,
-            ...(r.document ? { document: documentObject(r.document) } : {}),
-          })),
-        },
+        output: { results: rankedResults(outcome) },
         usage: { total_tokens: outcome.usage.totalTokens },
         request_id: context.requestId,
       },

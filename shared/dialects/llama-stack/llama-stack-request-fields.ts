@@ -4,7 +4,8 @@ import { CONTENT_ITEM } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, type WireType } from '../wire-field.js';
 import { describeJsonValue } from '../wire-fields.js';
-import { BATCH_SIZE, DOCUMENTS_FILE_ID, MODEL, RAW_SCORES, THRESHOLD, integerOrAbsent } from '../wire-types.js';
+import { CORPUS_FILE_INPUT, scoringExtensions } from '../wire-field-groups.js';
+import { MODEL, integerOrAbsent } from '../wire-types.js';
 import { readContentItemText } from './interleaved-content.js';
 
 /** A string or a text item `{type: "text", text}`; image items are refused. */
@@ -27,14 +28,12 @@ const ITEMS: WireType<RerankDocument[]> = {
 /** The body of Llama Stack's `POST /v1alpha/inference/rerank`. */
 export const llamaStackRequestFields = defineWireFields({
   title: 'LlamaStackRerankRequest',
-  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
+  inputs: CORPUS_FILE_INPUT,
   fields: {
     model: at('model', described(MODEL, 'Required by Llama Stack; here its absence means the default model.')),
     query: at('query', CONTENT_ITEM_TEXT),
     documents: at('items', ITEMS),
     topN: at('max_num_results', integerOrAbsent(0, 'How many results to return, best first; absent = all.')),
-    threshold: at('rerank_threshold', THRESHOLD),
-    batchSize: at('batch_size', BATCH_SIZE),
-    activation: at('raw_scores', RAW_SCORES),
+    ...scoringExtensions(),
   },
 });

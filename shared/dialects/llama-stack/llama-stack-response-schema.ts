@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { scoredResultSchema } from '../response-schema-parts.js';
 import { OPENAI_ERROR_OBJECT } from '../openai/openai-response-schema.js';
 
 export const llamaStackResponseSchema = {
@@ -6,14 +7,7 @@ export const llamaStackResponseSchema = {
   type: 'object',
   required: ['data'],
   properties: {
-    data: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['index', 'relevance_score'],
-        properties: { index: { type: 'integer', minimum: 0 }, relevance_score: { type: 'number' } },
-      },
-    },
+    data: { type: 'array', items: scoredResultSchema('relevance_score') },
   },
 } as const satisfies JsonSchema;
 

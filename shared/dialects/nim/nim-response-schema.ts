@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 /** NIM's `RankingResponse`: `rankings` best first, each the passage's index and its raw score (`logit`). */
 export const nimResponseSchema = {
@@ -6,15 +7,7 @@ export const nimResponseSchema = {
   type: 'object',
   required: ['rankings'],
   properties: {
-    rankings: {
-      type: 'array',
-      description: 'Best first; ties keep the input order.',
-      items: {
-        type: 'object',
-        required: ['index', 'logit'],
-        properties: { index: { type: 'integer', minimum: 0 }, logit: { type: 'number', description: "The model's raw score (a logit for a cross-encoder)." } },
-      },
-    },
+    rankings: bestFirstList(scoredResultSchema('logit', { scoreDescription: "The model's raw score (a logit for a cross-encoder)." })),
   },
 } as const satisfies JsonSchema;
 

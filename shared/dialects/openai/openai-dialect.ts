@@ -2,9 +2,9 @@ import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import { cohereMeta } from '../cohere-search-units.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
-import { documentObject } from '../document-object.js';
 import { declaredParse } from '../define-wire-fields.js';
 import { formatMessageAndOpenAiError } from './openai-error-envelope.js';
+import { rankedResults } from './ranked-results.js';
 import { openAiRequestFields } from './openai-request-fields.js';
 import { messageAndOpenAiErrorSchema, openAiResponseSchema } from './openai-response-schema.js';
 import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
@@ -32,11 +32,7 @@ export const openAiDialect: Dialect = {
         id: outcome.id,
         object: 'rerank',
         model: outcome.model,
-        results: outcome.results.map((r) => ({
-          index: r.index,
-          relevance_score: r.score,
-          ...(r.document ? { document: documentObject(r.document) } : {}),
-        })),
+        results: rankedResults(outcome),
         // completion_tokens: Together AI's spec (and the AI SDK's Together provider) require it.
         usage: { prompt_tokens: outcome.usage.totalTokens, completion_tokens: 0, total_tokens: outcome.usage.totalTokens },
         // Cohere v1's meta: its SDK, LangChain and LiteLLM read billed_units.

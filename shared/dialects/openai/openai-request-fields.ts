@@ -5,7 +5,8 @@ import { DOCUMENT } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { optionalStringArrayValue, readDocuments, readRankFieldDocuments } from '../wire-fields.js';
-import { BATCH_SIZE, DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, THRESHOLD, TOP_N, TRUNCATE, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
+import { CORPUS_FILE_INPUT, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
+import { TOP_N, TRUNCATE, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /** Cohere v1's `rank_fields`: a non-empty list of the document fields to score. */
 const RANK_FIELDS: WireType<string[] | undefined> = {
@@ -39,17 +40,13 @@ const RANK_FIELDS_SENT: JsonSchema = { type: 'object', required: ['rank_fields']
 /** The body of `POST /v1/rerank` (Jina / Cohere v1 style). */
 export const openAiRequestFields = defineWireFields({
   title: 'OpenAiRerankRequest',
-  inputs: { rankFields: at('rank_fields', RANK_FIELDS), documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
+  inputs: { rankFields: at('rank_fields', RANK_FIELDS), ...CORPUS_FILE_INPUT },
   fields: {
     maxChunksPerDoc: at('max_chunks_per_doc', integerOrAbsent(1, 'Cohere v1: split long documents into word windows; a document scores as its best chunk.')),
-    model: at('model', MODEL),
-    query: at('query', QUERY),
-    documents: at('documents', DOCUMENTS),
+    ...cohereStyleCore(DOCUMENTS),
     topN: at('top_n', TOP_N),
     returnDocuments: at('return_documents', withDefault(booleanOrAbsent('true = every result carries its document.'), false)),
-    threshold: at('rerank_threshold', THRESHOLD),
-    batchSize: at('batch_size', BATCH_SIZE),
-    activation: at('raw_scores', RAW_SCORES),
+    ...scoringExtensions(),
     truncate: at('truncate', TRUNCATE),
   },
   rules: {

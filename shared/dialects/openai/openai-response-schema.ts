@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { scoredResultSchema } from '../response-schema-parts.js';
 
 /** A returned document: `{text}` for a string document, the client's own object for an object document. */
 export const RETURNED_DOCUMENT: JsonSchema = {
@@ -9,15 +10,11 @@ export const RETURNED_DOCUMENT: JsonSchema = {
 };
 
 /** `{index, relevance_score, document?}`, best first; shared by the OpenAI-compatible, DashScope and Cohere v2 replies. */
-export const RANKED_RESULT: JsonSchema = {
-  type: 'object',
-  required: ['index', 'relevance_score'],
-  properties: {
-    index: { type: 'integer', minimum: 0, description: "The document's position in the request's list." },
-    relevance_score: { type: 'number', description: 'Sigmoid score in [0, 1] by default; the raw logit with raw_scores.' },
-    document: RETURNED_DOCUMENT,
-  },
-};
+export const RANKED_RESULT: JsonSchema = scoredResultSchema('relevance_score', {
+  indexDescription: "The document's position in the request's list.",
+  scoreDescription: 'Sigmoid score in [0, 1] by default; the raw logit with raw_scores.',
+  more: { document: RETURNED_DOCUMENT },
+});
 
 /** Cohere's `meta` (v1 and v2): the API version and the search units a request counts as. */
 export const COHERE_META: JsonSchema = {

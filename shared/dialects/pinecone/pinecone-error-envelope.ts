@@ -1,24 +1,12 @@
 import type { RerankError, RerankErrorKind } from '../../core/rerank-error.js';
 import type { DialectResponse } from '../dialect.js';
+import { GRPC_STATUS_CODE } from '../grpc-status-codes.js';
 
-/** Pinecone's error codes (its ErrorResponse `error.code`, gRPC-style names). */
+/** Pinecone's error codes (its ErrorResponse `error.code`): gRPC's names, where Pinecone answers its own for two kinds. */
 const PINECONE_CODE: Readonly<Record<RerankErrorKind, string>> = {
-  invalid_request: 'INVALID_ARGUMENT',
-  unauthorized: 'UNAUTHENTICATED',
-  not_found: 'NOT_FOUND',
-  method_not_allowed: 'UNIMPLEMENTED',
+  ...GRPC_STATUS_CODE,
   payload_too_large: 'OUT_OF_RANGE',
-  unsupported_media_type: 'INVALID_ARGUMENT',
-  uri_too_long: 'INVALID_ARGUMENT',
-  conflict: 'ABORTED',
-  already_exists: 'ALREADY_EXISTS',
   unprocessable: 'UNPROCESSABLE_ENTITY',
-  rate_limited: 'RESOURCE_EXHAUSTED',
-  upstream: 'UNAVAILABLE',
-  still_running: 'DEADLINE_EXCEEDED',
-  timed_out: 'DEADLINE_EXCEEDED',
-  model_failed: 'INTERNAL',
-  internal: 'INTERNAL',
 };
 
 /** `{status, error: {code, message}}` with the service's own status. */

@@ -1,9 +1,10 @@
 import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import { defineWireFields } from '../define-wire-fields.js';
-import { at, described, withDefault, type WireType } from '../wire-field.js';
+import { at, withDefault, type WireType } from '../wire-field.js';
 import { describeJsonValue, expectObject, optionalStringArrayValue, readRankFieldDocuments, type JsonObject } from '../wire-fields.js';
-import { MODEL, QUERY, TOP_N, booleanOrAbsent } from '../wire-types.js';
+import { cohereStyleCore } from '../wire-field-groups.js';
+import { TOP_N, booleanOrAbsent } from '../wire-types.js';
 
 /** Pinecone's `rank_fields`: the document fields to score; absent = `["text"]`. */
 const RANK_FIELDS: WireType<readonly string[]> = {
@@ -49,9 +50,7 @@ export const pineconeRequestFields = defineWireFields({
   description: "Pinecone's inference rerank body; told apart on `/rerank` by Pinecone's headers, answered `{model, data, usage}`.",
   inputs: { rankFields: at('rank_fields', RANK_FIELDS) },
   fields: {
-    model: at('model', described(MODEL, "Required by Pinecone; Pinecone's model names alias the default model.")),
-    query: at('query', QUERY),
-    documents: at('documents', DOCUMENTS),
+    ...cohereStyleCore(DOCUMENTS, "Required by Pinecone; Pinecone's model names alias the default model."),
     topN: at('top_n', TOP_N),
     returnDocuments: at('return_documents', withDefault(booleanOrAbsent('Default true (Pinecone): every result carries its document as sent.'), true)),
     truncate: at(['parameters', 'truncate'], TRUNCATE),

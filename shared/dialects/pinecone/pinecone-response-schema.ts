@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 /** `{model, data: [{index, score, document?}], usage: {rerank_units}}` (Pinecone's RerankResult). */
 export const pineconeResponseSchema = {
@@ -7,19 +8,12 @@ export const pineconeResponseSchema = {
   required: ['model', 'data', 'usage'],
   properties: {
     model: { type: 'string' },
-    data: {
-      type: 'array',
-      description: 'Best first; ties keep the input order.',
-      items: {
-        type: 'object',
-        required: ['index', 'score'],
-        properties: {
-          index: { type: 'integer', minimum: 0 },
-          score: { type: 'number', description: 'Sigmoid score in [0, 1].' },
-          document: { type: 'object', description: 'The document as sent (a string as `{text}`), unless `return_documents` is false.' },
-        },
-      },
-    },
+    data: bestFirstList(
+      scoredResultSchema('score', {
+        scoreDescription: 'Sigmoid score in [0, 1].',
+        more: { document: { type: 'object', description: 'The document as sent (a string as `{text}`), unless `return_documents` is false.' } },
+      }),
+    ),
     usage: { type: 'object', required: ['rerank_units'], properties: { rerank_units: { type: 'integer' } } },
   },
 } as const satisfies JsonSchema;

@@ -1,18 +1,12 @@
 import type { JsonSchema } from '../json-schema.js';
+import { scoredResultSchema } from '../response-schema-parts.js';
 
 export const ragToolResponseSchema = {
   title: 'RagToolRerankResponse',
   type: 'object',
   required: ['reranked_documents', 'metadata'],
   properties: {
-    reranked_documents: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['index', 'relevance_score'],
-        properties: { index: { type: 'integer', minimum: 0 }, relevance_score: { type: 'number' } },
-      },
-    },
+    reranked_documents: { type: 'array', items: scoredResultSchema('relevance_score') },
     metadata: {
       type: 'object',
       description: 'Only `query` when no documents were sent.',

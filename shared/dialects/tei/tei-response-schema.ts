@@ -1,15 +1,10 @@
 import type { JsonSchema } from '../json-schema.js';
+import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 /** TEI answers a bare array of ranks, best first (its `RerankResponse` = `Rank[]`). */
 export const teiResponseSchema = {
   title: 'TeiRerankResponse',
-  type: 'array',
-  description: 'Best first; ties keep the input order.',
-  items: {
-    type: 'object',
-    required: ['index', 'score'],
-    properties: { index: { type: 'integer', minimum: 0 }, score: { type: 'number' }, text: { type: 'string' } },
-  },
+  ...bestFirstList(scoredResultSchema('score', { more: { text: { type: 'string' } } })),
 } as const satisfies JsonSchema;
 
 /** TEI's `ErrorResponse`: `{error, error_type}`. */

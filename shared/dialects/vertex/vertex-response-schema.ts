@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { bestFirstList } from '../response-schema-parts.js';
 
 /** Discovery Engine's RankResponse: the records best first, each with its score. */
 export const vertexResponseSchema = {
@@ -6,20 +7,16 @@ export const vertexResponseSchema = {
   type: 'object',
   required: ['records'],
   properties: {
-    records: {
-      type: 'array',
-      description: 'Best first; ties keep the input order.',
-      items: {
-        type: 'object',
-        required: ['score'],
-        properties: {
-          id: { type: 'string' },
-          title: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
-          content: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
-          score: { type: 'number', description: 'In [0, 1].' },
-        },
+    records: bestFirstList({
+      type: 'object',
+      required: ['score'],
+      properties: {
+        id: { type: 'string' },
+        title: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
+        content: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
+        score: { type: 'number', description: 'In [0, 1].' },
       },
-    },
+    }),
   },
 } as const satisfies JsonSchema;
 

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema.js';
+import { PROMPT_TOKEN_USAGE } from '../response-schema-parts.js';
 
 /** vLLM's ScoreResponse: one `score` object per document, in input order. */
 export const vllmScoreResponseSchema = {
@@ -19,10 +20,6 @@ export const vllmScoreResponseSchema = {
         properties: { index: { type: 'integer', minimum: 0 }, object: { const: 'score' }, score: { type: 'number' } },
       },
     },
-    usage: {
-      type: 'object',
-      required: ['prompt_tokens', 'total_tokens'],
-      properties: { prompt_tokens: { type: 'integer' }, total_tokens: { type: 'integer' }, completion_tokens: { type: 'integer' } },
-    },
+    usage: PROMPT_TOKEN_USAGE,
   },
 } as const satisfies JsonSchema;

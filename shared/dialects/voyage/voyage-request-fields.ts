@@ -1,19 +1,18 @@
 import { defineWireFields } from '../define-wire-fields.js';
-import { at, described, withDefault } from '../wire-field.js';
-import { DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, TOP_N, booleanOrAbsent, stringDocuments } from '../wire-types.js';
+import { at, withDefault } from '../wire-field.js';
+import { CORPUS_FILE_INPUT, cohereStyleCore } from '../wire-field-groups.js';
+import { RAW_SCORES, TOP_N, booleanOrAbsent, stringDocuments } from '../wire-types.js';
 
 /** The body of `POST /voyage/v1/rerank` (Voyage AI's rerank). */
 export const voyageRequestFields = defineWireFields({
   title: 'VoyageRerankRequest',
   fields: {
-    model: at('model', described(MODEL, "Required by Voyage; here Voyage's names alias the default model.")),
-    query: at('query', QUERY),
-    documents: at('documents', stringDocuments('Strings only, as Voyage takes them.')),
+    ...cohereStyleCore(stringDocuments('Strings only, as Voyage takes them.'), "Required by Voyage; here Voyage's names alias the default model."),
     topN: at('top_k', TOP_N),
     returnDocuments: at('return_documents', withDefault(booleanOrAbsent('true = every result carries its document text.'), false)),
     activation: at('raw_scores', RAW_SCORES),
     // Voyage truncates by default.
     truncate: at('truncation', withDefault(booleanOrAbsent('Default true (Voyage): cut texts longer than the limits; false = 413 instead.'), true)),
   },
-  inputs: { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) },
+  inputs: CORPUS_FILE_INPUT,
 });

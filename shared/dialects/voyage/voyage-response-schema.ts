@@ -1,5 +1,6 @@
 import { messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
 import type { JsonSchema } from '../json-schema.js';
+import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 export const voyageResponseSchema = {
   title: 'VoyageRerankResponse',
@@ -7,15 +8,7 @@ export const voyageResponseSchema = {
   required: ['object', 'data', 'model', 'usage'],
   properties: {
     object: { const: 'list' },
-    data: {
-      type: 'array',
-      description: 'Best first; ties keep the input order.',
-      items: {
-        type: 'object',
-        required: ['index', 'relevance_score'],
-        properties: { index: { type: 'integer', minimum: 0 }, relevance_score: { type: 'number' }, document: { type: 'string' } },
-      },
-    },
+    data: bestFirstList(scoredResultSchema('relevance_score', { more: { document: { type: 'string' } } })),
     model: { type: 'string' },
     usage: { type: 'object', required: ['total_tokens'], properties: { total_tokens: { type: 'integer' } } },
   },

@@ -127,4 +127,21 @@ describe('SqsTaskQueue (batch lane) on moto', () => {
     const key = (t: BatchTask) => JSON.stringify(t);
     expect(received.map(key).sort()).toEqual(tasks.map(key).sort());
   });
+
+  it("names each message's tenant (the key id) as its MessageGroupId: SQS fair queues share the workers across keys", async () => {
+    const queues = await createChunkQueues(sqsClient, `fair-tasks-${Date.now()}`, { maxReceiveCount: 3, visibilityTimeoutSeconds: 30 });
+    const queue = new SqsTaskQueue<BatchTask>(sqsClient, queues.queueUrl, 'batch');
+    await queue.send([{ kind: 'chunk', batchId: 'batch_a', line: 1, chunkIndex: 0, offset: 0, count: 8 }], { tenant: 'key-a-id' });
+    await queue.send([{ kind: 'finalize', batchId: 'batch_b' }]);
+    const groups = new Map<string, string | undefined>();
+    for (let round = 0; groups.size < 2 && round < 30; round += 1) {
+      const out = await sqsClient.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['MessageGroupId'] }));
+      for (const message of out.Messages ?? []) {
+        groups.set(decodeBatchTask(message.Body ?? '').batchId, message.Attributes?.MessageGroupId);
+        await sqsClient.send(new DeleteMessageCommand({ QueueUrl: queues.queueUrl, ReceiptHandle: message.ReceiptHandle }));
+      }
+    }
+    // A task sent without a tenant has no group: SQS counts it as a tenant of its own.
+    expect(Object.fromEntries(groups)).toEqual({ batch_a: 'key-a-id', batch_b: undefined });
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InProcessBatchTaskQueue } from '../../../shared/adapters/in-process/in-process-batch-task-queue.js';
+import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-process-task-queue.js';
+import { engineTaskHandlers } from '../../../shared/runtime/engine-task-handlers.js';
 import { InMemoryBatchStore } from '../../../shared/adapters/memory/in-memory-batch-store.js';
 import type { BatchEngine } from '../../../shared/batches/batch-engine.js';
 import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
@@ -70,7 +71,7 @@ function faultyScorer(scorer: Scorer, random: () => number, rates: FaultRates): 
 }
 
 /** Sends every task, and some twice (at-least-once delivery). */
-function duplicatingQueue(queue: InProcessBatchTaskQueue, random: () => number, rates: FaultRates): BatchTaskQueue {
+function duplicatingQueue(queue: InProcessTaskQueue<BatchTask>, random: () => number, rates: FaultRates): BatchTaskQueue {
   return { send: (tasks: readonly BatchTask[]) => queue.send(tasks.flatMap((task) => (random() < rates.duplicate ? [task, task] : [task]))) };
 }
 
@@ -78,7 +79,7 @@ async function runBatch(lines: readonly string[], rates: FaultRates, seed: numbe
   const random = seededRandom(hashSeed(`batch-chaos-${seed}`));
   const files = new InMemoryFileStore();
   const registry = createScorerRegistry([faultyScorer(createBm25Scorer({ id: 'bm25' }), random, rates)]);
-  const inner = new InProcessBatchTaskQueue({ concurrency: 4, maxAttempts: 8, retryDelayMs: 1 });
+  const inner = new InProcessTaskQueue<BatchTask>({ concurrency: 4, batchSize: 1, maxReceiveCount: 8, retryDelayMs: 1 });
   const engine: BatchEngine = createBatchEngine({
     store: faultyStore(new InMemoryBatchStore(), random, rates),
     files,
@@ -89,7 +90,8 @@ async function runBatch(lines: readonly string[], rates: FaultRates, seed: numbe
     plan: { syncMaxDocuments: 256, syncMaxChars: 2_000_000, defaultBatchSize: 8 },
     requestLimits: { maxDocuments: 1_000, maxBatchSize: 100, maxQueryChars: 1_000, maxDocumentChars: 10_000 },
   });
-  inner.attach(engine);
+  const { worker, deadLetter } = engineTaskHandlers({ batches: async () => engine });
+  inner.attach(worker, deadLetter);
   const input = await files.put(OWNER, 'in.jsonl', 'batch', lines.join('\n') + '\n');
   // Create is a client call: a failed one is retried by the client with the same Idempotency-Key.
   let created;

@@ -108,6 +108,24 @@ describe('/v1/batches on the embedded engine', () => {
     }
   });
 
+  it('cuts each document to max_tokens_per_doc as the route does, inline and from a corpus (one chunk scorer for jobs and batches)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', DOCS.map((d) => JSON.stringify(d)).join('\n'));
+    // The query's words sit past the third word of most documents: cut to 3, they score differently.
+    const inline = { query: 'python http library', documents: DOCS, max_tokens_per_doc: 3 };
+    const fromCorpus = { query: 'python http library', documents_file_id: corpus.id, max_tokens_per_doc: 3 };
+    const created = await createBatch(rt, [line('inline', inline, '/v2/rerank'), line('corpus', fromCorpus, '/v2/rerank')], '/v2/rerank');
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 2, completed: 2, failed: 0 });
+    const sync = await call(rt, 'POST', '/v2/rerank', inline);
+    const whole = await call(rt, 'POST', '/v2/rerank', { query: inline.query, documents: DOCS });
+    expect(sync.body['results']).not.toEqual(whole.body['results']);
+    for (const output of outputLines(rt, done.body['output_file_id'])) {
+      expect([output['custom_id'], output['response']['body']['results']]).toEqual([output['custom_id'], sync.body['results']]);
+    }
+  });
+
   it('writes bad lines to the error file, naming each line, and scores the rest', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const created = await createBatch(rt, [
@@ -376,6 +394,40 @@ describe('/v1/batches on the embedded engine', () => {
     await rt.queue.run();
     const failed = await call(rt, 'GET', `/v1/batches/${over.body['id']}`);
     expect(failed.body).toMatchObject({ status: 'failed', errors: { object: 'list', data: [{ code: 'too_many_lines', line: 3 }] } });
+  });
+
+  it('holds the running-batch limit under parallel creates: the ledger takes the slot atomically (10 at once, limit 3)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxRunningBatches: 3 });
+    const file = await rt.files.put(A, 'in.jsonl', 'batch', line('a', { query: 'q', documents: ['a'] }) + '\n');
+    const body = { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' };
+    const replies = await Promise.all(Array.from({ length: 10 }, () => call(rt, 'POST', '/v1/batches', body)));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
+    // Ended batches give their slot back.
+    await rt.queue.run();
+    expect((await call(rt, 'POST', '/v1/batches', body)).status).toBe(200);
+  });
+
+  it("ends a batch whose output would pass the key's stored bytes failed (quota_exceeded), keeping what finished within the bound", async () => {
+    const limit = 40_000;
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], {}, { maxStoredBytesPerKey: limit });
+    // Each line returns its ~900-character documents: ~2.8 KB of output a line, 60 lines ~170 KB, past 40 KB.
+    const documents = DOCS.map((d) => `${d} ${'padding words for size '.repeat(8)}`);
+    const lines = Array.from({ length: 60 }, (_, i) => line(`r${i}`, { query: `python http ${i}`, documents, return_documents: true }));
+    const created = await createBatch(rt, lines);
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body).toMatchObject({ status: 'failed', errors: { object: 'list', data: [{ code: 'quota_exceeded' }] } });
+    const kept = outputLines(rt, done.body['output_file_id']);
+    const unfinished = outputLines(rt, done.body['error_file_id']);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length + unfinished.length).toBe(60);
+    expect(unfinished.every((l) => l['error']['code'] === 'batch_failed')).toBe(true);
+    // The output is within what the key may store (the input file counts too), and the key's ledger holds the files.
+    const outputBytes = Buffer.byteLength(rt.files.text(done.body['output_file_id']));
+    const errorBytes = Buffer.byteLength(rt.files.text(done.body['error_file_id']));
+    expect(outputBytes).toBeLessThanOrEqual(limit);
+    // The two files now hold what their lines held; the batch gave its running slot back.
+    expect(await rt.quota.usage(A)).toMatchObject({ files: 2, stored_bytes: outputBytes + errorBytes, running_batches: 0 });
   });
 
   it('validates the create body and the endpoint', async () => {

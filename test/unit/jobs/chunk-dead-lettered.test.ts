@@ -1,5 +1,6 @@
+import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { describe, expect, it } from 'vitest';
-import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
+import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-process-task-queue.js';
 import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
 import { rerankRequest } from '../../../shared/core/rerank-request.js';
@@ -11,7 +12,7 @@ import { planChunks } from '../../../shared/jobs/plan-chunks.js';
 function coordinator() {
   const store = new InMemoryJobStore();
   const chunks = new InMemoryChunkLedger();
-  const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
+  const queue = new InProcessTaskQueue<JobTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
   return { chunks, jobs: new JobCoordinator({ store, chunks, queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 }) };
 }
 

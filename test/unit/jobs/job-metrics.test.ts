@@ -1,5 +1,6 @@
+import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InProcessChunkQueue } from '../../../shared/adapters/in-process/in-process-chunk-queue.js';
+import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-process-task-queue.js';
 import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
 import { rerankRequest } from '../../../shared/core/rerank-request.js';
@@ -14,7 +15,7 @@ describe('a finished job records the metrics of a synchronous request', () => {
     const added = vi.spyOn(metrics, 'addMetric');
     const dimensions = vi.spyOn(metrics, 'addDimension');
     const store = new InMemoryJobStore();
-    const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
+    const queue = new InProcessTaskQueue<JobTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
     const jobs = new JobCoordinator({ store, chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 });
     const documents = ['a', 'bb', 'ccc', 'dddd'];
     const job = await jobs.submit({

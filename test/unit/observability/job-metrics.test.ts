@@ -1,3 +1,4 @@
+import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
@@ -44,14 +45,14 @@ function emitted(): Record<string, number[]> {
 }
 
 async function coordinator() {
-  const { InProcessChunkQueue } = await import('../../../shared/adapters/in-process/in-process-chunk-queue.js');
+  const { InProcessTaskQueue } = await import('../../../shared/adapters/in-process/in-process-task-queue.js');
   const { InMemoryJobStore } = await import('../../../shared/adapters/memory/in-memory-job-store.js');
   const { InMemoryChunkLedger } = await import('../../../shared/adapters/memory/in-memory-chunk-ledger.js');
   const { JobCoordinator } = await import('../../../shared/jobs/job-coordinator.js');
   const { planChunks } = await import('../../../shared/jobs/plan-chunks.js');
   const { rerankRequest } = await import('../../../shared/core/rerank-request.js');
   const store = new InMemoryJobStore();
-  const queue = new InProcessChunkQueue({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
+  const queue = new InProcessTaskQueue<JobTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
   let nowMs = Date.now();
   const jobs = new JobCoordinator({ store, chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20, nowMs: () => nowMs });
   const documents = ['a', 'bb', 'ccc'];

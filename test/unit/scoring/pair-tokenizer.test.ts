@@ -31,6 +31,21 @@ describe('readPairTemplate', () => {
     ]);
   });
 
+  it('reads RobertaProcessing as <s> A </s></s> B </s>, all type 0', () => {
+    // Act
+    const template = readPairTemplate({ post_processor: { type: 'RobertaProcessing', cls: ['<s>', 0], sep: ['</s>', 2] } });
+
+    // Assert
+    expect(template).toEqual([
+      { special: 0, typeId: 0 },
+      { sequence: 'A', typeId: 0 },
+      { special: 2, typeId: 0 },
+      { special: 2, typeId: 0 },
+      { sequence: 'B', typeId: 0 },
+      { special: 2, typeId: 0 },
+    ]);
+  });
+
   it('rejects a tokenizer without a post processor', () => {
     expect(() => readPairTemplate({ post_processor: null })).toThrow(/no post_processor/);
   });

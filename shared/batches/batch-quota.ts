@@ -1,0 +1,71 @@
+import { RateLimitedError } from '../auth/rate-limited-error.js';
+import type { FileRecord } from '../files/file-store.js';
+import { fileHold } from '../files/file-quota.js';
+import { QuotaExceededError, type QuotaAmounts, type QuotaLedger } from '../quota/quota-ledger.js';
+import { logger } from '../observability/logger.js';
+import type { BatchRecord, BatchRequestResult } from './batch-model.js';
+
+/**
+ * How a batch sits on its key's quota ledger (the one the Files API reserves on): while it runs it holds one running
+ * batch (`batch:<id>`), and every result line it keeps holds its bytes of the key's stored bytes as it is written
+ * (`batch-line:<id>:<line>`, exactly once per line whatever the redeliveries), so a batch's output can never pass what
+ * the key may store. When the batch ends, its output and error files take their own file holds and the line holds go.
+ */
+export interface BatchQuota {
+  readonly ledger: QuotaLedger;
+  /** running_batches (RERANK_BATCH_MAX_RUNNING) and the key's files / stored_bytes (RERANK_FILES_MAX_*). */
+  readonly limits: QuotaAmounts;
+}
+
+/** A hold left by a process that died before releasing it frees itself this long after the batch's window. */
+const STALE_HOLD_GRACE_SECONDS = 86_400;
+
+const runningHoldId = (batchId: string): string => `batch:${batchId}`;
+const lineHoldId = (batchId: string, line: number): string => `batch-line:${batchId}:${line}`;
+
+/** Takes one of the key's running batches for this batch (a retried create takes nothing more); 429 at the limit. */
+export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>): Promise<void> {
+  const hold = { id: runningHoldId(batch.id), amounts: { running_batches: 1 }, expiresAt: batch.expiresAt + STALE_HOLD_GRACE_SECONDS };
+  try {
+    await quota.ledger.reserve(batch.ownerKeyId, hold, { running_batches: quota.limits.running_batches ?? Infinity });
+  } catch (error) {
+    if (!(error instanceof QuotaExceededError)) throw error;
+    throw new RateLimitedError(`this key already has ${error.used} batches running (at most ${error.limit}); wait for one to finish`, 60, { cause: error });
+  }
+}
+
+/** Gives the running batch back once the batch has ended (safe to call again: a second release finds nothing). */
+export async function releaseRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>): Promise<void> {
+  await quota.ledger.release(batch.ownerKeyId, runningHoldId(batch.id));
+}
+
+/**
+ * Charges a result line's bytes (with its newline) to the key's stored bytes before the line is kept. False when the
+ * key's quota would pass: the line is not kept, and the batch must end (with what it has).
+ */
+export async function chargeResultLine(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>, result: BatchRequestResult): Promise<boolean> {
+  const bytes = Buffer.byteLength(result.jsonl, 'utf8') + 1;
+  const hold = { id: lineHoldId(batch.id, result.line), amounts: { stored_bytes: bytes }, expiresAt: batch.expiresAt + STALE_HOLD_GRACE_SECONDS };
+  try {
+    await quota.ledger.reserve(batch.ownerKeyId, hold, { stored_bytes: quota.limits.stored_bytes ?? Infinity });
+    return true;
+  } catch (error) {
+    if (!(error instanceof QuotaExceededError)) throw error;
+    logger.warn('batch output passes the key quota', { batchId: batch.id, line: result.line, used: error.used, limit: error.limit });
+    return false;
+  }
+}
+
+/**
+ * The batch's files take over what its lines held: each file takes its own hold (unconditionally: the lines' holds
+ * already paid for these bytes), then the line holds go. Over-counting for a moment is the safe direction.
+ */
+export async function transferToFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, files: readonly (FileRecord | undefined)[], lines: AsyncIterable<{ readonly line: number }>): Promise<void> {
+  for (const file of files) if (file) await quota.ledger.reserve(batch.ownerKeyId, fileHold(file), {});
+  for await (const { line } of lines) await quota.ledger.release(batch.ownerKeyId, lineHoldId(batch.id, line));
+}
+
+/** A finalizer that lost the race gives back the file holds it took for files that are not the batch's. */
+export async function releaseFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'ownerKeyId'>, files: readonly (FileRecord | undefined)[]): Promise<void> {
+  for (const file of files) if (file) await quota.ledger.release(batch.ownerKeyId, fileHold(file).id);
+}

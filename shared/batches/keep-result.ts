@@ -1,0 +1,20 @@
+import { logger } from '../observability/logger.js';
+import type { BatchEngineDeps } from './batch-engine-deps.js';
+import { nowSeconds } from './batch-engine-deps.js';
+import type { BatchRecord, BatchRequestResult } from './batch-model.js';
+import { chargeResultLine } from './batch-quota.js';
+import { updateBatch } from './update-batch.js';
+
+/**
+ * Keeps a request's result line once, its bytes charged to the key's stored-bytes quota first. A line that would pass
+ * the quota is not kept: the batch ends `failed` (quota_exceeded) with the output it has, as OpenAI ends a batch that
+ * passes a limit. True when this call kept the line.
+ */
+export async function keepResult(deps: BatchEngineDeps, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>, result: BatchRequestResult): Promise<boolean> {
+  if (await chargeResultLine(deps.quota, batch, result)) return deps.store.putResult(batch.id, result);
+  const claimed = await updateBatch(deps, batch.id, ['validating', 'in_progress'], { status: 'finalizing', finalizingAt: nowSeconds(deps), ending: 'quota_exceeded' });
+  // From in_progress the finalizer is sent now; a planner still validating sees the move and hands over itself.
+  if (claimed && claimed.planned) await deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
+  if (claimed) logger.warn('batch ended: its output passes the key quota', { batchId: batch.id });
+  return false;
+}

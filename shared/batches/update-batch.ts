@@ -1,0 +1,22 @@
+import { logger } from '../observability/logger.js';
+import type { BatchEngineDeps } from './batch-engine-deps.js';
+import { isTerminal, type BatchRecord, type BatchStatus } from './batch-model.js';
+import { releaseRunningBatch } from './batch-quota.js';
+
+/**
+ * THE way the engine moves a batch: the store's conditional update, and - when the move won and ended the batch - its
+ * running batch given back to the key's ledger. Every terminal transition goes through here, so none forgets it.
+ */
+export async function updateBatch(
+  deps: Pick<BatchEngineDeps, 'store' | 'quota'>,
+  batchId: string,
+  from: readonly BatchStatus[],
+  patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+): Promise<BatchRecord | undefined> {
+  const updated = await deps.store.update(batchId, from, patch);
+  if (updated && isTerminal(updated.status)) {
+    // A hold left taken frees itself after the batch's window; the batch itself has ended.
+    await releaseRunningBatch(deps.quota, updated).catch((error: unknown) => logger.error('running batch not released', { batchId, error: error as Error }));
+  }
+  return updated;
+}

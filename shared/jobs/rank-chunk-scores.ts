@@ -1,0 +1,82 @@
+import { normalizeResults } from '../core/normalize-results.js';
+import { RerankError } from '../core/rerank-error.js';
+import type { RankedResult } from '../core/rerank-outcome.js';
+import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
+import { TopNSelection } from './top-n-selection.js';
+import type { ChunkLedger } from './chunk-ledger.js';
+import type { LedgerRequest } from './chunk-scoring.js';
+
+/** A request whose recorded chunks do not cover its candidates (or cannot be fused here): it fails with this reason. */
+export class IncompleteRequestError extends RerankError {
+  constructor(message: string) {
+    super('internal', message);
+    this.name = 'IncompleteRequestError';
+  }
+}
+
+export interface RankOptions {
+  /** The request's candidates: every one must have its score. */
+  readonly total: number;
+  readonly activation: ScoreActivation;
+  readonly topN: number | undefined;
+  readonly threshold: number | undefined;
+  /**
+   * A hybrid's fusion over the whole candidate set (an inline set: bounded by its request), applied to the model scores in
+   * input order before ranking. Absent = the chunk scores are ranked as they are.
+   */
+  readonly fuse?: (modelScores: readonly number[]) => Promise<readonly number[]>;
+  /** Sees every candidate's final raw score once (the job's metrics describe them all, as the sync path's do). */
+  readonly onScore?: (index: number, raw: number) => void;
+}
+
+export interface SelectedScores {
+  /** Global candidate indices of the survivors, ascending. */
+  readonly indices: readonly number[];
+  /** Their raw scores, in the same order. */
+  readonly rawScores: readonly number[];
+  readonly tokens: number;
+}
+
+/**
+ * THE merge of a request's chunks, a job's or a batch line's: the ledger's chunks stream through a top-n heap (memory
+ * O(top_n), whatever the candidate count) in normalizeResults' own order; a fused hybrid fuses once over the whole set
+ * first. Every candidate must have exactly one score.
+ */
+export async function selectTopScores(ledger: ChunkLedger, request: LedgerRequest, options: RankOptions): Promise<SelectedScores> {
+  const { total } = options;
+  const selection = new TopNSelection({ capacity: Math.min(options.topN ?? total, total), activation: options.activation, threshold: options.threshold });
+  const offer = (index: number, raw: number): void => {
+    options.onScore?.(index, raw);
+    selection.offer(index, raw);
+  };
+  const modelScores = options.fuse ? new Array<number>(total).fill(Number.NaN) : undefined;
+  let tokens = 0;
+  let seen = 0;
+  for await (const chunk of ledger.readChunkScores(request.owner, request.line, request.chunkCount)) {
+    if (chunk.offset < 0 || chunk.offset + chunk.scores.length > total) {
+      throw new IncompleteRequestError(`chunk ${chunk.chunkIndex} scores documents ${chunk.offset}..${chunk.offset + chunk.scores.length - 1} of ${total}`);
+    }
+    chunk.scores.forEach((raw, i) => (modelScores ? (modelScores[chunk.offset + i] = raw) : offer(chunk.offset + i, raw)));
+    tokens += chunk.tokens;
+    seen += chunk.scores.length;
+  }
+  if (seen !== total) throw new IncompleteRequestError(`${seen} scores recorded for ${total} documents`);
+  if (modelScores && options.fuse) (await options.fuse(modelScores)).forEach((score, index) => offer(index, score));
+  return { ...selection.selected(), tokens };
+}
+
+/**
+ * The survivors through the SAME normalizeResults as the synchronous path (final order, top_n, threshold, activation),
+ * with their global indices and, when asked, their documents (`documentOf` by global index).
+ */
+export function rankSelected(
+  selected: SelectedScores,
+  options: Pick<RankOptions, 'activation' | 'topN' | 'threshold'>,
+  documentOf?: (index: number) => RerankDocument,
+): RankedResult[] {
+  const documents = documentOf ? selected.indices.map(documentOf) : undefined;
+  return normalizeResults(selected.rawScores, { activation: options.activation, topN: options.topN, threshold: options.threshold, documents }).map((r) => ({
+    ...r,
+    index: selected.indices[r.index] as number,
+  }));
+}
