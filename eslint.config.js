@@ -16,9 +16,10 @@ const MAY_IMPORT = {
   batches: ['files', 'quota', 'jobs', 'dialects', 'core', 'auth', 'observability'],
   // Files and uploads: the FileStore port and what streams over it (JSONL lines, multipart parts).
   files: ['quota', 'core', 'auth', 'observability'],
-  // The per-key ledger every bound is kept on (files, bytes, pending uploads, running batches, output bytes).
+  // The per-key ledger every bound is kept on (files, bytes, pending uploads, running jobs and batches).
   quota: ['core'],
-  jobs: ['dialects', 'core', 'auth', 'observability'],
+  // The async engine's core: a running job holds one of its key's running jobs on the quota ledger.
+  jobs: ['quota', 'dialects', 'core', 'auth', 'observability'],
   // The dialects own their JSON Schema vocabulary (json-schema.ts, request-schema-parts.ts); openapi reads them.
   dialects: ['core'],
   core: [],

@@ -3,7 +3,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, jobPk } from '../../shared/adapters/dynamodb/job-table-keys.js';
-import { keyPk, ratePk, slotsPk } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
+import { keyPk, ratePk } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { ACTIVE_BATCHES_PK, batchPk, ownerBatchesPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
 import { pendingUploadsPk, uploadPk } from '../../shared/adapters/dynamodb/upload-table-keys.js';
 import { quotaPk } from '../../shared/adapters/dynamodb/quota-table-keys.js';
@@ -20,14 +20,13 @@ export interface JobsTableProps {
 /**
  * Partition key patterns of the items sharing the table, built with the adapters' own key functions so a
  * renamed prefix breaks the grants' tests instead of production: `JOB#<id>` (job store), `KEY#<digest>`
- * (key records), `RATE#<keyId>` (rate counters), `SLOTS#<keyId>` (running-job counters). The key list
+ * (key records), `RATE#<keyId>` (rate counters). The key list
  * partition (`KEYS`) matches none of them: only the operator's `npm run keys` reads or writes it.
  */
 export const TABLE_PARTITIONS = {
   jobs: jobPk('*'),
   keys: keyPk('*'),
   rates: ratePk('*'),
-  slots: slotsPk('*'),
   /** A batch's META and its line shards (`BATCH#<id>`, `BATCH#<id>#S<nn>`). */
   batches: batchPk('*'),
   /**
@@ -72,13 +71,16 @@ const JOB_CHUNKS: TableItemAction[] = ['GetItem', 'BatchGetItem', 'Query', 'PutI
  */
 const BATCH_STORE: TableItemAction[] = ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'];
 
+/** Giving a hold back on a key's quota ledger: read the hold, then delete it and subtract it in one transaction. */
+const QUOTA_RELEASE: TableItemAction[] = ['GetItem', 'UpdateItem', 'DeleteItem'];
+
 /** Each function's access, checked item by item by the tests (and nothing else touches the table at run time). */
 export const TABLE_ACCESS = {
-  /** Jobs; key lookup by digest; rate counter; job slots (acquire on submit, release when a submit fails). */
+  /** Jobs; key lookup by digest; rate counter; running jobs, batches and files on the key's quota ledger. */
   api: [
     { partitions: ['jobs'], actions: JOB_STORE },
     { partitions: ['keys'], actions: ['GetItem'] },
-    { partitions: ['rates', 'slots'], actions: ['GetItem', 'UpdateItem'] },
+    { partitions: ['rates'], actions: ['GetItem', 'UpdateItem'] },
     // Create (META, owner index, active index), get, list, cancel.
     { partitions: ['batches', 'activeBatches'], actions: BATCH_STORE },
     { partitions: ['batchOwners'], actions: ['Query', 'PutItem'] },
@@ -90,20 +92,20 @@ export const TABLE_ACCESS = {
     // (delete the hold, subtract), read the counters, list a key's expired holds.
     { partitions: ['quotas'], actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   ],
-  /** Jobs; records and counts chunks, merges the job whose count it completes; releases the owner's job slot then. */
+  /** Jobs; records and counts chunks, merges the job whose count it completes; gives the job's hold back then. */
   worker: [
     { partitions: ['jobs'], actions: JOB_STORE },
     { partitions: ['jobChunks'], actions: JOB_CHUNKS },
-    { partitions: ['slots'], actions: ['UpdateItem'] },
+    { partitions: ['quotas'], actions: QUOTA_RELEASE },
   ],
   /**
-   * Fails the job of a dead-lettered chunk (read and conditional update of its META item) and releases its slot; a
+   * Fails the job of a dead-lettered chunk (read and conditional update of its META item) and gives its running-job hold back; a
    * chunk recorded after all lets it merge the job instead (its chunks read, its result written, its scores dropped).
    */
   deadLetter: [
     { partitions: ['jobs'], actions: JOB_STORE },
     { partitions: ['jobChunks'], actions: ['BatchGetItem', 'Query', 'DeleteItem'] },
-    { partitions: ['slots'], actions: ['GetItem', 'UpdateItem'] },
+    { partitions: ['quotas'], actions: QUOTA_RELEASE },
   ],
   /**
    * The batch worker runs plan, chunk and finalize tasks and the expiry sweep; on the key's quota ledger it charges each

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobSlots } from '../auth/job-slots.js';
+import { QuotaExceededError, type QuotaLedger } from '../quota/quota-ledger.js';
 import type { JobPlan } from '../core/plan-request.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
@@ -23,6 +23,9 @@ import { planChunks } from './plan-chunks.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
 
+/** A running job's hold on its key's ledger. */
+const runningJobHoldId = (jobId: string): string => `job:${jobId}`;
+
 export interface JobCoordinatorDeps {
   readonly store: JobStore;
   /** Where the job's chunks are recorded and counted: the batch engine's protocol, the job as one request. */
@@ -33,10 +36,10 @@ export interface JobCoordinatorDeps {
   readonly nowMs?: () => number;
   readonly newId?: () => string;
   /**
-   * Running jobs per key: submit takes a slot when the owner has a limit (refusing with rate_limited at
-   * the limit) and gives it back if the job is never stored; the job's end gives it back. Absent = unlimited.
+   * The keys' quota ledger, where a running job holds one of its key's `running_jobs` (hold `job:<id>`, taken at submit,
+   * given back when the job ends), beside its running batches and stored bytes. Absent = unlimited.
    */
-  readonly slots?: JobSlots;
+  readonly quota?: QuotaLedger;
   /** The fusion step of a splittable hybrid model, by the job's model id (see JobSpec.fusion). */
   readonly fuserFor?: (modelId: string) => ChunkFuser | undefined;
 }
@@ -48,7 +51,7 @@ export interface JobSubmission extends JobPlan {
   readonly request: RerankRequest;
   readonly dialect: DialectName;
   readonly ownerKeyId: string;
-  /** Jobs the owner may have running at once (with `slots`); undefined = unlimited. */
+  /** Jobs the owner may have running at once (on `quota`); undefined = unlimited. */
   readonly maxConcurrentJobs?: number;
 }
 
@@ -102,26 +105,35 @@ export class JobCoordinator {
     return job && this.#withProgress(job);
   }
 
-  /** Creates and enqueues a job within the owner's job slots; with an Idempotency-Key a retry gets the first job. */
+  /** Creates and enqueues a job within the owner's running jobs; with an Idempotency-Key a retry gets the first job. */
   async submit(submission: JobSubmission, idempotencyKey?: string): Promise<JobRecord> {
-    const { slots } = this.#deps;
-    const { ownerKeyId, maxConcurrentJobs: max } = submission;
-    // A retry returns the first job before taking a job slot.
+    // A retry returns the first job before taking anything.
     const first = idempotencyKey === undefined ? undefined : await this.findIdempotent(submission, idempotencyKey);
     if (first) return first;
-    if (slots && max !== undefined && !(await slots.acquire(ownerKeyId, max))) {
-      throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
-    }
+    const id = idempotencyKey === undefined ? (this.#deps.newId ?? randomUUID)() : idempotentJobId(submission.ownerKeyId, idempotencyKey);
+    // The hold is named by the job: a retry racing this submit takes the same one, so it counts once whoever wins.
+    const held = await this.#holdRunningJob(submission, id);
     try {
-      if (idempotencyKey === undefined) return await this.#submit(submission, (this.#deps.newId ?? randomUUID)());
-      // The key's first job was looked up above, before the slot: only a racing retry can still find one here.
-      const { job, replayed } = await this.#createIdempotent(submission, idempotencyKey);
-      // A retry that raced the first submit holds no job of its own: give its slot back.
-      if (replayed && slots && max !== undefined) await slots.release(ownerKeyId);
-      return job;
+      if (idempotencyKey === undefined) return await this.#submit(submission, id);
+      return (await this.#createIdempotent(submission, idempotencyKey)).job;
     } catch (error) {
-      if (slots && max !== undefined) await slots.release(ownerKeyId);
+      // A job that was never stored holds nothing; one a racing retry stored keeps its hold.
+      if (held && !(error instanceof JobExistsError)) await this.#deps.quota?.release(submission.ownerKeyId, runningJobHoldId(id));
       throw error;
+    }
+  }
+
+  /** Takes one of the key's running jobs (atomically on the ledger); rate_limited at its limit. False if already held. */
+  async #holdRunningJob(submission: JobSubmission, id: string): Promise<boolean> {
+    const { quota } = this.#deps;
+    const max = submission.maxConcurrentJobs;
+    if (!quota || max === undefined) return false;
+    const hold = { id: runningJobHoldId(id), amounts: { running_jobs: 1 }, expiresAt: this.#now() + this.#deps.jobTtlSeconds };
+    try {
+      return await quota.reserve(submission.ownerKeyId, hold, { running_jobs: max });
+    } catch (error) {
+      if (!(error instanceof QuotaExceededError)) throw error;
+      throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
     }
   }
 
@@ -240,9 +252,9 @@ export class JobCoordinator {
   /** Runs only after the one transition that ended the job, so the hook sees each job once. */
   async #ended(job: JobState, status: 'succeeded' | 'failed'): Promise<void> {
     try {
-      await this.#deps.slots?.release(job.ownerKeyId);
+      await this.#deps.quota?.release(job.ownerKeyId, runningJobHoldId(job.id));
     } catch (error) {
-      // A slot left taken expires with nothing worse than a refused submit; the job itself has ended.
+      // A hold left taken expires with the job's lifetime, with nothing worse than a refused submit meanwhile.
       logger.error('job end hook failed', { jobId: job.id, error: error as Error });
     }
     try {

@@ -1,11 +1,11 @@
 /**
  * One ledger per key for every bound a caller can fill: each counter is a running total of what the key holds now.
- * Files and uploads use `files`, `stored_bytes` and `pending_uploads`; the batch engine may put `running_batches`
- * and `output_bytes` on the same ledger (one hold per batch, replaced as its output grows).
+ * Files and uploads use `files`, `stored_bytes` and `pending_uploads`; the async engine puts its running work on the
+ * same ledger: `running_batches` (a hold per batch), `running_jobs` (a hold per job) and each kept result line's bytes.
  */
-export type QuotaCounter = 'files' | 'stored_bytes' | 'pending_uploads' | 'running_batches' | 'output_bytes';
+export type QuotaCounter = 'files' | 'stored_bytes' | 'pending_uploads' | 'running_batches' | 'running_jobs' | 'output_bytes';
 
-export const QUOTA_COUNTERS: readonly QuotaCounter[] = ['files', 'stored_bytes', 'pending_uploads', 'running_batches', 'output_bytes'];
+export const QUOTA_COUNTERS: readonly QuotaCounter[] = ['files', 'stored_bytes', 'pending_uploads', 'running_batches', 'running_jobs', 'output_bytes'];
 
 /** Amounts per counter (absent = 0). As limits: absent = no bound on that counter. */
 export type QuotaAmounts = Partial<Readonly<Record<QuotaCounter, number>>>;

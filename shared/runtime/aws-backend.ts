@@ -6,7 +6,7 @@ import { DynamoDbJobStore } from '../adapters/dynamodb/dynamodb-job-store.js';
 import { DynamoDbUploadStore } from '../adapters/dynamodb/dynamodb-upload-store.js';
 import { DynamoDbQuotaLedger } from '../adapters/dynamodb/dynamodb-quota-ledger.js';
 import { DynamoDbApiKeyStore } from '../adapters/dynamodb/keys/dynamodb-api-key-store.js';
-import { DynamoDbJobSlots } from '../adapters/dynamodb/keys/dynamodb-job-slots.js';
+import type { QuotaLedger } from '../quota/quota-ledger.js';
 import { DynamoDbRateLimiter } from '../adapters/dynamodb/keys/dynamodb-rate-limiter.js';
 import { S3FileStore } from '../adapters/s3/s3-file-store.js';
 import { SqsTaskQueue } from '../adapters/sqs/sqs-task-queue.js';
@@ -29,18 +29,19 @@ export function awsBackend(config: ServiceConfig): Backend {
   const dynamodb = traceClient(new DynamoDBClient({}));
   const sqs = traceClient(new SQSClient({}));
   const table = jobs.tableName as string;
+  const quota = new DynamoDbQuotaLedger(dynamodb, table);
   return {
     store: new DynamoDbJobStore(table, dynamodb),
     chunks: new DynamoDbBatchStore(dynamodb, table, { retentionSeconds: jobs.ttlSeconds }),
     queue: new SqsTaskQueue<JobTask>(sqs, jobs.queueUrl as string, 'chunk', { maxMessageBytes: jobs.maxMessageBytes }),
     keys: new DynamoDbApiKeyStore(table, dynamodb),
     rateLimiter: new DynamoDbRateLimiter(table, dynamodb),
-    jobSlots: new DynamoDbJobSlots(table, dynamodb),
-    batches: awsBatches(config, dynamodb, sqs),
+    quota,
+    batches: awsBatches(config, dynamodb, sqs, quota),
   };
 }
 
-function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSClient): BatchRuntime | undefined {
+function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSClient, quota: QuotaLedger): BatchRuntime | undefined {
   const queueUrl = config.jobs.batchQueueUrl;
   const bucket = config.files.bucket;
   if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
@@ -48,7 +49,7 @@ function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSCli
   return {
     store: new DynamoDbBatchStore(dynamodb, config.jobs.tableName),
     uploads: new DynamoDbUploadStore(dynamodb, config.jobs.tableName),
-    quota: new DynamoDbQuotaLedger(dynamodb, config.jobs.tableName),
+    quota,
     queue: new SqsTaskQueue<BatchTask>(sqs, queueUrl, 'batch'),
     limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
     files,

@@ -1,6 +1,6 @@
 import type { JobTask } from '../jobs/job-model.js';
 import type { ApiKeyStore } from '../auth/api-key-store.js';
-import type { JobSlots } from '../auth/job-slots.js';
+import type { QuotaLedger } from '../quota/quota-ledger.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
 import type { ChunkLedger } from '../jobs/chunk-ledger.js';
@@ -16,7 +16,8 @@ export interface BackendAdapters {
   readonly queue: ChunkQueue;
   readonly keys: ApiKeyStore;
   readonly rateLimiter: RateLimiter;
-  readonly jobSlots: JobSlots;
+  /** Each key's quota ledger: running jobs and batches, files, stored bytes, pending uploads (batches share it). */
+  readonly quota: QuotaLedger;
 }
 
 /** Every storage-side port of a process, from one backend. */

@@ -5,7 +5,7 @@ import type { BackendAdapters } from './backend.js';
 /** The one way a process builds its JobCoordinator from configuration and storage adapters. */
 export function createJobCoordinator(
   config: ServiceConfig,
-  adapters: Pick<BackendAdapters, 'store' | 'chunks' | 'queue' | 'jobSlots'>,
+  adapters: Pick<BackendAdapters, 'store' | 'chunks' | 'queue' | 'quota'>,
   fuserFor: (modelId: string) => ChunkFuser | undefined,
 ): JobCoordinator {
   return new JobCoordinator({
@@ -14,7 +14,7 @@ export function createJobCoordinator(
     queue: adapters.queue,
     jobTtlSeconds: config.jobs.ttlSeconds,
     maxMessageBytes: config.jobs.maxMessageBytes,
-    slots: adapters.jobSlots,
+    quota: adapters.quota,
     fuserFor,
   });
 }

@@ -5,7 +5,6 @@ import { LocalFolderFileStore } from '../adapters/local/local-folder-file-store.
 import { InMemoryApiKeyStore } from '../adapters/memory/in-memory-api-key-store.js';
 import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
 import { InMemoryChunkLedger } from '../adapters/memory/in-memory-chunk-ledger.js';
-import { InMemoryJobSlots } from '../adapters/memory/in-memory-job-slots.js';
 import { InMemoryJobStore } from '../adapters/memory/in-memory-job-store.js';
 import { InMemoryRateLimiter } from '../adapters/memory/in-memory-rate-limiter.js';
 import { InMemoryUploadStore } from '../adapters/memory/in-memory-upload-store.js';
@@ -29,6 +28,8 @@ export function localBackend(config: ServiceConfig): Backend {
   // One process shares its scorers between the lanes: a job's caller is waiting, a batch's has 24 hours.
   localQueue.yieldsTo(localChunkQueue);
   const files = new LocalFolderFileStore(config.files.dir);
+  // One ledger for jobs, batches and files, its file counters seeded from the folder at start.
+  const quota = new InMemoryQuotaLedger({ seed: localFolderQuotaSeed(files) });
   return {
     store: new InMemoryJobStore(),
     chunks: new InMemoryChunkLedger(),
@@ -37,7 +38,7 @@ export function localBackend(config: ServiceConfig): Backend {
     // The file `npm run keys` writes; re-read on every lookup, so keys made while the server runs count.
     keys: new InMemoryApiKeyStore({ file: config.keysFile }),
     rateLimiter: new InMemoryRateLimiter(),
-    jobSlots: new InMemoryJobSlots(),
+    quota,
     batches: {
       store: new InMemoryBatchStore(),
       queue: localQueue,
@@ -46,7 +47,7 @@ export function localBackend(config: ServiceConfig): Backend {
       files,
       uploads: new InMemoryUploadStore(),
       // The counters live in memory; the files outlive a restart, so the ledger starts from what the folder holds.
-      quota: new InMemoryQuotaLedger({ seed: localFolderQuotaSeed(files) }),
+      quota,
     },
   };
 }

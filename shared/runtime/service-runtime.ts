@@ -2,7 +2,7 @@ import type { JobTask } from '../jobs/job-model.js';
 import { ApiKeyAuthenticator } from '../auth/api-key-authenticator.js';
 import type { ApiKeyStore } from '../auth/api-key-store.js';
 import { CachedApiKeyStore } from '../auth/cached-api-key-store.js';
-import type { JobSlots } from '../auth/job-slots.js';
+import type { QuotaLedger } from '../quota/quota-ledger.js';
 import { RequestAuthenticator } from '../auth/request-authenticator.js';
 import type { BackendAdapters } from './backend.js';
 import { createBackend } from './create-backend.js';
@@ -37,7 +37,8 @@ export interface ServiceRuntime {
   readonly store: JobStore;
   readonly queue: ChunkQueue;
   readonly keys: ApiKeyStore;
-  readonly jobSlots: JobSlots;
+  /** Each key's quota ledger (running jobs and batches, files, bytes, uploads). */
+  readonly quota: QuotaLedger;
   /** Batches' store and task queue (absent where the backend has none yet). */
   readonly batches: BatchRuntime | undefined;
   /** Uploaded files, batch inputs and outputs (absent until a FileStore adapter is configured). */
@@ -80,7 +81,7 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
     return hybrid;
   };
   const backend = createBackend(config);
-  const { store, chunks, queue, keys, rateLimiter, jobSlots } = { ...backend, ...overrides.adapters };
+  const { store, chunks, queue, keys, rateLimiter, quota } = { ...backend, ...overrides.adapters };
   const batches = overrides.batches === undefined ? backend.batches : (overrides.batches ?? undefined);
   // The local queue is the one to attach handlers to only while it is the queue jobs are sent to.
   const localChunkQueue = queue === backend.localChunkQueue ? backend.localChunkQueue : undefined;
@@ -97,7 +98,7 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
       trace: traced,
     }),
-    jobs: createJobCoordinator(config, { store, chunks, queue, jobSlots }, (modelId) => fuserOf(scorers, modelId)),
+    jobs: createJobCoordinator(config, { store, chunks, queue, quota }, (modelId) => fuserOf(scorers, modelId)),
     auth: new RequestAuthenticator({
       operatorKeys: new BearerAuth(config.apiKeys),
       // The local key file is read on every lookup, so a revocation bites at once; DynamoDB lookups are cached.
@@ -112,7 +113,7 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
     store,
     queue,
     keys,
-    jobSlots,
+    quota,
     batches,
     ...(batches?.files ? { files: batches.files } : {}),
     ...(batches?.uploads ? { uploads: batches.uploads } : {}),

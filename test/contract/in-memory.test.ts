@@ -4,9 +4,7 @@ import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
-import { InMemoryJobSlots } from '../../shared/adapters/memory/in-memory-job-slots.js';
 import { InMemoryRateLimiter } from '../../shared/adapters/memory/in-memory-rate-limiter.js';
-import { describeJobSlotsContract } from './job-slots.contract.js';
 import { describeApiKeyStoreContract } from './key-store.contract.js';
 import { describeRateLimiterContract } from './rate-limiter.contract.js';
 import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
@@ -57,4 +55,3 @@ describeApiKeyStoreContract('in-memory with a JSON file', () => {
   return { store: new InMemoryApiKeyStore({ file }), storedText: async () => readFileSync(file, 'utf8') };
 });
 describeRateLimiterContract('in-memory', () => new InMemoryRateLimiter());
-describeJobSlotsContract('in-memory', () => new InMemoryJobSlots());

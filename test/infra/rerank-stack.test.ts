@@ -352,7 +352,6 @@ describe('least-privilege IAM', () => {
       'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       'KEY#*': ['GetItem'],
       'RATE#*': ['GetItem', 'UpdateItem'],
-      'SLOTS#*': ['GetItem', 'UpdateItem'],
       // Batches: create, get, list, cancel (an ended batch leaves the active index).
       'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
       BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
@@ -400,7 +399,7 @@ describe('least-privilege IAM', () => {
       'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       // Its chunks in the ChunkLedger: the batch protocol's items under the job's own owner key, not every batch's.
       'BATCH#job:*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-      'SLOTS#*': ['UpdateItem'],
+      'QUOTA#*': ['DeleteItem', 'GetItem', 'UpdateItem'],
     });
     // The pattern covers exactly the partitions the ledger writes a job's chunks to.
     const shard = counterShardPk(jobLedgerOwner('0c4e7f42-job'), 1, 3);
@@ -418,7 +417,7 @@ describe('least-privilege IAM', () => {
       // A dead-lettered chunk that was recorded after all lets it merge the job (result pages written, documents read).
       'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],
       'BATCH#job:*': ['BatchGetItem', 'DeleteItem', 'Query'],
-      'SLOTS#*': ['GetItem', 'UpdateItem'],
+      'QUOTA#*': ['DeleteItem', 'GetItem', 'UpdateItem'],
     });
   });
 

@@ -1,7 +1,7 @@
 import type { JobTask } from '../../shared/jobs/job-model.js';
 import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
-import { InMemoryJobSlots } from '../../shared/adapters/memory/in-memory-job-slots.js';
+import { InMemoryQuotaLedger } from '../../shared/adapters/memory/in-memory-quota-ledger.js';
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
 import { InMemoryRateLimiter } from '../../shared/adapters/memory/in-memory-rate-limiter.js';
 import { loadServiceConfig, type ServiceConfig } from '../../shared/config/service-config.js';
@@ -36,7 +36,8 @@ export interface TestRuntime {
   /** Not consumed: tests that need workers attach them (queue.consume) or play them by hand. */
   readonly queue: InProcessTaskQueue<JobTask>;
   readonly keys: InMemoryApiKeyStore;
-  readonly slots: InMemoryJobSlots;
+  /** The keys' quota ledger (running jobs among its counters). */
+  readonly quota: InMemoryQuotaLedger;
   readonly scorers: ScorerRegistry;
 }
 
@@ -67,10 +68,10 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
   const store = new InMemoryJobStore();
   const queue = new InProcessTaskQueue<JobTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 2, retryDelayMs: 10 });
   const keys = new InMemoryApiKeyStore();
-  const slots = new InMemoryJobSlots();
+  const quota = new InMemoryQuotaLedger();
   const runtime = assembleServiceRuntime(testConfig(options), options.scorers, {
-    adapters: { store, queue, keys, jobSlots: slots, rateLimiter: new InMemoryRateLimiter() },
+    adapters: { store, queue, keys, quota, rateLimiter: new InMemoryRateLimiter() },
     batches: null,
   });
-  return { app: createApiApp(runtime), service: runtime.service, jobs: runtime.jobs, store, queue, keys, slots, scorers: runtime.scorers };
+  return { app: createApiApp(runtime), service: runtime.service, jobs: runtime.jobs, store, queue, keys, quota, scorers: runtime.scorers };
 }

@@ -26,9 +26,7 @@ import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
 import { MIN_S3_PART_BYTES } from '../../../shared/adapters/s3/s3-multipart-writer.js';
 import { describeFileStoreContract } from '../../contract/file-store.contract.js';
 import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
-import { DynamoDbJobSlots } from '../../../shared/adapters/dynamodb/keys/dynamodb-job-slots.js';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/keys/dynamodb-rate-limiter.js';
-import { describeJobSlotsContract } from '../../contract/job-slots.contract.js';
 import { describeApiKeyStoreContract } from '../../contract/key-store.contract.js';
 import { describeRateLimiterContract } from '../../contract/rate-limiter.contract.js';
 import { assertKeysCliRoundTrip } from '../../unit/auth/keys-cli-round-trip.js';
@@ -97,7 +95,6 @@ const scanTable = async (): Promise<string> => {
 };
 describeApiKeyStoreContract('DynamoDB Local', () => ({ store: new DynamoDbApiKeyStore(TABLE, dynamoClient), storedText: scanTable }));
 describeRateLimiterContract('DynamoDB Local', () => new DynamoDbRateLimiter(TABLE, dynamoClient));
-describeJobSlotsContract('DynamoDB Local', () => new DynamoDbJobSlots(TABLE, dynamoClient));
 
 describe('npm run keys --table (DynamoDB Local)', () => {
   it('creates, lists and revokes in the table; the key is printed once and stored nowhere', async () => {
