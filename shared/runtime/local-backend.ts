@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { JobTask } from '../jobs/job-model.js';
 import type { BatchTask } from '../batches/batch-model.js';
 import { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
@@ -40,7 +41,8 @@ export function localBackend(config: ServiceConfig): Backend {
     rateLimiter: new InMemoryRateLimiter(),
     quota,
     batches: {
-      store: new InMemoryBatchStore(),
+      // Large result lines wait on disk beside the files, not in the process, until their batch's output is written.
+      store: new InMemoryBatchStore({ spill: { dir: join(config.files.dir, 'batch-results') } }),
       queue: localQueue,
       localQueue,
       limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },

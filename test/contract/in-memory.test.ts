@@ -24,6 +24,16 @@ import { describeQuotaLedgerContract } from './quota-ledger.contract.js';
 
 describeJobStoreContract('in-memory', () => new InMemoryJobStore());
 describeBatchStoreContract('in-memory', () => new InMemoryBatchStore());
+// Every result line on disk (threshold 0), as `npm start` keeps the large ones.
+const spillDirs: string[] = [];
+describeBatchStoreContract('in-memory, result lines on disk', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'rerank-spill-'));
+  spillDirs.push(dir);
+  return new InMemoryBatchStore({ spill: { dir, aboveBytes: 0 } });
+});
+afterAll(() => {
+  for (const dir of spillDirs) rmSync(dir, { recursive: true, force: true });
+});
 describeChunkLedgerContract('in-memory', () => new InMemoryChunkLedger());
 describeUploadStoreContract('in-memory', () => new InMemoryUploadStore());
 describeFileStoreContract('in-memory', (now) => new InMemoryFileStore({ now }));

@@ -2,6 +2,7 @@ import type { BatchChunkScores, BatchRecord, BatchRequestPlan, BatchRequestResul
 import { isTerminal } from '../../batches/batch-model.js';
 import { BatchExistsError, type BatchPage, type BatchStore, type ChunkRecorded } from '../../batches/batch-store.js';
 import { InMemoryChunkLedger } from './in-memory-chunk-ledger.js';
+import { ResultSpill, type ResultSpillOptions } from '../local/result-spill.js';
 
 /** Progress shards per batch: requests count on `line % PROGRESS_SHARDS`, as the DynamoDB adapter spreads its counter items. */
 export const PROGRESS_SHARDS = 16;
@@ -9,15 +10,28 @@ export const PROGRESS_SHARDS = 16;
 interface BatchState {
   record: BatchRecord;
   readonly requests: Map<number, BatchRequestPlan>;
-  readonly results: Map<number, BatchRequestResult>;
+  /** Kept result lines; a large one is on disk (`spill`), only its line and outcome here. */
+  readonly results: Map<number, KeptResult>;
   readonly shards: { completed: number; failed: number }[];
 }
+
+/** A result line kept in memory, or the promise of its line read back from the spill folder. */
+type KeptResult = BatchRequestResult | { readonly line: number; readonly outcome: BatchRequestResult['outcome']; readonly spilled: Promise<string> };
 
 const byLine = <T>(map: Map<number, T>): T[] => [...map.entries()].sort((a, b) => a[0] - b[0]).map(([, value]) => value);
 
 /** The embedded BatchStore for `npm start` and tests: the port's semantics (conditional transitions, write-once chunks). */
 export class InMemoryBatchStore implements BatchStore {
   readonly #batches = new Map<string, BatchState>();
+  readonly #spill: ResultSpill | undefined;
+
+  /**
+   * `spill`: result lines larger than its threshold go to files in its folder until the batch ends, so a batch that
+   * returns documents holds its output on disk, not in the process (`npm start` passes one; tests need none).
+   */
+  constructor(options: { readonly spill?: ResultSpillOptions } = {}) {
+    this.#spill = options.spill && new ResultSpill(options.spill);
+  }
   /** Creation order, for newest-first pages. */
   readonly #order: string[] = [];
   /** A request whose result line is kept counts no more chunks. */
@@ -97,17 +111,34 @@ export class InMemoryBatchStore implements BatchStore {
   async putResult(batchId: string, result: BatchRequestResult): Promise<boolean> {
     const state = this.#state(batchId);
     if (state.results.has(result.line)) return false;
-    state.results.set(result.line, result);
+    // Taken before the write is awaited, so a second delivery of the line finds it kept.
+    if (this.#spill?.takes(result)) {
+      const spilled = this.#spill.write(batchId, result);
+      state.results.set(result.line, { line: result.line, outcome: result.outcome, spilled });
+      try {
+        await spilled;
+      } catch (error) {
+        state.results.delete(result.line);
+        throw error;
+      }
+    } else state.results.set(result.line, result);
     (state.shards[result.line % PROGRESS_SHARDS] as { completed: number; failed: number })[result.outcome]++;
     return true;
   }
 
   async getResult(batchId: string, line: number): Promise<BatchRequestResult | undefined> {
-    return this.#batches.get(batchId)?.results.get(line);
+    const kept = this.#batches.get(batchId)?.results.get(line);
+    return kept && this.#readBack(kept);
   }
 
+  /** In line order, one line read back at a time (a spilled line is read from its file when its turn comes). */
   async *readResults(batchId: string): AsyncIterable<BatchRequestResult> {
-    yield* byLine(this.#state(batchId).results);
+    for (const kept of byLine(this.#state(batchId).results)) yield await this.#readBack(kept);
+  }
+
+  async #readBack(kept: KeptResult): Promise<BatchRequestResult> {
+    if (!('spilled' in kept)) return kept;
+    return { line: kept.line, outcome: kept.outcome, jsonl: await this.#spill!.read(await kept.spilled) };
   }
 
   async dropWork(batchId: string): Promise<void> {
@@ -116,6 +147,7 @@ export class InMemoryBatchStore implements BatchStore {
     state.requests.clear();
     this.#chunks.forget(batchId);
     state.results.clear();
+    await this.#spill?.drop(batchId);
   }
 
   async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {
