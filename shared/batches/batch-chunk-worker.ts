@@ -9,6 +9,8 @@ import { buildRequestResult } from './batch-request-result.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
+import { StoredCorpusChunks } from './stored-corpus-chunk.js';
+import type { ScoreBatch } from '../core/scorer.js';
 
 /**
  * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
@@ -28,10 +30,13 @@ export class BatchChunkWorker {
   /** Called when a request finished, so the engine can check whether the whole batch has. */
   readonly #requestFinished: (batchId: string) => Promise<void>;
   readonly #admitted = new Map<string, AdmittedLine>();
+  /** Corpora analysed once per (file version, model) and stored beside the file; later lines score the stored shards. */
+  readonly #stored: StoredCorpusChunks;
 
   constructor(deps: BatchEngineDeps, requestFinished: (batchId: string) => Promise<void>) {
     this.#deps = deps;
     this.#requestFinished = requestFinished;
+    this.#stored = new StoredCorpusChunks(deps.files, { maxDocumentChars: deps.maxDocumentChars ?? Infinity, maxCorpusLineBytes: deps.limits.maxCorpusLineBytes });
   }
 
   async score(task: BatchChunkTask): Promise<void> {
@@ -45,10 +50,14 @@ export class BatchChunkWorker {
     // crash) still checks whether the batch is done, or nobody would.
     if (await store.getResult(batch.id, task.line)) return this.#requestFinished(batch.id);
     let admitted: AdmittedLine;
-    let texts: string[];
+    let texts: string[] = [];
+    let stored: ScoreBatch | undefined;
     try {
       admitted = await this.#readLine(batch, plan);
-      texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
+      // A model with a document side scores a corpus from its stored analysis (a set-fused hybrid needs its parts apart).
+      const analysis = task.corpusRange && !admitted.plan.fusion ? this.#documentAnalysis(plan.chunkModel) : undefined;
+      if (analysis) stored = await this.#stored.score(analysis, task, plan, admitted.request);
+      else texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
     } catch (error) {
       return this.#failRequest(batch.id, plan, error);
     }
@@ -59,8 +68,8 @@ export class BatchChunkWorker {
       if (!(error instanceof UnknownModelError)) throw error;
       return this.#failRequest(batch.id, plan, new RerankError('internal', `model '${plan.chunkModel}' is not loaded by the workers`));
     }
-    const scored = await scorer.score(admitted.request.query, texts, { instruction: admitted.request.prompt });
-    if (scored.scores.length !== texts.length) throw new Error(`chunk ${task.chunkIndex} of line ${task.line}: ${scored.scores.length} scores for ${texts.length} documents`);
+    const scored = stored ?? (await scorer.score(admitted.request.query, texts, { instruction: admitted.request.prompt }));
+    if (scored.scores.length !== task.count) throw new Error(`chunk ${task.chunkIndex} of line ${task.line}: ${scored.scores.length} scores for ${task.count} documents`);
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
     const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
     const lexical = setFusion ? (await setFusion.lexical.score(admitted.request.query, texts)).scores : undefined;
@@ -73,6 +82,15 @@ export class BatchChunkWorker {
     }, plan.chunkCount);
     // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
     if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
+  }
+
+  #documentAnalysis(modelId: string) {
+    try {
+      return this.#deps.scorerFor(modelId).documentAnalysis;
+    } catch (error) {
+      if (error instanceof UnknownModelError) return undefined;
+      throw error;
+    }
   }
 
   /** The request's chunks are all in: its output line (or, if building it failed, its error line). */

@@ -48,9 +48,10 @@ export interface BatchTestRuntime {
  * The runtime and API production build (assembleServiceRuntime, createApiApp) with `/v1/batches` and `/v1/files` over
  * in-memory ports, operator keys `key-a` and `key-b`, a hand-driven task queue and a clock the test moves.
  */
-export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}): BatchTestRuntime {
+export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}, options: { readonly files?: InMemoryFileStore } = {}): BatchTestRuntime {
   const clock = { nowMs: Date.UTC(2026, 0, 1) };
-  const files = new InMemoryFileStore({ now: () => Math.floor(clock.nowMs / 1000) });
+  // A test may hand in the files of an earlier runtime: a restart of the service over the same stored files.
+  const files = options.files ?? new InMemoryFileStore({ now: () => Math.floor(clock.nowMs / 1000) });
   const store = new InMemoryBatchStore();
   const queue = new ManualBatchQueue();
   // Operator keys key-a and key-b; the small limits these tests assume.
