@@ -11,6 +11,7 @@ import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
 import type { ScoreBatch } from '../core/scorer.js';
+import { emitMetricEvent } from '../observability/metric-events.js';
 
 /**
  * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
@@ -80,6 +81,7 @@ export class BatchChunkWorker {
       tokens: scored.tokens,
       ...(lexical ? { lexical } : {}),
     }, plan.chunkCount);
+    if (recorded.recorded) emitMetricEvent({ kind: 'batch-chunk', source: stored ? 'stored' : 'encoded', documents: task.count });
     // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
     if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
   }
