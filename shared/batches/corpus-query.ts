@@ -20,8 +20,8 @@ export interface CorpusQueryResult {
 }
 
 /** Raw scores of one shard for a prepared group, with each query's tokens for the shard (its own + the documents'). */
-export function scoreShardGroup(analysis: DocumentAnalysis, queries: PreparedQueries, content: { shard: Parameters<DocumentAnalysis['scoreShard']>[1] }): { scores: Float64Array[]; tokens: number[] } {
-  const scores = analysis.scoreShard(queries, content.shard);
+export async function scoreShardGroup(analysis: DocumentAnalysis, queries: PreparedQueries, content: { shard: Parameters<DocumentAnalysis['scoreShard']>[1] }): Promise<{ scores: Float64Array[]; tokens: number[] }> {
+  const scores = await analysis.scoreShard(queries, content.shard);
   let documentTokens = 0;
   for (const t of content.shard.tokens) documentTokens += t;
   return { scores, tokens: queries.tokens.map((t) => t + documentTokens) };
@@ -45,7 +45,7 @@ export async function queryStoredCorpus(
   for (const chunk of corpus.chunks) {
     signal?.throwIfAborted();
     const content = await shards.shard(analysis, { fileId: corpus.fileId, version: corpus.version, ...chunk }, signal);
-    const scored = scoreShardGroup(analysis, prepared, content);
+    const scored = await scoreShardGroup(analysis, prepared, content);
     scored.scores.forEach((row, q) => {
       const selection = selections[q]!;
       for (let d = 0; d < row.length; d++) selection.offer(chunk.offset + d, row[d]!);

@@ -30,7 +30,7 @@ export class StoredCorpusChunks {
     if (content.firstOverlongLine !== undefined && !request.truncate) {
       throw new RerankError('payload_too_large', `documents_file_id line ${content.firstOverlongLine} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);
     }
-    const scored = scoreShardGroup(analysis, await this.#prepare(analysis, request.query), content);
+    const scored = await scoreShardGroup(analysis, await this.#prepare(analysis, request.query), content);
     return { scores: Array.from(scored.scores[0]!), tokens: scored.tokens[0]! };
   }
 

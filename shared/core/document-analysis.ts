@@ -38,5 +38,5 @@ export interface DocumentAnalysis {
   analyse(texts: readonly string[], signal?: AbortSignal): Promise<DocumentShard>;
   prepare(queries: readonly string[], signal?: AbortSignal): Promise<PreparedQueries>;
   /** scores[q][d]: exactly the raw scores Scorer.score gives query q and the shard's documents. */
-  scoreShard(queries: PreparedQueries, shard: DocumentShard): Float64Array[];
+  scoreShard(queries: PreparedQueries, shard: DocumentShard): Promise<Float64Array[]>;
 }

@@ -68,10 +68,10 @@ export function createStoredAnalysis(sides: { readonly dense?: DenseSide; readon
         ...(lexical ? { lexicalTerms: queries.map((q) => tokenizeLexical(q, lexical.tokenizer)) } : {}),
       };
     },
-    scoreShard(queries: PreparedQueries, shard: DocumentShard): Float64Array[] {
+    async scoreShard(queries: PreparedQueries, shard: DocumentShard): Promise<Float64Array[]> {
       if (dense && (!shard.vectors || !queries.vectors)) throw new Error('a dense model scores a shard without vectors');
       if (lexical && (!shard.lexical || !queries.lexicalTerms)) throw new Error('a lexical model scores a shard without term counts');
-      const cosines = dense ? shardCosines(queries.vectors!, shard.vectors!.data, shard.vectors!.dimensions) : undefined;
+      const cosines = dense ? await shardCosines(queries.vectors!, shard.vectors!.data, shard.vectors!.dimensions) : undefined;
       const background = lexical?.background();
       return Array.from({ length: queries.count }, (_, q) => {
         const features = lexical ? lexicalShardFeatures(queries.lexicalTerms![q]!, shard.lexical!, background!) : undefined;
