@@ -52,7 +52,7 @@ export class BatchChunkWorker {
     if (await store.getResult(batch.id, task.line)) return this.#requestFinished(batch.id);
     let admitted: AdmittedLine;
     let texts: string[] = [];
-    let stored: ScoreBatch | undefined;
+    let stored: (ScoreBatch & { readonly analysed: boolean }) | undefined;
     try {
       admitted = await this.#readLine(batch, plan);
       // A model with a document side scores a corpus from its stored analysis (a set-fused hybrid needs its parts apart).
@@ -81,7 +81,7 @@ export class BatchChunkWorker {
       tokens: scored.tokens,
       ...(lexical ? { lexical } : {}),
     }, plan.chunkCount);
-    if (recorded.recorded) emitMetricEvent({ kind: 'batch-chunk', source: stored ? 'stored' : 'encoded', documents: task.count });
+    if (recorded.recorded) emitMetricEvent({ kind: 'batch-chunk', source: stored ? (stored.analysed ? 'analysed' : 'stored') : 'encoded', documents: task.count });
     // A redelivered last chunk finishes the request too, in case the first delivery died after recording.
     if (recorded.chunksDone >= plan.chunkCount) await this.#finishRequest(batch.id, plan, admitted);
   }

@@ -69,6 +69,11 @@ export class CorpusShardStore {
   }
 
   async shard(analysis: DocumentAnalysis, ref: CorpusShardRef, signal?: AbortSignal): Promise<StoredShardContent> {
+    return (await this.shardWithSource(analysis, ref, signal)).content;
+  }
+
+  /** The shard, and whether this call analysed it (its documents were encoded now) or found it stored. */
+  async shardWithSource(analysis: DocumentAnalysis, ref: CorpusShardRef, signal?: AbortSignal): Promise<{ content: StoredShardContent; analysed: boolean }> {
     const name = shardName(analysis, ref, this.#options.maxDocumentChars);
     const key = `${ref.fileId}/${name}`;
     const cached = this.#cache.get(key);
@@ -77,16 +82,16 @@ export class CorpusShardStore {
       // Re-inserted: the Map's first entry is the least recently used.
       this.#cache.delete(key);
       this.#cache.set(key, cached);
-      return cached.content;
+      return { content: cached.content, analysed: false };
     }
-    let pending = this.#inFlight.get(key);
-    if (!pending) {
-      pending = this.#load(analysis, ref, name, signal).finally(() => this.#inFlight.delete(key));
-      this.#inFlight.set(key, pending);
-    }
+    const waiting = this.#inFlight.get(key);
+    if (waiting) return { content: await waiting, analysed: false };
+    const analysedBefore = this.#stats.analysed;
+    const pending = this.#load(analysis, ref, name, signal).finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, pending);
     const content = await pending;
     this.#keep(key, content);
-    return content;
+    return { content, analysed: this.#stats.analysed > analysedBefore };
   }
 
   async #load(analysis: DocumentAnalysis, ref: CorpusShardRef, name: string, signal?: AbortSignal): Promise<StoredShardContent> {

@@ -23,15 +23,20 @@ export class StoredCorpusChunks {
   }
 
   /** A document past the API's limit is refused to a line without `truncate`, as the chunk's own read refuses it. */
-  async score(analysis: DocumentAnalysis, task: BatchChunkTask, plan: BatchRequestPlan, request: { readonly query: string; readonly truncate?: boolean | undefined }): Promise<ScoreBatch> {
+  async score(
+    analysis: DocumentAnalysis,
+    task: BatchChunkTask,
+    plan: BatchRequestPlan,
+    request: { readonly query: string; readonly truncate?: boolean | undefined },
+  ): Promise<ScoreBatch & { readonly analysed: boolean }> {
     if (plan.candidates.kind !== 'corpus' || !task.corpusRange) throw new Error('corpus chunk without a corpus');
     const ref = { fileId: plan.candidates.fileId, version: plan.candidates.version, offset: task.offset, count: task.count, range: task.corpusRange };
-    const content = await this.shards.shard(analysis, ref);
+    const { content, analysed } = await this.shards.shardWithSource(analysis, ref);
     if (content.firstOverlongLine !== undefined && !request.truncate) {
       throw new RerankError('payload_too_large', `documents_file_id line ${content.firstOverlongLine} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);
     }
     const scored = await scoreShardGroup(analysis, await this.#prepare(analysis, request.query), content);
-    return { scores: Array.from(scored.scores[0]!), tokens: scored.tokens[0]! };
+    return { scores: Array.from(scored.scores[0]!), tokens: scored.tokens[0]!, analysed };
   }
 
   #prepare(analysis: DocumentAnalysis, query: string): Promise<PreparedQueries> {

@@ -34,9 +34,9 @@ export function createPrometheusExporter(): PrometheusExporter {
   const batches = new Counter({ name: 'rerank_batches_ended_total', help: 'Batches ended, by final status.', labelNames: ['status'], registers: [registry] });
   const batchLines = new Counter({ name: 'rerank_batch_lines_total', help: 'Batch request lines written at a batch end, by outcome.', labelNames: ['outcome'], registers: [registry] });
   for (const outcome of ['completed', 'failed']) batchLines.inc({ outcome }, 0);
-  const batchChunks = new Counter({ name: 'rerank_batch_chunks_total', help: 'Batch chunks scored, by source: a stored corpus analysis or encoded documents.', labelNames: ['source'], registers: [registry] });
+  const batchChunks = new Counter({ name: 'rerank_batch_chunks_total', help: 'Batch chunks scored, by source: analysed (a corpus shard encoded and stored now), stored (read back) or encoded (for this line alone).', labelNames: ['source'], registers: [registry] });
   const batchChunkDocuments = new Counter({ name: 'rerank_batch_chunk_documents_total', help: 'Documents in batch chunks scored, by source.', labelNames: ['source'], registers: [registry] });
-  for (const source of ['stored', 'encoded']) {
+  for (const source of ['analysed', 'stored', 'encoded']) {
     batchChunks.inc({ source }, 0);
     batchChunkDocuments.inc({ source }, 0);
   }

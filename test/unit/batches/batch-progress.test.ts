@@ -28,7 +28,7 @@ const lengthModel: Scorer = { id: 'len', scoreKind: 'similarity', candidateRelat
 
 describe('progress inside a line', () => {
   it.each([
-    ['bm25 (scored from its stored analysis)', 'bm25', 'stored'],
+    ['bm25 (its corpus analysed by these chunks)', 'bm25', 'analysed'],
     ['a model without a stored form (documents encoded)', 'len', 'encoded'],
   ])('moves chunk by chunk while one long corpus line runs, and /metrics counts the chunks: %s', async (_name, model, source) => {
     exporter = createPrometheusExporter();
