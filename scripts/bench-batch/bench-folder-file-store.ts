@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -81,6 +81,12 @@ export class BenchFolderFileStore implements FileStore {
     if (!this.#records.has(fileId)) throw new FileNotFoundError(fileId);
     mkdirSync(join(this.#root, `${fileId}.derived`), { recursive: true });
     await writeFile(join(this.#root, `${fileId}.derived`, name), bytes);
+  }
+
+  /** Bytes of the objects derived from a file (the stored analysis' size). */
+  derivedBytes(fileId: string): number {
+    const folder = join(this.#root, `${fileId}.derived`);
+    return existsSync(folder) ? readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0) : 0;
   }
 
   async readDerived(fileId: string, name: string): Promise<Uint8Array | undefined> {
