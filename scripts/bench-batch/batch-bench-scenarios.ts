@@ -21,8 +21,9 @@ import { batchTaskRunners } from '../../shared/runtime/batch-runtime.js';
 import { loadScorers } from '../../shared/runtime/load-scorers.js';
 import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
 import type { OnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
+import { storedCorpusScenario, type StoredCorpusFigures } from './stored-corpus-bench.js';
 
-export const SCENARIOS = ['bare-tinybert', 'batch-tinybert', 'corpus-bm25', 'many-bm25', 'shared-corpus-default'] as const;
+export const SCENARIOS = ['bare-tinybert', 'batch-tinybert', 'corpus-bm25', 'many-bm25', 'shared-corpus-default', 'stored-corpus-default'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface ScenarioResult {
@@ -37,6 +38,8 @@ export interface ScenarioResult {
   /** Shared corpus: texts the bi-encoder encoded, and texts it took from its embedding cache. */
   readonly encoded?: number;
   readonly reused?: number;
+  /** Stored corpus: the phases' figures (stored-corpus-bench.ts). */
+  readonly stored?: StoredCorpusFigures;
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -48,10 +51,10 @@ const WORDS = ('neural network gradient ranking search query lambda queue python
   'river mountain coffee recipe weather engine battery garden music history protein market').split(' ');
 
 /** Deterministic document text of 12-40 words. */
-const documentText = (i: number): string => Array.from({ length: 12 + ((i * 37) % 29) }, (_, j) => WORDS[(i * 7 + j * 3 + (i >> 3)) % WORDS.length]).join(' ');
-const queryText = (i: number): string => `${WORDS[i % WORDS.length]} ${WORDS[(i * 5 + 1) % WORDS.length]} ${WORDS[(i * 11 + 2) % WORDS.length]}`;
+export const documentText = (i: number): string => Array.from({ length: 12 + ((i * 37) % 29) }, (_, j) => WORDS[(i * 7 + j * 3 + (i >> 3)) % WORDS.length]).join(' ');
+export const queryText = (i: number): string => `${WORDS[i % WORDS.length]} ${WORDS[(i * 5 + 1) % WORDS.length]} ${WORDS[(i * 11 + 2) % WORDS.length]}`;
 
-async function writeLines(path: string, count: number, line: (i: number) => string): Promise<void> {
+export async function writeLines(path: string, count: number, line: (i: number) => string): Promise<void> {
   const stream = createWriteStream(path);
   for (let i = 0; i < count; i++) if (!stream.write(`${line(i)}\n`)) await once(stream, 'drain');
   stream.end();
@@ -64,7 +67,7 @@ async function tinyBert(): Promise<Scorer> {
   return loadFolderScorer({ id: 'tinybert-l2-fixture', folder: resolve(ROOT, 'models/tinybert-l2-fixture'), threads: WORKERS });
 }
 
-function engineOver(scorers: Scorer | readonly Scorer[], files: BenchFolderFileStore): BatchEngine {
+export function engineOver(scorers: Scorer | readonly Scorer[], files: BenchFolderFileStore): BatchEngine {
   const registry = createScorerRegistry(Array.isArray(scorers) ? scorers : [scorers as Scorer]);
   const queue = new InProcessTaskQueue<BatchTask>({ concurrency: RUNNERS, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 100 });
   const engine = createBatchEngine({
@@ -83,7 +86,7 @@ function engineOver(scorers: Scorer | readonly Scorer[], files: BenchFolderFileS
 }
 
 /** Creates the batch, then waits for its end; create time is the call's own. */
-async function runBatch(engine: BatchEngine, inputFileId: string, pairs: number, shape: string): Promise<ScenarioResult> {
+export async function runBatch(engine: BatchEngine, inputFileId: string, pairs: number, shape: string): Promise<ScenarioResult> {
   const started = performance.now();
   const created = await engine.create(OWNER, { inputFileId, endpoint: '/v1/rerank', completionWindow: '24h' });
   const createMs = performance.now() - started;
@@ -138,6 +141,7 @@ export async function runScenario(name: ScenarioName, quick: boolean): Promise<S
       await Promise.all(scorers.map((scorer) => scorer.close?.()));
       return { ...result, ...biEncoder.embeddingStats };
     }
+    if (name === 'stored-corpus-default') return await storedCorpusScenario(files, scratch, scale, { documentText, queryText, writeLines, engineOver: (scorers, store) => engineOver(scorers, store), runBatch });
     if (name === 'corpus-bm25') {
       const documents = 1_000_000 / scale;
       const corpusPath = join(scratch, 'corpus.jsonl');

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileWriter, NewFile } from '../../shared/files/file-store.js';
 import { FileNotFoundError } from '../../shared/files/file-errors.js';
+import { checkDerivedObjectName, isDerivedObjectName } from '../../shared/files/derived-object-name.js';
 
 /**
  * A FileStore over a scratch folder for the batch bench only: bytes on disk, streamed both ways, so the
@@ -70,6 +72,25 @@ export class BenchFolderFileStore implements FileStore {
 
   async delete(id: string): Promise<boolean> {
     rmSync(join(this.#root, id), { force: true });
+    rmSync(join(this.#root, `${id}.derived`), { recursive: true, force: true });
     return this.#records.delete(id);
+  }
+
+  async putDerived(fileId: string, name: string, bytes: Uint8Array): Promise<void> {
+    checkDerivedObjectName(name);
+    if (!this.#records.has(fileId)) throw new FileNotFoundError(fileId);
+    mkdirSync(join(this.#root, `${fileId}.derived`), { recursive: true });
+    await writeFile(join(this.#root, `${fileId}.derived`, name), bytes);
+  }
+
+  /** Bytes of the objects derived from a file (the stored analysis' size). */
+  derivedBytes(fileId: string): number {
+    const folder = join(this.#root, `${fileId}.derived`);
+    return existsSync(folder) ? readdirSync(folder).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0) : 0;
+  }
+
+  async readDerived(fileId: string, name: string): Promise<Uint8Array | undefined> {
+    if (!isDerivedObjectName(name) || !this.#records.has(fileId)) return undefined;
+    return readFile(join(this.#root, `${fileId}.derived`, name)).catch(() => undefined);
   }
 }

@@ -6,14 +6,18 @@
  *     pairs/s on the same requests with the same concurrency (target: batch >= 80% of bare);
  *  2. scale: one query over a 1,000,000-document corpus (documents_file_id) with bm25: create time (< 1 s),
  *     completion time, peak memory (target < 1 GB);
- *  3. 10,000 queries x 100 documents with bm25.
+ *  3. 10,000 queries x 100 documents with bm25;
+ *  4. stored corpus (stored-corpus-bench.ts): the default model over 50,000 documents (BENCH_STORED_DOCUMENTS): the
+ *     analysis, a one-line batch from create, a 1,000-line batch (BENCH_STORED_LINES), the same queries as one group pass.
+ *     `--only stored-corpus-default` runs it alone and replaces its section of the report.
  * `--quick` divides the sizes by 10; `--runs N` (default 3) alternates the bare / batch TinyBERT pair N times. Prints a table and writes bench/batch-report.md.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { runScenario, SCENARIOS, type ScenarioName, type ScenarioResult } from './batch-bench-scenarios.js';
+import { STORED_CORPUS_HEADING, storedCorpusReport } from './stored-corpus-bench.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
@@ -42,6 +46,26 @@ function runChild(name: ScenarioName): ScenarioResult {
   return result;
 }
 
+const machine = `${cpus()[0]?.model ?? 'cpu'}, ${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (shared machine), Node ${process.version}`;
+const REPORT = resolve(ROOT, 'bench/batch-report.md');
+
+/** bench/batch-report.md with its stored-corpus section replaced (or added): the other rows stay as their run wrote them. */
+function writeStoredSection(result: ScenarioResult, base: string): string {
+  const at = base.indexOf(STORED_CORPUS_HEADING);
+  const kept = (at >= 0 ? base.slice(0, at) : base).trimEnd();
+  return `${kept}\n\n${storedCorpusReport(result, machine).join('\n')}`;
+}
+
+if (process.argv.includes('--only')) {
+  // `--only stored-corpus-default`: that scenario alone, its section of the report replaced.
+  const name = process.argv[process.argv.indexOf('--only') + 1] as ScenarioName;
+  if (name !== 'stored-corpus-default') throw new Error('--only takes stored-corpus-default');
+  const report = writeStoredSection(runChild(name), existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Batch engine bench (`npm run bench:batch`)\n');
+  writeFileSync(REPORT, report);
+  console.log(report);
+  process.exit(0);
+}
+
 // The overhead pair alternates bare / batch over RUNS runs (a shared machine's load drifts): medians and each run's ratio.
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -56,7 +80,8 @@ const results = new Map<ScenarioName, ScenarioResult>([
   ['bare-tinybert', byMedian('bare')],
   ['batch-tinybert', byMedian('batch')],
 ]);
-for (const name of SCENARIOS.filter((n) => !results.has(n))) results.set(name, runChild(name));
+for (const name of SCENARIOS.filter((n) => !results.has(n) && n !== 'stored-corpus-default')) results.set(name, runChild(name));
+const stored = runChild('stored-corpus-default');
 
 const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -76,7 +101,6 @@ const rows = [
 ];
 const table = rows.map((r) => `| ${r.join(' | ')} |`);
 table.splice(1, 0, `|${rows[0]?.map(() => ' --- ').join('|')}|`);
-const machine = `${cpus()[0]?.model ?? 'cpu'}, ${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (shared machine), Node ${process.version}`;
 const report = [
   '# Batch engine bench (`npm run bench:batch`)',
   '',
@@ -92,5 +116,6 @@ const report = [
   '',
 ];
 mkdirSync(resolve(ROOT, 'bench'), { recursive: true });
-writeFileSync(resolve(ROOT, 'bench/batch-report.md'), report.join('\n'));
-console.log(report.join('\n'));
+const full = writeStoredSection(stored, report.join('\n'));
+writeFileSync(REPORT, full);
+console.log(full);

@@ -11,6 +11,9 @@ import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
 import { keepResult } from './keep-result.js';
 import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
+import { StoredCorpusChunks } from './stored-corpus-chunk.js';
+import type { ScoreBatch } from '../core/scorer.js';
+import { emitMetricEvent } from '../observability/metric-events.js';
 
 /**
  * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
@@ -30,10 +33,13 @@ export class BatchChunkWorker {
   /** Called when a request finished, so the engine can check whether the whole batch has. */
   readonly #requestFinished: (batchId: string) => Promise<void>;
   readonly #admitted = new Map<string, AdmittedLine>();
+  /** Corpora analysed once per (file version, model) and stored beside the file; later lines score the stored shards. */
+  readonly #stored: StoredCorpusChunks;
 
   constructor(deps: BatchEngineDeps, requestFinished: (batchId: string) => Promise<void>) {
     this.#deps = deps;
     this.#requestFinished = requestFinished;
+    this.#stored = new StoredCorpusChunks(deps.files, { maxDocumentChars: deps.maxDocumentChars ?? Infinity, maxCorpusLineBytes: deps.limits.maxCorpusLineBytes });
   }
 
   async score(task: BatchChunkTask): Promise<void> {
@@ -47,10 +53,16 @@ export class BatchChunkWorker {
     // crash) still checks whether the batch is done, or nobody would.
     if (await store.getResult(batch.id, task.line)) return this.#requestFinished(batch.id);
     let admitted: AdmittedLine;
-    let texts: string[];
+    let texts: string[] = [];
+    let stored: (ScoreBatch & { readonly analysed: boolean }) | undefined;
     try {
       admitted = await this.#readLine(batch, plan);
-      texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
+      // A model with a document side scores a corpus from its stored analysis (a set-fused hybrid needs its parts apart).
+      // The stored analysis is of whole documents: a line that cuts them (max_tokens_per_doc) scores its texts as sync does.
+      const cut = admitted.request.maxTokensPerDocument !== undefined;
+      const analysis = task.corpusRange && !admitted.plan.fusion && !cut ? this.#documentAnalysis(plan.chunkModel) : undefined;
+      if (analysis) stored = await this.#stored.score(analysis, task, plan, admitted.request);
+      else texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
     } catch (error) {
       return this.#failRequest(batch, plan, error);
     }
@@ -62,13 +74,25 @@ export class BatchChunkWorker {
       return this.#failRequest(batch, plan, new RerankError('internal', `model '${plan.chunkModel}' is not loaded by the workers`));
     }
     const { request } = admitted;
-    const chunk = { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument };
-    const scored = await scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of line ${task.line}`);
+    const label = `chunk ${task.chunkIndex} of line ${task.line}`;
+    const scored = stored ?? (await scoreChunk(scorer, { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument }, label));
+    if (scored.scores.length !== task.count) throw new Error(`${label}: ${scored.scores.length} scores for ${task.count} documents`);
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
     const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
     const lexical = setFusion ? (await setFusion.lexical.score(request.query, texts)).scores : undefined;
     const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(lexical ? { lexical } : {}) };
-    if (await recordChunk(store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores)) await this.#finishRequest(batch, plan, admitted);
+    const recorded = await recordChunk(store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores);
+    if (recorded.recorded) emitMetricEvent({ kind: 'batch-chunk', source: stored ? (stored.analysed ? 'analysed' : 'stored') : 'encoded', documents: task.count });
+    if (recorded.complete) await this.#finishRequest(batch, plan, admitted);
+  }
+
+  #documentAnalysis(modelId: string) {
+    try {
+      return this.#deps.scorerFor(modelId).documentAnalysis;
+    } catch (error) {
+      if (error instanceof UnknownModelError) return undefined;
+      throw error;
+    }
   }
 
   /** The request's chunks are all in: its output line (or, if building it failed, its error line). */

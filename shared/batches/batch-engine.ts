@@ -13,6 +13,7 @@ import { BatchExistsError, type BatchPage } from './batch-store.js';
 import { releaseRunningBatch, takeRunningBatch } from './batch-quota.js';
 import { keepResult } from './keep-result.js';
 import { updateBatch } from './update-batch.js';
+import { batchProgress, type BatchProgress } from './batch-progress.js';
 import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
 import { idempotentBatchId, replayOf } from '../jobs/idempotency-key.js';
 
@@ -22,6 +23,8 @@ export const MAX_INPUT_FILE_BYTES = 200 * 1024 * 1024;
 export interface BatchView {
   readonly batch: BatchRecord;
   readonly counts: BatchRequestCounts;
+  /** Work done inside lines too (a GET of one batch): the `progress` extension beside `request_counts`. */
+  readonly progress?: BatchProgress;
 }
 
 /**
@@ -111,7 +114,9 @@ export class BatchEngine {
   /** The batch as its owner sees it; another key's batch is indistinguishable from none. */
   async find(batchId: string, ownerKeyId: string): Promise<BatchView | undefined> {
     const batch = await this.#deps.store.get(batchId);
-    return batch && batch.ownerKeyId === ownerKeyId ? this.#view(batch) : undefined;
+    if (!batch || batch.ownerKeyId !== ownerKeyId) return undefined;
+    const view = await this.#view(batch);
+    return { ...view, progress: await batchProgress(this.#deps.store, batch, view.counts) };
   }
 
   async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number }): Promise<{ views: BatchView[]; hasMore: boolean }> {

@@ -4,6 +4,7 @@ import type { BatchLimits } from './batch-limits.js';
 import { DOCUMENTS_FILE_ID, parseCorpusDocument } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
 import { isBlankLine, readJsonlLines } from './jsonl-lines.js';
+import { createHash } from 'node:crypto';
 
 /** A slice of a corpus: documents `offset .. offset + count` are the file's bytes `range`. */
 export interface CorpusChunk {
@@ -28,6 +29,14 @@ export async function planCorpusChunks(files: FileStore, fileId: string, ownerKe
   if (!file || file.ownerKeyId !== ownerKeyId) throw invalidRequest(`${DOCUMENTS_FILE_ID} '${fileId}' is not a file of yours`, DOCUMENTS_FILE_ID);
   if (file.purpose !== 'batch' && file.purpose !== 'user_data') {
     throw invalidRequest(`${DOCUMENTS_FILE_ID} '${fileId}' has purpose '${file.purpose}'; upload corpora with purpose batch or user_data`, DOCUMENTS_FILE_ID);
+  }
+  // A corpus planned before under the same limits (its version pinned) is not read again: a batch over a stored
+  // analysis then starts scoring at once instead of streaming a 200 MB file first.
+  const planName = corpusPlanName(file.version, limits);
+  const stored = await files.readDerived(fileId, planName);
+  if (stored) {
+    const { count, chunks } = JSON.parse(Buffer.from(stored).toString('utf8')) as { count: number; chunks: CorpusChunk[] };
+    return { file, count, chunks };
   }
   const chunks: CorpusChunk[] = [];
   let count = 0;
@@ -55,5 +64,13 @@ export async function planCorpusChunks(files: FileStore, fileId: string, ownerKe
   }
   if (current) chunks.push({ offset: current.offset, count: current.count, range: { start: current.start, end: current.end } });
   if (count === 0) throw invalidRequest(`${DOCUMENTS_FILE_ID} '${fileId}' holds no documents`, DOCUMENTS_FILE_ID);
+  // Only a corpus that passed every check is kept (a refused one is read again, and refused again, by the next line).
+  await files.putDerived(fileId, planName, Buffer.from(JSON.stringify({ count, chunks })));
   return { file, count, chunks };
+}
+
+/** The stored plan's name: the file's version and every limit the cut depends on. */
+function corpusPlanName(version: string, limits: BatchLimits): string {
+  const key = JSON.stringify([version, limits.chunkCost, limits.maxChunkDocuments, limits.maxCorpusDocuments, limits.maxCorpusLineBytes]);
+  return `corpus-plan.${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`;
 }

@@ -20,6 +20,11 @@ export interface RerankBatch {
   readonly endpoint: string;
   readonly input_file_id: string;
   readonly request_counts: { readonly total: number; readonly completed: number; readonly failed: number };
+  /**
+   * The service's extension beside OpenAI's `request_counts` (whole lines): how much work is done inside lines too,
+   * as a fraction, and in chunks while a GET counts them (a batch of at most 100 lines). Absent from other servers.
+   */
+  readonly progress?: { readonly fraction: number; readonly completed_chunks?: number; readonly total_chunks?: number };
   readonly output_file_id?: string;
   readonly error_file_id?: string;
   readonly errors?: { readonly data: readonly { readonly code: string; readonly message: string; readonly line?: number | null }[] };
@@ -37,7 +42,7 @@ export interface BatchResultLine {
 }
 
 export interface BatchWaitOptions extends BackoffOptions {
-  /** Called on the first poll and whenever the counts or the status change. */
+  /** Called on the first poll and whenever the counts, the progress inside lines or the status change. */
   readonly onProgress?: (batch: RerankBatch) => void;
   readonly signal?: AbortSignal;
   /** Gives up with RerankTimeoutError after this long. Default: none (batches may take hours). */
@@ -183,7 +188,7 @@ export class RerankBatchesClient {
         if (!isTransient(error) || ++errors > maxErrors) throw error;
       }
       if (current) {
-        const state = `${current.status} ${current.request_counts.completed} ${current.request_counts.failed} ${current.request_counts.total}`;
+        const state = `${current.status} ${current.request_counts.completed} ${current.request_counts.failed} ${current.request_counts.total} ${current.progress?.fraction ?? ''}`;
         if (state !== seen) options.onProgress?.(current);
         seen = state;
         if (TERMINAL.includes(current.status)) return current;

@@ -1,3 +1,5 @@
+import type { DocumentAnalysis } from './document-analysis.js';
+
 /** What every scorer returns for one (query, documents) call. */
 export interface ScoreBatch {
   /** Raw model output per document, in input order (cross-encoder logits, cosine, BM25, ...). */
@@ -49,6 +51,11 @@ export interface Scorer {
   /** True when scores depend on ScoreOptions.instruction (LLM rerankers): such requests are scored whole, never chunked. */
   readonly usesInstruction?: boolean;
   score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch>;
+  /**
+   * Present when the model has a document-side representation (bi-encoders, background BM25, their fitted hybrid):
+   * a corpus is analysed into stored shards once, and later queries score those (document-analysis.ts).
+   */
+  readonly documentAnalysis?: DocumentAnalysis;
   /** Releases native resources (ONNX sessions). */
   close?(): Promise<void>;
 }

@@ -80,4 +80,12 @@ export interface FileStore {
   usage?(ownerKeyId: string): Promise<FileUsage>;
   /** Removes files past their `expiresAt`; stores whose backend expires objects itself (S3 lifecycle) need not. */
   deleteExpired?(): Promise<number>;
+  /**
+   * Keeps an object derived from the file's bytes (a shard of a corpus' stored analysis) under `name`
+   * (derived-object-name.ts), beside the file: `delete` removes it with the file, and it expires with it. Replaces
+   * an object of the same name. Throws FileNotFoundError when the file is gone, RangeError for a bad name.
+   */
+  putDerived(fileId: string, name: string, bytes: Uint8Array): Promise<void>;
+  /** A derived object's bytes, read whole (callers keep them small: one shard); undefined when it or its file is gone. */
+  readDerived(fileId: string, name: string): Promise<Uint8Array | undefined>;
 }

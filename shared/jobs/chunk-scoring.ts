@@ -36,11 +36,11 @@ export interface LedgerRequest {
 }
 
 /**
- * Records a scored chunk exactly once and answers whether the request's chunks are all in. A redelivered last chunk
+ * Records a scored chunk exactly once and answers whether this call recorded it and whether the request's chunks are all in. A redelivered last chunk
  * answers true again, in case the first delivery died after counting: what runs next (a job's merge, a line's result)
  * is idempotent.
  */
-export async function recordChunk(ledger: ChunkLedger, request: LedgerRequest, scores: LedgerChunkScores): Promise<boolean> {
+export async function recordChunk(ledger: ChunkLedger, request: LedgerRequest, scores: LedgerChunkScores): Promise<{ recorded: boolean; complete: boolean }> {
   const counted = await ledger.putChunkScores(request.owner, request.line, scores, request.chunkCount);
-  return counted.chunksDone >= request.chunkCount;
+  return { recorded: counted.recorded, complete: counted.chunksDone >= request.chunkCount };
 }

@@ -190,7 +190,7 @@ export class JobCoordinator {
     const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens };
     const request = { owner: jobLedgerOwner(task.jobId), line: JOB_LINE, chunkCount };
     // The merge runs as a task of its own; a duplicate merge task finds the job ended and does nothing.
-    if (await recordChunk(this.#deps.chunks, request, scores)) await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
+    if ((await recordChunk(this.#deps.chunks, request, scores)).complete) await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
   }
 
   /** Idempotent: two workers finishing together may both merge; only the first `complete` wins. */

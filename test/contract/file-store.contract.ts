@@ -108,6 +108,40 @@ export function describeFileStoreContract(name: string, make: FileStoreFactory):
       expect(await store.get(kept.id)).toEqual(kept);
     });
 
+    it('keeps objects derived from a file beside it: read back by name, replaced, never listed or counted, deleted with it', async () => {
+      const record = await put(store, 'corpus line\n', { ownerKeyId: 'key-derived', purpose: 'user_data' });
+      const shard = new Uint8Array(3000).map((_, i) => (i * 7) % 251);
+      await store.putDerived(record.id, 'corpus.v1.model-abc.0-1.shard', shard);
+      expect(Buffer.from((await store.readDerived(record.id, 'corpus.v1.model-abc.0-1.shard'))!)).toEqual(Buffer.from(shard));
+      expect(await store.readDerived(record.id, 'corpus.v1.model-abc.1-1.shard')).toBeUndefined();
+      await store.putDerived(record.id, 'corpus.v1.model-abc.0-1.shard', Buffer.from('replaced'));
+      expect(Buffer.from((await store.readDerived(record.id, 'corpus.v1.model-abc.0-1.shard'))!).toString()).toBe('replaced');
+      // The file itself is unchanged, and its listing and usage count its bytes only.
+      expect(await read(store, record.id)).toBe('corpus line\n');
+      expect((await store.list('key-derived', { limit: 10 })).files.map((f) => f.id)).toEqual([record.id]);
+      if (store.usage) expect(await store.usage('key-derived')).toEqual({ files: 1, bytes: 12 });
+      expect(await store.delete(record.id)).toBe(true);
+      expect(await store.readDerived(record.id, 'corpus.v1.model-abc.0-1.shard')).toBeUndefined();
+      await expect(store.putDerived(record.id, 'corpus.v1.model-abc.0-1.shard', shard)).rejects.toBeInstanceOf(FileNotFoundError);
+      // A new file never sees what an earlier one left.
+      const next = await put(store, 'corpus line\n', { ownerKeyId: 'key-derived' });
+      expect(await store.readDerived(next.id, 'corpus.v1.model-abc.0-1.shard')).toBeUndefined();
+    });
+
+    it('refuses derived names that are not one plain segment, and hides derived objects of an expired file', async () => {
+      const record = await put(store, 'x', { ownerKeyId: 'key-derived-names', expiresAt: clock + 60 });
+      for (const name of ['../escape', 'a/b', '', '.hidden', 'x'.repeat(201), 'sp ace']) {
+        await expect(store.putDerived(record.id, name, Buffer.from('no'))).rejects.toBeInstanceOf(RangeError);
+        expect(await store.readDerived(record.id, name)).toBeUndefined();
+      }
+      await store.putDerived(record.id, 'kept', Buffer.from('yes'));
+      expect(Buffer.from((await store.readDerived(record.id, 'kept'))!).toString()).toBe('yes');
+      clock += 61;
+      expect(await store.readDerived(record.id, 'kept')).toBeUndefined();
+      await expect(store.putDerived(record.id, 'kept', Buffer.from('late'))).rejects.toBeInstanceOf(FileNotFoundError);
+      for (const id of ['../records/x', 'file-000000000000000000000000', '']) expect(await store.readDerived(id, 'kept')).toBeUndefined();
+    });
+
     it('answers ids it never issued as missing: traversal and malformed ids find nothing', async () => {
       await put(store, 'secret');
       for (const id of ['../records/x', 'file-../../etc/passwd', '/etc/passwd', 'file-0123', 'file-000000000000000000000000', '']) {

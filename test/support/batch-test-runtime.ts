@@ -51,13 +51,15 @@ export interface BatchTestRuntime {
  * The runtime and API production build (assembleServiceRuntime, createApiApp) with `/v1/batches` and `/v1/files` over
  * in-memory ports, operator keys `key-a` and `key-b`, a hand-driven task queue and a clock the test moves.
  */
-export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}, storage: { maxStoredBytesPerKey?: number } = {}): BatchTestRuntime {
+export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}, options: { readonly files?: InMemoryFileStore; readonly maxStoredBytesPerKey?: number } = {}): BatchTestRuntime {
   const clock = { nowMs: Date.UTC(2026, 0, 1) };
-  const files = new InMemoryFileStore({ now: () => Math.floor(clock.nowMs / 1000) });
+  // A test may hand in the files of an earlier runtime: a restart of the service over the same stored files.
+  const files = options.files ?? new InMemoryFileStore({ now: () => Math.floor(clock.nowMs / 1000) });
   const store = new InMemoryBatchStore();
   const queue = new ManualBatchQueue();
   // Operator keys key-a and key-b; the small limits these tests assume.
   const base = testConfig({ scorers, apiKeys: ['key-a', 'key-b'], limits: { maxQueryChars: 1000, maxDocumentChars: 1000 } });
+  const storage = options.maxStoredBytesPerKey === undefined ? {} : { maxStoredBytesPerKey: options.maxStoredBytesPerKey };
   const config = { ...base, files: { ...base.files, ...storage } };
   // One ledger for the Files API and both engines, as the backends give one.
   const quota = new InMemoryQuotaLedger();

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileUsage, FileWriter, NewFile } from '../../shared/files/file-store.js';
 import { FileNotFoundError, FileTooLargeError } from '../../shared/files/file-errors.js';
+import { checkDerivedObjectName } from '../../shared/files/derived-object-name.js';
 
 /**
  * A FileStore in memory for unit tests of what streams over the port; it passes the same contract suite as the
@@ -9,6 +10,7 @@ import { FileNotFoundError, FileTooLargeError } from '../../shared/files/file-er
  */
 export class InMemoryFileStore implements FileStore {
   readonly #files = new Map<string, { record: FileRecord; bytes: Buffer }>();
+  readonly #derived = new Map<string, Map<string, Buffer>>();
   readonly #readPieceBytes: number;
   readonly #now: () => number;
   /** Bytes handed out by `read`, for tests that check a range read reads only its range. */
@@ -107,6 +109,26 @@ export class InMemoryFileStore implements FileStore {
   }
 
   async delete(id: string): Promise<boolean> {
+    this.#derived.delete(id);
     return this.#files.delete(id);
+  }
+
+  async putDerived(fileId: string, name: string, bytes: Uint8Array): Promise<void> {
+    checkDerivedObjectName(name);
+    if (!this.#live(fileId)) throw new FileNotFoundError(fileId);
+    const objects = this.#derived.get(fileId) ?? new Map<string, Buffer>();
+    objects.set(name, Buffer.from(bytes));
+    this.#derived.set(fileId, objects);
+  }
+
+  async readDerived(fileId: string, name: string): Promise<Uint8Array | undefined> {
+    if (!this.#live(fileId)) return undefined;
+    const bytes = this.#derived.get(fileId)?.get(name);
+    return bytes && Buffer.from(bytes);
+  }
+
+  /** Derived objects kept for a file (test assertions). */
+  derivedNames(fileId: string): string[] {
+    return [...(this.#derived.get(fileId)?.keys() ?? [])];
   }
 }

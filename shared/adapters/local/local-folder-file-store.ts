@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { FileNotFoundError, FileTooLargeError } from '../../files/file-errors.js';
+import { checkDerivedObjectName, isDerivedObjectName } from '../../files/derived-object-name.js';
 import {
   FILE_PURPOSES,
   type ByteRange,
@@ -25,7 +26,7 @@ const ownerFolder = (ownerKeyId: string): string => createHash('sha256').update(
 /**
  * FileStore on a local folder, for `npm start`: `content/<id>` holds the bytes, `records/<id>.json` the record and
  * `owners/<digest of key>/<id>` one empty marker per file, so a key's files are listed without reading every
- * record. A file is written under a temporary name and its record is written last, by rename: a crash mid-upload
+ * record; `derived/<id>/<name>` holds what was derived from the file (a corpus' stored analysis). A file is written under a temporary name and its record is written last, by rename: a crash mid-upload
  * leaves no visible file, and readers never see a half-written one.
  */
 export class LocalFolderFileStore implements FileStore {
@@ -128,8 +129,33 @@ export class LocalFolderFileStore implements FileStore {
     if (record === undefined) return false;
     // The record goes first: from then on the file is gone for readers, whatever happens to the rest.
     await rm(this.#record(id), { force: true });
-    await Promise.all([rm(this.#content(id), { force: true }), rm(this.#marker(record.ownerKeyId, id), { force: true })]);
+    await Promise.all([
+      rm(this.#content(id), { force: true }),
+      rm(this.#marker(record.ownerKeyId, id), { force: true }),
+      rm(join(this.#dir, 'derived', id), { recursive: true, force: true }),
+    ]);
     return true;
+  }
+
+  async putDerived(fileId: string, name: string, bytes: Uint8Array): Promise<void> {
+    checkDerivedObjectName(name);
+    if ((await this.get(fileId)) === undefined) throw new FileNotFoundError(fileId);
+    const folder = join(this.#dir, 'derived', fileId);
+    await mkdir(folder, { recursive: true });
+    // Written under a temporary name and renamed: a reader sees the whole object or none.
+    const temp = join(folder, `${name}.${randomBytes(6).toString('hex')}.partial`);
+    await writeFile(temp, bytes);
+    await rename(temp, join(folder, name));
+  }
+
+  async readDerived(fileId: string, name: string): Promise<Uint8Array | undefined> {
+    if (!isDerivedObjectName(name) || (await this.get(fileId)) === undefined) return undefined;
+    try {
+      return await readFile(join(this.#dir, 'derived', fileId, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   }
 
   async usage(ownerKeyId: string): Promise<FileUsage> {

@@ -34,6 +34,12 @@ export function createPrometheusExporter(): PrometheusExporter {
   const batches = new Counter({ name: 'rerank_batches_ended_total', help: 'Batches ended, by final status.', labelNames: ['status'], registers: [registry] });
   const batchLines = new Counter({ name: 'rerank_batch_lines_total', help: 'Batch request lines written at a batch end, by outcome.', labelNames: ['outcome'], registers: [registry] });
   for (const outcome of ['completed', 'failed']) batchLines.inc({ outcome }, 0);
+  const batchChunks = new Counter({ name: 'rerank_batch_chunks_total', help: 'Batch chunks scored, by source: analysed (a corpus shard encoded and stored now), stored (read back) or encoded (for this line alone).', labelNames: ['source'], registers: [registry] });
+  const batchChunkDocuments = new Counter({ name: 'rerank_batch_chunk_documents_total', help: 'Documents in batch chunks scored, by source.', labelNames: ['source'], registers: [registry] });
+  for (const source of ['analysed', 'stored', 'encoded']) {
+    batchChunks.inc({ source }, 0);
+    batchChunkDocuments.inc({ source }, 0);
+  }
   const failures = new Counter({ name: 'rerank_request_errors_total', help: 'Requests answered with an error, by error kind (model_failed, timed_out, internal, ...) and status.', labelNames: ['kind', 'status'], registers: [registry] });
 
   const stop = onMetricEvent((event) => {
@@ -47,6 +53,10 @@ export function createPrometheusExporter(): PrometheusExporter {
       case 'job-ended':
         jobs.inc({ status: event.status });
         jobTime.observe({ status: event.status }, event.wallSeconds);
+        break;
+      case 'batch-chunk':
+        batchChunks.inc({ source: event.source });
+        batchChunkDocuments.inc({ source: event.source }, event.documents);
         break;
       case 'batch-ended':
         batches.inc({ status: event.status });

@@ -6,8 +6,8 @@ import { FILE_PURPOSES, type FilePurpose, type ListedFile } from '../../files/fi
  * counts it against the key's quotas. Every prefix the store writes is in S3_FILE_KEY_PREFIXES: the bucket's IAM
  * grant is built from that list, so a new prefix cannot be written here and forgotten there.
  */
-export const S3_FILE_KEY_PREFIXES = ['files/', 'owners/', 'usage/'] as const;
-const [CONTENT_PREFIX, OWNERS_PREFIX, USAGE_PREFIX] = S3_FILE_KEY_PREFIXES;
+export const S3_FILE_KEY_PREFIXES = ['files/', 'owners/', 'usage/', 'derived/'] as const;
+const [CONTENT_PREFIX, OWNERS_PREFIX, USAGE_PREFIX, DERIVED_PREFIX] = S3_FILE_KEY_PREFIXES;
 
 const TIME_DIGITS = 12;
 /** Seconds are inverted against this for the newest-first index (far beyond any epoch second we will see). */
@@ -21,6 +21,10 @@ export type ListOrder = 'asc' | 'desc';
 export type IndexedFile = ListedFile;
 
 export const contentKey = (fileId: string): string => `${CONTENT_PREFIX}${fileId}`;
+
+/** Objects derived from a file (a corpus' stored analysis shards): `derived/<id>/<name>`, listed and deleted with it. */
+export const derivedPrefix = (fileId: string): string => `${DERIVED_PREFIX}${fileId}/`;
+export const derivedKey = (fileId: string, name: string): string => `${derivedPrefix(fileId)}${name}`;
 
 /** Owner ids are hex digests here, but encoding keeps any id from adding a `/` level. */
 export const ownerIndexPrefix = (ownerKeyId: string, order: ListOrder): string =>

@@ -11,10 +11,13 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { FileNotFoundError } from '../../files/file-errors.js';
+import { checkDerivedObjectName, isDerivedObjectName } from '../../files/derived-object-name.js';
 import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileUsage, FileWriter, NewFile } from '../../files/file-store.js';
 import { deleteKeys } from './s3-delete-keys.js';
 import {
   contentKey,
+  derivedKey,
+  derivedPrefix,
   markerKeys,
   ownerIndexCursor,
   ownerIndexPrefix,
@@ -165,9 +168,37 @@ export class S3FileStore implements FileStore {
   async delete(id: string): Promise<boolean> {
     const record = await this.get(id);
     if (record === undefined) return false;
+    await this.deleteDerived(id);
     await deleteKeys(this.client, this.bucket, markerKeys(record));
     await deleteKeys(this.client, this.bucket, [contentKey(id)]);
     return true;
+  }
+
+  /** The derived objects go before the file: a failure leaves the file there, so the retried delete finds them. */
+  private async deleteDerived(id: string): Promise<void> {
+    let token: string | undefined;
+    do {
+      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: derivedPrefix(id), ContinuationToken: token }));
+      await deleteKeys(this.client, this.bucket, (listed.Contents ?? []).map((entry) => entry.Key ?? '').filter((key) => key !== ''));
+      token = listed.IsTruncated === true ? listed.NextContinuationToken : undefined;
+    } while (token !== undefined);
+  }
+
+  async putDerived(fileId: string, name: string, bytes: Uint8Array): Promise<void> {
+    checkDerivedObjectName(name);
+    if ((await this.get(fileId)) === undefined) throw new FileNotFoundError(fileId);
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: derivedKey(fileId, name), Body: bytes, ContentLength: bytes.byteLength }));
+  }
+
+  async readDerived(fileId: string, name: string): Promise<Uint8Array | undefined> {
+    if (!isDerivedObjectName(name) || (await this.get(fileId)) === undefined) return undefined;
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: derivedKey(fileId, name) }));
+      return object.Body === undefined ? new Uint8Array(0) : await object.Body.transformToByteArray();
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
   }
 
   /** Files and bytes a key keeps: one listing call per 1,000 of its files; expired ones (the lifecycle rule's) do not count. */

@@ -1,7 +1,7 @@
 import type { BatchView } from '../../batches/batch-engine.js';
 
 /** The OpenAI batch object (`#/components/schemas/Batch`); timestamps and file ids appear once they exist. */
-export function batchObject({ batch, counts }: BatchView): Record<string, unknown> {
+export function batchObject({ batch, counts, progress }: BatchView): Record<string, unknown> {
   const optional = (name: string, value: unknown) => (value === undefined ? {} : { [name]: value });
   return {
     id: batch.id,
@@ -23,6 +23,10 @@ export function batchObject({ batch, counts }: BatchView): Record<string, unknow
     ...optional('cancelling_at', batch.cancellingAt),
     ...optional('cancelled_at', batch.cancelledAt),
     request_counts: { total: counts.total, completed: counts.completed, failed: counts.failed },
+    // Our extension (OpenAI's SDKs keep unknown fields): how much is done inside lines, which request_counts cannot say.
+    ...(progress
+      ? { progress: { fraction: Number(progress.fraction.toFixed(4)), ...optional('completed_chunks', progress.completedChunks), ...optional('total_chunks', progress.totalChunks) } }
+      : {}),
     metadata: batch.metadata ?? null,
   };
 }

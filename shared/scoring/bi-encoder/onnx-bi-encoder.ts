@@ -9,6 +9,9 @@ import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
 import { mapInSlices } from '../map-in-slices.js';
 import { readBiEncoderFolder } from './bi-encoder-folder.js';
 import { UseTokenizer } from './use-tokenizer.js';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createStoredAnalysis, type DenseSide, type StoredAnalysis } from '../corpus/stored-analysis.js';
 
 export interface OnnxBiEncoderOptions {
   /** Model id clients send in the `model` field. */
@@ -47,7 +50,11 @@ export interface OnnxBiEncoder extends Scorer {
   tokenize(text: string): number[];
   /** One embedding per text, in input order (unit length for USE lite). */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
-  /** Texts found in the embedding cache and texts encoded by `score` since load (how often a shared corpus was encoded). */
+  /** Embeddings and token counts of texts, past the cache (a corpus keeps its stored shards instead); counted as encoded. */
+  encode(texts: readonly string[], signal?: AbortSignal): Promise<{ embeddings: Float32Array[]; tokens: number[] }>;
+  /** A corpus analysed once into stored fp32 embeddings (DocumentAnalysis); its digest covers the weights and vocabulary. */
+  readonly documentAnalysis: StoredAnalysis;
+  /** Texts found in the embedding cache and texts encoded by `score` or `encode` since load (how often a corpus was encoded). */
   readonly embeddingStats: { readonly reused: number; readonly encoded: number };
   /** Where its sessions run (the same plan as a cross-encoder of its size). */
   readonly plan: ExecutionPlan;
@@ -115,6 +122,7 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
   private readonly inFlight = new Map<string, Promise<CachedEmbedding>>();
   private encoded = 0;
   private reused = 0;
+  readonly documentAnalysis: StoredAnalysis;
 
   constructor(
     readonly id: string,
@@ -125,7 +133,11 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     readonly dimensions: number,
     private readonly limits: BatchLimits,
     private readonly cache: EmbeddingCache,
-  ) {}
+    weightsDigest: string,
+  ) {
+    const dense: DenseSide = { digest: weightsDigest, dimensions, encode: (texts, signal) => this.encode(texts, signal) };
+    this.documentAnalysis = createStoredAnalysis({ dense, combine: (cosine) => cosine });
+  }
 
   get plan(): ExecutionPlan {
     return this.runners.plan;
@@ -165,6 +177,12 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
       signal,
     );
     return embeddings;
+  }
+
+  async encode(texts: readonly string[], signal?: AbortSignal): Promise<{ embeddings: Float32Array[]; tokens: number[] }> {
+    const rows = await mapInSlices(texts, (text) => this.tokenize(text), signal);
+    this.encoded += texts.length;
+    return { embeddings: await this.embedTokenized(rows, signal), tokens: rows.map((ids) => ids.length) };
   }
 
   embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -258,5 +276,12 @@ export async function loadOnnxBiEncoder(options: OnnxBiEncoderOptions): Promise<
   return new OnnxBiEncoderScorer(options.id, runners, tokenizer, folder.outputName, folder.maxLength, folder.dimensions, {
     batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
     maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_LENGTH_BATCH_TOKENS,
-  }, new EmbeddingCache(options.embeddingCacheEntries ?? DEFAULT_EMBEDDING_CACHE_ENTRIES));
+  }, new EmbeddingCache(options.embeddingCacheEntries ?? DEFAULT_EMBEDDING_CACHE_ENTRIES), await weightsDigest(folder.onnxPath, folder));
+}
+
+/** What a stored embedding depends on: the graph's bytes, the vocabulary and the length texts are cut to. */
+async function weightsDigest(onnxPath: string, folder: { vocabulary: unknown; maxLength: number; dimensions: number; outputName: string }): Promise<string> {
+  const hash = createHash('sha256').update(await readFile(onnxPath));
+  hash.update(JSON.stringify([folder.vocabulary, folder.maxLength, folder.dimensions, folder.outputName]));
+  return hash.digest('hex');
 }

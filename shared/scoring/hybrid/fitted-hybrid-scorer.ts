@@ -4,6 +4,7 @@ import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
 import { fusionFeatureVector } from './fusion-features.js';
 import { createHybridScorer } from './hybrid-scorer.js';
 import { USE_LITE_BM25_FUSION } from './use-lite-fusion.js';
+import { createStoredAnalysis, type StoredAnalysis } from '../corpus/stored-analysis.js';
 
 /** A lexical scorer that can describe each pair by request-independent features (createBm25Scorer does). */
 export interface LexicalFeatureSource extends Scorer {
@@ -27,6 +28,8 @@ export interface FittedHybridScorer extends Scorer {
   readonly fusion: 'logistic';
   readonly model: Scorer;
   readonly calibration: LogisticModel;
+  /** The model's stored embeddings and the lexical side's term counts, when both parts have them. */
+  readonly documentAnalysis?: StoredAnalysis;
 }
 
 const hasFeatures = (scorer: Scorer): scorer is LexicalFeatureSource => typeof (scorer as Partial<LexicalFeatureSource>).features === 'function';
@@ -40,7 +43,13 @@ const hasFeatures = (scorer: Scorer): scorer is LexicalFeatureSource => typeof (
 export function createFittedHybridScorer(options: FittedHybridScorerOptions): FittedHybridScorer {
   const { model, lexical } = options;
   const calibration = options.calibration ?? USE_LITE_BM25_FUSION;
+  // The same last step as score(): a NaN cosine counts as no semantic match.
+  const fused = (cosine: number, f: LexicalFeatures) => logisticProbability(calibration, fusionFeatureVector(calibration.features, f, Number.isFinite(cosine) ? cosine : 0, calibration.saturation));
+  const dense = (model.documentAnalysis as StoredAnalysis | undefined)?.dense;
+  const lexicalSide = (lexical.documentAnalysis as StoredAnalysis | undefined)?.lexical;
+  const documentAnalysis = dense && lexicalSide ? createStoredAnalysis({ dense, lexical: lexicalSide, combine: (cosine, f) => fused(cosine, f!) }) : undefined;
   return {
+    ...(documentAnalysis ? { documentAnalysis } : {}),
     id: options.id,
     scoreKind: 'similarity',
     calibrated: true,
@@ -55,11 +64,8 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
       if (modelBatch.scores.length !== documents.length || features.length !== documents.length) {
         throw new Error(`hybrid ${options.id}: got ${modelBatch.scores.length} model scores and ${features.length} feature rows for ${documents.length} documents`);
       }
-      const scores = features.map((f, i) => {
-        const cosine = modelBatch.scores[i]!;
-        // A NaN cosine (never from USE-lite) counts as no semantic match rather than poisoning the score.
-        return logisticProbability(calibration, fusionFeatureVector(calibration.features, f, Number.isFinite(cosine) ? cosine : 0, calibration.saturation));
-      });
+      // A NaN cosine (never from USE-lite) counts as no semantic match rather than poisoning the score.
+      const scores = features.map((f, i) => fused(modelBatch.scores[i]!, f));
       return { scores, tokens: modelBatch.tokens };
     },
   };

@@ -4,6 +4,7 @@ import { defaultBackground } from './background-idf.js';
 import { BM25_CALIBRATION } from './bm25-calibration.js';
 import { BM25_B, BM25_K1, lexicalFeatureVector, lexicalFeatures, type LexicalFeatures } from './lexical-features.js';
 import { tokenizeLexical } from './lexical-tokenizer.js';
+import { createStoredAnalysis, digestOf, type LexicalSide, type StoredAnalysis } from '../corpus/stored-analysis.js';
 
 export interface Bm25Parameters {
   /** Term-frequency saturation (default 1.2). 0 = presence only. */
@@ -35,7 +36,12 @@ export interface Bm25Scorer extends Scorer {
   readonly statistics: 'background' | 'candidates';
   /** Request-independent lexical features of each document (background statistics), for fitted fusions. */
   features(query: string, documents: readonly string[]): LexicalFeatures[];
+  /** With background statistics: what is stored of a corpus (term counts and lengths), and the side a hybrid combines. */
+  readonly documentAnalysis?: StoredAnalysis;
 }
+
+/** Bumped when the lexical tokenizer changes what it makes of a text, so stored term counts are made again. */
+const LEXICAL_TOKENIZER_VERSION = 'lexical-tokenizer-v1 nfkc lowercase cjk-bigrams porter2';
 
 const DEFAULT_K1 = BM25_K1;
 const DEFAULT_B = BM25_B;
@@ -106,7 +112,13 @@ export function createBm25Scorer(options: Bm25ScorerOptions, calibration: Logist
     const background = defaultBackground();
     return documents.map((document) => lexicalFeatures(queryTerms, tokenizeLexical(document, tokenizerOptions), background));
   };
+  const side: LexicalSide = { digest: digestOf(LEXICAL_TOKENIZER_VERSION, JSON.stringify(tokenizerOptions)), tokenizer: tokenizerOptions, background: defaultBackground };
+  const documentAnalysis =
+    statistics === 'background'
+      ? createStoredAnalysis({ lexical: side, combine: (_, f) => logisticProbability(calibration, lexicalFeatureVector(f!, calibration.saturation)) })
+      : undefined;
   return {
+    ...(documentAnalysis ? { documentAnalysis } : {}),
     id: options.id,
     scoreKind: 'similarity',
     // Background statistics: a fitted logistic model's P(relevant); request-local raw BM25 is no probability.

@@ -21,34 +21,48 @@ export const BM25_B = 0.75;
 
 /** Features of one pair; token lists come from tokenizeLexical. No query term: all zeros. */
 export function lexicalFeatures(queryTerms: readonly string[], documentTerms: readonly string[], background: BackgroundStatistics): LexicalFeatures {
-  const terms = new Set(queryTerms);
+  const terms = [...new Set(queryTerms)];
+  const wanted = new Set(terms);
   const tf = new Map<string, number>();
-  for (const token of documentTerms) if (terms.has(token)) tf.set(token, (tf.get(token) ?? 0) + 1);
-  const lengthNorm = 1 - BM25_B + (BM25_B * documentTerms.length) / background.averageLength;
+  for (const token of documentTerms) if (wanted.has(token)) tf.set(token, (tf.get(token) ?? 0) + 1);
+  return lexicalFeaturesFromCounts(queryIdfs(terms, background), terms.map((t) => tf.get(t) ?? 0), documentTerms.length, background.averageLength);
+}
+
+/** The background IDF of each distinct query term, in order: computed once per query, not per document. */
+export const queryIdfs = (distinctTerms: readonly string[], background: BackgroundStatistics): number[] => distinctTerms.map((t) => background.idf(t));
+
+/**
+ * THE feature arithmetic, from the distinct query terms' IDFs and their counts in the document (0 = absent) and the
+ * document's length: what lexicalFeatures computes from token lists, and a stored corpus shard from its postings.
+ */
+export function lexicalFeaturesFromCounts(idfs: readonly number[], counts: ArrayLike<number>, documentLength: number, averageLength: number): LexicalFeatures {
+  const lengthNorm = 1 - BM25_B + (BM25_B * documentLength) / averageLength;
   let bm25 = 0;
   let matchedIdf = 0;
   let totalIdf = 0;
   let rarestIdf = -1;
   let rarestMatched = 0;
-  for (const term of terms) {
-    const idf = background.idf(term);
+  let matched = 0;
+  for (let i = 0; i < idfs.length; i++) {
+    const idf = idfs[i]!;
+    const f = counts[i]!;
     totalIdf += idf;
     if (idf > rarestIdf) {
       rarestIdf = idf;
-      rarestMatched = tf.has(term) ? 1 : 0;
+      rarestMatched = f > 0 ? 1 : 0;
     }
-    const f = tf.get(term);
-    if (f === undefined) continue;
+    if (f === 0) continue;
+    matched++;
     matchedIdf += idf;
     bm25 += (idf * f * (BM25_K1 + 1)) / (f + BM25_K1 * lengthNorm);
   }
   return {
     bm25,
-    coverage: terms.size === 0 ? 0 : tf.size / terms.size,
+    coverage: idfs.length === 0 ? 0 : matched / idfs.length,
     idfCoverage: totalIdf === 0 ? 0 : matchedIdf / totalIdf,
     rarestMatched,
-    queryTerms: terms.size,
-    documentTerms: documentTerms.length,
+    queryTerms: idfs.length,
+    documentTerms: documentLength,
   };
 }
 

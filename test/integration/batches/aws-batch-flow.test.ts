@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { startSqsPoller, type SqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
@@ -59,7 +60,8 @@ beforeAll(async () => {
   // Every AWS call the API and batch worker handlers make is checked against their deployed roles in afterAll.
   installAwsCallRecorder();
   stack = await startLocalAwsStack({ maxReceiveCount: 2, visibilityTimeoutSeconds: 30 });
-  Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, RERANK_API_KEYS: `${KEY_A},${KEY_B}` });
+  // bm25 beside the fixture: a model with a stored corpus analysis (derived objects on S3, under the IAM check too).
+  Object.assign(process.env, stack.env, { RERANK_MODELS: `${FIXTURE_MODEL_SPEC},bm25=lexical`, RERANK_API_KEYS: `${KEY_A},${KEY_B}` });
   // Imported after the environment points at the emulators: the runtime reads its configuration once.
   const { handler: apiHandler } = await import('../../../functions/api/handler.js');
   api = asLambda('api', apiHandler);
@@ -174,5 +176,33 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
 
     const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: fileId, endpoint: '/v1/rerank', completion_window: '24h' });
     expect(await settle(String(created.body['id']))).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
+  });
+
+  it('analyses a corpus once on S3 (shards under derived/<file id>/), reuses it for the next batch, and deletes it with the file', async () => {
+    const corpusDocs = docs(300, 5);
+    const writer = await files.openWriter({ ownerKeyId: keyIdOf(KEY_A), filename: 'corpus.jsonl', purpose: 'user_data', maxBytes: 1 << 24 });
+    await writer.write(Buffer.from(corpusDocs.map((d) => JSON.stringify(d)).join('\n') + '\n'));
+    const corpus = await writer.close();
+    const derived = async () =>
+      ((await stack.s3.send(new ListObjectsV2Command({ Bucket: stack.filesBucket, Prefix: `derived/${corpus.id}/` }))).Contents ?? []).map((o) => o.Key);
+    for (const query of ['neural ranking', 'python queue']) {
+      const body = { model: 'bm25', query, documents_file_id: corpus.id, top_n: 5 };
+      const inputFileId = await writeInput([{ custom_id: query, method: 'POST', url: '/v1/rerank', body }], KEY_A);
+      const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: inputFileId, endpoint: '/v1/rerank', completion_window: '24h' });
+      const done = await settle(String(created.body['id']));
+      expect(done).toMatchObject({ status: 'completed', request_counts: { total: 1, completed: 1, failed: 0 } });
+      const [line] = await readLines(String(done['output_file_id']));
+      const results = (line!['response'] as { body: { results: { index: number; relevance_score: number }[] } }).body.results;
+      expect(results).toHaveLength(5);
+      // Stored BM25 statistics score exactly as the route scores the same documents (a document's score is its own).
+      const sync = await call('POST', '/v1/rerank', KEY_A, { model: 'bm25', query, documents: results.map((r) => corpusDocs[r.index]) });
+      const syncScores = (sync.body['results'] as { index: number; relevance_score: number }[]).sort((a, b) => a.index - b.index).map((r) => r.relevance_score);
+      expect(results.map((r) => r.relevance_score)).toEqual(syncScores);
+    }
+    const stored = await derived();
+    expect(stored.filter((k) => k?.endsWith('.shard')).length).toBeGreaterThan(0);
+    expect(stored.some((k) => k?.includes('corpus-plan.'))).toBe(true);
+    expect((await call('DELETE', `/v1/files/${corpus.id}`, KEY_A)).status).toBe(200);
+    expect(await derived()).toEqual([]);
   });
 });

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { RerankError } from '../core/rerank-error.js';
+import type { DocumentAnalysis } from '../core/document-analysis.js';
+import type { ByteRange, FileStore } from '../files/file-store.js';
+import { decodeShard, encodeShard, type StoredShardContent } from './corpus-shard-codec.js';
+import { parseCorpusDocument } from './corpus-reference.js';
+import { readJsonlLines } from './jsonl-lines.js';
+
+/** One shard of a corpus: documents `offset .. offset + count`, the file's bytes `range` (a corpus chunk). */
+export interface CorpusShardRef {
+  readonly fileId: string;
+  readonly version: string;
+  readonly offset: number;
+  readonly count: number;
+  readonly range: ByteRange;
+}
+
+export interface CorpusShardOptions {
+  /** The API's document limit: longer documents are stored cut to it (a line without `truncate` is refused). */
+  readonly maxDocumentChars: number;
+  readonly maxCorpusLineBytes: number;
+  /** Decoded shards kept for the next query over the same corpus (default 64 MiB); 0 = none. */
+  readonly cacheBytes?: number;
+}
+
+/** What the store did since it was made: shards analysed (documents encoded), read back from the FileStore, or found in memory. */
+export interface CorpusShardStats {
+  readonly analysed: number;
+  readonly analysedDocuments: number;
+  readonly read: number;
+  readonly cached: number;
+}
+
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The derived object of one shard: keyed by the file's version, the model's stored-form digest, the document limit
+ * and the range, so a new version of the file, other weights or another limit never read this one.
+ */
+export function shardName(analysis: Pick<DocumentAnalysis, 'digest'>, ref: CorpusShardRef, maxDocumentChars: number): string {
+  const version = createHash('sha256').update(ref.version).digest('hex').slice(0, 16);
+  return `corpus.${version}.${analysis.digest.slice(0, 32)}.c${maxDocumentChars}.${ref.offset}-${ref.count}.shard`;
+}
+
+const shardBytes = (content: StoredShardContent): number =>
+  content.shard.tokens.byteLength + (content.shard.vectors?.data.byteLength ?? 0) + (content.shard.lexical ? content.shard.lexical.documents.byteLength * 2 + content.shard.lexical.lengths.byteLength : 0);
+
+/**
+ * A corpus analysed once per (file version, model digest) and stored beside the file, shard by shard: `shard` reads
+ * a stored shard, or reads the shard's byte range, analyses it and stores it. Shards are a worker's to read alone
+ * (one contiguous document range each); nothing holds the whole corpus. Concurrent asks for one shard in a process
+ * share one analysis.
+ */
+export class CorpusShardStore {
+  readonly #files: FileStore;
+  readonly #options: CorpusShardOptions;
+  readonly #inFlight = new Map<string, Promise<StoredShardContent>>();
+  readonly #cache = new Map<string, { content: StoredShardContent; bytes: number }>();
+  #cachedBytes = 0;
+  #stats = { analysed: 0, analysedDocuments: 0, read: 0, cached: 0 };
+
+  constructor(files: FileStore, options: CorpusShardOptions) {
+    this.#files = files;
+    this.#options = options;
+  }
+
+  get stats(): CorpusShardStats {
+    return { ...this.#stats };
+  }
+
+  async shard(analysis: DocumentAnalysis, ref: CorpusShardRef, signal?: AbortSignal): Promise<StoredShardContent> {
+    return (await this.shardWithSource(analysis, ref, signal)).content;
+  }
+
+  /** The shard, and whether this call analysed it (its documents were encoded now) or found it stored. */
+  async shardWithSource(analysis: DocumentAnalysis, ref: CorpusShardRef, signal?: AbortSignal): Promise<{ content: StoredShardContent; analysed: boolean }> {
+    const name = shardName(analysis, ref, this.#options.maxDocumentChars);
+    const key = `${ref.fileId}/${name}`;
+    const cached = this.#cache.get(key);
+    if (cached) {
+      this.#stats.cached++;
+      // Re-inserted: the Map's first entry is the least recently used.
+      this.#cache.delete(key);
+      this.#cache.set(key, cached);
+      return { content: cached.content, analysed: false };
+    }
+    const waiting = this.#inFlight.get(key);
+    if (waiting) return { content: await waiting, analysed: false };
+    const analysedBefore = this.#stats.analysed;
+    const pending = this.#load(analysis, ref, name, signal).finally(() => this.#inFlight.delete(key));
+    this.#inFlight.set(key, pending);
+    const content = await pending;
+    this.#keep(key, content);
+    return { content, analysed: this.#stats.analysed > analysedBefore };
+  }
+
+  async #load(analysis: DocumentAnalysis, ref: CorpusShardRef, name: string, signal?: AbortSignal): Promise<StoredShardContent> {
+    const stored = await this.#files.readDerived(ref.fileId, name);
+    if (stored) {
+      const content = decodeShard(stored);
+      if (content.shard.count === ref.count) {
+        this.#stats.read++;
+        return content;
+      }
+    }
+    const { texts, firstOverlongLine } = await this.#texts(ref);
+    const shard = await analysis.analyse(texts, signal);
+    const content: StoredShardContent = { shard, ...(firstOverlongLine === undefined ? {} : { firstOverlongLine }) };
+    await this.#files.putDerived(ref.fileId, name, encodeShard(content));
+    this.#stats.analysed++;
+    this.#stats.analysedDocuments += texts.length;
+    return content;
+  }
+
+  #keep(key: string, content: StoredShardContent): void {
+    const max = this.#options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+    const bytes = shardBytes(content);
+    if (bytes > max || this.#cache.has(key)) return;
+    this.#cache.set(key, { content, bytes });
+    this.#cachedBytes += bytes;
+    for (const [oldest, entry] of this.#cache) {
+      if (this.#cachedBytes <= max) break;
+      this.#cache.delete(oldest);
+      this.#cachedBytes -= entry.bytes;
+    }
+  }
+
+  /** The shard's documents, read by byte range: each cut to the document limit, the first overlong line noted. */
+  async #texts(ref: CorpusShardRef): Promise<{ texts: string[]; firstOverlongLine?: number }> {
+    const max = this.#options.maxDocumentChars;
+    const texts: string[] = [];
+    let firstOverlongLine: number | undefined;
+    const lines = readJsonlLines(this.#files.read(ref.fileId, ref.range), { maxLineBytes: this.#options.maxCorpusLineBytes, startByte: ref.range.start, firstLine: ref.offset + 1 });
+    for await (const line of lines) {
+      if (!line.bytes) throw new RerankError('invalid_request', `documents_file_id line ${line.line} is too long`);
+      const text = parseCorpusDocument(line.bytes, line.line).text;
+      if (text.length > max) firstOverlongLine ??= line.line;
+      texts.push(text.length > max ? text.slice(0, max) : text);
+    }
+    if (texts.length !== ref.count) throw new Error(`corpus shard at ${ref.offset}: ${texts.length} documents for ${ref.count}`);
+    return { texts, ...(firstOverlongLine === undefined ? {} : { firstOverlongLine }) };
+  }
+}
