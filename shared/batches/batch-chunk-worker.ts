@@ -10,6 +10,7 @@ import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
 import { keepResult } from './keep-result.js';
+import { chargeDerived } from './batch-quota.js';
 import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
 import type { ScoreBatch } from '../core/scorer.js';
@@ -39,7 +40,11 @@ export class BatchChunkWorker {
   constructor(deps: BatchEngineDeps, requestFinished: (batchId: string) => Promise<void>) {
     this.#deps = deps;
     this.#requestFinished = requestFinished;
-    this.#stored = new StoredCorpusChunks(deps.files, { maxDocumentChars: deps.maxDocumentChars ?? Infinity, maxCorpusLineBytes: deps.limits.maxCorpusLineBytes });
+    this.#stored = new StoredCorpusChunks(deps.files, {
+      maxDocumentChars: deps.maxDocumentChars ?? Infinity,
+      maxCorpusLineBytes: deps.limits.maxCorpusLineBytes,
+      charge: (ref, name, bytes) => chargeDerived(deps.quota, deps.files, ref, name, bytes),
+    });
   }
 
   async score(task: BatchChunkTask): Promise<void> {
@@ -61,7 +66,7 @@ export class BatchChunkWorker {
       // The stored analysis is of whole documents: a line that cuts them (max_tokens_per_doc) scores its texts as sync does.
       const cut = admitted.request.maxTokensPerDocument !== undefined;
       const analysis = task.corpusRange && !admitted.plan.fusion && !cut ? this.#documentAnalysis(plan.chunkModel) : undefined;
-      if (analysis) stored = await this.#stored.score(analysis, task, plan, admitted.request);
+      if (analysis) stored = await this.#stored.score(analysis, task, plan, admitted.request, batch.ownerKeyId);
       else texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
     } catch (error) {
       return this.#failRequest(batch, plan, error);

@@ -1,5 +1,6 @@
 import { RateLimitedError } from '../auth/rate-limited-error.js';
-import type { FileRecord } from '../files/file-store.js';
+import type { FileRecord, FileStore } from '../files/file-store.js';
+import { derivedHoldPrefix } from '../files/file-quota.js';
 import { fileHold } from '../files/file-quota.js';
 import { QuotaExceededError, type QuotaAmounts, type QuotaLedger } from '../quota/quota-ledger.js';
 import { logger } from '../observability/logger.js';
@@ -68,4 +69,23 @@ export async function transferToFiles(quota: BatchQuota, batch: Pick<BatchRecord
 /** A finalizer that lost the race gives back the file holds it took for files that are not the batch's. */
 export async function releaseFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'ownerKeyId'>, files: readonly (FileRecord | undefined)[]): Promise<void> {
   for (const file of files) if (file) await quota.ledger.release(batch.ownerKeyId, fileHold(file).id);
+}
+
+/**
+ * Charges a stored corpus shard to the key whose batch analysed it (issue 34: stored analyses count against the key's
+ * quota), expiring with the corpus file and released with it when it is deleted (`derivedHoldPrefix`). False when the
+ * key's stored bytes would pass the limit: the shard then serves its chunk without being stored.
+ */
+export async function chargeDerived(quota: BatchQuota, files: FileStore, ref: { readonly fileId: string; readonly ownerKeyId?: string }, name: string, bytes: number): Promise<boolean> {
+  if (ref.ownerKeyId === undefined) return true;
+  const file = await files.get(ref.fileId);
+  const hold = { id: `${derivedHoldPrefix(ref.fileId)}${name}`, amounts: { stored_bytes: bytes }, ...(file?.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }) };
+  try {
+    await quota.ledger.reserve(ref.ownerKeyId, hold, { stored_bytes: quota.limits.stored_bytes ?? Infinity });
+    return true;
+  } catch (error) {
+    if (!(error instanceof QuotaExceededError)) throw error;
+    logger.warn('corpus shard not stored: the key quota is full', { fileId: ref.fileId, used: error.used, limit: error.limit });
+    return false;
+  }
 }

@@ -13,6 +13,8 @@ export interface CorpusShardRef {
   readonly offset: number;
   readonly count: number;
   readonly range: ByteRange;
+  /** The key whose batch reads the corpus (its owner): a shard stored for it counts against its stored bytes. */
+  readonly ownerKeyId?: string;
 }
 
 export interface CorpusShardOptions {
@@ -21,6 +23,11 @@ export interface CorpusShardOptions {
   readonly maxCorpusLineBytes: number;
   /** Decoded shards kept for the next query over the same corpus (default 64 MiB); 0 = none. */
   readonly cacheBytes?: number;
+  /**
+   * Charges a shard's bytes to its owner's quota before it is stored; false when the quota is full - the shard then
+   * serves this chunk and is not stored. Absent = stored uncharged.
+   */
+  readonly charge?: (ref: CorpusShardRef, name: string, bytes: number) => Promise<boolean>;
 }
 
 /** What the store did since it was made: shards analysed (documents encoded), read back from the FileStore, or found in memory. */
@@ -106,7 +113,8 @@ export class CorpusShardStore {
     const { texts, firstOverlongLine } = await this.#texts(ref);
     const shard = await analysis.analyse(texts, signal);
     const content: StoredShardContent = { shard, ...(firstOverlongLine === undefined ? {} : { firstOverlongLine }) };
-    await this.#files.putDerived(ref.fileId, name, encodeShard(content));
+    const encoded = encodeShard(content);
+    if (!this.#options.charge || (await this.#options.charge(ref, name, encoded.byteLength))) await this.#files.putDerived(ref.fileId, name, encoded);
     this.#stats.analysed++;
     this.#stats.analysedDocuments += texts.length;
     return content;

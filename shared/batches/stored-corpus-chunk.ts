@@ -28,9 +28,17 @@ export class StoredCorpusChunks {
     task: BatchChunkTask,
     plan: BatchRequestPlan,
     request: { readonly query: string; readonly truncate?: boolean | undefined },
+    ownerKeyId?: string,
   ): Promise<ScoreBatch & { readonly analysed: boolean }> {
     if (plan.candidates.kind !== 'corpus' || !task.corpusRange) throw new Error('corpus chunk without a corpus');
-    const ref = { fileId: plan.candidates.fileId, version: plan.candidates.version, offset: task.offset, count: task.count, range: task.corpusRange };
+    const ref = {
+      fileId: plan.candidates.fileId,
+      version: plan.candidates.version,
+      offset: task.offset,
+      count: task.count,
+      range: task.corpusRange,
+      ...(ownerKeyId === undefined ? {} : { ownerKeyId }),
+    };
     const { content, analysed } = await this.shards.shardWithSource(analysis, ref);
     if (content.firstOverlongLine !== undefined && !request.truncate) {
       throw new RerankError('payload_too_large', `documents_file_id line ${content.firstOverlongLine} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);

@@ -11,6 +11,8 @@ import type { FileRecord } from './file-store.js';
  */
 export const fileHoldId = (fileId: string): string => `file:${fileId}`;
 export const uploadHoldId = (uploadId: string): string => `upload:${uploadId}`;
+/** Objects derived from a file (a corpus' stored shards) each hold `derived:<file id>:<name>`; they go with the file. */
+export const derivedHoldPrefix = (fileId: string): string => `derived:${fileId}:`;
 
 /** What a stored file holds: itself and its bytes, until it is deleted or its retention ends. */
 export const fileHold = (record: Pick<FileRecord, 'id' | 'bytes' | 'expiresAt'>): QuotaHold => ({
@@ -80,6 +82,11 @@ export class FileQuota {
 
   release(ownerKeyId: string, holdId: string): Promise<boolean> {
     return this.#ledger.release(ownerKeyId, holdId);
+  }
+
+  /** Gives back every hold under `idPrefix` (a deleted file's derived objects). */
+  releaseWhere(ownerKeyId: string, idPrefix: string): Promise<number> {
+    return this.#ledger.releaseWhere(ownerKeyId, idPrefix);
   }
 
   /** Hold `fromId` becomes `to`; if it is gone (released as expired meanwhile), `to` is reserved afresh. */

@@ -3,7 +3,7 @@ import { RerankError, invalidRequest } from '../core/rerank-error.js';
 import type { QuotaHold, QuotaLedger } from '../quota/quota-ledger.js';
 import { FileNotFoundError, FileTooLargeError } from './file-errors.js';
 import type { FileLimits } from './file-limits.js';
-import { FileQuota, fileHold, fileHoldId, uploadHoldId } from './file-quota.js';
+import { FileQuota, fileHold, fileHoldId, uploadHoldId, derivedHoldPrefix } from './file-quota.js';
 import { UPLOADABLE_PURPOSES, type FilePage, type FilePurpose, type FileRecord, type FileStore, type FileWriter } from './file-store.js';
 import { UploadStateError, type UploadPart, type UploadRecord, type UploadStore } from './upload-store.js';
 
@@ -118,7 +118,11 @@ export class FilesService {
 
   async delete(ownerKeyId: string, id: string): Promise<FileRecord> {
     const record = await this.find(ownerKeyId, id);
-    if (await this.#files.delete(record.id)) await this.#quota.release(ownerKeyId, fileHoldId(record.id));
+    if (await this.#files.delete(record.id)) {
+      await this.#quota.release(ownerKeyId, fileHoldId(record.id));
+      // Its derived objects (a corpus' stored shards) went with it: so do their holds.
+      await this.#quota.releaseWhere(ownerKeyId, derivedHoldPrefix(record.id));
+    }
     return record;
   }
 

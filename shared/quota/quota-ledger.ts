@@ -56,6 +56,8 @@ export interface QuotaLedger {
   release(ownerKeyId: string, holdId: string): Promise<boolean>;
   /** Releases the key's holds whose `expiresAt` is at or before `now` (what expired by itself); how many. */
   releaseExpired(ownerKeyId: string, now: number): Promise<number>;
+  /** Releases the key's holds whose id starts with `idPrefix` (what a deleted file's derived objects held); how many. */
+  releaseWhere(ownerKeyId: string, idPrefix: string): Promise<number>;
   /** The key's counters now (absent counters are 0). */
   usage(ownerKeyId: string): Promise<Record<QuotaCounter, number>>;
 }

@@ -72,6 +72,18 @@ export function describeQuotaLedgerContract(name: string, make: () => QuotaLedge
       expect(await ledger.release(key, 'upload:old')).toBe(false);
     });
 
+    it("releases every hold under a prefix (a deleted file's derived objects), and only those", async () => {
+      const ledger = make();
+      const key = freshKey();
+      await ledger.reserve(key, { id: 'derived:f1:shard-a', amounts: { stored_bytes: 100 } }, {});
+      await ledger.reserve(key, { id: 'derived:f1:shard-b', amounts: { stored_bytes: 50 } }, {});
+      await ledger.reserve(key, { id: 'derived:f10:shard-a', amounts: { stored_bytes: 7 } }, {});
+      await ledger.reserve(key, { id: 'file:f1', amounts: { files: 1, stored_bytes: 1 } }, {});
+      expect(await ledger.releaseWhere(key, 'derived:f1:')).toBe(2);
+      expect(await ledger.usage(key)).toMatchObject({ files: 1, stored_bytes: 8 });
+      expect(await ledger.releaseWhere(key, 'derived:f1:')).toBe(0);
+    });
+
     it('refuses amounts that are not non-negative integers, and unknown counters', async () => {
       const ledger = make();
       await expect(ledger.reserve(freshKey(), { id: 'x', amounts: { files: -1 } }, {})).rejects.toThrow(RangeError);

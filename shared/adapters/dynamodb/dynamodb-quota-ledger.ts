@@ -57,6 +57,22 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
     return this.#change(ownerKeyId, hold, undefined, {});
   }
 
+  async releaseWhere(ownerKeyId: string, idPrefix: string): Promise<number> {
+    const matching = queryItems(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :hold)',
+      ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
+      ExpressionAttributeValues: { ':pk': s(quotaPk(ownerKeyId)), ':hold': s(QUOTA_HOLD_SK_PREFIX + idPrefix) },
+      ConsistentRead: true,
+    });
+    let released = 0;
+    for await (const item of matching) {
+      const id = (item[SK]?.S ?? '').slice(QUOTA_HOLD_SK_PREFIX.length);
+      if (await this.#change(ownerKeyId, holdOf(id, item), undefined, {})) released += 1;
+    }
+    return released;
+  }
+
   async releaseExpired(ownerKeyId: string, now: number): Promise<number> {
     const expired = queryItems(this.client, {
       TableName: this.table,

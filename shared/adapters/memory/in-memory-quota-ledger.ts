@@ -58,6 +58,15 @@ export class InMemoryQuotaLedger implements QuotaLedger {
     return true;
   }
 
+  async releaseWhere(ownerKeyId: string, idPrefix: string): Promise<number> {
+    await this.#seeded;
+    const key = this.#keys.get(ownerKeyId);
+    if (key === undefined) return 0;
+    const matching = [...key.holds.keys()].filter((id) => id.startsWith(idPrefix));
+    for (const id of matching) await this.release(ownerKeyId, id);
+    return matching.length;
+  }
+
   async releaseExpired(ownerKeyId: string, now: number): Promise<number> {
     await this.#seeded;
     const key = this.#keys.get(ownerKeyId);

@@ -430,6 +430,20 @@ describe('/v1/batches on the embedded engine', () => {
     expect(await rt.quota.usage(A)).toMatchObject({ files: 2, stored_bytes: outputBytes + errorBytes, running_batches: 0 });
   });
 
+  it("counts a corpus' stored shards against the key's stored bytes, and gives them back when the corpus is deleted", async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', DOCS.map((d) => JSON.stringify(d)).join('\n'));
+    const created = await createBatch(rt, [line('c', { query: 'python http', documents_file_id: corpus.id }, '/v2/rerank')], '/v2/rerank');
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
+    expect(done.body['request_counts']).toEqual({ total: 1, completed: 1, failed: 0 });
+    const outputBytes = Buffer.byteLength(rt.files.text(done.body['output_file_id']));
+    // The output file and the corpus' analysis (bm25's per-document term counts) are what the key now stores.
+    expect((await rt.quota.usage(A)).stored_bytes).toBeGreaterThan(outputBytes);
+    expect((await call(rt, 'DELETE', `/v1/files/${corpus.id}`)).status).toBe(200);
+    expect((await rt.quota.usage(A)).stored_bytes).toBe(outputBytes);
+  });
+
   it('validates the create body and the endpoint', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const file = await rt.files.put(A, 'in.jsonl', 'batch', line('a', { query: 'q', documents: ['a'] }));
