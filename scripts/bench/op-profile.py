@@ -5,7 +5,7 @@ Runs each graph with `enable_profiling` (1 intra-op thread, the scorer's batchin
 MiniLM-L6 documents after a warm-up, and sums the profiler's per-node kernel times by op type (and, for the GEMM
 kinds, by the node's provider kernel). Prints one Markdown table per graph: op type, ms, share of the kernels' total.
 
-    taskset -c 0 python3 scripts/bench/op-profile.py [--docs 32] FOLDER:ONNX [FOLDER:ONNX ...]
+    taskset -c 0 python3 scripts/bench/op-profile.py [--docs 32] [--max-batch-scores 16384] FOLDER:ONNX [FOLDER:ONNX ...]
 e.g. bench/.models/minilm-l6:onnx/model.onnx bench/.models/minilm-l6-hub:onnx/variants/fused-fp32.onnx
 """
 from __future__ import annotations
@@ -22,11 +22,11 @@ from load_module import load_module  # a sibling file: the script's own folder i
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def profile(peers, folder: str, onnx: str, query: str, documents: list[str]) -> tuple[dict[str, float], float]:
+def profile(peers, folder: str, onnx: str, query: str, documents: list[str], max_scores: int) -> tuple[dict[str, float], float]:
     import onnxruntime as ort
 
     state = peers.load_ort({"runtime": "ort", "folder": folder, "onnx": onnx, "threads": 1, "batchSize": 8,
-                            "maxBatchTokens": 8 * 512})
+                            "maxBatchTokens": 8 * 512, **({"maxBatchScores": max_scores} if max_scores > 0 else {})})
     peers.run_ort(state, query, documents[:8])  # warm-up outside the profile
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
@@ -53,15 +53,19 @@ def main() -> None:
     ap.add_argument("graphs", nargs="+", help="FOLDER:ONNX (model folder and the .onnx inside it)")
     ap.add_argument("--docs", type=int, default=32)
     ap.add_argument("--model", default="minilm-l6")
+    # The scorer's default (onnx-cross-encoder.ts DEFAULT_MAX_BATCH_SCORES): pairs of 128+ tokens run alone. 0 = no limit
+    # (the 8-pair batches the first profiles in bench/cpu-forms.md were taken with).
+    ap.add_argument("--max-batch-scores", type=int, default=128 * 128)
     args = ap.parse_args()
     peers = load_module("python_peers", ROOT / "scripts" / "bench" / "python-peers.py")
     docs = json.loads((ROOT / "bench" / "out" / "bench-documents.json").read_text())[args.model]["full"]
     documents = docs["documents"][: args.docs]
     for spec in args.graphs:
         folder, onnx = spec.split(":", 1)
-        by_op, wall = profile(peers, folder, onnx, docs["query"], documents)
+        by_op, wall = profile(peers, folder, onnx, docs["query"], documents, args.max_batch_scores)
         total = sum(by_op.values())
-        print(f"\n### {Path(folder).name}/{onnx}: kernels {total:.0f} ms over the whole profile "
+        limit = f"rows x width^2 <= {args.max_batch_scores}" if args.max_batch_scores > 0 else "8-pair batches, no score limit"
+        print(f"\n### {Path(folder).name}/{onnx} ({limit}): kernels {total:.0f} ms over the whole profile "
               f"(warm-up batch + {len(documents)} pairs; last run {wall * 1000:.0f} ms wall)\n")
         print("| op | ms | share |\n| --- | --- | --- |")
         for op, ms in sorted(by_op.items(), key=lambda kv: -kv[1]):

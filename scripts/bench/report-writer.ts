@@ -113,17 +113,21 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '',
     '## Targets',
     '',
+    'Wall-clock ratios of medians in one run. On a shared machine PyTorch\'s OpenMP threads stall when a core is taken away, so at 2+ threads ' +
+      'read these beside the load averages above; bench/cpu-forms.md has the same MiniLM-L6 rows in pairs per process CPU-second ' +
+      '(`scripts/bench/cpu-forms.py`), with each run\'s load.',
+    '',
     table(
       ['target', 'measured', 'verdict'],
       [
         [
           'MiniLM-L6 int8 >= 2x CrossEncoder (PyTorch fp32), each thread count',
-          mini('int8').map((r) => `${r.threads} thr ${x(ratio(r.ours, crossEncoderFor(rows, r)))}`).join(', ') || 'n/a',
+          mini('int8').map((r) => `${r.model} ${r.threads} thr ${x(ratio(r.ours, crossEncoderFor(rows, r)))}`).join(', ') || 'n/a',
           verdict(mini('int8').map((r) => ratio(r.ours, crossEncoderFor(rows, r))), 2),
         ],
         [
           'MiniLM-L6 fp32 >= 1.15x CrossEncoder, each thread count',
-          mini('fp32').map((r) => `${r.threads} thr ${x(ratio(r.ours, r.crossEncoder))}`).join(', ') || 'n/a',
+          mini('fp32').map((r) => `${r.model} ${r.threads} thr ${x(ratio(r.ours, r.crossEncoder))}`).join(', ') || 'n/a',
           verdict(mini('fp32').map((r) => ratio(r.ours, r.crossEncoder)), 1.15),
         ],
         [
@@ -322,9 +326,10 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       'Which int8 to ship per architecture (what `model:pull` / the converters should produce): README "int8 quantization" and ' +
         'bench/quantization-recipes.md (every recipe: speed in CPU time, Spearman on the bench models, their spread copies and a trained ' +
         'TinyBERT-L2 copy). In short: `model_quantized.onnx` = dynamic, MatMul + Gather, QInt8 per tensor everywhere; on x86 without VNNI ' +
-        '(this machine) u8 x s8 products can saturate, so `model_quint8_avx2.onnx` (QUInt8, `export-onnx.py --int8-arch x86-avx2`) is the ' +
-        'fallback when int8 ranks drift; arm64 (SDOT/UDOT, I8MM) and VNNI take QInt8 as is; on Graviton3+ fp32 with ' +
-        '`mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative. The arm64 and VNNI kernels are not measured here (x86 AVX2).',
+        '(AVX2-only CPUs such as the AMD EPYC earlier reports ran on) u8 x s8 products can saturate, so `model_quint8_avx2.onnx` (QUInt8, ' +
+        '`export-onnx.py --int8-arch x86-avx2`) is the fallback when int8 ranks drift; arm64 (SDOT/UDOT, I8MM) and VNNI take QInt8 as is; on ' +
+        'Graviton3+ fp32 with `mlas.enable_gemm_fastmath_arm64_bfloat16` is the bf16 alternative. The kernels measured here are the ones ' +
+        'onnxruntime picks for the CPU named above (it chooses by CPUID at start-up; nothing selects another ISA at run time); arm64 is not measured.',
       '',
       `## Length-aware batching vs padding (int8, raw ${extras.threads}-thread session, same tokenized pairs)`,
       '',
