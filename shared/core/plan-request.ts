@@ -44,8 +44,8 @@ export interface JobPlan {
 }
 
 export type RequestPlan =
-  /** Score now with RerankService.rerank. */
-  | { readonly kind: 'sync' }
+  /** Score now with RerankService.rerank; `unqueueable` says why it could not run as a job instead, when it could not. */
+  | { readonly kind: 'sync'; readonly unqueueable?: string }
   /** Submit a job; `respondAsync` = answer 202 at once instead of waiting for it. */
   | { readonly kind: 'job'; readonly respondAsync: boolean; readonly job: JobPlan };
 
@@ -113,7 +113,11 @@ export function planRequest(input: PlanInput): RequestPlan {
     }
     return { kind: 'job', respondAsync: true, job: jobPlan(request, scorer, input.limits) };
   }
-  if (!scorer || !chunkable) return { kind: 'sync' };
+  if (!scorer || !chunkable) {
+    // What a request that outlives the sync deadline is told: a job is no way out for it.
+    const reason = mayQueue ? unqueueable(request, input.names, cutAtMerge).reason : "this route's clients do not poll jobs";
+    return { kind: 'sync', unqueueable: reason };
+  }
   const respondAsync = input.preferAsync === true;
   if (!respondAsync && !needsQueuedJob(request, input.limits) && !overBudget(scorer, request, input.limits)) return { kind: 'sync' };
   return { kind: 'job', respondAsync, job: jobPlan(request, scorer, input.limits) };

@@ -5,14 +5,18 @@ import { RerankError } from './rerank-error.js';
  * dialect's envelope with the way out, and the scorer stops at its next batch (ScoreOptions.signal).
  */
 export class ScoringTimedOutError extends RerankError {
+  /** `unqueueable`: why this request cannot run as a job (it is then not offered as the way out). */
   constructor(
     readonly timeoutMs: number,
     documents: number,
+    unqueueable?: string,
   ) {
     super(
       'timed_out',
       `scoring ${documents} documents did not finish within ${timeoutMs / 1000} s and was stopped; ` +
-        'send the request as a job ("Prefer: respond-async" or POST /v1/rerank/jobs), or fewer or shorter documents',
+        (unqueueable === undefined
+          ? 'send the request as a job ("Prefer: respond-async" or POST /v1/rerank/jobs), or fewer or shorter documents'
+          : `it cannot run as a job (${unqueueable}): send fewer or shorter documents`),
     );
     this.name = 'ScoringTimedOutError';
   }

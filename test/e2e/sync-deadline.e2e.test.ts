@@ -34,7 +34,8 @@ describe('RERANK_SYNC_TIMEOUT_MS', () => {
     expect(res.status).toBe(504);
     const body = (await res.json()) as { error: { message: string } };
     expect(body.error.message).toBe(
-      'scoring 250 documents did not finish within 0.3 s and was stopped; send the request as a job ("Prefer: respond-async" or POST /v1/rerank/jobs), or fewer or shorter documents',
+      // Not "send it as a job": this one cannot be one, and the message says why.
+      'scoring 250 documents did not finish within 0.3 s and was stopped; it cannot run as a job (it sets max_chunks_per_doc): send fewer or shorter documents',
     );
     expect((await post(['requests is a Python HTTP library', 'bananas'])).status).toBe(200);
   });

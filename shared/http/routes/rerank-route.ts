@@ -28,12 +28,12 @@ const withPathModel = (body: unknown, model: string | undefined): unknown =>
   typeof body === 'object' && body !== null && !Array.isArray(body) && model !== undefined ? { ...body, model } : body;
 
 /** Scores within syncTimeoutMs: past it the scorer stops at its next batch and the caller gets a 504 that says what to do. */
-async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, dialect: Dialect): Promise<RerankOutcome> {
+async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, dialect: Dialect, unqueueable: string | undefined): Promise<RerankOutcome> {
   const timeoutMs = deps.syncTimeoutMs;
   const names = dialect.paramNames(request);
   if (timeoutMs === undefined) return deps.service.rerank(request, { names });
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ScoringTimedOutError(timeoutMs, request.documents.length)), timeoutMs);
+  const timer = setTimeout(() => controller.abort(new ScoringTimedOutError(timeoutMs, request.documents.length, unqueueable)), timeoutMs);
   try {
     return await deps.service.rerank(request, { signal: controller.signal, names });
   } finally {
@@ -64,7 +64,7 @@ export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpo
     if (job.status === 'running') throw new JobStillRunningError(job.id, `${context.basePath}${jobPollPath(job.id)}`, waitMs);
     return formatJob(deps, job, dialect, context, request);
   }
-  const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await scoreWithDeadline(deps, request, dialect);
+  const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await scoreWithDeadline(deps, request, dialect, plan.unqueueable);
   const formatted = dialect.formatOutcome(outcome, context, request);
   recordRerankMetrics(dialect.name, request.documents.length, outcome);
   return reply(formatted, {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planRequest, type PlanInput } from '../../../shared/core/plan-request.js';
 import { RerankError } from '../../../shared/core/rerank-error.js';
+import { ScoringTimedOutError } from '../../../shared/core/scoring-timed-out-error.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import type { Scorer, SplittableScorer } from '../../../shared/core/scorer.js';
 
@@ -69,14 +70,22 @@ describe('planRequest', () => {
     expect(plan(rerankRequest('q', docs(4)), hybrid).result).toMatchObject({ kind: 'job', job: { model: 'ce+bm25', fusion: { chunkModel: 'ce' } } });
   });
 
-  it('answers candidate-relative scorers, strategies and non-queueable dialects now, whatever their size', () => {
-    expect(plan(rerankRequest('q', docs(9)), lexical, { preferAsync: true }).result).toEqual({ kind: 'sync' });
+  it('answers candidate-relative scorers, strategies and non-queueable dialects now, whatever their size, saying why no job', () => {
+    // The reason is what a sync deadline's 504 says instead of offering a job (ScoringTimedOutError).
+    expect(plan(rerankRequest('q', docs(9)), lexical, { preferAsync: true }).result).toEqual({ kind: 'sync', unqueueable: 'its model scores the whole set at once' });
     const boosted = plan(rerankRequest('q', docs(9), { strategy: 'boost' }), logit);
-    expect(boosted.result).toEqual({ kind: 'sync' });
+    expect(boosted.result).toEqual({ kind: 'sync', unqueueable: "its strategy 'boost' scores the whole set at once" });
     expect(boosted.resolved).toEqual([]);
     const rag = plan(rerankRequest('q', docs(9)), logit, { dialectQueueable: false });
-    expect(rag.result).toEqual({ kind: 'sync' });
+    expect(rag.result).toEqual({ kind: 'sync', unqueueable: "this route's clients do not poll jobs" });
     expect(rag.resolved).toEqual([]);
+  });
+
+  it('a timed-out request is offered a job only when it could run as one', () => {
+    expect(new ScoringTimedOutError(26_000, 30).message).toMatch(/send the request as a job/);
+    const refused = new ScoringTimedOutError(26_000, 30, 'its model scores the whole set at once');
+    expect(refused.message).not.toMatch(/respond-async/);
+    expect(refused.message).toMatch(/cannot run as a job \(its model scores the whole set at once\): send fewer or shorter documents/);
   });
 
   it('refuses a job submission that cannot be chunked', () => {
