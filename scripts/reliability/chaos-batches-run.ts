@@ -49,6 +49,10 @@ export interface ChaosBatchesOptions {
   /** How many batches (the first ones) carry one line whose scoring throws on every delivery. */
   readonly poisonedBatches: number;
   readonly sdk: SdkFaultRates;
+  /** Where the SDK faults are raised (see SdkFaultOptions.placement); absent = inside-retry. */
+  readonly sdkPlacement?: 'inside-retry' | 'outside-retry';
+  /** The SDK clients' maxAttempts (absent = the SDK default of 3). */
+  readonly sdkMaxAttempts?: number;
   readonly crashes: TaskCrashRates;
   readonly faultyReceives: number;
   readonly pollers: number;
@@ -56,6 +60,8 @@ export interface ChaosBatchesOptions {
   readonly maxReceiveCount: number;
   readonly visibilityTimeoutSeconds: number;
   readonly stallTimeoutMs: number;
+  /** Told the progress whenever it moves (a long run shows it is alive). */
+  readonly onProgress?: (progress: string) => void;
 }
 
 export interface BatchVerdict {
@@ -140,10 +146,15 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
   const counts = new FaultCounts();
   const runId = `chaos-batches-${options.seed}-${owner}-${Date.now().toString(36)}`;
   const queues = await createChunkQueues(stack.sqs, runId, { maxReceiveCount: options.maxReceiveCount, visibilityTimeoutSeconds: options.visibilityTimeoutSeconds });
-  const dynamodb = new DynamoDBClient(localAwsConfig(stack.env['AWS_ENDPOINT_URL_DYNAMODB'] as string));
-  const sqs = new SQSClient(localAwsConfig(stack.env['AWS_ENDPOINT_URL_SQS'] as string));
-  const s3 = new S3Client({ ...localAwsConfig(stack.env['AWS_ENDPOINT_URL_S3'] as string), forcePathStyle: true });
-  for (const client of [dynamodb, sqs, s3]) injectSdkFaults(client, { rates: options.sdk, random: faultRandom, counts, placement: 'inside-retry' });
+  const config = (endpoint: string | undefined) => ({
+    ...localAwsConfig(endpoint as string),
+    ...(options.sdkMaxAttempts === undefined ? {} : { maxAttempts: options.sdkMaxAttempts }),
+  });
+  const dynamodb = new DynamoDBClient(config(stack.env['AWS_ENDPOINT_URL_DYNAMODB']));
+  const sqs = new SQSClient(config(stack.env['AWS_ENDPOINT_URL_SQS']));
+  const s3 = new S3Client({ ...config(stack.env['AWS_ENDPOINT_URL_S3']), forcePathStyle: true });
+  const placement = options.sdkPlacement ?? 'inside-retry';
+  for (const client of [dynamodb, sqs, s3]) injectSdkFaults(client, { rates: options.sdk, random: faultRandom, counts, placement });
 
   // The truth is read on the emulator's clean clients, so checking never injects a fault.
   const truth = new DynamoDbQuotaLedger(stack.dynamodb, stack.tableName);
@@ -282,6 +293,7 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
   // Settle on the truth (a clean store): wait while any batch's status or counts move, or deliveries happen.
   const truthStore = new DynamoDbBatchStore(stack.dynamodb, stack.tableName);
   let stalled: string | undefined;
+  let lastProgress = '';
   try {
     await waitForProgress(
       async () => {
@@ -290,6 +302,8 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
         const ended = records.filter((r) => r !== undefined && isTerminal(r.status)).length;
         const counted = await Promise.all(records.map((r) => (r && !isTerminal(r.status) ? truthStore.countResults(r.id) : { completed: 0, failed: 0 })));
         const progress = `${ended}/${created.length} batches ended; ${counted.reduce((a, c) => a + c.completed + c.failed, 0)} lines done in the others; ${deliveries} deliveries`;
+        if (progress !== lastProgress) options.onProgress?.(`${owner}: ${progress}`);
+        lastProgress = progress;
         return { done: ended === created.length, progress, value: undefined };
       },
       { stallMs: options.stallTimeoutMs, pollMs: 200, what: `chaos batches (${owner})` },
