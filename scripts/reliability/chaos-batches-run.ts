@@ -126,7 +126,7 @@ function poisonableScorer(): Scorer {
 type Line = { custom_id: string; response: { status_code: number; body: Record<string, unknown> } | null; error: unknown };
 
 interface RunResult {
-  readonly batches: { id: string; lines: readonly string[]; status: string; output: Line[]; errors: Line[]; outputFileId?: string; errorFileId?: string }[];
+  readonly batches: { id: string; lines: readonly string[]; status: string; errorCodes: string; output: Line[]; errors: Line[]; outputFileId?: string; errorFileId?: string }[];
   readonly faults: FaultCounts;
   readonly deliveries: number;
   readonly quotaMax: Record<'running_batches' | 'stored_bytes' | 'files', number>;
@@ -334,6 +334,7 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
       id: c.id,
       lines: c.lines,
       status: record?.status ?? 'missing',
+      errorCodes: (record?.errors ?? []).map((e) => e.code).join(', '),
       output: output.lines,
       errors: errors.lines,
       ...(record?.outputFileId ? { outputFileId: record.outputFileId } : {}),
@@ -384,7 +385,7 @@ export async function runChaosBatches(stack: LocalAwsStack, options: ChaosBatche
     const failedIds = b.errors.map((l) => l.custom_id).sort();
     let violation: string | undefined;
     if (!isTerminal(b.status as never)) violation = `did not end: ${b.status}`;
-    else if (b.status !== 'completed') violation = `ended ${b.status}, not completed`;
+    else if (b.status !== 'completed') violation = `ended ${b.status} (${b.errorCodes}), not completed`;
     else if (lost > 0 || duplicated > 0) violation = `${lost} lines lost, ${duplicated} duplicated`;
     else if (differing > 0) violation = `${differing} completed lines differ from the fault-free run`;
     else if (!isDeepStrictEqual(failedIds, poisoned.sort())) violation = `error file holds ${JSON.stringify(failedIds)}, expected the poison lines ${JSON.stringify(poisoned)}`;
