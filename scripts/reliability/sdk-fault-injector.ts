@@ -4,13 +4,14 @@ import {
   TransactionCanceledException,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
 import { RequestThrottled, SQSClient } from '@aws-sdk/client-sqs';
 import type { FinalizeRequestMiddleware, InitializeMiddleware, MetadataBearer, MiddlewareStack } from '@smithy/types';
 import type { FaultCounts } from './fault-counts.js';
 
 /** Probabilities per SDK call; 0 turns a fault off. */
 export interface SdkFaultRates {
-  /** Any DynamoDB or SQS data call: a throttling error before the request reaches the server. */
+  /** Any DynamoDB, SQS or S3 data call: a throttling error before the request reaches the server (S3: `SlowDown`). */
   readonly throttle: number;
   /** TransactWriteItems: cancelled with `TransactionConflict` before it reaches the server. */
   readonly transactionConflict: number;
@@ -35,15 +36,18 @@ export interface SdkFaultOptions {
   readonly placement: 'inside-retry' | 'outside-retry';
 }
 
-type Client = DynamoDBClient | SQSClient;
+type Client = DynamoDBClient | SQSClient | S3Client;
+type Service = 'sqs' | 'dynamodb' | 's3';
 /** Setup calls are left alone: a fault there tests the harness, not the service. */
 const SETUP_COMMANDS = new Set(['GetQueueAttributesCommand', 'CreateQueueCommand', 'CreateTableCommand', 'DescribeTableCommand', 'UpdateTimeToLiveCommand']);
 const DYNAMODB_WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'DeleteItemCommand']);
 
 const metadata = { httpStatusCode: 400 };
 
-function throttlingError(service: 'sqs' | 'dynamodb', random: () => number): Error {
+function throttlingError(service: Service, random: () => number): Error {
   const message = `injected throttling`;
+  // S3 answers 503 SlowDown, which the SDK's retry classifies as throttling by its name.
+  if (service === 's3') return Object.assign(new Error(message), { name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 } });
   if (service === 'sqs') return new RequestThrottled({ message, $metadata: metadata });
   return random() < 0.5
     ? new ProvisionedThroughputExceededException({ message, $metadata: metadata })
@@ -61,7 +65,7 @@ function lostResponseError(command: string): Error {
  */
 export function injectSdkFaults(client: Client, options: SdkFaultOptions): void {
   const { rates, random, counts } = options;
-  const service = client instanceof SQSClient ? 'sqs' : 'dynamodb';
+  const service: Service = client instanceof SQSClient ? 'sqs' : client instanceof S3Client ? 's3' : 'dynamodb';
   const middleware = ((next: (args: { input: Record<string, unknown> }) => Promise<unknown>, context: { commandName?: string }) =>
     async (args: { input: Record<string, unknown> }) => {
       const command = context.commandName ?? 'unknown';
