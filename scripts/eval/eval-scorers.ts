@@ -83,7 +83,7 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
   },
   {
     name: 'use-lite-tuned',
-    description: 'served `use-lite-tuned`: cosine of USE-lite with its dense head fine-tuned on the training sources (scripts/model/fine-tune-use/)',
+    description: 'served `use-lite-tuned`: cosine of USE-lite fine-tuned on the training sources (scripts/model/fine-tune-use/; what was trained: its training.json)',
     load: () => loadCachedBiEncoder('use-lite-tuned', USE_LITE_TUNED_FOLDER),
   },
   {

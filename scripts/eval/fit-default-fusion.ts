@@ -4,7 +4,11 @@
  * splits of two training sources, score the third's train split, for each of debian, info and wordnet.
  * A choice must generalize to a source it was not fitted on, which in-source folds do not show.
  *
- * Rule: among the candidates whose held-out MRR@10 is at least the served `bm25` model's on EVERY held-out
+ * Fully nested: per fold, bm25 itself (its IDF table and its calibration, held-out-lexical-side.ts) is
+ * refitted without the held-out source, so the held-out source's bm25 baseline and its bm25Logit feature
+ * are out of sample too; the served bm25 saw all three sources' documents and labels.
+ *
+ * Rule: among the candidates whose held-out MRR@10 is at least the fold's `bm25` model's on EVERY held-out
  * source, the best mean held-out MRR@10; if none qualifies, the one whose worst source loses least to
  * bm25 (the report says so). The chosen candidate is refitted on all three train splits (listwise
  * conditional logit for the order, then Platt scaling with the query length for P(relevant)).
@@ -23,13 +27,13 @@ import { cpus } from 'node:os';
 import { loadOnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
 import { fusionFeatureVector } from '../../shared/scoring/hybrid/fusion-features.js';
 import { defaultBackground } from '../../shared/scoring/lexical/background-idf.js';
-import { lexicalFeatures, type LexicalFeatures } from '../../shared/scoring/lexical/lexical-features.js';
-import { createBm25Scorer } from '../../shared/scoring/lexical/bm25-scorer.js';
-import { tokenizeLexical } from '../../shared/scoring/lexical/lexical-tokenizer.js';
-import type { LogisticModel } from '../../shared/scoring/logistic-model.js';
+import { BM25_CALIBRATION } from '../../shared/scoring/lexical/bm25-calibration.js';
+import { lexicalFeatureVector, type LexicalFeatures } from '../../shared/scoring/lexical/lexical-features.js';
+import { logisticProbability, type LogisticModel } from '../../shared/scoring/logistic-model.js';
 import { expectedCalibrationError, type ScoredLabel } from './calibration.js';
 import { EmbeddingCache } from './embedding-cache.js';
 import { EMBEDDING_CACHE_DIR, TRAINING_SOURCES, readSourceSplit } from './eval-sources.js';
+import { fitLexicalSideWithout, lexicalFeaturesUnder, type HeldOutLexicalSide, type LexicalSide, type SourceQuery } from './held-out-lexical-side.js';
 import { fitConditionalLogit, fitLogistic, logLoss, type QueryGroup } from './logistic-fit.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -63,13 +67,15 @@ const LAMBDAS = [0.1, 1, 10, 100];
 const SATURATIONS = [1, 4, 16];
 const usesSaturation = (names: readonly string[]): boolean => names.includes('bm25Saturated');
 
+/** The served lexical side (final fit) or a fold's (held-out-lexical-side.ts); 'served' or the held-out source. */
+type SideKey = 'served' | (typeof TRAINING_SOURCES)[number];
+
 interface Query {
   readonly source: string;
-  readonly lexical: readonly LexicalFeatures[];
+  /** Lexical features under each side's IDF. */
+  readonly lexical: ReadonlyMap<SideKey, readonly LexicalFeatures[]>;
   readonly cosines: readonly number[];
   readonly relevant: number;
-  /** The served bm25's reciprocal rank@10 on this query (the baseline every candidate must not fall below). */
-  readonly bm25Rr: number;
 }
 
 const reciprocalRank = (scores: readonly number[], relevant: number): number => {
@@ -78,29 +84,42 @@ const reciprocalRank = (scores: readonly number[], relevant: number): number => 
   return rank <= 10 ? 1 / rank : 0;
 };
 
-const background = defaultBackground();
-const bm25 = createBm25Scorer({ id: 'bm25' });
 const cache = await EmbeddingCache.forModel(EMBEDDING_CACHE_DIR, modelFolder);
-const queries: Query[] = [];
+const texts: SourceQuery[] = [];
+const cosinesOf: (readonly number[])[] = [];
+const idfDocuments = new Map<string, readonly string[]>();
 for (const source of TRAINING_SOURCES) {
   const folder = cosineFolder(source);
   const sourceCache = await EmbeddingCache.forModel(EMBEDDING_CACHE_DIR, folder);
   const model = await loadOnnxBiEncoder({ id: basename(folder), folder });
   const cosineScorer = sourceCache.scorer(model);
-  for (const q of (await readSourceSplit(source, 'train')).queries) {
-    const queryTerms = tokenizeLexical(q.query);
-    const relevant = q.relevant[0]!;
-    queries.push({
-      source,
-      lexical: q.documents.map((d) => lexicalFeatures(queryTerms, tokenizeLexical(d), background)),
-      cosines: (await cosineScorer.score(q.query, q.documents)).scores,
-      relevant,
-      bm25Rr: reciprocalRank((await bm25.score(q.query, q.documents)).scores, relevant),
-    });
+  const train = (await readSourceSplit(source, 'train')).queries;
+  // The committed IDF table is over every split's documents of the training sources (build-background-idf.ts): a fold's is the same without one source.
+  idfDocuments.set(source, [...train, ...(await readSourceSplit(source, 'eval')).queries].flatMap((q) => q.documents));
+  for (const q of train) {
+    texts.push({ source, query: q.query, documents: q.documents, relevant: q.relevant[0]! });
+    cosinesOf.push((await cosineScorer.score(q.query, q.documents)).scores);
   }
   sourceCache.save();
   await model.close();
 }
+
+const served: LexicalSide = { background: defaultBackground(), bm25: BM25_CALIBRATION };
+const folds = new Map<SideKey, HeldOutLexicalSide>(TRAINING_SOURCES.map((source) => [source, fitLexicalSideWithout(source, texts, idfDocuments)]));
+const sides = new Map<SideKey, LexicalSide>([['served', served], ...folds]);
+for (const f of folds.values()) console.log(`bm25 without ${f.heldOut}: IDF over ${f.idfDocuments} documents, k ${f.fit.saturation}, CV MRR@10 ${f.fit.cvMrr.toFixed(3)}`);
+const queries: Query[] = texts.map((t, i) => ({
+  source: t.source,
+  lexical: new Map([...sides].map(([key, side]) => [key, lexicalFeaturesUnder(side, t.query, t.documents)])),
+  cosines: cosinesOf[i]!,
+  relevant: t.relevant,
+}));
+const lexicalOf = (q: Query, side: SideKey): readonly LexicalFeatures[] => q.lexical.get(side)!;
+/** The reciprocal rank@10 of a side's bm25 on a query (the baseline every candidate must not fall below). */
+const bm25Rr = (q: Query, side: SideKey): number => {
+  const { bm25 } = sides.get(side)!;
+  return reciprocalRank(lexicalOf(q, side).map((f) => logisticProbability(bm25, lexicalFeatureVector(f, bm25.saturation))), q.relevant);
+};
 
 interface Candidate {
   readonly name: string;
@@ -113,16 +132,17 @@ const candidates: Candidate[] = Object.entries(FEATURE_SETS).flatMap(([name, fea
   LAMBDAS.flatMap((lambda) => (usesSaturation(features) ? SATURATIONS : [1]).map((saturation) => ({ name, features, lambda, saturation }))),
 );
 
-const rows = (c: Candidate, q: Query): number[][] => q.lexical.map((f, i) => fusionFeatureVector(c.features, f, q.cosines[i]!, c.saturation));
-const group = (c: Candidate, q: Query): QueryGroup => ({ rows: rows(c, q), relevant: q.relevant });
+const rows = (c: Candidate, q: Query, side: SideKey): number[][] =>
+  lexicalOf(q, side).map((f, i) => fusionFeatureVector(c.features, f, q.cosines[i]!, c.saturation, sides.get(side)!.bm25));
+const group = (c: Candidate, q: Query, side: SideKey): QueryGroup => ({ rows: rows(c, q, side), relevant: q.relevant });
 const dot = (w: readonly number[], x: readonly number[]): number => x.reduce((s, v, j) => s + w[j]! * v, 0);
 
 /** Listwise weights, then Platt scaling over (w . x, logQueryTerms): a LogisticModel in the served form. */
-function fit(c: Candidate, train: readonly Query[]): { weights: number[]; bias: number; logLoss: number } {
-  const w = fitConditionalLogit(train.map((q) => group(c, q)), c.lambda);
+function fit(c: Candidate, train: readonly Query[], side: SideKey): { weights: number[]; bias: number; logLoss: number } {
+  const w = fitConditionalLogit(train.map((q) => group(c, q, side)), c.lambda);
   const queryLength = c.features.indexOf('logQueryTerms');
-  const z = train.flatMap((q) => rows(c, q).map((row) => [dot(w, row), row[queryLength]!]));
-  const labels = train.flatMap((q) => q.lexical.map((_, i) => (i === q.relevant ? 1 : 0)));
+  const z = train.flatMap((q) => rows(c, q, side).map((row) => [dot(w, row), row[queryLength]!]));
+  const labels = train.flatMap((q) => q.cosines.map((_, i) => (i === q.relevant ? 1 : 0)));
   const platt = fitLogistic(z, labels, 0);
   const weights = w.map((v, j) => v * platt.weights[0]! + (j === queryLength ? platt.weights[1]! : 0));
   return { weights, bias: platt.bias, logLoss: logLoss(platt, z, labels) };
@@ -138,7 +158,10 @@ const ci95 = (xs: readonly number[]): number => {
 interface HeldOut {
   readonly source: string;
   readonly mrr: number;
+  /** The fold's bm25 (refitted without this source), the baseline. */
   readonly bm25Mrr: number;
+  /** The served bm25 (fitted on all three sources: in sample here), for comparison. */
+  readonly servedBm25Mrr: number;
   /** Paired difference to bm25 on the held-out source's queries: mean and 95% CI half-width. */
   readonly diff: number;
   readonly diffCi: number;
@@ -147,16 +170,26 @@ interface HeldOut {
 
 function leaveOneSourceOut(c: Candidate): HeldOut[] {
   return TRAINING_SOURCES.map((source) => {
-    const { weights, bias } = fit(c, queries.filter((q) => q.source !== source));
+    // Everything fitted here (the fusion, and bm25 under its bm25Logit) has seen neither the source's labels nor its documents.
+    const { weights, bias } = fit(c, queries.filter((q) => q.source !== source), source);
     const held = queries.filter((q) => q.source === source);
     const points: ScoredLabel[] = [];
     const rr = held.map((q) => {
-      const scores = rows(c, q).map((row) => sigmoid(bias + dot(weights, row)));
+      const scores = rows(c, q, source).map((row) => sigmoid(bias + dot(weights, row)));
       scores.forEach((score, i) => points.push({ score, relevant: i === q.relevant }));
       return reciprocalRank(scores, q.relevant);
     });
-    const diffs = rr.map((v, i) => v - held[i]!.bm25Rr);
-    return { source, mrr: mean(rr), bm25Mrr: mean(held.map((q) => q.bm25Rr)), diff: mean(diffs), diffCi: ci95(diffs), ece: expectedCalibrationError(points) };
+    const baseline = held.map((q) => bm25Rr(q, source));
+    const diffs = rr.map((v, i) => v - baseline[i]!);
+    return {
+      source,
+      mrr: mean(rr),
+      bm25Mrr: mean(baseline),
+      servedBm25Mrr: mean(held.map((q) => bm25Rr(q, 'served'))),
+      diff: mean(diffs),
+      diffCi: ci95(diffs),
+      ece: expectedCalibrationError(points),
+    };
   });
 }
 
@@ -173,10 +206,10 @@ const describe = (c: Candidate): string => `${c.name}, lambda ${c.lambda}${usesS
 for (const r of results) console.log(`${describe(r.c)}: LOSO MRR@10 ${r.held.map((h) => `${h.source} ${f3(h.mrr)} (${signed(h.diff)} vs bm25)`).join(', ')}; mean ${f3(r.meanMrr)}`);
 console.log(`chosen: ${describe(chosen.c)}${qualifying.length > 0 ? '' : ' (NO candidate reaches bm25 on every held-out source: the least bad one)'}`);
 
-const final = fit(chosen.c, queries);
+const final = fit(chosen.c, queries, 'served');
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 const modelName = relative(ROOT, modelFolder);
-const cvFigures = chosen.held.map((h) => `${h.source} ${f3(h.mrr)} vs bm25 ${f3(h.bm25Mrr)}`).join(', ');
+const cvFigures = chosen.held.map((h) => `${h.source} ${f3(h.mrr)} vs its fold's bm25 ${f3(h.bm25Mrr)}`).join(', ');
 const fitted: LogisticModel = {
   features: chosen.c.features,
   weights: final.weights.map(round),
@@ -185,9 +218,17 @@ const fitted: LogisticModel = {
   fittedOn:
     `${queries.length * 20} pairs (${queries.length} train queries x 20 candidates) from ${TRAINING_SOURCES.join(', ')}, cosine of ${modelName}` +
     `${values['held-out-models'] === undefined ? '' : ' (cross-fitted: each source scored by a copy fine-tuned without it)'}; ` +
-    `scripts/eval/fit-default-fusion.ts: features and L2 ${chosen.c.lambda} by leave-one-source-out CV (held-out MRR@10 ${cvFigures}), listwise fit, Platt-calibrated`,
+    `scripts/eval/fit-default-fusion.ts: features and L2 ${chosen.c.lambda} by nested leave-one-source-out CV (bm25 refitted per fold; held-out MRR@10 ${cvFigures}), listwise fit, Platt-calibrated`,
 };
 
+const foldTable = [
+  '| held-out source | its fold\'s bm25: IDF documents, k, CV MRR@10 (other two sources) | held-out MRR@10: fold bm25 / served bm25 (in sample) |',
+  '| --- | --- | --- |',
+  ...[...folds.values()].map((f) => {
+    const h = chosen.held.find((x) => x.source === f.heldOut)!;
+    return `| ${f.heldOut} | ${f.idfDocuments}, ${f.fit.saturation}, ${f3(f.fit.cvMrr)} | ${f3(h.bm25Mrr)} / ${f3(h.servedBm25Mrr)} |`;
+  }),
+].join('\n');
 const table = [
   '| feature set | L2 | k | ' + TRAINING_SOURCES.map((s) => `${s} held out: MRR@10 (vs bm25, paired 95% CI) / ECE`).join(' | ') + ' | mean MRR@10 | >= bm25 on every source |',
   '| --- | --- | --- | ' + TRAINING_SOURCES.map(() => '---').join(' | ') + ' | --- | --- |',
@@ -198,7 +239,7 @@ const table = [
       ` | ${f3(r.meanMrr)} | ${r.worstDiff >= 0 ? 'yes' : 'no'} |`,
   ),
 ].join('\n');
-const report = `# The default fusion: leave-one-source-out cross-validation
+const report = `# The default fusion: nested leave-one-source-out cross-validation
 
 Generated by \`npx tsx scripts/eval/fit-default-fusion.ts --model ${modelName}${values['held-out-models'] === undefined ? '' : ` --held-out-models ${values['held-out-models']}`}\`
 (scripts/eval/fit-default-fusion.ts) on ${new Date().toISOString()} (${cpus()[0]?.model ?? 'unknown CPU'}).
@@ -209,16 +250,22 @@ Bi-encoder: \`${modelName}\` (model digest ${cache.digest.slice(0, 16)}). ${
 }
 
 Each row is fitted on the TRAIN splits of two training sources and scored on the train split of the third
-(300 queries, 1 relevant in 20 BM25-mined candidates), for each source in turn. "vs bm25" is the paired
-difference to the served \`bm25\` model on the same held-out queries (95% CI half-width). Eval splits and man
-pages are not read. ECE: the held-out source's P(relevant) calibration (10 bins).
+(300 queries, 1 relevant in 20 BM25-mined candidates), for each source in turn. Fully nested: in each fold
+\`bm25\` itself is rebuilt from the two other sources by the served recipe (IDF table over their documents,
+build-background-idf.ts; calibration and k over their train queries, fit-fusion.ts), and both the fusion's
+bm25Logit feature and the baseline are that fold's bm25, so nothing fitted has seen the held-out source.
+"vs bm25" is the paired difference to the fold's bm25 on the same held-out queries (95% CI half-width).
+Eval splits are read only for their documents' term counts (IDF, as the committed table is built); their
+labels and the man pages are not read. ECE: the held-out source's P(relevant) calibration (10 bins).
+
+${foldTable}
 
 Rule: the best mean held-out MRR@10 among the rows at or above bm25 on every held-out source${qualifying.length > 0 ? '' : ' - NO row qualified, so the row whose worst source loses least to bm25 was taken'}.
 Chosen: **${describe(chosen.c)}**, then refitted on all ${queries.length} train queries (train log loss ${final.logLoss.toFixed(4)}).
 
 ${table}
 
-Features: bm25Logit = the served \`bm25\` model's logit (its whole lexical side as one number); cosine =
+Features: bm25Logit = the \`bm25\` model's logit (the fold's in the table, the served one in the final fit) (its whole lexical side as one number); cosine =
 the bi-encoder cosine; cosineSquared; cosineTimesIdfCoverage; the lexical ones as in eval/report.md;
 logQueryTerms is weighed by the calibration step only (it is constant within a query).
 

@@ -15,10 +15,11 @@ import { writeFile } from 'node:fs/promises';
 import { loadOnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
 import { HYBRID_FEATURE_NAMES, hybridFeatureVector } from '../../shared/scoring/hybrid/fusion-features.js';
 import { defaultBackground } from '../../shared/scoring/lexical/background-idf.js';
-import { LEXICAL_FEATURE_NAMES, lexicalFeatureVector, lexicalFeatures, type LexicalFeatures } from '../../shared/scoring/lexical/lexical-features.js';
+import { LEXICAL_FEATURE_NAMES, lexicalFeatures, type LexicalFeatures } from '../../shared/scoring/lexical/lexical-features.js';
 import { tokenizeLexical } from '../../shared/scoring/lexical/lexical-tokenizer.js';
 import type { LogisticModel } from '../../shared/scoring/logistic-model.js';
 import { EmbeddingCache } from './embedding-cache.js';
+import { fitBm25Calibration } from './fit-bm25-calibration.js';
 import { EMBEDDING_CACHE_DIR, TRAINING_SOURCES, USE_LITE_FOLDER, readSourceSplit } from './eval-sources.js';
 import { fitConditionalLogit, fitLogistic, logLoss, meanReciprocalRank } from './logistic-fit.js';
 
@@ -90,7 +91,7 @@ function choose(name: string, names: readonly string[], vector: (p: Pair, satura
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
 const fittedOn = `${queryIndex * 20} pairs (${queryIndex} train queries x 20 candidates) from ${TRAINING_SOURCES.join(', ')}; scripts/eval/fit-fusion.ts`;
 
-async function emit(path: string, constant: string, what: string, features: readonly string[], chosen: ReturnType<typeof choose>): Promise<void> {
+async function emit(path: string, constant: string, what: string, features: readonly string[], chosen: { weights: readonly number[]; bias: number; saturation: number; cvMrr: number }): Promise<void> {
   const fitted: LogisticModel = {
     features,
     weights: chosen.weights.map(round),
@@ -106,13 +107,13 @@ async function emit(path: string, constant: string, what: string, features: read
   console.log(`wrote ${path}: ${features.map((f, i) => `${f} ${fitted.weights[i]}`).join(', ')}, bias ${fitted.bias}, k ${fitted.saturation}`);
 }
 
-await emit(
-  'shared/scoring/lexical/bm25-calibration.ts',
-  'BM25_CALIBRATION',
-  'P(relevant) from lexical features alone: the `bm25` model.',
-  LEXICAL_FEATURE_NAMES,
-  choose('bm25', LEXICAL_FEATURE_NAMES, (p, k) => lexicalFeatureVector(p.lexical, k)),
+// The same fit as fit-default-fusion.ts's per-fold bm25 (fit-bm25-calibration.ts), on every train query.
+const bm25 = fitBm25Calibration(
+  trainQueries.map((q) => ({ lexical: q.pairs.map((p) => p.lexical), relevant: q.pairs.findIndex((p) => p.label === 1) })),
+  (k, cvMrr) => console.log(`bm25: k = ${k}: cross-validated MRR@10 ${cvMrr.toFixed(4)}`),
 );
+console.log(`bm25: calibrated log loss on train ${bm25.logLoss.toFixed(4)}`);
+await emit('shared/scoring/lexical/bm25-calibration.ts', 'BM25_CALIBRATION', 'P(relevant) from lexical features alone: the `bm25` model.', LEXICAL_FEATURE_NAMES, bm25);
 // The default's fusion is chosen by leave-one-source-out CV and uses the bm25 model's logit: refit it after bm25.
 console.log('in-source fit of the hybrid above is for comparison only; the served default fusion comes from');
 console.log('  npx tsx scripts/eval/fit-default-fusion.ts --model models/use-lite --write   (run it after refitting bm25)');

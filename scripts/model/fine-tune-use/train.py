@@ -20,6 +20,7 @@ import argparse
 import hashlib
 import json
 import math
+import os
 import random
 import shutil
 import time
@@ -68,7 +69,10 @@ def pooled_features(model: UseLite, seqs: list[list[int]], cache: Path, batch: i
             rows = order[i : i + batch]
             out[rows] = model.pooled(*pad_batch([seqs[r] for r in rows]))
     print(f"pooled {len(seqs)} texts with the frozen transformer in {time.time() - started:.0f} s", flush=True)
-    torch.save(out, path)
+    # Written whole, then renamed: a concurrent run (train-default.ts --jobs 2) never reads half a file.
+    partial = path.with_suffix(f".{os.getpid()}.partial")
+    torch.save(out, partial)
+    os.replace(partial, path)
     return out
 
 
@@ -94,7 +98,18 @@ def train(args) -> tuple[UseLite, dict]:
         features = pooled_features(model, texts.seqs, BUILD)
         embed = lambda idx: model.head(features[idx])  # noqa: E731
     else:
-        embed = lambda idx: model(*pad_batch([texts.seqs[i] for i in idx]))  # noqa: E731
+        def embed(idx, bf16=args.bf16):
+            # Texts of similar length run together (sub-batches of --chunk, shortest first): far less padding than one
+            # batch padded to its longest text, and the same embeddings (padding is masked out).
+            order = sorted(range(len(idx)), key=lambda j: len(texts.seqs[idx[j]]))
+            parts = []
+            for start in range(0, len(order), args.chunk):
+                rows = order[start : start + args.chunk]
+                with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                    parts.append(model(*pad_batch([texts.seqs[idx[j]] for j in rows])).float())
+            out = torch.cat(parts)
+            return out[torch.tensor(order).argsort()]
+    embed_fp32 = embed if args.mode == "head" else (lambda idx: embed(idx, bf16=False))  # noqa: E731
     trainable = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
     initial = {n: p.detach().clone() for n, p in trainable}
 
@@ -102,14 +117,23 @@ def train(args) -> tuple[UseLite, dict]:
         """MRR of the positive among its own mined candidates (positive + negatives) by cosine."""
         total = 0.0
         with torch.no_grad():
+            needed = sorted({i for p in dev_pairs for i in (p["q"], p["pos"], *p["neg"])})
+            row = {t: r for r, t in enumerate(needed)}
+            # In fp32 even when training runs in bfloat16: the epoch is chosen on the embeddings the export will give.
+            embedded = torch.cat([embed_fp32(needed[i : i + 256]) for i in range(0, len(needed), 256)]) if needed else None
             for p in dev_pairs:
-                e = embed([p["q"], p["pos"], *p["neg"]])
+                e = embedded[[row[t] for t in (p["q"], p["pos"], *p["neg"])]]
                 s = e[1:] @ e[0]
                 rank = 1 + int((s[1:] >= s[0]).sum())
                 total += 1.0 / rank if rank <= 10 else 0.0
         return total / max(1, len(dev_pairs))
 
-    optimizer = torch.optim.AdamW([p for _, p in trainable], lr=args.lr, weight_decay=0.0)
+    # The head (512 x 512, the only thing head mode trains) keeps --lr; the transformer and the embeddings, which
+    # the contrastive signal of ~800 queries can easily pull away from what they knew, learn at --body-lr.
+    head = [p for n, p in trainable if n.startswith("tanh_")]
+    body = [p for n, p in trainable if not n.startswith("tanh_")]
+    groups = [{"params": head, "lr": args.lr}] + ([{"params": body, "lr": args.body_lr}] if body else [])
+    optimizer = torch.optim.AdamW(groups, weight_decay=0.0)
     steps_per_epoch = math.ceil(len(train_pairs) / args.batch)
     total_steps = steps_per_epoch * args.epochs
     warmup = max(1, int(0.1 * total_steps))
@@ -121,11 +145,13 @@ def train(args) -> tuple[UseLite, dict]:
           f"{steps_per_epoch} steps/epoch x {args.epochs}; dev MRR before: {history[0]['dev_mrr']:.4f}", flush=True)
     best = (history[0]["dev_mrr"], 0, {n: p.detach().clone() for n, p in trainable})
     started = time.time()
+    step_seconds: list[float] = []
     for epoch in range(1, args.epochs + 1):
         order = list(range(len(train_pairs)))
         rng.shuffle(order)
         losses = []
         for start in range(0, len(order), args.batch):
+            step_started = time.time()
             batch = [train_pairs[i] for i in order[start : start + args.batch]]
             docs = [p["pos"] for p in batch]
             for p in batch:  # the hard negatives: sampled among the hardest `pool` BM25 negatives
@@ -143,6 +169,12 @@ def train(args) -> tuple[UseLite, dict]:
             optimizer.step()
             schedule.step()
             losses.append(float(loss.detach()))
+            step_seconds.append(time.time() - step_started)
+            if args.time_steps and len(step_seconds) >= args.time_steps:
+                # Timing only: per-step wall time of this mode and thread count, to size a run before starting it.
+                print(f"{len(step_seconds)} steps: median {float(np.median(step_seconds)):.2f} s, each "
+                      f"{', '.join(f'{x:.2f}' for x in step_seconds)}; {steps_per_epoch} steps/epoch", flush=True)
+                raise SystemExit(0)
         mrr = dev_mrr()
         history.append({"epoch": epoch, "loss": float(np.mean(losses)), "dev_mrr": mrr, "seconds": time.time() - started})
         print(f"epoch {epoch}: loss {np.mean(losses):.4f}, dev MRR {mrr:.4f}, {time.time() - started:.0f} s", flush=True)
@@ -155,9 +187,10 @@ def train(args) -> tuple[UseLite, dict]:
                "trainable_parameters": sum(p.numel() for _, p in trainable), "best_epoch": best[1],
                "dev_mrr_before": history[0]["dev_mrr"], "dev_mrr_best": best[0], "history": history,
                "seconds": time.time() - started, "threads": args.threads,
+               "median_step_seconds": float(np.median(step_seconds)) if step_seconds else None,
                "excluded_source": args.exclude_source,
                "hyperparameters": {k: getattr(args, k) for k in ("mode", "epochs", "batch", "hard", "pool", "lr", "scale",
-                                                                  "l2sp", "seed")}}
+                                                                  "l2sp", "seed", "chunk", "bf16", "body_lr")}}
     return model, summary
 
 
@@ -239,7 +272,8 @@ Generated by `scripts/model/fine-tune-use/train.py` (`npm run model:train-defaul
   `test/unit/scoring/bi-encoder/fine-tune-training-pairs.test.ts`).
 - **Objective**: InfoNCE over cosine x {scale}: each query against its positive, every other document of the
   batch (in-batch negatives, batch {batch}) and {hard} hard negatives of its own, sampled each epoch among its
-  {pool} hardest BM25-mined candidates; L2-SP {l2sp} toward the original weights; AdamW lr {lr}, warm-up 10%,
+  {pool} hardest BM25-mined candidates; L2-SP {l2sp} toward the original weights; AdamW lr {lr} (head),
+  {body_lr} (transformer and embeddings, mode full), bfloat16 autocast {bf16}, warm-up 10%,
   linear decay; {epochs} epochs, seed {seed}.
 - **Result**: dev MRR@10 (positive among its own mined candidates, cosine alone) {dev_before:.4f} -> {dev_best:.4f},
   kept epoch {best_epoch}. Ranking quality on the held-out eval splits: `eval/report.md`; the fusion fitted on it:
@@ -258,12 +292,18 @@ def main() -> None:
     parser.add_argument("--hard", type=int, default=3, help="hard negatives per query per step")
     parser.add_argument("--pool", type=int, default=5, help="sample them among this many hardest")
     parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--body-lr", type=float, default=5e-5,
+                        help="full mode: learning rate of the transformer and embeddings (the head keeps --lr)")
     parser.add_argument("--scale", type=float, default=20.0, help="cosine scale (1 / temperature)")
     parser.add_argument("--l2sp", type=float, default=0.01, help="pull toward the original weights (L2-SP)")
     parser.add_argument("--mode", choices=("head", "full"), default="head",
                         help="head: train the dense tanh head on the frozen transformer's pooled output; full: every weight")
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--chunk", type=int, default=32, help="full mode: texts per forward pass, grouped by length")
+    parser.add_argument("--bf16", action="store_true",
+                        help="full mode: bfloat16 autocast for the forward pass (weights and optimizer stay fp32; fast on AMX)")
+    parser.add_argument("--time-steps", type=int, default=0, help="time this many training steps, print them and stop")
     args = parser.parse_args()
     original = UseLite.from_params(original_params())
     print("the PyTorch port against the original (golden.json):")
