@@ -178,6 +178,7 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
     },
     release: (key, id) => inner.release(key, id),
     releaseExpired: (key, now) => inner.releaseExpired(key, now),
+    releaseWhere: (key, prefix) => inner.releaseWhere(key, prefix),
     usage: (key) => inner.usage(key),
   };
 
