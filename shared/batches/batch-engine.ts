@@ -17,6 +17,9 @@ import { batchProgress, type BatchProgress } from './batch-progress.js';
 import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
 import { idempotentBatchId, replayOf } from '../jobs/idempotency-key.js';
 
+/** A finalize task runs at most 15 minutes (the batch function's timeout): a claimed end older than this was lost. */
+export const STUCK_FINALIZE_SECONDS = 20 * 60;
+
 /** Largest input file a batch takes (OpenAI's 200 MB). */
 export const MAX_INPUT_FILE_BYTES = 200 * 1024 * 1024;
 
@@ -150,6 +153,7 @@ export class BatchEngine {
     const now = nowSeconds(this.#deps);
     let expired = 0;
     for (const batch of await this.#deps.store.listActive()) {
+      if (await this.#resendStuckFinalize(batch, now)) continue;
       if (batch.expiresAt > now || (batch.status !== 'validating' && batch.status !== 'in_progress')) continue;
       const claimed = await updateBatch(this.#deps, batch.id, [batch.status], { status: 'finalizing', finalizingAt: now, ending: 'expired' });
       if (!claimed) continue;
@@ -157,6 +161,21 @@ export class BatchEngine {
       if (batch.status === 'in_progress') await this.#deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
     }
     return expired;
+  }
+
+  /**
+   * A batch claimed for its end whose finalize task never ran (its send failed, or the answer to the claim was lost and
+   * no redelivery reaches `#maybeComplete` again) would stay `finalizing` / `cancelling` for ever, holding its running
+   * batch: past a finalizer's longest run the sweep sends the task again (a duplicate finds the batch ended).
+   */
+  async #resendStuckFinalize(batch: BatchRecord, now: number): Promise<boolean> {
+    const since = batch.status === 'finalizing' ? batch.finalizingAt : batch.status === 'cancelling' ? batch.cancellingAt : undefined;
+    if (since === undefined || (batch.status === 'cancelling' && !batch.planned)) return false;
+    if (now - since >= STUCK_FINALIZE_SECONDS) {
+      logger.warn('batch end not reached: finalize sent again', { batchId: batch.id, status: batch.status, seconds: now - since });
+      await this.#deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
+    }
+    return true;
   }
 
   /** Runs one task (the in-process queue and, on AWS, the task functions call this). */

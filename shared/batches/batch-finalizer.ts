@@ -1,3 +1,4 @@
+import type { FileRecord } from '../files/file-store.js';
 import { logger } from '../observability/logger.js';
 import { emitMetricEvent } from '../observability/metric-events.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
@@ -63,6 +64,10 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
   const file = { ownerKeyId: batch.ownerKeyId, purpose: 'batch_output' as const, expiresAt: nowSeconds(deps) + deps.limits.outputRetentionSeconds };
   const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` });
   const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` });
+  // Files this run closed, and whether its update made them the batch's: a run that fails or loses after closing them
+  // deletes them (and their quota holds), or every retry and every duplicate would leave a pair behind.
+  const closed: FileRecord[] = [];
+  let ended = false;
   try {
     for await (const { line, request, result } of byLine(deps.store.readRequests(batch.id), deps.store.readResults(batch.id))) {
       if (result) await (result.outcome === 'completed' ? output : errors).writeLine(result.jsonl);
@@ -71,7 +76,9 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
       }
     }
     const outputFile = await output.close();
+    if (outputFile) closed.push(outputFile);
     const errorFile = await errors.close();
+    if (errorFile) closed.push(errorFile);
     // The files take over the quota the lines held, before the batch is shown ended with them.
     await transferToFiles(deps.quota, batch, [outputFile, errorFile], deps.store.readResults(batch.id));
     const now = nowSeconds(deps);
@@ -83,7 +90,8 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
       finalCounts: { total: output.lines + errors.lines, completed: output.lines, failed: errors.lines },
       ...(ending === 'quota_exceeded' ? { errors: [QUOTA_EXCEEDED] } : {}),
     });
-    if (!done) await releaseFiles(deps.quota, batch, [outputFile, errorFile]);
+    ended = done !== undefined;
+    if (!done) await discard(deps, batch, closed);
     // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
     if (done) {
       await deps.store.dropWork(batch.id);
@@ -93,6 +101,13 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     return done;
   } catch (error) {
     await Promise.allSettled([output.abort(), errors.abort()]);
+    if (!ended) await discard(deps, batch, closed).catch((cleanup: unknown) => logger.warn('batch output files not discarded', { batchId, error: cleanup as Error }));
     throw error;
   }
+}
+
+/** Files a finalizer wrote that did not become the batch's: deleted, their quota holds given back. */
+async function discard(deps: BatchEngineDeps, batch: BatchRecord, files: readonly FileRecord[]): Promise<void> {
+  for (const file of files) await deps.files.delete(file.id);
+  await releaseFiles(deps.quota, batch, files);
 }

@@ -444,6 +444,45 @@ describe('/v1/batches on the embedded engine', () => {
     expect((await rt.quota.usage(A)).stored_bytes).toBe(outputBytes);
   });
 
+  it('sends a lost finalize task again from the sweep: a batch claimed for its end never stays finalizing (chaos run bug 2)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const created = await createBatch(rt, [line('a', { query: 'q', documents: ['a', 'b'] })]);
+    const id = created.body['id'] as string;
+    await rt.queue.run((t) => t.kind !== 'finalize');
+    // The finalize task is lost: its send failed after the claim, or the claim's answer was lost.
+    expect(rt.queue.tasks.splice(0)).toEqual([{ kind: 'finalize', batchId: id }]);
+    expect((await call(rt, 'GET', `/v1/batches/${id}`)).body['status']).toBe('finalizing');
+    await rt.engine.expireDue();
+    expect(rt.queue.tasks).toEqual([]); // a finalizer may still be running within its 15 minutes
+    rt.clock.nowMs += 21 * 60 * 1000;
+    await rt.engine.expireDue();
+    expect(rt.queue.tasks).toEqual([{ kind: 'finalize', batchId: id }]);
+    await rt.queue.run();
+    expect((await call(rt, 'GET', `/v1/batches/${id}`)).body).toMatchObject({ status: 'completed', request_counts: { total: 1, completed: 1, failed: 0 } });
+    expect((await rt.quota.usage(A)).running_batches).toBe(0);
+  });
+
+  it('deletes the files of a finalizer that failed after writing them: the retry leaves one output, the ledger holds it once (chaos run bug 1)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const created = await createBatch(rt, [line('a', { query: 'q', documents: ['a', 'b'] }), line('b', { query: 'q', documents: ['c'] })]);
+    const id = created.body['id'] as string;
+    await rt.queue.run((t) => t.kind !== 'finalize');
+    const update = rt.store.update.bind(rt.store);
+    let failures = 1;
+    rt.store.update = async (batchId, from, patch) => {
+      if (patch.status === 'completed' && failures-- > 0) throw new Error('the end transition was lost');
+      return update(batchId, from, patch);
+    };
+    await expect(rt.queue.run()).rejects.toThrow('the end transition was lost');
+    await rt.engine.handle({ kind: 'finalize', batchId: id });
+    const done = await call(rt, 'GET', `/v1/batches/${id}`);
+    expect(done.body['status']).toBe('completed');
+    const outputs = (await rt.files.list(A, { limit: 100 })).files.filter((f) => f.purpose === 'batch_output');
+    expect(outputs.map((f) => f.id)).toEqual([done.body['output_file_id']]);
+    const outputBytes = Buffer.byteLength(rt.files.text(done.body['output_file_id']));
+    expect(await rt.quota.usage(A)).toMatchObject({ files: 1, stored_bytes: outputBytes, running_batches: 0 });
+  });
+
   it('validates the create body and the endpoint', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const file = await rt.files.put(A, 'in.jsonl', 'batch', line('a', { query: 'q', documents: ['a'] }));
