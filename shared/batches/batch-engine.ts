@@ -83,13 +83,19 @@ export class BatchEngine {
     try {
       await store.create(batch);
     } catch (error) {
-      // A racing retry with the same Idempotency-Key created it first (and holds the running batch).
-      if (error instanceof BatchExistsError && idempotencyKey !== undefined) {
-        const first = await this.#replay(id, ownerKeyId, requestHash);
-        if (first) return first;
+      if (!(error instanceof BatchExistsError)) {
+        await releaseRunningBatch(this.#deps.quota, batch);
+        throw error;
       }
-      if (!(error instanceof BatchExistsError)) await releaseRunningBatch(this.#deps.quota, batch);
-      throw error;
+      // A random id taken is our own write, applied but its answer lost (the SDK's retry found it): go on and queue it.
+      if (idempotencyKey !== undefined) {
+        // A racing retry with the same Idempotency-Key created it first - or our own write's answer was lost, and then
+        // nobody has queued its planning yet. A second plan task for a batch not yet planned is harmless (plan tasks
+        // are delivered at least once anyway); without one it would wait in `validating` for its expiry.
+        const first = await this.#replay(id, ownerKeyId, requestHash);
+        if (!first) throw error;
+        return first;
+      }
     }
     try {
       await this.#deps.queue.send([{ kind: 'plan', batchId: id }], { tenant: ownerKeyId });
@@ -109,8 +115,16 @@ export class BatchEngine {
     return { batch, counts: { total: 0, completed: 0, failed: 0 } };
   }
 
+  /**
+   * The key's first create, answered again. One whose planning has not started is queued again: its first create may
+   * have been applied with its answer lost before the plan task was sent, and without one it would wait in `validating`
+   * for its expiry. A second plan task for a batch not yet planned is harmless (plan tasks arrive at least once anyway).
+   */
   async #replay(id: string, ownerKeyId: string, requestHash: string): Promise<BatchView | undefined> {
     const first = replayOf(await this.#deps.store.get(id), ownerKeyId, requestHash, 'batch');
+    if (first?.status === 'validating' && !first.planned && !first.planCheckpoint) {
+      await this.#deps.queue.send([{ kind: 'plan', batchId: id }], { tenant: ownerKeyId });
+    }
     return first && this.#view(first);
   }
 

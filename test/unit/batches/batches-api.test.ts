@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
+import { BatchExistsError } from '../../../shared/batches/batch-store.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { createHybridScorer } from '../../../shared/scoring/hybrid/index.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
@@ -376,7 +377,11 @@ describe('/v1/batches on the embedded engine', () => {
     const first = await call(rt, 'POST', '/v1/batches', body, 'key-a', { 'idempotency-key': 'k-1' });
     const again = await call(rt, 'POST', '/v1/batches', body, 'key-a', { 'idempotency-key': 'k-1' });
     expect(again.body['id']).toBe(first.body['id']);
-    expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(1);
+    // The replay of a batch whose planning has not started queues it again (its first create's answer may have been
+    // lost before the plan task was sent); a second plan task is harmless, and planning runs once.
+    expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(2);
+    await rt.queue.run();
+    expect((await call(rt, 'GET', `/v1/batches/${first.body['id']}`)).body).toMatchObject({ status: 'completed', request_counts: { total: 1, completed: 1, failed: 0 } });
     const other = await call(rt, 'POST', '/v1/batches', { ...body, metadata: { run: '2' } }, 'key-a', { 'idempotency-key': 'k-1' });
     expect(other.status).toBe(422);
     expect(other.body['error']['message']).toMatch(/already used for a different batch request/);
@@ -481,6 +486,22 @@ describe('/v1/batches on the embedded engine', () => {
     expect(outputs.map((f) => f.id)).toEqual([done.body['output_file_id']]);
     const outputBytes = Buffer.byteLength(rt.files.text(done.body['output_file_id']));
     expect(await rt.quota.usage(A)).toMatchObject({ files: 1, stored_bytes: outputBytes, running_batches: 0 });
+  });
+
+  it("queues a batch whose create was applied but answered as taken (a lost answer, retried): never left in validating", async () => {
+    for (const idempotencyKey of [undefined, 'k-lost']) {
+      const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+      const create = rt.store.create.bind(rt.store);
+      rt.store.create = async (batch) => {
+        await create(batch);
+        throw new BatchExistsError(batch.id);
+      };
+      const created = await createBatch(rt, [line('a', { query: 'q', documents: ['a', 'b'] })], '/v1/rerank', idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+      expect([idempotencyKey, created.status]).toEqual([idempotencyKey, 200]);
+      expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(1);
+      await rt.queue.run();
+      expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('completed');
+    }
   });
 
   it('validates the create body and the endpoint', async () => {
