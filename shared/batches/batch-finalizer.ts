@@ -5,8 +5,9 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
+import { isTerminal } from './batch-model.js';
 import { JsonlFileWriter } from './batch-file-writer.js';
-import { releaseFiles, transferToFiles } from './batch-quota.js';
+import { releaseFiles, releaseRunningBatch, transferToFiles } from './batch-quota.js';
 import { updateBatch } from './update-batch.js';
 
 const FINAL: Readonly<Record<BatchEnding, { status: BatchStatus; at: BatchTimestampField; unfinished: string }>> = {
@@ -58,6 +59,8 @@ async function* byLine(
  */
 export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Promise<BatchRecord | undefined> {
   const batch = await deps.store.get(batchId);
+  // An ended batch's running hold is given back again (idempotent): the release after its end may have been lost.
+  if (batch && isTerminal(batch.status)) await releaseRunningBatch(deps.quota, batch);
   if (!batch || (batch.status !== 'finalizing' && batch.status !== 'cancelling')) return batch;
   const ending: BatchEnding = batch.ending ?? (batch.status === 'cancelling' ? 'cancelled' : 'completed');
   const final = FINAL[ending];
@@ -82,7 +85,7 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     // The files take over the quota the lines held, before the batch is shown ended with them.
     await transferToFiles(deps.quota, batch, [outputFile, errorFile], deps.store.readResults(batch.id));
     const now = nowSeconds(deps);
-    const done = await updateBatch(deps, batch.id, [batch.status], {
+    let done = await updateBatch(deps, batch.id, [batch.status], {
       status: final.status,
       [final.at]: now,
       ...(outputFile ? { outputFileId: outputFile.id } : {}),
@@ -90,6 +93,15 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
       finalCounts: { total: output.lines + errors.lines, completed: output.lines, failed: errors.lines },
       ...(ending === 'quota_exceeded' ? { errors: [QUOTA_EXCEEDED] } : {}),
     });
+    if (!done) {
+      // The condition also fails on our own write when its answer was lost and the SDK retried it: the batch then names
+      // these files, and they are its output.
+      const current = await deps.store.get(batch.id);
+      if (current && namesAny(current, closed)) {
+        done = current;
+        await releaseRunningBatch(deps.quota, current);
+      }
+    }
     ended = done !== undefined;
     if (!done) await discard(deps, batch, closed);
     // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
@@ -101,10 +113,18 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     return done;
   } catch (error) {
     await Promise.allSettled([output.abort(), errors.abort()]);
-    if (!ended) await discard(deps, batch, closed).catch((cleanup: unknown) => logger.warn('batch output files not discarded', { batchId, error: cleanup as Error }));
+    if (!ended && closed.length > 0) {
+      // Discarded only when the batch is known not to name them: a lost answer may hide an end that did happen.
+      const current = await deps.store.get(batch.id).then((b) => ({ b }), () => undefined);
+      if (current && !(current.b && namesAny(current.b, closed))) {
+        await discard(deps, batch, closed).catch((cleanup: unknown) => logger.warn('batch output files not discarded', { batchId, error: cleanup as Error }));
+      }
+    }
     throw error;
   }
 }
+
+const namesAny = (batch: BatchRecord, files: readonly FileRecord[]): boolean => files.some((f) => f.id === batch.outputFileId || f.id === batch.errorFileId);
 
 /** Files a finalizer wrote that did not become the batch's: deleted, their quota holds given back. */
 async function discard(deps: BatchEngineDeps, batch: BatchRecord, files: readonly FileRecord[]): Promise<void> {

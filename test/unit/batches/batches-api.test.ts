@@ -504,6 +504,23 @@ describe('/v1/batches on the embedded engine', () => {
     }
   });
 
+  it("keeps the output of a finalizer whose end was applied but answered as failed (a lost answer the SDK retried)", async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const created = await createBatch(rt, [line('a', { query: 'q', documents: ['a', 'b'] })]);
+    const id = created.body['id'] as string;
+    const update = rt.store.update.bind(rt.store);
+    rt.store.update = async (batchId, from, patch) => {
+      const applied = await update(batchId, from, patch);
+      // The retry of an applied end finds its condition failed.
+      return patch.status === 'completed' ? undefined : applied;
+    };
+    await rt.queue.run();
+    const done = await call(rt, 'GET', `/v1/batches/${id}`);
+    expect(done.body['status']).toBe('completed');
+    expect(outputLines(rt, done.body['output_file_id'])).toHaveLength(1);
+    expect(await rt.quota.usage(A)).toMatchObject({ files: 1, running_batches: 0 });
+  });
+
   it('validates the create body and the endpoint', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const file = await rt.files.put(A, 'in.jsonl', 'batch', line('a', { query: 'q', documents: ['a'] }));
