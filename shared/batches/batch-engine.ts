@@ -10,7 +10,7 @@ import { isTerminal } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
-import { releaseRunningBatch, takeRunningBatch } from './batch-quota.js';
+import { releaseRunningBatch, takeRunningBatch, transferToFiles } from './batch-quota.js';
 import { keepResult } from './keep-result.js';
 import { updateBatch } from './update-batch.js';
 import { batchProgress, type BatchProgress } from './batch-progress.js';
@@ -227,11 +227,13 @@ export class BatchEngine {
     if (task.kind === 'finalize') {
       // The output and error files could not be written on any delivery: the batch ends failed instead of staying
       // `finalizing` for ever (its scored lines expire with its records).
-      await updateBatch(this.#deps, task.batchId, ['finalizing', 'cancelling'], {
+      const failed = await updateBatch(this.#deps, task.batchId, ['finalizing', 'cancelling'], {
         status: 'failed',
         failedAt: nowSeconds(this.#deps),
         errors: [{ code: 'server_error', message: 'the output and error files could not be written; create the batch again' }],
       });
+      // No file holds its kept lines now: what they held on the key's quota is given back.
+      if (failed) await transferToFiles(this.#deps.quota, failed, [], store.readResults(task.batchId));
     }
   }
 

@@ -328,6 +328,8 @@ describe('/v1/batches on the embedded engine', () => {
     await rt.engine.taskDeadLettered(finalize!, 'the task failed on every delivery');
     const failed = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
     expect(failed.body).toMatchObject({ status: 'failed', errors: { data: [{ code: 'server_error', message: expect.stringMatching(/output/) }] } });
+    // Its kept line no longer holds the key's quota, nor the batch a running slot.
+    expect(await rt.quota.usage(A)).toMatchObject({ stored_bytes: 0, running_batches: 0 });
     // A late delivery of the same task changes nothing.
     await rt.queue.run();
     expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('failed');
