@@ -394,7 +394,13 @@ export async function runChaosBatches(stack: LocalAwsStack, options: ChaosBatche
   });
   violations.push(...verdicts.filter((v) => v.violation).map((v) => `${v.id}: ${v.violation}`));
   if (chaos.quotaMax.running_batches > quotaLimit.running_batches) violations.push(`running_batches reached ${chaos.quotaMax.running_batches} > ${quotaLimit.running_batches}`);
-  if (chaos.quotaMax.stored_bytes > quotaLimit.stored_bytes) violations.push(`stored_bytes reached ${chaos.quotaMax.stored_bytes} > ${quotaLimit.stored_bytes}`);
+  // Line charges are checked against the limit atomically; a finalizer then gives a batch's output its file holds before
+  // it releases the line holds (shared/batches/batch-quota.ts: over-counting for a moment, never under), so the counter
+  // may show the batches' output twice while they end - at most the outputs once more, never stored bytes past the quota.
+  const transferSlack = cleanBytes;
+  if (chaos.quotaMax.stored_bytes > quotaLimit.stored_bytes + transferSlack) {
+    violations.push(`stored_bytes reached ${chaos.quotaMax.stored_bytes} > ${quotaLimit.stored_bytes} + ${transferSlack} (the outputs counted twice while finalizers move them)`);
+  }
   if (chaos.quotaAfter.running_batches !== 0) violations.push(`after the end the key still holds ${chaos.quotaAfter.running_batches} running batches`);
   if (chaos.quotaAfter.stored_bytes !== chaos.filesAfter.bytes) violations.push(`after the end the ledger holds ${chaos.quotaAfter.stored_bytes} stored bytes, the files ${chaos.filesAfter.bytes}`);
   if (chaos.quotaAfter.files !== chaos.filesAfter.count) violations.push(`after the end the ledger holds ${chaos.quotaAfter.files} files, the batches have ${chaos.filesAfter.count}`);
