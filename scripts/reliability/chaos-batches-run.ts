@@ -1,7 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
 import { DynamoDbBatchStore } from '../../shared/adapters/dynamodb/dynamodb-batch-store.js';
@@ -19,7 +18,7 @@ import type { Scorer } from '../../shared/core/scorer.js';
 import { createScorerRegistry } from '../../shared/core/scorer-registry.js';
 import type { QuotaCounter, QuotaLedger } from '../../shared/quota/quota-ledger.js';
 import { createBatchEngine } from '../../shared/runtime/create-batch-engine.js';
-import { deadLetterEngineTaskWith, runEngineTaskWith, type EngineOwners } from '../../shared/runtime/engine-task-handlers.js';
+import { deadLetterEngineTaskWith, perRecord, runEngineTaskWith, type EngineOwners } from '../../shared/runtime/engine-task-handlers.js';
 import { createBm25Scorer } from '../../shared/scoring/lexical/index.js';
 import type { LocalAwsStack } from '../emulators/local-aws-stack.js';
 import { localAwsConfig } from '../emulators/local-aws-config.js';
@@ -233,18 +232,10 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
       concurrency: options.pollerConcurrency,
       retryDelaySeconds: 0,
       onError,
-      handler: async (event: SQSEvent): Promise<SQSBatchResponse> => {
-        const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-        for (const record of event.Records) {
-          deliveries++;
-          try {
-            await runRecord(record.body, Number(record.attributes.ApproximateReceiveCount));
-          } catch {
-            batchItemFailures.push({ itemIdentifier: record.messageId });
-          }
-        }
-        return { batchItemFailures };
-      },
+      handler: perRecord(async (record) => {
+        deliveries++;
+        await runRecord(record.body, Number(record.attributes.ApproximateReceiveCount));
+      }),
     }),
   );
   pollers.push(
@@ -255,18 +246,10 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
       waitTimeSeconds: 1,
       retryDelaySeconds: 0,
       onError,
-      handler: async (event: SQSEvent): Promise<SQSBatchResponse> => {
-        const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-        for (const record of event.Records) {
-          counts.add('dead-letter: task moved to the DLQ');
-          try {
-            await deadLetterEngineTaskWith(record.body, record.messageId, owners);
-          } catch {
-            batchItemFailures.push({ itemIdentifier: record.messageId });
-          }
-        }
-        return { batchItemFailures };
-      },
+      handler: perRecord(async (record) => {
+        counts.add('dead-letter: task moved to the DLQ');
+        await deadLetterEngineTaskWith(record.body, record.messageId, owners);
+      }),
     }),
   );
 

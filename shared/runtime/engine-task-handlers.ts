@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { BatchEngine } from '../batches/batch-engine.js';
 import { decodeEngineTask, readDeadLetteredTask } from '../batches/engine-task.js';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
@@ -55,12 +55,12 @@ export async function deadLetterEngineTaskWith(body: string, messageId: string, 
 }
 
 /** Runs each record alone and reports the ones that threw (ReportBatchItemFailures), as the Lambda functions do. */
-function perRecord(run: (body: string, messageId: string) => Promise<void>): (event: SQSEvent) => Promise<SQSBatchResponse> {
+export function perRecord(run: (record: SQSRecord) => Promise<void>): (event: SQSEvent) => Promise<SQSBatchResponse> {
   return async (event) => {
     const batchItemFailures: { itemIdentifier: string }[] = [];
     for (const record of event.Records) {
       try {
-        await run(record.body, record.messageId);
+        await run(record);
       } catch (error) {
         logger.warn('task failed; it will be delivered again', { messageId: record.messageId, error: error as Error });
         batchItemFailures.push({ itemIdentifier: record.messageId });
@@ -73,7 +73,7 @@ function perRecord(run: (body: string, messageId: string) => Promise<void>): (ev
 /** The engine's routine and dead-letter path as queue consumers: what an in-process lane is attached to. */
 export function engineTaskHandlers(owners: EngineOwners): { worker: (event: SQSEvent) => Promise<SQSBatchResponse>; deadLetter: (event: SQSEvent) => Promise<SQSBatchResponse> } {
   return {
-    worker: perRecord((body) => runEngineTaskWith(body, owners)),
-    deadLetter: perRecord((body, messageId) => deadLetterEngineTaskWith(body, messageId, owners)),
+    worker: perRecord((record) => runEngineTaskWith(record.body, owners)),
+    deadLetter: perRecord((record) => deadLetterEngineTaskWith(record.body, record.messageId, owners)),
   };
 }
