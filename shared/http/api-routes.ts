@@ -102,36 +102,57 @@ export function buildApiRoutes(prefixes: RoutePrefixes): readonly Route[] {
   return routes;
 }
 
+/** `METHOD /path`, as API references list an operation. */
+type RouteLine = `${Route['method']} /${string}`;
+
+/** A route whose errors take OpenAI's envelope, from its `METHOD /path` line. */
+function openAiRoute(line: RouteLine, action: RouteAction, visibility: { readonly public?: true } = {}): Route {
+  const space = line.indexOf(' ');
+  return { method: line.slice(0, space) as Route['method'], path: line.slice(space + 1), action, errorDialect: openAiDialect, ...visibility };
+}
+
+/** OpenAI's Batches API: each `METHOD /path` and the operation it runs. */
+const BATCHES_OPERATIONS: Readonly<Record<RouteLine, BatchesOperation>> = {
+  'POST /v1/batches': 'create',
+  'GET /v1/batches': 'list',
+  'GET /v1/batches/{id}': 'get',
+  'POST /v1/batches/{id}/cancel': 'cancel',
+};
+
+/** OpenAI's Files and Uploads APIs: each `METHOD /path` and the operation it runs. */
+const FILES_OPERATIONS: Readonly<Record<RouteLine, FilesOperation>> = {
+  'POST /v1/files': 'create',
+  'GET /v1/files': 'list',
+  'GET /v1/files/{id}': 'get',
+  'DELETE /v1/files/{id}': 'delete',
+  'GET /v1/files/{id}/content': 'content',
+  'POST /v1/uploads': 'upload-create',
+  'POST /v1/uploads/{id}/parts': 'upload-part',
+  'POST /v1/uploads/{id}/complete': 'upload-complete',
+  'POST /v1/uploads/{id}/cancel': 'upload-cancel',
+};
+
+const PUBLIC = { public: true } as const;
+
 /** Clients configure a base URL (`.../v1`) and append `/rerank` or `/chat/completions`; both spellings are served. */
 const FIXED_ROUTES: readonly Route[] = [
-  { method: 'POST', path: '/v1/rerank/jobs', action: { kind: 'submit-job', dialect: openAiDialect }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/rerank/jobs/{id}', action: { kind: 'get-job' }, errorDialect: openAiDialect },
-  { method: 'DELETE', path: '/v1/rerank/jobs/{id}', action: { kind: 'cancel-job' }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/v1/batches', action: { kind: 'batches', operation: 'create' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/batches', action: { kind: 'batches', operation: 'list' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/batches/{id}', action: { kind: 'batches', operation: 'get' }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/v1/batches/{id}/cancel', action: { kind: 'batches', operation: 'cancel' }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/v1/files', action: { kind: 'files', operation: 'create' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/files', action: { kind: 'files', operation: 'list' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/files/{id}', action: { kind: 'files', operation: 'get' }, errorDialect: openAiDialect },
-  { method: 'DELETE', path: '/v1/files/{id}', action: { kind: 'files', operation: 'delete' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/files/{id}/content', action: { kind: 'files', operation: 'content' }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/v1/uploads', action: { kind: 'files', operation: 'upload-create' }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/v1/uploads/{id}/parts', action: { kind: 'files', operation: 'upload-part' }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/v1/uploads/{id}/complete', action: { kind: 'files', operation: 'upload-complete' }, errorDialect: openAiDialect },
-  { method: 'POST', path: '/v1/uploads/{id}/cancel', action: { kind: 'files', operation: 'upload-cancel' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/models', action: { kind: 'models' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/models', action: { kind: 'models' }, errorDialect: openAiDialect },
-  { method: 'GET', path: '/v1/models/{id}', action: { kind: 'model' }, errorDialect: openAiDialect },
+  openAiRoute('POST /v1/rerank/jobs', { kind: 'submit-job', dialect: openAiDialect }),
+  openAiRoute('GET /v1/rerank/jobs/{id}', { kind: 'get-job' }),
+  openAiRoute('DELETE /v1/rerank/jobs/{id}', { kind: 'cancel-job' }),
+  ...Object.entries(BATCHES_OPERATIONS).map(([line, operation]) => openAiRoute(line as RouteLine, { kind: 'batches', operation })),
+  ...Object.entries(FILES_OPERATIONS).map(([line, operation]) => openAiRoute(line as RouteLine, { kind: 'files', operation })),
+  openAiRoute('GET /v1/models', { kind: 'models' }),
+  openAiRoute('GET /models', { kind: 'models' }),
+  openAiRoute('GET /v1/models/{id}', { kind: 'model' }),
   // What is served and accepted (TEI's /info fields first); private, like the models list.
-  { method: 'GET', path: '/info', action: { kind: 'info' }, errorDialect: openAiDialect },
+  openAiRoute('GET /info', { kind: 'info' }),
   // What a browser or curl pointed at the base URL sees: where the docs and the API description are.
-  { method: 'GET', path: '/', action: { kind: 'index' }, errorDialect: openAiDialect, public: true },
-  { method: 'GET', path: '/health', action: { kind: 'health' }, errorDialect: openAiDialect, public: true },
-  { method: 'GET', path: '/openapi.json', action: { kind: 'openapi' }, errorDialect: openAiDialect, public: true },
+  openAiRoute('GET /', { kind: 'index' }, PUBLIC),
+  openAiRoute('GET /health', { kind: 'health' }, PUBLIC),
+  openAiRoute('GET /openapi.json', { kind: 'openapi' }, PUBLIC),
   // Interactive docs over /openapi.json; requests sent from the page carry the key typed into its Authorize dialog.
-  { method: 'GET', path: '/docs', action: { kind: 'docs' }, errorDialect: openAiDialect, public: true },
-  { method: 'GET', path: '/docs/{asset}', action: { kind: 'docs-asset' }, errorDialect: openAiDialect, public: true },
+  openAiRoute('GET /docs', { kind: 'docs' }, PUBLIC),
+  openAiRoute('GET /docs/{asset}', { kind: 'docs-asset' }, PUBLIC),
 ];
 
 /** The routes this process serves: the Weaviate prefix from RERANK_WEAVIATE_PREFIX (default /weaviate). */

@@ -1,72 +1,59 @@
 import type { JsonSchema } from '../dialects/json-schema.js';
+import { objectSchema } from '../dialects/object-schema.js';
 
 /** Bodies of the routes that belong to no dialect: job polls, the model list, the health check. */
 
 /** The 202 of a queued request and the body of `GET/DELETE /v1/rerank/jobs/{id}` (see jobView). */
-export const jobViewSchema = (dialectNames: readonly string[], resultSchemas: readonly JsonSchema[]): JsonSchema => ({
-  title: 'RerankJob',
-  type: 'object',
-  required: ['id', 'object', 'status', 'dialect', 'model', 'progress', 'created_at', 'updated_at', 'expires_at', 'poll_url'],
-  properties: {
+export const jobViewSchema = (dialectNames: readonly string[], resultSchemas: readonly JsonSchema[]): JsonSchema =>
+  objectSchema(
+    {
     id: { type: 'string' },
     object: { const: 'rerank.job' },
     status: { enum: ['running', 'succeeded', 'failed'] },
     dialect: { enum: dialectNames, description: 'The dialect the job was submitted in; its result is formatted in it.' },
     model: { type: 'string' },
-    progress: {
-      type: 'object',
-      required: ['chunks_done', 'chunks_total'],
-      properties: { chunks_done: { type: 'integer', minimum: 0 }, chunks_total: { type: 'integer', minimum: 0 } },
-    },
+    progress: objectSchema({ chunks_done: { type: 'integer', minimum: 0 }, chunks_total: { type: 'integer', minimum: 0 } }),
     created_at: { type: 'number', description: 'Unix seconds.' },
     updated_at: { type: 'number', description: 'Unix seconds.' },
     expires_at: { type: 'number', description: 'Unix seconds; after it the job is gone (404).' },
     poll_url: { type: 'string', description: 'Where to poll, relative to the server.' },
     result: { anyOf: resultSchemas, description: "Once succeeded: the submitting dialect's normal response body, holding the results of `result_page`." },
-    result_page: {
-      type: 'object',
-      required: ['offset', 'limit', 'total', 'next_offset'],
-      properties: {
+    result_page: objectSchema(
+      {
         offset: { type: 'integer', minimum: 0 },
         limit: { type: 'integer', minimum: 0 },
         total: { type: 'integer', minimum: 0 },
         next_offset: { type: ['integer', 'null'], description: 'Poll with `?offset=` this for the next page; null on the last.' },
       },
-      description: 'Once succeeded: which slice of the sorted results `result` holds (as many as fit one answer).',
+      { description: 'Once succeeded: which slice of the sorted results `result` holds (as many as fit one answer).' },
+    ),
+    error: objectSchema(
+      { message: { type: 'string' }, code: { const: 'job_cancelled', description: 'Present when the job failed because it was cancelled (DELETE).' } },
+      {
+        optional: ['code'],
+        description: 'Once failed: why. A cancelled job reads `failed` with `code: "job_cancelled"` (a batch reads `cancelled`, OpenAI\'s word).',
+      },
+    ),
     },
-    error: {
-      type: 'object',
-      required: ['message'],
-      properties: { message: { type: 'string' }, code: { const: 'job_cancelled', description: 'Present when the job failed because it was cancelled (DELETE).' } },
-      description: 'Once failed: why. A cancelled job reads `failed` with `code: "job_cancelled"` (a batch reads `cancelled`, OpenAI\'s word).',
-    },
-  },
-});
+    { title: 'RerankJob', optional: ['result', 'result_page', 'error'] },
+  );
 
-export const modelListSchema = {
-  title: 'ModelList',
-  type: 'object',
-  required: ['object', 'data'],
-  properties: {
+export const modelListSchema: JsonSchema = objectSchema(
+  {
     object: { const: 'list' },
     data: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'object'],
-        properties: { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } },
-      },
+      items: objectSchema(
+        { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } },
+        { optional: ['created', 'owned_by'] },
+      ),
       description: 'The served models; the first is the default.',
     },
   },
-} as const satisfies JsonSchema;
+  { title: 'ModelList' },
+);
 
-export const healthSchema = {
-  title: 'Health',
-  type: 'object',
-  required: ['status'],
-  properties: { status: { const: 'ok' } },
-} as const satisfies JsonSchema;
+export const healthSchema: JsonSchema = objectSchema({ status: { const: 'ok' } }, { title: 'Health' });
 
 const count = { type: 'integer', minimum: 0 } as const;
 
@@ -105,32 +92,28 @@ export const serviceInfoSchema = {
     auto_truncate: { type: 'boolean' },
     tokenization_workers: count,
     version: { type: 'string' },
-    units: {
-      type: 'object',
-      required: ['max_input_length', 'max_batch_tokens'],
-      properties: { max_input_length: { enum: ['tokens', 'characters'] }, max_batch_tokens: { const: 'characters' } },
-      description: "What TEI's token fields count here: `max_input_length` is tokens when the default model has a token window, characters otherwise; `max_batch_tokens` is characters.",
-    },
+    units: objectSchema(
+      { max_input_length: { enum: ['tokens', 'characters'] }, max_batch_tokens: { const: 'characters' } },
+      {
+        description:
+          "What TEI's token fields count here: `max_input_length` is tokens when the default model has a token window, characters otherwise; `max_batch_tokens` is characters.",
+      },
+    ),
     models: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'default', 'kind', 'max_input_tokens'],
-        properties: {
+      items: objectSchema(
+        {
           id: { type: 'string' },
           default: { type: 'boolean' },
           kind: { enum: ['model folder', 'lexical', 'hybrid'] },
           max_input_tokens: { type: ['integer', 'null'] },
           components: { type: 'array', items: { type: 'string' } },
         },
-      },
+        { optional: ['components'] },
+      ),
     },
     aliases: { type: 'object', additionalProperties: { type: 'string' }, description: 'Model names clients may send, and the served model each means.' },
     limits: { type: 'object', additionalProperties: count },
-    features: {
-      type: 'object',
-      required: ['jobs', 'batches', 'files'],
-      properties: { jobs: { const: true }, batches: { type: 'boolean' }, files: { type: 'boolean' } },
-    },
+    features: objectSchema({ jobs: { const: true }, batches: { type: 'boolean' }, files: { type: 'boolean' } }),
   },
 } as const satisfies JsonSchema;

@@ -1,23 +1,20 @@
 import type { JsonSchema } from '../json-schema.js';
+import { objectSchema } from '../object-schema.js';
 import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 /** Bedrock's `RerankDocument` as a result carries it: the source's `inlineDocumentSource`, as sent. */
-const RERANK_DOCUMENT: JsonSchema = {
-  type: 'object',
-  required: ['type'],
-  properties: {
+const RERANK_DOCUMENT: JsonSchema = objectSchema(
+  {
     type: { enum: ['TEXT', 'JSON'] },
-    textDocument: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
+    textDocument: objectSchema({ text: { type: 'string' } }),
     jsonDocument: {},
   },
-};
+  { optional: ['textDocument', 'jsonDocument'] },
+);
 
 /** `{results: [{index, relevanceScore, document}], nextToken?}` (bedrock-agent-runtime's RerankResponse). */
-export const bedrockResponseSchema = {
-  title: 'BedrockRerankResponse',
-  type: 'object',
-  required: ['results'],
-  properties: {
+export const bedrockResponseSchema: JsonSchema = objectSchema(
+  {
     results: bestFirstList(
       scoredResultSchema('relevanceScore', {
         indexDescription: "The source's position in the request's list.",
@@ -29,13 +26,14 @@ export const bedrockResponseSchema = {
     ),
     nextToken: { type: 'string', description: 'Never sent: every result comes in one page.' },
   },
-} as const satisfies JsonSchema;
+  { title: 'BedrockRerankResponse', optional: ['nextToken'] },
+);
 
 /** AWS's JSON error body, `{message}`; the error's name is the `x-amzn-ErrorType` header. */
-export const bedrockErrorSchema = {
-  title: 'BedrockError',
-  type: 'object',
-  required: ['message'],
-  properties: { message: { type: 'string' } },
-  description: 'The exception name (`ValidationException`, `AccessDeniedException`, ...) is the `x-amzn-ErrorType` header, which AWS SDKs raise by.',
-} as const satisfies JsonSchema;
+export const bedrockErrorSchema: JsonSchema = objectSchema(
+  { message: { type: 'string' } },
+  {
+    title: 'BedrockError',
+    description: 'The exception name (`ValidationException`, `AccessDeniedException`, ...) is the `x-amzn-ErrorType` header, which AWS SDKs raise by.',
+  },
+);

@@ -1,12 +1,10 @@
 import type { JsonSchema } from '../json-schema.js';
+import { objectSchema } from '../object-schema.js';
 import { PROMPT_TOKEN_USAGE, bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 /** Mixedbread's RerankResponse (as `@mixedbread/sdk` types it). */
-export const mixedbreadResponseSchema = {
-  title: 'MixedbreadRerankResponse',
-  type: 'object',
-  required: ['object', 'data', 'usage', 'model', 'top_k', 'return_input'],
-  properties: {
+export const mixedbreadResponseSchema: JsonSchema = objectSchema(
+  {
     object: { const: 'list' },
     data: bestFirstList(
       scoredResultSchema('score', {
@@ -19,4 +17,5 @@ export const mixedbreadResponseSchema = {
     top_k: { type: 'integer', description: 'How many results were asked for (all: the number returned).' },
     return_input: { type: 'boolean' },
   },
-} as const satisfies JsonSchema;
+  { title: 'MixedbreadRerankResponse' },
+);

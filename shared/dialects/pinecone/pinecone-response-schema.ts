@@ -1,12 +1,10 @@
 import type { JsonSchema } from '../json-schema.js';
+import { objectSchema } from '../object-schema.js';
 import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
 /** `{model, data: [{index, score, document?}], usage: {rerank_units}}` (Pinecone's RerankResult). */
-export const pineconeResponseSchema = {
-  title: 'PineconeRerankResponse',
-  type: 'object',
-  required: ['model', 'data', 'usage'],
-  properties: {
+export const pineconeResponseSchema: JsonSchema = objectSchema(
+  {
     model: { type: 'string' },
     data: bestFirstList(
       scoredResultSchema('score', {
@@ -14,21 +12,16 @@ export const pineconeResponseSchema = {
         more: { document: { type: 'object', description: 'The document as sent (a string as `{text}`), unless `return_documents` is false.' } },
       }),
     ),
-    usage: { type: 'object', required: ['rerank_units'], properties: { rerank_units: { type: 'integer' } } },
+    usage: objectSchema({ rerank_units: { type: 'integer' } }),
   },
-} as const satisfies JsonSchema;
+  { title: 'PineconeRerankResponse' },
+);
 
 /** Pinecone's ErrorResponse: `{status, error: {code, message}}`. */
-export const pineconeErrorSchema = {
-  title: 'PineconeError',
-  type: 'object',
-  required: ['status', 'error'],
-  properties: {
+export const pineconeErrorSchema: JsonSchema = objectSchema(
+  {
     status: { type: 'integer' },
-    error: {
-      type: 'object',
-      required: ['code', 'message'],
-      properties: { code: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED'] }, message: { type: 'string' } },
-    },
+    error: objectSchema({ code: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED'] }, message: { type: 'string' } }),
   },
-} as const satisfies JsonSchema;
+  { title: 'PineconeError' },
+);

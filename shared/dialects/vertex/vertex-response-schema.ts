@@ -1,35 +1,29 @@
 import type { JsonSchema } from '../json-schema.js';
+import { objectSchema } from '../object-schema.js';
 import { bestFirstList } from '../response-schema-parts.js';
 
 /** Discovery Engine's RankResponse: the records best first, each with its score. */
-export const vertexResponseSchema = {
-  title: 'VertexRankResponse',
-  type: 'object',
-  required: ['records'],
-  properties: {
-    records: bestFirstList({
-      type: 'object',
-      required: ['score'],
-      properties: {
-        id: { type: 'string' },
-        title: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
-        content: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
-        score: { type: 'number', description: 'In [0, 1].' },
-      },
-    }),
+export const vertexResponseSchema: JsonSchema = objectSchema(
+  {
+    records: bestFirstList(
+      objectSchema(
+        {
+          id: { type: 'string' },
+          title: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
+          content: { type: 'string', description: 'As sent, unless ignoreRecordDetailsInResponse.' },
+          score: { type: 'number', description: 'In [0, 1].' },
+        },
+        { optional: ['id', 'title', 'content'] },
+      ),
+    ),
   },
-} as const satisfies JsonSchema;
+  { title: 'VertexRankResponse' },
+);
 
 /** Google's JSON error body. */
-export const googleErrorSchema = {
-  title: 'GoogleError',
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'status'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, status: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED'] } },
-    },
+export const googleErrorSchema: JsonSchema = objectSchema(
+  {
+    error: objectSchema({ code: { type: 'integer' }, message: { type: 'string' }, status: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED'] } }),
   },
-} as const satisfies JsonSchema;
+  { title: 'GoogleError' },
+);

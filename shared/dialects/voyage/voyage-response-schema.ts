@@ -1,23 +1,20 @@
-import { messageAndOpenAiErrorSchema } from '../openai/openai-response-schema.js';
+import { OPENAI_ERROR_OBJECT } from '../openai/openai-response-schema.js';
 import type { JsonSchema } from '../json-schema.js';
+import { objectSchema } from '../object-schema.js';
 import { bestFirstList, scoredResultSchema } from '../response-schema-parts.js';
 
-export const voyageResponseSchema = {
-  title: 'VoyageRerankResponse',
-  type: 'object',
-  required: ['object', 'data', 'model', 'usage'],
-  properties: {
+export const voyageResponseSchema: JsonSchema = objectSchema(
+  {
     object: { const: 'list' },
     data: bestFirstList(scoredResultSchema('relevance_score', { more: { document: { type: 'string' } } })),
     model: { type: 'string' },
-    usage: { type: 'object', required: ['total_tokens'], properties: { total_tokens: { type: 'integer' } } },
+    usage: objectSchema({ total_tokens: { type: 'integer' } }),
   },
-} as const satisfies JsonSchema;
+  { title: 'VoyageRerankResponse' },
+);
 
 /** Voyage's `{detail}` beside the OpenAI-style `message` and `error` (see formatVoyageError). */
-export const voyageErrorSchema = {
-  title: 'VoyageError',
-  type: 'object',
-  required: ['detail', 'message', 'error'],
-  properties: { detail: { type: 'string' }, message: { type: 'string' }, error: messageAndOpenAiErrorSchema.properties.error },
-} as const satisfies JsonSchema;
+export const voyageErrorSchema: JsonSchema = objectSchema(
+  { detail: { type: 'string' }, message: { type: 'string' }, error: OPENAI_ERROR_OBJECT },
+  { title: 'VoyageError' },
+);

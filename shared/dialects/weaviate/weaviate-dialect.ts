@@ -5,31 +5,25 @@ import { toRerankRequest } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 import type { JsonSchema } from '../json-schema.js';
+import { objectSchema } from '../object-schema.js';
 import { weaviateRequestFields } from './weaviate-request-fields.js';
 
 const names = weaviateRequestFields.paramNames();
 
-const responseSchema = {
-  title: 'WeaviateRerankResponse',
-  type: 'object',
-  required: ['query', 'scores'],
-  properties: {
+const responseSchema: JsonSchema = objectSchema(
+  {
     query: { type: 'string' },
     scores: {
       type: 'array',
       description: 'One per document, in the order sent (Weaviate sorts them itself).',
-      items: { type: 'object', required: ['document', 'score'], properties: { document: { type: 'string' }, score: { type: 'number' } } },
+      items: objectSchema({ document: { type: 'string' }, score: { type: 'number' } }),
     },
   },
-} as const satisfies JsonSchema;
+  { title: 'WeaviateRerankResponse' },
+);
 
 /** The container's error body, `{error}`: Weaviate quotes it as `fail with status <code>: <error>`. */
-const errorSchema = {
-  title: 'WeaviateError',
-  type: 'object',
-  required: ['error'],
-  properties: { error: { type: 'string' } },
-} as const satisfies JsonSchema;
+const errorSchema: JsonSchema = objectSchema({ error: { type: 'string' } }, { title: 'WeaviateError' });
 
 /**
  * Weaviate's `reranker-transformers` protocol, served under a prefix the operator sets (RERANK_WEAVIATE_PREFIX, CDK
