@@ -16,6 +16,7 @@ import { updateBatch } from './update-batch.js';
 import { batchProgress, type BatchProgress } from './batch-progress.js';
 import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
 import { idempotentBatchId, replayOf } from '../jobs/idempotency-key.js';
+import { acceptWork } from '../jobs/accept-work.js';
 
 /** A finalize task runs at most 15 minutes (the batch function's timeout): a claimed end older than this was lost. */
 export const STUCK_FINALIZE_SECONDS = 20 * 60;
@@ -45,74 +46,73 @@ export class BatchEngine {
     this.#worker = new BatchChunkWorker(deps, (batchId) => this.#maybeComplete(batchId));
   }
 
-  /** Records the batch as `validating` and queues its planning; the input is read after this answers. */
+  /** Records the batch as `validating` and queues its planning (the engine's one accept path, acceptWork, as a job's); the input is read after this answers. */
   async create(ownerKeyId: string, input: CreateBatchInput, idempotencyKey?: string): Promise<BatchView> {
     const { store, files, limits } = this.#deps;
     const requestHash = createBatchRequestHash(input);
     const id = idempotencyKey === undefined ? `batch_${randomUUID().replace(/-/g, '')}` : idempotentBatchId(ownerKeyId, idempotencyKey);
-    if (idempotencyKey !== undefined) {
-      const first = await this.#replay(id, ownerKeyId, requestHash);
-      if (first) return first;
-    }
-    if (!this.#deps.admission.dialectOf(input.endpoint)) {
-      throw invalidRequest(`endpoint '${input.endpoint}' is not a rerank route of this service (e.g. /v1/rerank, /v2/rerank, /voyage/v1/rerank)`, 'endpoint');
-    }
-    const file = await files.get(input.inputFileId);
-    if (!file || file.ownerKeyId !== ownerKeyId) throw new RerankError('not_found', `no file '${input.inputFileId}'`, { param: 'input_file_id' });
-    if (file.purpose !== 'batch') throw invalidRequest(`input file '${file.id}' has purpose '${file.purpose}'; upload it with purpose batch`, 'input_file_id');
-    if (file.bytes > MAX_INPUT_FILE_BYTES) throw invalidRequest(`input file is ${file.bytes} bytes; at most ${MAX_INPUT_FILE_BYTES}`, 'input_file_id');
-    const now = nowSeconds(this.#deps);
-    const batch: BatchRecord = {
-      id,
-      ownerKeyId,
-      inputFileId: file.id,
-      inputFileVersion: file.version,
-      endpoint: input.endpoint,
-      completionWindow: input.completionWindow,
-      ...(input.metadata ? { metadata: input.metadata } : {}),
-      createdAt: now,
-      expiresAt: now + limits.completionWindowSeconds,
-      ...(idempotencyKey === undefined ? {} : { requestHash }),
-      status: 'validating',
-      total: 0,
-      planned: false,
-    };
-    // One of the key's running batches, held atomically (a retry of this create holds the same one): parallel creates
-    // cannot pass the limit, as reading the active batches and then writing could.
-    await takeRunningBatch(this.#deps.quota, batch);
-    try {
-      await store.create(batch);
-    } catch (error) {
-      if (!(error instanceof BatchExistsError)) {
-        await releaseRunningBatch(this.#deps.quota, batch);
-        throw error;
-      }
-      // A random id taken is our own write, applied but its answer lost (the SDK's retry found it): go on and queue it.
-      if (idempotencyKey !== undefined) {
+    const created = (batch: BatchRecord): BatchView => ({ batch, counts: { total: 0, completed: 0, failed: 0 } });
+    let batch: BatchRecord | undefined;
+    const admitted = (): BatchRecord => batch as BatchRecord;
+    return acceptWork<BatchView>({
+      replay: async () => (idempotencyKey === undefined ? undefined : this.#replay(id, ownerKeyId, requestHash)),
+      admit: async () => {
+        if (!this.#deps.admission.dialectOf(input.endpoint)) {
+          throw invalidRequest(`endpoint '${input.endpoint}' is not a rerank route of this service (e.g. /v1/rerank, /v2/rerank, /voyage/v1/rerank)`, 'endpoint');
+        }
+        const file = await files.get(input.inputFileId);
+        if (!file || file.ownerKeyId !== ownerKeyId) throw new RerankError('not_found', `no file '${input.inputFileId}'`, { param: 'input_file_id' });
+        if (file.purpose !== 'batch') throw invalidRequest(`input file '${file.id}' has purpose '${file.purpose}'; upload it with purpose batch`, 'input_file_id');
+        if (file.bytes > MAX_INPUT_FILE_BYTES) throw invalidRequest(`input file is ${file.bytes} bytes; at most ${MAX_INPUT_FILE_BYTES}`, 'input_file_id');
+        const now = nowSeconds(this.#deps);
+        batch = {
+          id,
+          ownerKeyId,
+          inputFileId: file.id,
+          inputFileVersion: file.version,
+          endpoint: input.endpoint,
+          completionWindow: input.completionWindow,
+          ...(input.metadata ? { metadata: input.metadata } : {}),
+          createdAt: now,
+          expiresAt: now + limits.completionWindowSeconds,
+          ...(idempotencyKey === undefined ? {} : { requestHash }),
+          status: 'validating',
+          total: 0,
+          planned: false,
+        };
+      },
+      hold: () => takeRunningBatch(this.#deps.quota, admitted()),
+      release: () => releaseRunningBatch(this.#deps.quota, admitted()),
+      store: () => store.create(admitted()),
+      stored: async (error) => {
+        if (!(error instanceof BatchExistsError)) throw error;
+        // A random id taken is our own write, applied but its answer lost (the SDK's retry found it): go on and queue it.
+        if (idempotencyKey === undefined) return 'ours';
         // A racing retry with the same Idempotency-Key created it first - or our own write's answer was lost, and then
         // nobody has queued its planning yet. A second plan task for a batch not yet planned is harmless (plan tasks
         // are delivered at least once anyway); without one it would wait in `validating` for its expiry.
         const first = await this.#replay(id, ownerKeyId, requestHash);
         if (!first) throw error;
         return first;
-      }
-    }
-    try {
-      await this.#deps.queue.send([{ kind: 'plan', batchId: id }], { tenant: ownerKeyId });
-    } catch (error) {
-      // Accepted work always ends: a batch whose plan task could not be queued would wait for its expiry. It fails now,
-      // saying so (a retry with the same Idempotency-Key gets this failed batch; a new create starts again).
-      logger.error('batch plan task could not be queued', { batchId: id, error: error as Error });
-      const failed = await updateBatch(this.#deps, id, ['validating'], {
-        status: 'failed',
-        failedAt: nowSeconds(this.#deps),
-        planned: true,
-        errors: [{ code: 'enqueue_failed', message: 'the batch could not be queued; create it again' }],
-      });
-      return { batch: failed ?? batch, counts: { total: 0, completed: 0, failed: 0 } };
-    }
-    logger.info('batch created', { batchId: id, endpoint: input.endpoint });
-    return { batch, counts: { total: 0, completed: 0, failed: 0 } };
+      },
+      enqueue: () => this.#deps.queue.send([{ kind: 'plan', batchId: id }], { tenant: ownerKeyId }),
+      unqueued: async (error) => {
+        // A batch whose plan task could not be queued would wait for its expiry: it fails now, saying so (a retry with
+        // the same Idempotency-Key gets this failed batch; a new create starts again).
+        logger.error('batch plan task could not be queued', { batchId: id, error: error as Error });
+        const failed = await updateBatch(this.#deps, id, ['validating'], {
+          status: 'failed',
+          failedAt: nowSeconds(this.#deps),
+          planned: true,
+          errors: [{ code: 'enqueue_failed', message: 'the batch could not be queued; create it again' }],
+        });
+        return created(failed ?? admitted());
+      },
+      accepted: async () => {
+        logger.info('batch created', { batchId: id, endpoint: input.endpoint });
+        return created(admitted());
+      },
+    });
   }
 
   /**

@@ -24,11 +24,11 @@ const STALE_HOLD_GRACE_SECONDS = 86_400;
 const runningHoldId = (batchId: string): string => `batch:${batchId}`;
 const lineHoldId = (batchId: string, line: number): string => `batch-line:${batchId}:${line}`;
 
-/** Takes one of the key's running batches for this batch (a retried create takes nothing more); 429 at the limit. */
-export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>): Promise<void> {
+/** Takes one of the key's running batches for this batch (a retried create takes nothing more: false); 429 at the limit. */
+export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>): Promise<boolean> {
   const hold = { id: runningHoldId(batch.id), amounts: { running_batches: 1 }, expiresAt: batch.expiresAt + STALE_HOLD_GRACE_SECONDS };
   try {
-    await quota.ledger.reserve(batch.ownerKeyId, hold, { running_batches: quota.limits.running_batches ?? Infinity });
+    return await quota.ledger.reserve(batch.ownerKeyId, hold, { running_batches: quota.limits.running_batches ?? Infinity });
   } catch (error) {
     if (!(error instanceof QuotaExceededError)) throw error;
     throw new RateLimitedError(`this key already has ${error.used} batches running (at most ${error.limit}); wait for one to finish`, 60, { cause: error });

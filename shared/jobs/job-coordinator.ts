@@ -20,6 +20,8 @@ import { annotateJob } from '../observability/tracer.js';
 import { idempotentJobId, replayOf } from './idempotency-key.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { planChunks } from './plan-chunks.js';
+import { acceptWork } from './accept-work.js';
+import type { RerankDocument } from '../core/rerank-request.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
 
@@ -55,6 +57,15 @@ export interface JobSubmission extends JobPlan {
   readonly maxConcurrentJobs?: number;
 }
 
+/** A job ready to store and queue. */
+interface PlannedJob {
+  readonly spec: JobSpec;
+  readonly tasks: readonly ChunkTask[];
+  readonly documents: readonly RerankDocument[] | undefined;
+  /** Epoch seconds the job is created at. */
+  readonly now: number;
+}
+
 /**
  * The async job lifecycle: submit (store + enqueue), record each chunk exactly once, merge when the
  * last chunk lands, fail with a reason. Knows ports only, never DynamoDB or SQS.
@@ -75,30 +86,13 @@ export class JobCoordinator {
   /**
    * Submit with an Idempotency-Key: the first call creates the job, every retry by the same key owner gets that
    * job back (`replayed`), also when two retries race (the store refuses the second create of one id).
-   * A key reused for a different request is a 400. The window is the job's lifetime (jobTtlSeconds).
+   * A key reused for a different request is a 422. The window is the job's lifetime (jobTtlSeconds).
    */
   async submitIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<{ job: JobRecord; replayed: boolean }> {
-    const first = await this.findIdempotent(submission, idempotencyKey);
-    return first ? { job: first, replayed: true } : this.#createIdempotent(submission, idempotencyKey);
+    return this.#accept(submission, idempotencyKey);
   }
 
-  /** Creates the key's job, or - when a racing retry created it first - answers that one (`replayed`). */
-  async #createIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<{ job: JobRecord; replayed: boolean }> {
-    try {
-      const requestHash = requestFingerprint(submission.dialect, submission.model, submission.request);
-      return { job: await this.#submit(submission, idempotentJobId(submission.ownerKeyId, idempotencyKey), requestHash), replayed: false };
-    } catch (error) {
-      const raced = await this.findIdempotent(submission, idempotencyKey);
-      if (raced) return { job: raced, replayed: true };
-      // The id is taken by an expired job whose item the store has not dropped yet (DynamoDB TTL lags).
-      if (error instanceof JobExistsError) {
-        throw new RerankError('invalid_request', 'this Idempotency-Key belongs to a job that has expired; use a new key', { param: 'Idempotency-Key' });
-      }
-      throw error;
-    }
-  }
-
-  /** The job a previous submit with this key created, if it is still kept; 400 if it was for another request. */
+  /** The job a previous submit with this key created, if it is still kept; 422 if it was for another request. */
   async findIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<JobRecord | undefined> {
     const stored = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
     const job = replayOf(stored, submission.ownerKeyId, requestFingerprint(submission.dialect, submission.model, submission.request), 'job');
@@ -107,23 +101,55 @@ export class JobCoordinator {
 
   /** Creates and enqueues a job within the owner's running jobs; with an Idempotency-Key a retry gets the first job. */
   async submit(submission: JobSubmission, idempotencyKey?: string): Promise<JobRecord> {
-    // A retry returns the first job before taking anything.
-    const first = idempotencyKey === undefined ? undefined : await this.findIdempotent(submission, idempotencyKey);
-    if (first) return first;
-    const id = idempotencyKey === undefined ? (this.#deps.newId ?? randomUUID)() : idempotentJobId(submission.ownerKeyId, idempotencyKey);
-    // The hold is named by the job: a retry racing this submit takes the same one, so it counts once whoever wins.
-    const held = await this.#holdRunningJob(submission, id);
-    try {
-      if (idempotencyKey === undefined) return await this.#submit(submission, id);
-      return (await this.#createIdempotent(submission, idempotencyKey)).job;
-    } catch (error) {
-      // A job that was never stored holds nothing; one a racing retry stored keeps its hold.
-      if (held && !(error instanceof JobExistsError)) await this.#deps.quota?.release(submission.ownerKeyId, runningJobHoldId(id));
-      throw error;
-    }
+    return (await this.#accept(submission, idempotencyKey)).job;
   }
 
-  /** Takes one of the key's running jobs (atomically on the ledger); rate_limited at its limit. False if already held. */
+  /** A job through the engine's one accept path (acceptWork), as a batch is created. */
+  async #accept(submission: JobSubmission, idempotencyKey: string | undefined): Promise<{ job: JobRecord; replayed: boolean }> {
+    const { ownerKeyId } = submission;
+    const id = idempotencyKey === undefined ? (this.#deps.newId ?? randomUUID)() : idempotentJobId(ownerKeyId, idempotencyKey);
+    const requestHash = idempotencyKey === undefined ? undefined : requestFingerprint(submission.dialect, submission.model, submission.request);
+    const raced = async (): Promise<{ job: JobRecord; replayed: boolean } | undefined> => {
+      const first = idempotencyKey === undefined ? undefined : await this.findIdempotent(submission, idempotencyKey);
+      return first && { job: first, replayed: true };
+    };
+    const current = async (): Promise<{ job: JobRecord; replayed: boolean }> => ({ job: await this.#withProgress((await this.#deps.store.get(id)) as JobState), replayed: false });
+    let planned: PlannedJob | undefined;
+    annotateJob(id);
+    return acceptWork({
+      replay: raced,
+      hold: () => this.#holdRunningJob(submission, id),
+      release: async () => {
+        await this.#deps.quota?.release(ownerKeyId, runningJobHoldId(id));
+      },
+      store: async () => {
+        planned = this.#plan(submission, id, requestHash);
+        await this.#deps.store.create(planned.spec, planned.documents, planned.now);
+      },
+      stored: async (error) => {
+        const first = await raced();
+        if (first) return first;
+        // The id is taken by an expired job whose item the store has not dropped yet (DynamoDB TTL lags).
+        if (idempotencyKey !== undefined && error instanceof JobExistsError) {
+          throw new RerankError('invalid_request', 'this Idempotency-Key belongs to a job that has expired; use a new key', { param: 'Idempotency-Key' });
+        }
+        throw error;
+      },
+      enqueue: () => this.#deps.queue.send((planned as PlannedJob).tasks, { tenant: ownerKeyId }),
+      unqueued: async (error) => {
+        logger.error('enqueue failed', { jobId: id, error: error as Error });
+        await this.fail(id, 'the job could not be queued; submit it again');
+        return current();
+      },
+      accepted: async () => {
+        const { spec } = planned as PlannedJob;
+        logger.info('job submitted', { jobId: id, documents: spec.documentCount, chunks: spec.chunkCount, model: spec.model });
+        return current();
+      },
+    });
+  }
+
+  /** Takes one of the key's running jobs (atomically on the ledger); rate_limited at its limit. False if none was taken. */
   async #holdRunningJob(submission: JobSubmission, id: string): Promise<boolean> {
     const { quota } = this.#deps;
     const max = submission.maxConcurrentJobs;
@@ -137,9 +163,9 @@ export class JobCoordinator {
     }
   }
 
-  async #submit(submission: JobSubmission, id: string, requestHash?: string): Promise<JobRecord> {
+  /** The job's record and chunk tasks: its candidates split into chunks that carry them inline. */
+  #plan(submission: JobSubmission, id: string, requestHash: string | undefined): PlannedJob {
     const { request, model, batchSize } = submission;
-    annotateJob(id);
     const tasks = planChunks({
       jobId: id,
       model: submission.fusion?.chunkModel ?? model,
@@ -167,16 +193,7 @@ export class JobCoordinator {
       ...(requestHash === undefined ? {} : { requestHash }),
     };
     const keepDocuments = request.returnDocuments || spec.fusion !== undefined;
-    await this.#deps.store.create(spec, keepDocuments ? request.documents : undefined, now);
-    try {
-      await this.#deps.queue.send(tasks, { tenant: submission.ownerKeyId });
-    } catch (error) {
-      // Accepted work is never left running forever: a job whose chunks could not be queued fails now.
-      logger.error('enqueue failed', { jobId: id, error: error as Error });
-      await this.fail(id, 'the job could not be queued; submit it again');
-    }
-    logger.info('job submitted', { jobId: id, documents: spec.documentCount, chunks: spec.chunkCount, model });
-    return this.#withProgress((await this.#deps.store.get(id)) as JobState);
+    return { spec, tasks, documents: keepDocuments ? request.documents : undefined, now };
   }
 
   /**
