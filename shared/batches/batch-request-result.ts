@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { RerankError } from '../core/rerank-error.js';
-import type { RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankDocument } from '../core/rerank-request.js';
 import type { AdmittedLine } from './admit-batch-line.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
@@ -11,6 +10,7 @@ import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { TopNSelection } from '../jobs/top-n-selection.js';
 import { rankSelected, selectTopScores, type SelectedScores } from '../jobs/rank-chunk-scores.js';
+import { outcomeFromStored } from '../jobs/stored-outcome.js';
 import type { ComponentRange } from './candidate-set-fusion.js';
 
 /** The documents of the selected corpus indices, read in one streaming pass over the corpus. */
@@ -90,9 +90,10 @@ export async function buildRequestResult(deps: BatchEngineDeps, batchId: string,
       documentOf = (i) => byIndex.get(i) ?? { text: '' };
     }
   }
-  const results = rankSelected(selected, options, documentOf);
+  const ranked = rankSelected(selected, options).map((r) => [r.index, r.score] as const);
   const requestId = randomUUID();
-  const outcome: RerankOutcome = { id: requestId, model: job.model, results, usage: { totalTokens: selected.tokens }, timings: { scoringMs: 0, totalMs: 0 } };
+  // The same outcome a job's poll rebuilds from its stored result; a batch reports no timings (it ran in the background).
+  const outcome = outcomeFromStored({ id: requestId, model: job.model, ranked, totalTokens: selected.tokens, wallMs: 0, ...(documentOf ? { documentOf } : {}) });
   const body = dialect.formatOutcome(outcome, { requestId, now: nowSeconds(deps) }, request).body;
   return completedLine(plan.line, plan.customId, requestId, body);
 }

@@ -357,6 +357,6 @@ export class JobCoordinator {
     if (!stored) return undefined;
     const documents = job.returnDocuments ? await this.#deps.store.getDocuments(job.id) : undefined;
     const wallMs = (job.updatedAt - job.createdAt) * 1000;
-    return outcomeFromStored({ id: job.id, model: job.model, ...stored, pairs: job.documentCount, wallMs, scoringMs: 0, ...(documents ? { documents } : {}) });
+    return outcomeFromStored({ id: job.id, model: job.model, ...stored, pairs: job.documentCount, wallMs, scoringMs: 0, ...(documents ? { documentOf: (index: number) => documents[index] } : {}) });
   }
 }

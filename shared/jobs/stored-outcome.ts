@@ -9,8 +9,8 @@ export interface StoredScores {
   readonly totalTokens: number;
   /** Candidates scored (RerankUsage.pairs): a job's document count (jobs never split documents). */
   readonly pairs?: number;
-  /** The documents by index, when the request asked for them back. */
-  readonly documents?: ArrayLike<RerankDocument | undefined>;
+  /** The document at a request index, when the request asked for them back. */
+  readonly documentOf?: (index: number) => RerankDocument | undefined;
   /** Wall time from submission to the end: a job's chunks were scored by many workers, so this is its scoring time too. */
   readonly wallMs: number;
   /** What the answer reports as scoring time; the wall time when absent (a poll reports 0: the client timed the wait). */
@@ -20,12 +20,12 @@ export interface StoredScores {
 }
 
 /**
- * THE outcome rebuilt from stored scores, for the dialect to format exactly as the synchronous path's: the job's
- * poll and its dialect endpoint, and the metrics its end records, all read it from here.
+ * THE outcome rebuilt from stored scores, for the dialect to format exactly as the synchronous path's: a job's poll,
+ * its dialect endpoint and the metrics its end records, and a batch line's result, all read it from here.
  */
 export function outcomeFromStored(stored: StoredScores): RerankOutcome {
   const results: RankedResult[] = stored.ranked.map(([index, score]) => {
-    const document = stored.documents?.[index];
+    const document = stored.documentOf?.(index);
     return document ? { index, score, document } : { index, score };
   });
   return {
