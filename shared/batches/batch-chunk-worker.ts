@@ -14,7 +14,7 @@ import { chargeDerived } from './batch-quota.js';
 import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
 import type { ScoreBatch } from '../core/scorer.js';
-import { emitMetricEvent } from '../observability/metric-events.js';
+import { recordBatchChunk } from '../observability/record-batch-metrics.js';
 
 /**
  * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
@@ -87,7 +87,7 @@ export class BatchChunkWorker {
     const lexical = setFusion ? (await setFusion.lexical.score(request.query, texts)).scores : undefined;
     const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(lexical ? { lexical } : {}) };
     const recorded = await recordChunk(store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores);
-    if (recorded.recorded) emitMetricEvent({ kind: 'batch-chunk', source: stored ? (stored.analysed ? 'analysed' : 'stored') : 'encoded', documents: task.count });
+    if (recorded.recorded) recordBatchChunk(stored ? (stored.analysed ? 'analysed' : 'stored') : 'encoded', task.count);
     if (recorded.complete) await this.#finishRequest(batch, plan, admitted);
   }
 
