@@ -2,7 +2,10 @@ import { RerankError } from '../core/rerank-error.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
 import { admitBatchLine, type AdmittedLine } from './admit-batch-line.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
-import type { BatchChunkTask, BatchRecord, BatchRequestPlan } from './batch-model.js';
+import { linesOf, type BatchChunkTask, type BatchRecord, type BatchRequestPlan } from './batch-model.js';
+import { storedAnalysisFor } from './stored-analysis-for.js';
+import { forEachBounded } from '../core/for-each-bounded.js';
+import type { DocumentAnalysis } from '../core/document-analysis.js';
 import { failedLine } from './batch-output-lines.js';
 import { refusedLineResult } from './batch-planner.js';
 import { buildRequestResult } from './batch-request-result.js';
@@ -15,12 +18,26 @@ import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import { recordBatchChunk } from '../observability/record-batch-metrics.js';
+import type { BatchChunkSource } from '../observability/batch-metric-names.js';
 
 /**
- * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), so a
- * long line is read and parsed about once, not once per chunk (its cost stays linear in its size).
+ * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), and a
+ * group's lines come with every shard of the group, so a line is read and parsed about once, not once per chunk (its
+ * cost stays linear in its size). Bounded by count and by the lines' bytes (an inline line can be megabytes).
  */
-const ADMITTED_LINES_KEPT = 4;
+const ADMITTED_LINES_KEPT = 256;
+const ADMITTED_BYTES_KEPT = 32 * 1024 * 1024;
+/** Lines a grouped task reads (plan, result, line) at once, and records at once: its group's reads overlap. */
+const LINE_READS_IN_FLIGHT = 16;
+const LINE_WRITES_IN_FLIGHT = 8;
+
+/** A line of a group scored from the stored analysis of its corpus. */
+interface StoredMember {
+  readonly plan: BatchRequestPlan;
+  readonly admitted: AdmittedLine;
+  readonly analysis: DocumentAnalysis;
+  readonly corpus: { readonly fileId: string; readonly version: string };
+}
 
 /** Statuses in which chunks are still worth scoring. */
 const SCORING: readonly string[] = ['validating', 'in_progress'];
@@ -33,7 +50,8 @@ export class BatchChunkWorker {
   readonly #deps: BatchEngineDeps;
   /** Called when a request finished, so the engine can check whether the whole batch has. */
   readonly #requestFinished: (batchId: string) => Promise<void>;
-  readonly #admitted = new Map<string, AdmittedLine>();
+  readonly #admitted = new Map<string, { admitted: AdmittedLine; bytes: number }>();
+  #admittedBytes = 0;
   /** Corpora analysed once per (file version, model) and stored beside the file; later lines score the stored shards. */
   readonly #stored: StoredCorpusChunks;
 
@@ -52,22 +70,84 @@ export class BatchChunkWorker {
     const batch = await store.get(task.batchId);
     // A cancelled, expired or failed batch's chunks are acknowledged unscored.
     if (!batch || !SCORING.includes(batch.status)) return;
-    const plan = await store.getRequest(batch.id, task.line);
-    if (!plan) throw new Error(`batch ${batch.id}: no request plan for line ${task.line}`);
-    // Already finished: a redelivery of a task whose first run kept the result but failed after it (a lost answer, a
-    // crash) still checks whether the batch is done, or nobody would.
-    if (await store.getResult(batch.id, task.line)) return this.#requestFinished(batch.id);
-    let admitted: AdmittedLine;
-    let texts: string[] = [];
-    let stored: (ScoreBatch & { readonly analysed: boolean }) | undefined;
+    if (task.corpusRange) return this.#scoreCorpusLines(batch, task);
+    const line = await this.#unfinishedLine(batch, task.line);
+    if (line === 'finished') return this.#requestFinished(batch.id);
+    return this.#scoreTexts(batch, task, line.plan);
+  }
+
+  /**
+   * The line's plan, or 'finished' when its result is kept already: a redelivery of a task whose first run kept the
+   * result but failed after it (a lost answer, a crash) still checks whether the batch is done, or nobody would.
+   */
+  async #unfinishedLine(batch: BatchRecord, line: number): Promise<{ plan: BatchRequestPlan } | 'finished'> {
+    const plan = await this.#deps.store.getRequest(batch.id, line);
+    if (!plan) throw new Error(`batch ${batch.id}: no request plan for line ${line}`);
+    return (await this.#deps.store.getResult(batch.id, line)) ? 'finished' : { plan };
+  }
+
+  /**
+   * A corpus shard for the task's lines (a group, or one line): the lines scored from the stored analysis read the
+   * shard once and are scored together; each line's scores are recorded as its own chunk, so its result is the one it
+   * would have alone. A line that cannot use the stored analysis scores the shard's texts on its own.
+   */
+  async #scoreCorpusLines(batch: BatchRecord, task: BatchChunkTask): Promise<void> {
+    const members: StoredMember[] = [];
+    let finished = false;
+    await forEachBounded(linesOf(task), LINE_READS_IN_FLIGHT, async (line) => {
+      const found = await this.#unfinishedLine(batch, line);
+      if (found === 'finished') {
+        finished = true;
+        return;
+      }
+      const { plan } = found;
+      let admitted: AdmittedLine;
+      try {
+        admitted = await this.#readLine(batch, plan);
+      } catch (error) {
+        return this.#failRequest(batch, plan, error);
+      }
+      const analysis = storedAnalysisFor(this.#deps, admitted, plan.chunkModel);
+      if (analysis && plan.candidates.kind === 'corpus') members.push({ plan, admitted, analysis, corpus: plan.candidates });
+      else await this.#scoreTexts(batch, { ...task, line }, plan, admitted);
+    });
+    // One pass per model and corpus version (a group is planned as one; a redelivery across a deploy could differ).
+    const passes = new Map<string, StoredMember[]>();
+    for (const member of members.sort((a, b) => a.plan.line - b.plan.line)) {
+      const key = `${member.analysis.digest}\n${member.plan.chunkModel}\n${member.corpus.fileId}\n${member.corpus.version}`;
+      passes.set(key, [...(passes.get(key) ?? []), member]);
+    }
+    for (const pass of passes.values()) await this.#scoreStoredPass(batch, task, pass);
+    if (finished) await this.#requestFinished(batch.id);
+  }
+
+  /** One shard scored for lines of one model over one corpus version; each line's scores recorded as its chunk. */
+  async #scoreStoredPass(batch: BatchRecord, task: BatchChunkTask, pass: readonly StoredMember[]): Promise<void> {
+    const [first] = pass as [StoredMember];
+    let scored;
     try {
-      admitted = await this.#readLine(batch, plan);
-      // A model with a document side scores a corpus from its stored analysis (a set-fused hybrid needs its parts apart).
-      // The stored analysis is of whole documents: a line that cuts them (max_tokens_per_doc) scores its texts as sync does.
-      const cut = admitted.request.maxTokensPerDocument !== undefined;
-      const analysis = task.corpusRange && !admitted.plan.fusion && !cut ? this.#documentAnalysis(plan.chunkModel) : undefined;
-      if (analysis) stored = await this.#stored.score(analysis, task, plan, admitted.request, batch.ownerKeyId);
-      else texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
+      scored = await this.#stored.scoreGroup(first.analysis, task, first.corpus, pass.map((m) => m.admitted.request), batch.ownerKeyId);
+    } catch (error) {
+      // The shard's documents are not a corpus the lines can use (a document line too long to read): every line fails.
+      if (!(error instanceof RerankError)) throw error;
+      for (const member of pass) await this.#failRequest(batch, member.plan, error);
+      return;
+    }
+    await forEachBounded(pass, LINE_WRITES_IN_FLIGHT, async (member, i) => {
+      const result = scored.results[i]!;
+      if (result instanceof RerankError) return this.#failRequest(batch, member.plan, result);
+      // The shard's analysis is counted once, by the pass's first line; the others read it.
+      await this.#record(batch, { ...task, line: member.plan.line }, member.plan, member.admitted, result, scored.analysed && i === 0 ? 'analysed' : 'stored');
+    });
+  }
+
+  /** A line's chunk from its texts: the line's own documents, or the corpus slice read by byte range. */
+  async #scoreTexts(batch: BatchRecord, task: BatchChunkTask, plan: BatchRequestPlan, read?: AdmittedLine): Promise<void> {
+    let admitted: AdmittedLine;
+    let texts: string[];
+    try {
+      admitted = read ?? (await this.#readLine(batch, plan));
+      texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
     } catch (error) {
       return this.#failRequest(batch, plan, error);
     }
@@ -80,24 +160,28 @@ export class BatchChunkWorker {
     }
     const { request } = admitted;
     const label = `chunk ${task.chunkIndex} of line ${task.line}`;
-    const scored = stored ?? (await scoreChunk(scorer, { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument }, label));
-    if (scored.scores.length !== task.count) throw new Error(`${label}: ${scored.scores.length} scores for ${task.count} documents`);
+    const scored = await scoreChunk(scorer, { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument }, label);
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
     const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
     const lexical = setFusion ? (await setFusion.lexical.score(request.query, texts)).scores : undefined;
-    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(lexical ? { lexical } : {}) };
-    const recorded = await recordChunk(store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores);
-    if (recorded.recorded) recordBatchChunk(stored ? (stored.analysed ? 'analysed' : 'stored') : 'encoded', task.count);
-    if (recorded.complete) await this.#finishRequest(batch, plan, admitted);
+    await this.#record(batch, task, plan, admitted, { ...scored, ...(lexical ? { lexical } : {}) }, 'encoded');
   }
 
-  #documentAnalysis(modelId: string) {
-    try {
-      return this.#deps.scorerFor(modelId).documentAnalysis;
-    } catch (error) {
-      if (error instanceof UnknownModelError) return undefined;
-      throw error;
-    }
+  /** Records the line's chunk once; the call that completes the line writes its result. */
+  async #record(
+    batch: BatchRecord,
+    task: BatchChunkTask,
+    plan: BatchRequestPlan,
+    admitted: AdmittedLine,
+    scored: ScoreBatch & { readonly lexical?: readonly number[] },
+    source: BatchChunkSource,
+  ): Promise<void> {
+    const label = `chunk ${task.chunkIndex} of line ${task.line}`;
+    if (scored.scores.length !== task.count) throw new Error(`${label}: ${scored.scores.length} scores for ${task.count} documents`);
+    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(scored.lexical ? { lexical: scored.lexical } : {}) };
+    const recorded = await recordChunk(this.#deps.store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores);
+    if (recorded.recorded) recordBatchChunk(source, task.count);
+    if (recorded.complete) await this.#finishRequest(batch, plan, admitted);
   }
 
   /** The request's chunks are all in: its output line (or, if building it failed, its error line). */
@@ -129,12 +213,23 @@ export class BatchChunkWorker {
   async #readLine(batch: BatchRecord, plan: BatchRequestPlan): Promise<AdmittedLine> {
     const key = `${batch.id}\n${batch.inputFileVersion}\n${plan.line}`;
     const kept = this.#admitted.get(key);
-    if (kept) return kept;
+    if (kept) {
+      // Re-inserted: the Map's first entry is the least recently used.
+      this.#admitted.delete(key);
+      this.#admitted.set(key, kept);
+      return kept.admitted;
+    }
     const bytes = await readFileSlice(this.#deps.files, batch.inputFileId, plan.range);
     const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
-    this.#admitted.set(key, admitted);
-    // Oldest first out: a Map iterates in insertion order.
-    if (this.#admitted.size > ADMITTED_LINES_KEPT) this.#admitted.delete(this.#admitted.keys().next().value as string);
+    if (!this.#admitted.has(key)) {
+      this.#admitted.set(key, { admitted, bytes: bytes.length });
+      this.#admittedBytes += bytes.length;
+    }
+    for (const [oldest, entry] of this.#admitted) {
+      if (this.#admitted.size <= ADMITTED_LINES_KEPT && this.#admittedBytes <= ADMITTED_BYTES_KEPT) break;
+      this.#admitted.delete(oldest);
+      this.#admittedBytes -= entry.bytes;
+    }
     return admitted;
   }
 

@@ -6,7 +6,7 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import { finalizeBatch } from './batch-finalizer.js';
 import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
-import { isTerminal } from './batch-model.js';
+import { isTerminal, linesOf } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
@@ -210,10 +210,13 @@ export class BatchEngine {
     logger.error('batch task dead-lettered', { batchId: task.batchId, kind: task.kind, reason });
     const { store } = this.#deps;
     if (task.kind === 'chunk') {
-      const plan = await store.getRequest(task.batchId, task.line);
-      const failed = failedLine(task.line, plan?.customId, { code: 'server_error', message: 'scoring failed after retries' });
+      // Every line of a group fails (each with its reason); one already finished keeps its result.
       const batch = await store.get(task.batchId);
-      if (batch && (await keepResult(this.#deps, batch, failed))) await store.deleteChunkScores(task.batchId, task.line, plan?.chunkCount);
+      for (const line of linesOf(task)) {
+        const plan = await store.getRequest(task.batchId, line);
+        const failed = failedLine(line, plan?.customId, { code: 'server_error', message: 'scoring failed after retries' });
+        if (batch && (await keepResult(this.#deps, batch, failed))) await store.deleteChunkScores(task.batchId, line, plan?.chunkCount);
+      }
       return this.#maybeComplete(task.batchId);
     }
     if (task.kind === 'plan') {

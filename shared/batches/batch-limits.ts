@@ -34,6 +34,13 @@ export interface BatchLimits {
    * round's writes and sends overlap, so fewer, larger rounds plan more lines a second (a failure re-plans one round).
    */
   readonly planFlushTasks: number;
+  /**
+   * Lines over one stored corpus (same file and model) whose chunks are planned together: each task reads one shard
+   * once and scores it for the whole group (one matrix product), instead of one task per line per shard. Bounded so
+   * the task that completes the group (it writes every line's result) stays far inside the worker's timeout; 1 = no
+   * grouping.
+   */
+  readonly corpusGroupLines: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -50,5 +57,6 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   outputRetentionSeconds: 30 * 86_400,
   planSliceSeconds: 300,
   planFlushTasks: 640,
+  corpusGroupLines: 64,
 };
 

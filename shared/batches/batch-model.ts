@@ -103,7 +103,16 @@ export interface BatchChunkTask {
   readonly count: number;
   /** The corpus slice this chunk scores (absent: the documents are the input line's own, `offset..offset+count`). */
   readonly corpusRange?: ByteRange;
+  /**
+   * A group of lines over one stored corpus (same file, same model): the shard is read once and scored for all of
+   * them, each line's scores recorded as its own chunk. `line` is the first of them. Absent: `line` alone (the form
+   * stacks sent before grouping, still read).
+   */
+  readonly lines?: readonly number[];
 }
+
+/** The lines a chunk task scores: its group, or its one line. */
+export const linesOf = (task: BatchChunkTask): readonly number[] => task.lines ?? [task.line];
 
 export type BatchTask =
   | { readonly kind: 'plan'; readonly batchId: string }

@@ -9,7 +9,9 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchChunkTask, BatchRecord, BatchRequestPlan, BatchTask } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
-import { planCorpusChunks, type CorpusPlan } from './corpus-chunks.js';
+import { planCorpusChunks, type CorpusChunk, type CorpusPlan } from './corpus-chunks.js';
+import { CorpusLineGroups } from './corpus-line-groups.js';
+import { storedAnalysisFor } from './stored-analysis-for.js';
 import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
 import { isBlankLine, readJsonlLines } from './jsonl-lines.js';
@@ -77,6 +79,8 @@ export class BatchPlanner {
     const customIds = await this.#customIdsBefore(batch.id, from?.nextLine);
     let pending: BatchTask[] = [];
     let plans: BatchRequestPlan[] = [];
+    // Lines over one stored corpus are scored a group at a time, one task per shard for the group.
+    const groups = new CorpusLineGroups(batch.id, limits.corpusGroupLines);
     // Plans are written together before their tasks are sent (a worker reads its line's plan), PLAN_WRITES at a time:
     // one write per line in turn held a 10,000-line batch's planning to its writes' latency. A round gathers
     // limits.planFlushTasks tasks: its sends go SENDS_IN_FLIGHT (sqs-task-queue.ts) at a time, so rounds of 64 left most idle.
@@ -85,6 +89,8 @@ export class BatchPlanner {
       plans = [];
     };
     const flush = async () => {
+      // Open groups go out with this round: everything recorded before a checkpoint has its tasks sent.
+      pending.push(...groups.drain());
       await writePlans();
       if (pending.length > 0) await this.#deps.queue.send(pending, { tenant: batch.ownerKeyId });
       pending = [];
@@ -114,6 +120,7 @@ export class BatchPlanner {
         if (planned) {
           plans.push(planned.plan);
           pending.push(...planned.tasks);
+          if (planned.group) pending.push(...groups.add(planned.group.key, line.line, planned.group.chunks));
         }
       }
       if (pending.length >= limits.planFlushTasks || plans.length >= limits.planFlushTasks || (checkpointLine && performance.now() >= sliceEnds)) {
@@ -161,12 +168,13 @@ export class BatchPlanner {
     bytes: Buffer,
     corpora: Map<string, Promise<CorpusOutcome>>,
     customIds: Set<string>,
-  ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[] } | undefined> {
+  ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; chunks: readonly CorpusChunk[] } } | undefined> {
     try {
       const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
       if (customIds.has(admitted.customId)) throw new BadInputLineError('duplicate_custom_id', `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`, admitted.customId);
       customIds.add(admitted.customId);
       const chunkModel = admitted.plan.fusion?.chunkModel ?? admitted.plan.model;
+      const { limits } = this.#deps;
       const base = { batchId: batch.id, line: lineNumber, kind: 'chunk' as const };
       if (admitted.corpusFileId === undefined) {
         const slices = inlineChunks(admitted, this.#deps);
@@ -189,6 +197,10 @@ export class BatchPlanner {
         chunkModel,
         chunkCount: corpus.chunks.length,
       };
+      // Scored from the stored analysis: its tasks are its group's (same corpus version, same model).
+      if (limits.corpusGroupLines > 1 && storedAnalysisFor(this.#deps, admitted, chunkModel)) {
+        return { plan, tasks: [], group: { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, chunks: corpus.chunks } };
+      }
       return { plan, tasks: corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range })) };
     } catch (error) {
       // A custom_id belongs to the first line that carries it, even when that line is refused: a later line reusing

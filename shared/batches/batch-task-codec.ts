@@ -4,6 +4,9 @@ import type { BatchTask } from './batch-model.js';
 export const encodeBatchTask = (task: BatchTask): string => JSON.stringify(task);
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+/** Lines one grouped chunk task may carry: far above any group the planner makes, so a message stays a few KB. */
+export const MAX_TASK_LINES = 1024;
+const isLines = (value: unknown): boolean => Array.isArray(value) && value.length >= 1 && value.length <= MAX_TASK_LINES && value.every(isCount);
 const isRange = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && isCount((value as { start?: unknown }).start) && isCount((value as { end?: unknown }).end);
 
@@ -21,7 +24,9 @@ export function decodeBatchTask(body: string): BatchTask {
         isCount(value['chunkIndex']) &&
         isCount(value['offset']) &&
         isCount(value['count']) &&
-        (value['corpusRange'] === undefined || isRange(value['corpusRange']))
+        (value['corpusRange'] === undefined || isRange(value['corpusRange'])) &&
+        // A group is over a corpus and names its first line as `line` (what a dead-letter reader of the old form reads).
+        (value['lines'] === undefined || (isLines(value['lines']) && value['corpusRange'] !== undefined && (value['lines'] as number[])[0] === value['line']))
       ) {
         return value as unknown as BatchTask;
       }

@@ -1,16 +1,24 @@
+import { createHash } from 'node:crypto';
 import { RerankError } from '../core/rerank-error.js';
 import type { DocumentAnalysis, PreparedQueries } from '../core/document-analysis.js';
 import type { ScoreBatch } from '../core/scorer.js';
-import type { BatchChunkTask, BatchRequestPlan } from './batch-model.js';
+import type { BatchChunkTask } from './batch-model.js';
 import { scoreShardGroup } from './corpus-query.js';
 import { CorpusShardStore, type CorpusShardOptions } from './corpus-shards.js';
 
-/** Queries kept prepared (embedded): a line's chunks reach a worker together, so its query is encoded about once. */
-const PREPARED_QUERIES_KEPT = 64;
+/** Groups of queries kept prepared (embedded): a group's tasks reach a worker one shard after another, so it is encoded about once. */
+const PREPARED_GROUPS_KEPT = 64;
+
+/** One line of a group over a stored corpus: its query, and whether it takes documents cut to the API's limit. */
+export interface StoredCorpusLine {
+  readonly query: string;
+  readonly truncate?: boolean | undefined;
+}
 
 /**
  * Corpus chunks scored from their stored shards (analysed by the first chunk task to reach one): the same raw scores
- * and tokens the model's `score` gives the chunk's documents, without encoding them again.
+ * and tokens the model's `score` gives the chunk's documents, without encoding them again. A group of lines reads
+ * the shard once and scores it for all of them in one pass (one matrix product plus the lexical scores).
  */
 export class StoredCorpusChunks {
   readonly shards: CorpusShardStore;
@@ -22,43 +30,48 @@ export class StoredCorpusChunks {
     this.#maxDocumentChars = options.maxDocumentChars;
   }
 
-  /** A document past the API's limit is refused to a line without `truncate`, as the chunk's own read refuses it. */
-  async score(
+  /**
+   * Each line's scores for the task's shard, in the lines' order; a line whose documents pass the API's limit without
+   * `truncate` gets its refusal instead (the others are scored). A shard that cannot be read or analysed throws.
+   */
+  async scoreGroup(
     analysis: DocumentAnalysis,
     task: BatchChunkTask,
-    plan: BatchRequestPlan,
-    request: { readonly query: string; readonly truncate?: boolean | undefined },
+    corpus: { readonly fileId: string; readonly version: string },
+    lines: readonly StoredCorpusLine[],
     ownerKeyId?: string,
-  ): Promise<ScoreBatch & { readonly analysed: boolean }> {
-    if (plan.candidates.kind !== 'corpus' || !task.corpusRange) throw new Error('corpus chunk without a corpus');
-    const ref = {
-      fileId: plan.candidates.fileId,
-      version: plan.candidates.version,
-      offset: task.offset,
-      count: task.count,
-      range: task.corpusRange,
-      ...(ownerKeyId === undefined ? {} : { ownerKeyId }),
-    };
+  ): Promise<{ readonly results: (ScoreBatch | RerankError)[]; readonly analysed: boolean }> {
+    if (!task.corpusRange) throw new Error('corpus chunk without a corpus');
+    const ref = { ...corpus, offset: task.offset, count: task.count, range: task.corpusRange, ...(ownerKeyId === undefined ? {} : { ownerKeyId }) };
     const { content, analysed } = await this.shards.shardWithSource(analysis, ref);
-    if (content.firstOverlongLine !== undefined && !request.truncate) {
-      throw new RerankError('payload_too_large', `documents_file_id line ${content.firstOverlongLine} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);
-    }
-    const scored = await scoreShardGroup(analysis, await this.#prepare(analysis, request.query), content);
-    return { scores: Array.from(scored.scores[0]!), tokens: scored.tokens[0]!, analysed };
+    const overlong = content.firstOverlongLine;
+    const refusal =
+      overlong === undefined
+        ? undefined
+        : new RerankError('payload_too_large', `documents_file_id line ${overlong} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);
+    const scoredLines = lines.filter((line) => !refusal || line.truncate);
+    const scored = scoredLines.length === 0 ? undefined : await scoreShardGroup(analysis, await this.#prepare(analysis, scoredLines.map((l) => l.query)), content);
+    let next = 0;
+    const results = lines.map((line): ScoreBatch | RerankError => {
+      if (refusal && !line.truncate) return refusal;
+      const q = next++;
+      return { scores: Array.from(scored!.scores[q]!), tokens: scored!.tokens[q]! };
+    });
+    return { results, analysed };
   }
 
-  #prepare(analysis: DocumentAnalysis, query: string): Promise<PreparedQueries> {
-    const key = `${analysis.digest}\n${query}`;
+  #prepare(analysis: DocumentAnalysis, queries: readonly string[]): Promise<PreparedQueries> {
+    const key = createHash('sha256').update(analysis.digest).update(JSON.stringify(queries)).digest('hex');
     let prepared = this.#prepared.get(key);
     if (prepared) {
       this.#prepared.delete(key);
     } else {
-      prepared = analysis.prepare([query]);
+      prepared = analysis.prepare(queries);
       // A failed encoding is not kept: the task's retry encodes again.
       prepared.catch(() => this.#prepared.delete(key));
     }
     this.#prepared.set(key, prepared);
-    if (this.#prepared.size > PREPARED_QUERIES_KEPT) this.#prepared.delete(this.#prepared.keys().next().value as string);
+    if (this.#prepared.size > PREPARED_GROUPS_KEPT) this.#prepared.delete(this.#prepared.keys().next().value as string);
     return prepared;
   }
 }

@@ -185,19 +185,26 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
     const corpus = await writer.close();
     const derived = async () =>
       ((await stack.s3.send(new ListObjectsV2Command({ Bucket: stack.filesBucket, Prefix: `derived/${corpus.id}/` }))).Contents ?? []).map((o) => o.Key);
-    for (const query of ['neural ranking', 'python queue']) {
-      const body = { model: 'bm25', query, documents_file_id: corpus.id, top_n: 5 };
-      const inputFileId = await writeInput([{ custom_id: query, method: 'POST', url: '/v1/rerank', body }], KEY_A);
+    // The first batch analyses the corpus for one line; the second's three lines are one group (one task per shard
+    // names all three), and the line they share answers exactly as it did alone.
+    const alone = new Map<string, unknown>();
+    for (const queries of [['neural ranking'], ['neural ranking', 'python queue', 'stream parser']]) {
+      const lines = queries.map((query) => ({ custom_id: query, method: 'POST', url: '/v1/rerank', body: { model: 'bm25', query, documents_file_id: corpus.id, top_n: 5 } }));
+      const inputFileId = await writeInput(lines, KEY_A);
       const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: inputFileId, endpoint: '/v1/rerank', completion_window: '24h' });
       const done = await settle(String(created.body['id']));
-      expect(done).toMatchObject({ status: 'completed', request_counts: { total: 1, completed: 1, failed: 0 } });
-      const [line] = await readLines(String(done['output_file_id']));
-      const results = (line!['response'] as { body: { results: { index: number; relevance_score: number }[] } }).body.results;
-      expect(results).toHaveLength(5);
-      // Stored BM25 statistics score exactly as the route scores the same documents (a document's score is its own).
-      const sync = await call('POST', '/v1/rerank', KEY_A, { model: 'bm25', query, documents: results.map((r) => corpusDocs[r.index]) });
-      const syncScores = (sync.body['results'] as { index: number; relevance_score: number }[]).sort((a, b) => a.index - b.index).map((r) => r.relevance_score);
-      expect(results.map((r) => r.relevance_score)).toEqual(syncScores);
+      expect(done).toMatchObject({ status: 'completed', request_counts: { total: queries.length, completed: queries.length, failed: 0 } });
+      for (const line of await readLines(String(done['output_file_id']))) {
+        const query = String(line['custom_id']);
+        const results = (line['response'] as { body: { results: { index: number; relevance_score: number }[] } }).body.results;
+        expect(results).toHaveLength(5);
+        // Stored BM25 statistics score exactly as the route scores the same documents (a document's score is its own).
+        const sync = await call('POST', '/v1/rerank', KEY_A, { model: 'bm25', query, documents: results.map((r) => corpusDocs[r.index]) });
+        const syncScores = (sync.body['results'] as { index: number; relevance_score: number }[]).sort((a, b) => a.index - b.index).map((r) => r.relevance_score);
+        expect(results.map((r) => r.relevance_score), query).toEqual(syncScores);
+        if (alone.has(query)) expect(results, `${query}: grouped vs alone`).toEqual(alone.get(query));
+        else alone.set(query, results);
+      }
     }
     const stored = await derived();
     expect(stored.filter((k) => k?.endsWith('.shard')).length).toBeGreaterThan(0);

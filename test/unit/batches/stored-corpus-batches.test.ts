@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
@@ -9,19 +7,16 @@ import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 import { USE_LITE_DIR } from '../scoring/bi-encoder/use-lite-golden.js';
+import { debianEvalSet } from '../../support/debian-eval-set.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = Record<string, any>;
 const A = keyIdOf('key-a');
 
-const entries = readFileSync(join(USE_LITE_DIR, '../../eval/debian-descriptions.jsonl'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .filter((l) => l.trim() !== '')
-  .map((l) => JSON.parse(l) as { query: string; documents: string[] });
+const evalSet = debianEvalSet();
 // Cut under the test runtime's 1,000-character document limit, so the inline request below takes them as they are.
-const documents = [...new Set(entries.flatMap((e) => e.documents))].slice(0, 100).map((d) => d.slice(0, 900));
-const queries = entries.slice(0, 6).map((e) => e.query);
+const documents = evalSet.documents.slice(0, 100).map((d) => d.slice(0, 900));
+const queries = evalSet.queries.slice(0, 6);
 
 let biEncoders: OnnxBiEncoder[] = [];
 const loadModels = async (): Promise<{ biEncoder: OnnxBiEncoder; scorers: Scorer[] }> => {
@@ -48,6 +43,9 @@ async function runBatch(rt: BatchTestRuntime, corpusId: string, lines: readonly 
   const input = lines.map((query, i) => JSON.stringify({ custom_id: `q${i}`, method: 'POST', url: '/v1/rerank', body: { model: 'use-lite-bm25', query, documents_file_id: corpusId, top_n: 5 } }));
   const file = await rt.files.put(A, 'in.jsonl', 'batch', input.join('\n') + '\n');
   const created = await call(rt, 'POST', '/v1/batches', { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' });
+  await rt.queue.run((t) => t.kind === 'plan');
+  // The lines are one group: each shard is one task for all of them.
+  expect(rt.queue.tasks.every((t) => t.kind === 'chunk' && t.lines?.length === lines.length)).toBe(true);
   await rt.queue.run();
   const done = await call(rt, 'GET', `/v1/batches/${created['id']}`);
   expect(done['request_counts']).toEqual({ total: lines.length, completed: lines.length, failed: 0 });
