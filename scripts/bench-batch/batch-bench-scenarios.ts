@@ -1,19 +1,11 @@
-import type { BatchTask } from '../../shared/batches/batch-model.js';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
-import { engineTaskHandlers } from '../../shared/runtime/engine-task-handlers.js';
-import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
 import type { BatchEngine } from '../../shared/batches/batch-engine.js';
-import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
 import { isTerminal } from '../../shared/batches/batch-model.js';
-import { RerankService } from '../../shared/core/rerank-service.js';
 import type { Scorer } from '../../shared/core/scorer.js';
-import { createScorerRegistry } from '../../shared/core/scorer-registry.js';
-import { createBatchEngine } from '../../shared/runtime/create-batch-engine.js';
 import { createBm25Scorer } from '../../shared/scoring/lexical/index.js';
 import { loadFolderScorer } from '../../shared/scoring/load-folder-scorer.js';
 import { BenchFolderFileStore } from './bench-folder-file-store.js';
@@ -21,6 +13,7 @@ import { batchTaskRunners } from '../../shared/runtime/batch-runtime.js';
 import { loadScorers } from '../../shared/runtime/load-scorers.js';
 import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
 import type { OnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
+import { engineOverStore } from './engine-over-store.js';
 import { storedCorpusScenario, type StoredCorpusFigures } from './stored-corpus-bench.js';
 
 export const SCENARIOS = ['bare-tinybert', 'batch-tinybert', 'corpus-bm25', 'many-bm25', 'shared-corpus-default', 'stored-corpus-default'] as const;
@@ -68,21 +61,7 @@ async function tinyBert(): Promise<Scorer> {
 }
 
 export function engineOver(scorers: Scorer | readonly Scorer[], files: BenchFolderFileStore): BatchEngine {
-  const registry = createScorerRegistry(Array.isArray(scorers) ? scorers : [scorers as Scorer]);
-  const queue = new InProcessTaskQueue<BatchTask>({ concurrency: RUNNERS, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 100 });
-  const engine = createBatchEngine({
-    store: new InMemoryBatchStore(),
-    files,
-    queue,
-    scorerFor: (id) => registry.get(id),
-    limits: DEFAULT_BATCH_LIMITS,
-    service: new RerankService({ catalog: registry }),
-    plan: { syncMaxDocuments: 256, syncMaxChars: 2_000_000, defaultBatchSize: 64 },
-    requestLimits: { maxDocuments: 10_000, maxBatchSize: 1_000, maxQueryChars: 8_192, maxDocumentChars: 65_536 },
-  });
-  const { worker, deadLetter } = engineTaskHandlers({ batches: async () => engine });
-  queue.attach(worker, deadLetter);
-  return engine;
+  return engineOverStore(Array.isArray(scorers) ? scorers : [scorers as Scorer], files);
 }
 
 /** Creates the batch, then waits for its end; create time is the call's own. */

@@ -10,7 +10,7 @@ import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchChunkTask, BatchRecord, BatchRequestPlan, BatchTask } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { planCorpusChunks, type CorpusChunk, type CorpusPlan } from './corpus-chunks.js';
-import { CorpusLineGroups } from './corpus-line-groups.js';
+import { CorpusLineGroups, groupLinesFor } from './corpus-line-groups.js';
 import { storedAnalysisFor } from './stored-analysis-for.js';
 import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
@@ -80,7 +80,7 @@ export class BatchPlanner {
     let pending: BatchTask[] = [];
     let plans: BatchRequestPlan[] = [];
     // Lines over one stored corpus are scored a group at a time, one task per shard for the group.
-    const groups = new CorpusLineGroups(batch.id, limits.corpusGroupLines);
+    const groups = new CorpusLineGroups(batch.id);
     // Plans are written together before their tasks are sent (a worker reads its line's plan), PLAN_WRITES at a time:
     // one write per line in turn held a 10,000-line batch's planning to its writes' latency. A round gathers
     // limits.planFlushTasks tasks: its sends go SENDS_IN_FLIGHT (sqs-task-queue.ts) at a time, so rounds of 64 left most idle.
@@ -120,7 +120,7 @@ export class BatchPlanner {
         if (planned) {
           plans.push(planned.plan);
           pending.push(...planned.tasks);
-          if (planned.group) pending.push(...groups.add(planned.group.key, line.line, planned.group.chunks));
+          if (planned.group) pending.push(...groups.add(planned.group.key, line.line, planned.group.chunks, planned.group.maxLines));
         }
       }
       if (pending.length >= limits.planFlushTasks || plans.length >= limits.planFlushTasks || (checkpointLine && performance.now() >= sliceEnds)) {
@@ -168,7 +168,7 @@ export class BatchPlanner {
     bytes: Buffer,
     corpora: Map<string, Promise<CorpusOutcome>>,
     customIds: Set<string>,
-  ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; chunks: readonly CorpusChunk[] } } | undefined> {
+  ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; chunks: readonly CorpusChunk[]; maxLines: number } } | undefined> {
     try {
       const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
       if (customIds.has(admitted.customId)) throw new BadInputLineError('duplicate_custom_id', `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`, admitted.customId);
@@ -199,7 +199,8 @@ export class BatchPlanner {
       };
       // Scored from the stored analysis: its tasks are its group's (same corpus version, same model).
       if (limits.corpusGroupLines > 1 && storedAnalysisFor(this.#deps, admitted, chunkModel)) {
-        return { plan, tasks: [], group: { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, chunks: corpus.chunks } };
+        const group = { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, chunks: corpus.chunks, maxLines: groupLinesFor(corpus.count, limits.corpusGroupLines) };
+        return { plan, tasks: [], group };
       }
       return { plan, tasks: corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range })) };
     } catch (error) {

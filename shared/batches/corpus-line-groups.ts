@@ -1,6 +1,16 @@
 import type { BatchChunkTask } from './batch-model.js';
 import type { CorpusChunk } from './corpus-chunks.js';
 
+/**
+ * Scores a group may hold in the chunk ledger at once (its lines x the corpus' documents): a group's lines all end
+ * with its last shard, so until then every line's scores are recorded. 16M scores is ~128 MB in a process's memory
+ * store: a million-document corpus is grouped 16 lines at a time, a 50,000-document one 64.
+ */
+export const GROUP_LEDGER_SCORES = 16_000_000;
+
+/** Lines of one group over a corpus of `documents`: the configured bound, lower for corpora whose scores would pass the budget. */
+export const groupLinesFor = (documents: number, maxLines: number): number => Math.max(1, Math.min(maxLines, Math.floor(GROUP_LEDGER_SCORES / Math.max(1, documents))));
+
 interface OpenGroup {
   readonly lines: number[];
   readonly chunks: readonly CorpusChunk[];
@@ -14,22 +24,20 @@ interface OpenGroup {
 export class CorpusLineGroups {
   readonly #open = new Map<string, OpenGroup>();
   readonly #batchId: string;
-  readonly #maxLines: number;
 
-  constructor(batchId: string, maxLines: number) {
+  constructor(batchId: string) {
     this.#batchId = batchId;
-    this.#maxLines = maxLines;
   }
 
-  /** Adds a line to its group; the group's tasks when this line filled it, else none yet. */
-  add(key: string, line: number, chunks: readonly CorpusChunk[]): BatchChunkTask[] {
+  /** Adds a line to its group (of at most `maxLines`); the group's tasks when this line filled it, else none yet. */
+  add(key: string, line: number, chunks: readonly CorpusChunk[], maxLines: number): BatchChunkTask[] {
     let group = this.#open.get(key);
     if (!group) {
       group = { lines: [], chunks };
       this.#open.set(key, group);
     }
     group.lines.push(line);
-    if (group.lines.length < this.#maxLines) return [];
+    if (group.lines.length < maxLines) return [];
     this.#open.delete(key);
     return groupTasks(this.#batchId, group);
   }

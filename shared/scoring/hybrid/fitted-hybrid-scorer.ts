@@ -1,7 +1,7 @@
 import type { LexicalFeatures } from '../lexical/lexical-features.js';
-import { logisticProbability, type LogisticModel } from '../logistic-model.js';
+import type { LogisticModel } from '../logistic-model.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
-import { fusionFeatureVector } from './fusion-features.js';
+import { compileFusion } from './compiled-fusion.js';
 import { createHybridScorer } from './hybrid-scorer.js';
 import { USE_LITE_BM25_FUSION } from './use-lite-fusion.js';
 import { createStoredAnalysis, type StoredAnalysis } from '../corpus/stored-analysis.js';
@@ -44,7 +44,9 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
   const { model, lexical } = options;
   const calibration = options.calibration ?? USE_LITE_BM25_FUSION;
   // The same last step as score(): a NaN cosine counts as no semantic match.
-  const fused = (cosine: number, f: LexicalFeatures) => logisticProbability(calibration, fusionFeatureVector(calibration.features, f, Number.isFinite(cosine) ? cosine : 0, calibration.saturation));
+  // Its features looked up once (compileFusion: the same double as logisticProbability over fusionFeatureVector).
+  const fusion = compileFusion(calibration);
+  const fused = (cosine: number, f: LexicalFeatures) => fusion(Number.isFinite(cosine) ? cosine : 0, f);
   const dense = (model.documentAnalysis as StoredAnalysis | undefined)?.dense;
   const lexicalSide = (lexical.documentAnalysis as StoredAnalysis | undefined)?.lexical;
   const documentAnalysis = dense && lexicalSide ? createStoredAnalysis({ dense, lexical: lexicalSide, combine: (cosine, f) => fused(cosine, f!) }) : undefined;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import type { BatchChunkTask, BatchTask } from '../../../shared/batches/batch-model.js';
+import { GROUP_LEDGER_SCORES, groupLinesFor } from '../../../shared/batches/corpus-line-groups.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { loadOnnxBiEncoder, type OnnxBiEncoder } from '../../../shared/scoring/bi-encoder/index.js';
 import { createDefaultHybridScorer } from '../../../shared/scoring/hybrid/index.js';
@@ -221,6 +222,14 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     expect(done.batch['request_counts']).toEqual({ total: 2, completed: 1, failed: 1 });
     expect(done.lines.get('whole')!['error']).toMatchObject({ code: 'payload_too_large' });
     expect(done.lines.get('cut')!['response']['body']['results']).toHaveLength(3);
+  });
+
+  it('groups fewer lines over a large corpus, so a group\'s recorded scores stay bounded', () => {
+    expect(groupLinesFor(50_000, 64)).toBe(64);
+    expect(groupLinesFor(1_000_000, 64)).toBe(16);
+    expect(groupLinesFor(1_000_000, 64) * 1_000_000).toBeLessThanOrEqual(GROUP_LEDGER_SCORES);
+    expect(groupLinesFor(100_000_000, 64)).toBe(1);
+    expect(groupLinesFor(10, 1)).toBe(1);
   });
 });
 

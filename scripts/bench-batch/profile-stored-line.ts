@@ -1,0 +1,60 @@
+/**
+ * Where a one-line batch over a stored corpus spends its time (not a bench: a profile to read). Keeps its corpus
+ * and analysis in PROFILE_DIR across runs (a local-folder file store), so only the first run analyses. Writes a
+ * .cpuprofile of the timed one-line batches when PROFILE_CPU=1.
+ *   PROFILE_DIR=/tmp/x PROFILE_DOCUMENTS=10000 npx tsx scripts/bench-batch/profile-stored-line.ts
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { LocalFolderFileStore } from '../../shared/adapters/local/local-folder-file-store.js';
+import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
+import { loadScorers } from '../../shared/runtime/load-scorers.js';
+import { documentText, queryText, runBatch } from './batch-bench-scenarios.js';
+import { engineOverStore } from './engine-over-store.js';
+
+const dir = process.env['PROFILE_DIR'] ?? '/tmp/stored-line-profile';
+const documents = Number(process.env['PROFILE_DOCUMENTS'] ?? 10_000);
+const files = new LocalFolderFileStore(join(dir, 'files'));
+const statePath = join(dir, `corpus-${documents}.json`);
+const config = loadServiceConfig({ RERANK_MODELS: '' });
+const scorers = await loadScorers(config.models.filter((m) => m.id !== FIXTURE_MODEL_ID), 2);
+const engine = engineOverStore(scorers, files);
+
+async function put(purpose: 'user_data' | 'batch', lines: string[]): Promise<string> {
+  const writer = await files.openWriter({ ownerKeyId: 'bench', filename: `${purpose}.jsonl`, purpose, maxBytes: 1 << 30 });
+  await writer.write(Buffer.from(lines.join('\n') + '\n'));
+  return (await writer.close()).id;
+}
+const line = (corpusId: string, q: number) => JSON.stringify({ custom_id: `q${q}`, method: 'POST', url: '/v1/rerank', body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpusId, top_n: 10 } });
+
+let corpusId: string;
+if (existsSync(statePath)) corpusId = (JSON.parse(readFileSync(statePath, 'utf8')) as { corpusId: string }).corpusId;
+else {
+  corpusId = await put('user_data', Array.from({ length: documents }, (_, i) => JSON.stringify(`${documentText(i)} item ${i}`)));
+  const analysis = await runBatch(engine, await put('batch', [line(corpusId, 0)]), documents, 'analysis');
+  console.log(`analysis of ${documents}: ${(analysis.totalMs / 1000).toFixed(1)} s (${(documents / (analysis.totalMs / 1000)).toFixed(0)} docs/s)`);
+  writeFileSync(statePath, JSON.stringify({ corpusId }));
+}
+const session = new Session();
+if (process.env['PROFILE_CPU'] === '1') {
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
+const times: number[] = [];
+for (let q = 1; q <= Number(process.env['PROFILE_RUNS'] ?? 5); q++) {
+  const one = await runBatch(engine, await put('batch', [line(corpusId, q)]), documents, 'one');
+  times.push(one.totalMs);
+}
+const lines = Number(process.env['PROFILE_LINES'] ?? 0);
+if (lines > 0) {
+  const many = await runBatch(engine, await put('batch', Array.from({ length: lines }, (_, q) => line(corpusId, 100 + q))), documents * lines, 'many');
+  console.log(`${lines} lines: ${(many.totalMs / 1000).toFixed(2)} s`);
+}
+if (process.env['PROFILE_CPU'] === '1') {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(join(dir, 'one-line.cpuprofile'), JSON.stringify(profile));
+}
+console.log(`one-line batches over ${documents} stored documents: ${times.map((t) => t.toFixed(0)).join(', ')} ms; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+await Promise.all(scorers.map((s) => s.close?.()));
