@@ -22,7 +22,7 @@ describe("the report names the candidate's design point", () => {
     const folder = folderWith('full', { mode: 'full', best_epoch: 2, dev_mrr_before: 0.6229, dev_mrr_best: 0.6701, hyperparameters });
 
     expect(describeCandidateTraining(folder)).toBe(
-      'mode full: every weight but the token embeddings (frozen), head lr 0.001, body lr 0.00002, L2-SP 0.01, 3 epochs (kept epoch 2, dev MRR@10 0.623 -> 0.670), seed 13',
+      'mode full, InfoNCE: every weight but the token embeddings (frozen), head lr 0.001, body lr 0.00002, L2-SP 0.01, 3 epochs (kept epoch 2, dev MRR@10 0.623 -> 0.670), seed 13',
     );
   });
 
@@ -30,8 +30,14 @@ describe("the report names the candidate's design point", () => {
     const head = folderWith('head', { mode: 'head', best_epoch: 7, hyperparameters: { ...hyperparameters, mode: 'head', epochs: 10 } });
     const full = folderWith('full-unfrozen', { mode: 'full', best_epoch: 1, hyperparameters: { ...hyperparameters, freeze_embeddings: false } });
 
-    expect(describeCandidateTraining(head)).toMatch(/^mode head: the dense head only, lr 0.001, L2-SP 0.01, 10 epochs \(kept epoch 7\)/);
-    expect(describeCandidateTraining(full)).toMatch(/^mode full: every weight, head lr 0.001, body lr 0.00002,/);
+    expect(describeCandidateTraining(head)).toMatch(/^mode head, InfoNCE: the dense head only, lr 0.001, L2-SP 0.01, 10 epochs \(kept epoch 7\)/);
+    expect(describeCandidateTraining(full)).toMatch(/^mode full, InfoNCE: every weight, head lr 0.001, body lr 0.00002,/);
+  });
+
+  it('names the residual objective and its cosine scale', () => {
+    const folder = folderWith('residual', { mode: 'head', best_epoch: 8, hyperparameters: { ...hyperparameters, mode: 'head', residual: 4.8 } });
+
+    expect(describeCandidateTraining(folder)).toMatch(/^mode head, residual objective \(bm25 logit \+ 4.8 x cosine\): the dense head only/);
   });
 
   it('is undefined for a folder without training.json', () => {
