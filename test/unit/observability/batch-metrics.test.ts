@@ -1,27 +1,8 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { captureEmfLines } from '../../support/emf-lines.js';
 
-/** Batch metrics are EMF lines on stdout; the suite turns metrics off (vitest.config.ts), so this file turns them on. */
-let lines: string[];
-
-beforeEach(() => {
-  vi.resetModules();
-  vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
-  vi.stubEnv('POWERTOOLS_DEV', 'true');
-  vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'RerankService');
-  vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'rerank');
-  lines = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
-
-// The unit project shares one module graph per worker: drop the modules loaded with metrics on.
-afterAll(() => {
-  vi.resetModules();
-});
+/** Batch metrics are EMF lines on stdout, as job metrics are. */
+const emf = captureEmfLines();
 
 interface Emitted {
   readonly name: string;
@@ -32,7 +13,7 @@ interface Emitted {
 /** Every metric written so far, with the dimension values its set declares. */
 function emitted(): Emitted[] {
   const found: Emitted[] = [];
-  for (const line of lines) {
+  for (const line of emf.lines) {
     if (!line.trimStart().startsWith('{')) continue;
     const emf = JSON.parse(line) as { _aws?: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] } } & Record<string, unknown>;
     for (const set of emf._aws?.CloudWatchMetrics ?? []) {

@@ -1,37 +1,14 @@
 import type { JobTask } from '../../../shared/jobs/job-model.js';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { captureEmfLines } from '../../support/emf-lines.js';
 
-/**
- * Job metrics are EMF lines on stdout (CloudWatch turns them into metrics; the JobsFailed alarm watches one).
- * The suite turns metrics off (vitest.config.ts), so this file turns them on and loads fresh modules.
- */
-let lines: string[];
-
-beforeEach(() => {
-  vi.resetModules();
-  vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
-  vi.stubEnv('POWERTOOLS_DEV', 'true');
-  vi.stubEnv('POWERTOOLS_METRICS_NAMESPACE', 'RerankService');
-  vi.stubEnv('POWERTOOLS_SERVICE_NAME', 'rerank');
-  lines = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(' ')));
-});
-
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
-
-// The unit project shares one module graph per worker (isolate: false): drop the modules loaded with metrics on, so
-// the files after this one load them again with the suite's settings.
-afterAll(() => {
-  vi.resetModules();
-});
+/** Job metrics are EMF lines on stdout (CloudWatch turns them into metrics; the JobsFailed alarm watches one). */
+const emf = captureEmfLines();
 
 /** Metric name -> values, from the EMF lines written so far. */
 function emitted(): Record<string, number[]> {
   const found: Record<string, number[]> = {};
-  for (const line of lines) {
+  for (const line of emf.lines) {
     if (!line.trimStart().startsWith('{')) continue;
     const emf = JSON.parse(line) as { _aws?: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] } } & Record<string, unknown>;
     for (const set of emf._aws?.CloudWatchMetrics ?? []) {
