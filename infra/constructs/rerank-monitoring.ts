@@ -10,6 +10,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { BATCH_CHUNKS_METRIC, BATCH_CHUNK_DOCUMENTS_METRIC, BATCH_CHUNK_SOURCE_DIMENSION, BATCH_SOURCES } from '../../shared/observability/batch-metric-names.js';
 
 export interface RerankMonitoringProps {
   readonly dashboardName: string;
@@ -146,6 +147,24 @@ export class RerankMonitoring extends Construct {
         props.table.metricConsumedWriteCapacityUnits({ statistic: 'Sum' }),
       ]),
     );
+    if (props.batchDeadLetterQueue) {
+      // A corpus's chunks by where their document side came from: analysed once, then read from the stored analysis.
+      const bySource = (metricName: string) =>
+        BATCH_SOURCES.map(
+          (source) =>
+            new cloudwatch.Metric({
+              namespace: props.metricsNamespace,
+              metricName,
+              dimensionsMap: { service: props.serviceName, [BATCH_CHUNK_SOURCE_DIMENSION]: source },
+              statistic: 'Sum',
+              label: source,
+            }),
+        );
+      this.dashboard.addWidgets(
+        graph('Batch chunks by source (analysed / stored / encoded)', bySource(BATCH_CHUNKS_METRIC)),
+        graph('Batch documents scored by source', bySource(BATCH_CHUNK_DOCUMENTS_METRIC)),
+      );
+    }
   }
 
   private alarm(id: string, description: string, options: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number }): cloudwatch.Alarm {

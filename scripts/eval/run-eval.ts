@@ -19,7 +19,8 @@ import type { Scorer } from '../../shared/core/scorer.js';
 import { expectedCalibrationError, isProbabilityScale, reliabilityBins, reliabilitySvg, type ScoredLabel } from './calibration.js';
 import { BASELINE_SCORERS, DEFAULT_BASELINE, baselineTable, readBaseline, saveBaseline, type BaselineSplit } from './analyzer-baseline.js';
 import { ScorerNotAvailable, selectEvalScorers } from './eval-scorers.js';
-import { DEFAULT_BI_ENCODER, TRAINING_SOURCES, UNSEEN_SOURCES, readSourceSplit, type SourceSplit } from './eval-sources.js';
+import { describeCandidateTraining } from './candidate-training.js';
+import { DEFAULT_BI_ENCODER, TRAINING_SOURCES, UNSEEN_SOURCES, USE_LITE_TUNED_FOLDER, readSourceSplit, type SourceSplit } from './eval-sources.js';
 import { expectedRandomMetrics, ndcgAt, rankDocuments, reciprocalRankAt } from './ranking-metrics.js';
 
 interface Estimate {
@@ -291,6 +292,9 @@ The default's bi-encoder is \`${DEFAULT_BI_ENCODER}\`; "candidate" rows are \`us
 leave-one-source-out cross-validation on the train splits (eval/fusion-cv.md).
 
 ## The fine-tuned candidate against today's default and bm25 alone
+
+Candidate model: ${describeCandidateTraining(USE_LITE_TUNED_FOLDER) ?? 'none (models/use-lite-tuned has no training.json)'}
+(models/use-lite-tuned/training.json). Every fine-tuning design point tried, with these figures: eval/fine-tune-points.md.
 
 ${candidateRows.length > 2 ? candidateRows.join('\n') : 'Not run (needs the candidate, the default and bm25).'}
 

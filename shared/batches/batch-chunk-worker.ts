@@ -17,7 +17,8 @@ import { chargeDerived } from './batch-quota.js';
 import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
 import type { ScoreBatch } from '../core/scorer.js';
-import { emitMetricEvent } from '../observability/metric-events.js';
+import { recordBatchChunk } from '../observability/record-batch-metrics.js';
+import type { BatchChunkSource } from '../observability/batch-metric-names.js';
 
 /**
  * Admitted lines kept by this worker: a line's chunks arrive together (the planner sends them in order), and a
@@ -174,13 +175,13 @@ export class BatchChunkWorker {
     plan: BatchRequestPlan,
     admitted: AdmittedLine,
     scored: ScoreBatch & { readonly lexical?: readonly number[] },
-    source: 'analysed' | 'stored' | 'encoded',
+    source: BatchChunkSource,
   ): Promise<void> {
     const label = `chunk ${task.chunkIndex} of line ${task.line}`;
     if (scored.scores.length !== task.count) throw new Error(`${label}: ${scored.scores.length} scores for ${task.count} documents`);
     const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(scored.lexical ? { lexical: scored.lexical } : {}) };
     const recorded = await recordChunk(this.#deps.store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores);
-    if (recorded.recorded) emitMetricEvent({ kind: 'batch-chunk', source, documents: task.count });
+    if (recorded.recorded) recordBatchChunk(source, task.count);
     if (recorded.complete) await this.#finishRequest(batch, plan, admitted);
   }
 

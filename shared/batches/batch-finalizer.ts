@@ -1,6 +1,6 @@
 import type { FileRecord } from '../files/file-store.js';
 import { logger } from '../observability/logger.js';
-import { emitMetricEvent } from '../observability/metric-events.js';
+import { recordBatchEnded } from '../observability/record-batch-metrics.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
@@ -107,7 +107,7 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
     if (done) {
       await deps.store.dropWork(batch.id);
-      emitMetricEvent({ kind: 'batch-ended', status: final.status, completedLines: output.lines, failedLines: errors.lines });
+      recordBatchEnded(final.status, output.lines, errors.lines);
     }
     logger.info('batch finalized', { batchId, status: final.status, completed: output.lines, failed: errors.lines });
     return done;

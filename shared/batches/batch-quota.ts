@@ -1,7 +1,6 @@
 import { RateLimitedError } from '../auth/rate-limited-error.js';
 import type { FileRecord, FileStore } from '../files/file-store.js';
-import { derivedHoldPrefix } from '../files/file-quota.js';
-import { fileHold } from '../files/file-quota.js';
+import { derivedHold, fileHold } from '../files/file-quota.js';
 import { QuotaExceededError, type QuotaAmounts, type QuotaLedger } from '../quota/quota-ledger.js';
 import { logger } from '../observability/logger.js';
 import type { BatchRecord, BatchRequestResult } from './batch-model.js';
@@ -79,7 +78,7 @@ export async function releaseFiles(quota: BatchQuota, batch: Pick<BatchRecord, '
 export async function chargeDerived(quota: BatchQuota, files: FileStore, ref: { readonly fileId: string; readonly ownerKeyId?: string }, name: string, bytes: number): Promise<boolean> {
   if (ref.ownerKeyId === undefined) return true;
   const file = await files.get(ref.fileId);
-  const hold = { id: `${derivedHoldPrefix(ref.fileId)}${name}`, amounts: { stored_bytes: bytes }, ...(file?.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }) };
+  const hold = derivedHold(file, ref.fileId, name, bytes);
   try {
     await quota.ledger.reserve(ref.ownerKeyId, hold, { stored_bytes: quota.limits.stored_bytes ?? Infinity });
     return true;

@@ -30,8 +30,8 @@ export interface BatchStore extends ChunkLedger {
   get(batchId: string): Promise<BatchRecord | undefined>;
   /** The owner's batches, newest first; `after` is the id the previous page ended with. */
   list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number }): Promise<BatchPage>;
-  /** Batches not yet in a terminal status (the expiry sweep; running batches are counted on the quota ledger now, so the owner filter serves only its contract test). */
-  listActive(ownerKeyId?: string): Promise<readonly BatchRecord[]>;
+  /** Batches not yet in a terminal status, every key's: the expiry sweep (a key's running batches are counted on the quota ledger). */
+  listActive(): Promise<readonly BatchRecord[]>;
   /**
    * Applies `patch` only when the batch's status is one of `from` (a conditional write): returns the new
    * record, or undefined when the condition failed, so two racing finalizers cannot both win.

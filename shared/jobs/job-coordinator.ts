@@ -13,7 +13,7 @@ import { recordChunk } from './chunk-scoring.js';
 import { IncompleteRequestError, rankSelected, selectTopScores } from './rank-chunk-scores.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner, type ChunkLedger } from './chunk-ledger.js';
-import type { ChunkTask, JobRecord, JobSpec, JobState, StoredResult } from './job-model.js';
+import { isSameJobCreation, type ChunkTask, type JobRecord, type JobSpec, type JobState, type StoredResult } from './job-model.js';
 import { JobExistsError, type JobStore } from './job-store.js';
 import { recordJobEnded } from '../observability/record-job-metrics.js';
 import { annotateJob } from '../observability/tracer.js';
@@ -127,6 +127,14 @@ export class JobCoordinator {
         await this.#deps.store.create(planned.spec, planned.documents, planned.now);
       },
       stored: async (error) => {
+        if (!(error instanceof JobExistsError)) {
+          // The write's outcome is unknown (its answer was lost, and no SDK retry found it): a record that is this
+          // create's own is queued now - left unqueued it would read `running` until its expiry, to an Idempotency-Key
+          // retry too. Its chunks queued twice (a racing retry queues them as well) are a second delivery, which the
+          // ledger counts once.
+          const record = await this.#deps.store.get(id);
+          if (record && planned && isSameJobCreation(record, planned.spec, planned.now)) return 'ours';
+        }
         const first = await raced();
         if (first) return first;
         // The id is taken by an expired job whose item the store has not dropped yet (DynamoDB TTL lags).
@@ -142,9 +150,10 @@ export class JobCoordinator {
         return current();
       },
       accepted: async () => {
-        const { spec } = planned as PlannedJob;
+        const { spec, now } = planned as PlannedJob;
         logger.info('job submitted', { jobId: id, documents: spec.documentCount, chunks: spec.chunkCount, model: spec.model });
-        return current();
+        // The job as created, not read back: an accepted job is answered even when a read would fail now.
+        return { job: { ...spec, status: 'running', createdAt: now, updatedAt: now, chunksDone: 0 }, replayed: false };
       },
     });
   }

@@ -102,18 +102,17 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       expect(await store.update('batch_missing', ['in_progress'], { status: 'failed' })).toBeUndefined();
     });
 
-    it('lists active batches by owner until they reach a terminal status', async () => {
+    it("lists every key's active batches until they reach a terminal status", async () => {
       const store = await makeStore();
-      const owner = `key-${randomUUID().slice(0, 8)}`;
-      const a = makeBatch({ ownerKeyId: owner });
-      const b = makeBatch({ ownerKeyId: owner });
+      const a = makeBatch({ ownerKeyId: `key-${randomUUID().slice(0, 8)}` });
+      const b = makeBatch({ ownerKeyId: `key-${randomUUID().slice(0, 8)}` });
       await store.create(a);
       await store.create(b);
-      await store.create(makeBatch());
-      expect((await store.listActive(owner)).map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
+      // The table may hold other tests' batches: only these two are looked for.
+      const ours = async () => (await store.listActive()).map((x) => x.id).filter((id) => id === a.id || id === b.id).sort();
+      expect(await ours()).toEqual([a.id, b.id].sort());
       await store.update(a.id, ['validating'], { status: 'failed', failedAt: NOW + 1 });
-      expect((await store.listActive(owner)).map((x) => x.id)).toEqual([b.id]);
-      expect((await store.listActive()).map((x) => x.id)).toContain(b.id);
+      expect(await ours()).toEqual([b.id]);
     });
 
     it('keeps request plans and reads them back in line order', async () => {

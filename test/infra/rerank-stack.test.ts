@@ -612,6 +612,10 @@ describe('operations', () => {
       KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
     });
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    // The batch chunks' EMF metrics (record-batch-metrics.ts) by source: a corpus analysed once, then served stored.
+    const dashboard = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties['DashboardBody']);
+    for (const source of ['analysed', 'stored', 'encoded']) expect(dashboard).toMatch(new RegExp(`BatchChunks[^\\]]*source[^\\]]*${source}`));
+    expect(dashboard).toContain('BatchChunkDocuments');
     // The dev stage deploys its alarms unsubscribed (any other stage fails synth until it chooses).
     template.resourceCountIs('AWS::SNS::Subscription', 0);
   });

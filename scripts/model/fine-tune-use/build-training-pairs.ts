@@ -30,7 +30,15 @@ const tokenizer = new UseTokenizer(folder.vocabulary, folder.reservedSymbols);
 const ids = (text: string): number[] => tokenizer.encode(text).slice(0, folder.maxLength);
 const data = {
   meta: { ...options, sources: [...new Set(pairs.map((p) => p.source))], dropped, evaluationTextsExcluded: forbidden.size, maxLength: folder.maxLength },
-  pairs: pairs.map((p) => ({ source: p.source, split: p.split, query: ids(p.query), positive: ids(p.positive), negatives: p.negatives.map(ids) })),
+  pairs: pairs.map((p) => ({
+    source: p.source,
+    split: p.split,
+    query: ids(p.query),
+    positive: ids(p.positive),
+    negatives: p.negatives.map(ids),
+    positive_bm25: p.bm25Logits?.positive,
+    negatives_bm25: p.bm25Logits?.negatives,
+  })),
 };
 await mkdir(dirname(values.out), { recursive: true });
 await writeFile(values.out, JSON.stringify(data));

@@ -11,8 +11,9 @@
  *     served default's (only when the default's spec names use-lite-tuned)
  *  6. npm run eval (eval/report.md)
  *
- * Training options go to every train.py run: --mode head|full, --epochs, --threads, --body-lr, --bf16; --jobs 2
- * trains two models at a time (the main one and the copies are independent: with --threads 1 each, one per core).
+ * Training options go to every train.py run: --mode head|full, --epochs, --threads, --body-lr, --l2sp, --bf16,
+ * --freeze-embeddings, --residual, --hard, --pool; --jobs 2 trains two models at a time (the main one and the copies are independent: with
+ * --threads 1 each, one per core).
  *
  * Needs python3 with torch, onnx and onnxruntime (`python3 -m pip install torch onnx onnxruntime`; PYTHON
  * names another interpreter). Reproducible means the same evaluation figures within their confidence
@@ -33,14 +34,20 @@ const { values } = parseArgs({
     epochs: { type: 'string' },
     threads: { type: 'string' },
     'body-lr': { type: 'string' },
+    l2sp: { type: 'string' },
+    residual: { type: 'string' },
+    hard: { type: 'string' },
+    pool: { type: 'string' },
     bf16: { type: 'boolean', default: false },
+    'freeze-embeddings': { type: 'boolean', default: false },
     jobs: { type: 'string', default: '1' },
   },
 });
 const trainOptions = [
   '--mode', values.mode,
-  ...(['epochs', 'threads', 'body-lr'] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]])),
+  ...(['epochs', 'threads', 'body-lr', 'l2sp', 'residual', 'hard', 'pool'] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]])),
   ...(values.bf16 ? ['--bf16'] : []),
+  ...(values['freeze-embeddings'] ? ['--freeze-embeddings'] : []),
 ];
 const python = process.env['PYTHON'] ?? 'python3';
 const tsx = resolve(ROOT, 'node_modules/.bin/tsx');

@@ -98,6 +98,11 @@ def train(args) -> tuple[UseLite, dict]:
         features = pooled_features(model, texts.seqs, BUILD)
         embed = lambda idx: model.head(features[idx])  # noqa: E731
     else:
+        if args.freeze_embeddings:
+            # The token table is 2M of the 7M weights and most of its rows meet only a few training texts: frozen, the
+            # words the training data never shows keep their place beside the ones it does.
+            model.embeddings.requires_grad_(False)
+
         def embed(idx, bf16=args.bf16):
             # Texts of similar length run together (sub-batches of --chunk, shortest first): far less padding than one
             # batch padded to its longest text, and the same embeddings (padding is masked out).
@@ -124,6 +129,8 @@ def train(args) -> tuple[UseLite, dict]:
             for p in dev_pairs:
                 e = embedded[[row[t] for t in (p["q"], p["pos"], *p["neg"])]]
                 s = e[1:] @ e[0]
+                if args.residual:  # the epoch is chosen on what the residual objective trains: bm25 logit + scale x cosine
+                    s = torch.tensor([p["positive_bm25"], *p["negatives_bm25"]]) + args.residual * s
                 rank = 1 + int((s[1:] >= s[0]).sum())
                 total += 1.0 / rank if rank <= 10 else 0.0
         return total / max(1, len(dev_pairs))
@@ -140,6 +147,28 @@ def train(args) -> tuple[UseLite, dict]:
     schedule = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total_steps - s) / max(1, total_steps - warmup))))
     rng = random.Random(args.seed)
+
+    def residual_loss(batch: list[dict]) -> torch.Tensor:
+        """Each query against its own candidates (positive + `hard` of its `pool` hardest negatives), scored as the
+        fusion scores them: bm25 logit + residual x cosine. The cosine is trained on what bm25 gets wrong rather than
+        on what it already ranks right; no in-batch negatives (bm25 has no logit for another query's documents)."""
+        width = 1 + args.hard
+        texts_of, bm25 = [], torch.full((len(batch), width), float("-inf"))
+        for i, p in enumerate(batch):
+            pool = min(args.pool, len(p["neg"]))
+            picks = rng.sample(range(pool), min(args.hard, pool))
+            texts_of.append([p["pos"], *(p["neg"][j] for j in picks)])
+            bm25[i, : len(texts_of[-1])] = torch.tensor([p["positive_bm25"], *(p["negatives_bm25"][j] for j in picks)])
+        q = embed([p["q"] for p in batch])
+        d = embed([t for row in texts_of for t in row])
+        cos = torch.full((len(batch), width), 0.0)
+        at = 0
+        for i, row in enumerate(texts_of):
+            cos[i, : len(row)] = d[at : at + len(row)] @ q[i]
+            at += len(row)
+        logits = bm25 + args.residual * cos  # a missing candidate stays at -inf: it takes no probability
+        return torch.nn.functional.cross_entropy(logits, torch.zeros(len(batch), dtype=torch.long))
+
     history = [{"epoch": 0, "dev_mrr": dev_mrr()}]
     print(f"{len(train_pairs)} train / {len(dev_pairs)} dev queries, {len(texts.seqs)} texts; mode {args.mode}; "
           f"{steps_per_epoch} steps/epoch x {args.epochs}; dev MRR before: {history[0]['dev_mrr']:.4f}", flush=True)
@@ -153,14 +182,17 @@ def train(args) -> tuple[UseLite, dict]:
         for start in range(0, len(order), args.batch):
             step_started = time.time()
             batch = [train_pairs[i] for i in order[start : start + args.batch]]
-            docs = [p["pos"] for p in batch]
-            for p in batch:  # the hard negatives: sampled among the hardest `pool` BM25 negatives
-                pool = p["neg"][: args.pool]
-                docs.extend(rng.sample(pool, min(args.hard, len(pool))))
-            q = embed([p["q"] for p in batch])
-            d = embed(docs)
-            logits = args.scale * (q @ d.T)  # [B, B + B*hard]; the positive of query i is column i
-            loss = torch.nn.functional.cross_entropy(logits, torch.arange(len(batch)))
+            if args.residual:
+                loss = residual_loss(batch)
+            else:
+                docs = [p["pos"] for p in batch]
+                for p in batch:  # the hard negatives: sampled among the hardest `pool` BM25 negatives
+                    pool = p["neg"][: args.pool]
+                    docs.extend(rng.sample(pool, min(args.hard, len(pool))))
+                q = embed([p["q"] for p in batch])
+                d = embed(docs)
+                logits = args.scale * (q @ d.T)  # [B, B + B*hard]; the positive of query i is column i
+                loss = torch.nn.functional.cross_entropy(logits, torch.arange(len(batch)))
             # L2-SP: weights are pulled toward the original ones, so what the model knew is not traded away.
             penalty = sum(((p - initial[n]) ** 2).sum() for n, p in trainable)
             optimizer.zero_grad()
@@ -190,8 +222,16 @@ def train(args) -> tuple[UseLite, dict]:
                "median_step_seconds": float(np.median(step_seconds)) if step_seconds else None,
                "excluded_source": args.exclude_source,
                "hyperparameters": {k: getattr(args, k) for k in ("mode", "epochs", "batch", "hard", "pool", "lr", "scale",
-                                                                  "l2sp", "seed", "chunk", "bf16", "body_lr")}}
+                                                                  "l2sp", "seed", "chunk", "bf16", "body_lr",
+                                                                  "freeze_embeddings", "residual")}}
     return model, summary
+
+
+def objective(h: dict) -> str:
+    if h["residual"]:
+        return (f"residual: each query's own candidates scored as bm25 logit + {h['residual']} x cosine (the served "
+                "fusion's form), cross-entropy on the positive; no in-batch negatives")
+    return f"InfoNCE over cosine x {h['scale']}: each query against its positive, every other document of the batch (in-batch negatives) and its hard negatives"
 
 
 def export(model: UseLite, out: Path, summary: dict) -> Path:
@@ -211,7 +251,7 @@ def export(model: UseLite, out: Path, summary: dict) -> Path:
         shutil.copyfile(SOURCE_FOLDER / name, out / name)
     config = json.loads((SOURCE_FOLDER / "config.json").read_text())
     config["fine_tuned"] = {"from": "models/use-lite", "by": "scripts/model/fine-tune-use/train.py",
-                            "objective": "InfoNCE, in-batch + BM25-mined hard negatives",
+                            "objective": objective(summary["hyperparameters"]),
                             "data": "train splits of eval/sets debian, info, wordnet (no evaluation text)",
                             **summary["hyperparameters"], "best_epoch": summary["best_epoch"]}
     (out / "config.json").write_text(json.dumps(config, indent=2) + "\n")
@@ -221,8 +261,12 @@ def export(model: UseLite, out: Path, summary: dict) -> Path:
                                                  train=summary["train_queries"], dev=summary["dev_queries"],
                                                  trainable=summary["trainable_parameters"], texts=summary["texts"],
                                                  excluded=summary["excluded_source"] or "none",
+                                                 objective=objective(summary["hyperparameters"]),
+                                                 embeddings_trained=(" only; embeddings frozen" if summary["hyperparameters"]["freeze_embeddings"]
+                                                                     else " and embeddings"),
                                                  what=("the dense tanh head (512 x 512 + bias) on the frozen transformer"
-                                                       if summary["mode"] == "head" else "every weight")))
+                                                       if summary["mode"] == "head" else "the transformer layers and the head; token embeddings frozen"
+                                                       if summary["hyperparameters"]["freeze_embeddings"] else "every weight")))
     (out / "training.json").write_text(json.dumps(summary, indent=2) + "\n")
     # The ONNX graph must compute what the PyTorch model does.
     cases = json.loads((ROOT / "test/fixtures/use-lite/golden.json").read_text())["embed"]
@@ -270,10 +314,9 @@ Generated by `scripts/model/fine-tune-use/train.py` (`npm run model:train-defaul
   `eval/sets` debian, info and wordnet ({texts:,} distinct texts); source left out: {excluded}. No evaluation query
   or document relevant to one (of any source, man pages included) is in any pair (checked by the builder and by
   `test/unit/scoring/bi-encoder/fine-tune-training-pairs.test.ts`).
-- **Objective**: InfoNCE over cosine x {scale}: each query against its positive, every other document of the
-  batch (in-batch negatives, batch {batch}) and {hard} hard negatives of its own, sampled each epoch among its
+- **Objective**: {objective}; batch {batch}, {hard} hard negatives per query sampled each epoch among its
   {pool} hardest BM25-mined candidates; L2-SP {l2sp} toward the original weights; AdamW lr {lr} (head),
-  {body_lr} (transformer and embeddings, mode full), bfloat16 autocast {bf16}, warm-up 10%,
+  {body_lr} (transformer{embeddings_trained}, mode full), bfloat16 autocast {bf16}, warm-up 10%,
   linear decay; {epochs} epochs, seed {seed}.
 - **Result**: dev MRR@10 (positive among its own mined candidates, cosine alone) {dev_before:.4f} -> {dev_best:.4f},
   kept epoch {best_epoch}. Ranking quality on the held-out eval splits: `eval/report.md`; the fusion fitted on it:
@@ -303,6 +346,12 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=32, help="full mode: texts per forward pass, grouped by length")
     parser.add_argument("--bf16", action="store_true",
                         help="full mode: bfloat16 autocast for the forward pass (weights and optimizer stay fp32; fast on AMX)")
+    parser.add_argument("--freeze-embeddings", action="store_true",
+                        help="full mode: keep the token embeddings as they are (train the transformer layers and the head)")
+    parser.add_argument("--residual", type=float, default=0.0,
+                        help="train the cosine on what bm25 gets wrong: each query's own candidates scored as "
+                             "bm25 logit + RESIDUAL x cosine (the served fusion weighs the cosine ~4.8x the bm25 logit); "
+                             "0: plain InfoNCE with in-batch negatives")
     parser.add_argument("--time-steps", type=int, default=0, help="time this many training steps, print them and stop")
     args = parser.parse_args()
     original = UseLite.from_params(original_params())

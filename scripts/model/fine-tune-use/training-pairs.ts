@@ -18,7 +18,18 @@ export interface TrainingPair {
   readonly positive: string;
   /** Hardest first (highest BM25 score among the query's mined candidates). */
   readonly negatives: readonly string[];
+  /**
+   * The served `bm25` model's logit of the positive and of each negative (same order): train.py --residual trains
+   * the cosine on what bm25 gets wrong, scoring each candidate as bm25 logit + scale x cosine, as the fusion does.
+   */
+  readonly bm25Logits?: { readonly positive: number; readonly negatives: readonly number[] };
 }
+
+/** The logit of a probability, kept finite: a bm25 P(relevant) of exactly 0 or 1 would be +-Infinity. */
+const logit = (p: number): number => {
+  const q = Math.min(1 - 1e-12, Math.max(1e-12, p));
+  return Math.log(q) - Math.log1p(-q);
+};
 
 /** How texts are compared for leakage: case and whitespace do not make an evaluation text a new one. */
 export const leakKey = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
@@ -68,10 +79,16 @@ export async function buildPairs(source: string, queries: readonly RelevanceQuer
       .map((text, i) => ({ text, i, score: scores[i]! }))
       .filter((d) => d.i !== relevant && leakKey(d.text) !== leakKey(positive) && !forbidden.has(leakKey(d.text)))
       .sort((a, b) => b.score - a.score || a.i - b.i)
-      .slice(0, options.negatives)
-      .map((d) => d.text);
+      .slice(0, options.negatives);
     const split = seededRandom(hashSeed(`${source}:${q.id}`, options.seed))() < options.devShare ? 'dev' : 'train';
-    pairs.push({ source, split, query: q.query, positive, negatives });
+    pairs.push({
+      source,
+      split,
+      query: q.query,
+      positive,
+      negatives: negatives.map((d) => d.text),
+      bm25Logits: { positive: logit(scores[relevant]!), negatives: negatives.map((d) => logit(d.score)) },
+    });
   }
   return { pairs, dropped };
 }

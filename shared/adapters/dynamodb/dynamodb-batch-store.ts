@@ -139,7 +139,7 @@ export class DynamoDbBatchStore implements BatchStore {
     return { batches, hasMore: ids.length > page.limit };
   }
 
-  async listActive(ownerKeyId?: string): Promise<readonly BatchRecord[]> {
+  async listActive(): Promise<readonly BatchRecord[]> {
     const ids: string[] = [];
     for await (const item of queryItems(this.client, {
       TableName: this.table,
@@ -147,7 +147,7 @@ export class DynamoDbBatchStore implements BatchStore {
       ExpressionAttributeNames: { '#pk': PK },
       ExpressionAttributeValues: { ':pk': s(ACTIVE_BATCHES_PK) },
     })) {
-      if (ownerKeyId === undefined || item['owner']?.S === ownerKeyId) ids.push(item[SK]?.S ?? '');
+      ids.push(item[SK]?.S ?? '');
     }
     return (await this.getMany(ids)).filter((batch) => !isTerminal(batch.status));
   }

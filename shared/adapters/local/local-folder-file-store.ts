@@ -164,6 +164,19 @@ export class LocalFolderFileStore implements FileStore {
   }
 
   /** Every file the folder holds now, of every key (what the quota ledger starts from after a restart). */
+  /** The objects derived from a file that the folder holds (whole ones: a `.partial` is a write that never finished). */
+  async storedDerived(fileId: string): Promise<{ readonly name: string; readonly bytes: number }[]> {
+    const folder = join(this.#dir, 'derived', fileId);
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch {
+      return [];
+    }
+    const whole = names.filter((name) => isDerivedObjectName(name) && !name.endsWith('.partial'));
+    return Promise.all(whole.map(async (name) => ({ name, bytes: (await stat(join(folder, name))).size })));
+  }
+
   async storedFiles(): Promise<FileRecord[]> {
     let names: string[];
     try {

@@ -66,10 +66,8 @@ export class InMemoryBatchStore implements BatchStore {
     return { batches: rest.slice(0, page.limit), hasMore: rest.length > page.limit };
   }
 
-  async listActive(ownerKeyId?: string): Promise<readonly BatchRecord[]> {
-    return [...this.#batches.values()]
-      .map((s) => s.record)
-      .filter((b) => !isTerminal(b.status) && (ownerKeyId === undefined || b.ownerKeyId === ownerKeyId));
+  async listActive(): Promise<readonly BatchRecord[]> {
+    return [...this.#batches.values()].map((s) => s.record).filter((b) => !isTerminal(b.status));
   }
 
   async update(batchId: string, from: readonly BatchStatus[], patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>): Promise<BatchRecord | undefined> {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,5 +105,21 @@ describe('FilesService bounds', () => {
     // Past its retention the file is gone by itself, and so is its hold.
     clock.now += 3_601;
     await restarted.create('a', { filename: 'g', purpose: 'batch', size: 1 }, bytesOf('x'));
+  });
+
+  it("counts a corpus file's stored analysis after a restart, and gives it back with the file (before: the seed counted the file alone)", async () => {
+    const files = service({ maxStoredBytesPerKey: 10_000 });
+    const corpus = await files.create('a', { filename: 'corpus.jsonl', purpose: 'batch', size: 4 }, bytesOf('{}\n\n'));
+    const store = new LocalFolderFileStore(dir, { now: () => clock.now });
+    await store.putDerived(corpus.id, 'shard-0.bin', new Uint8Array(700));
+    await store.putDerived(corpus.id, 'shard-1.bin', new Uint8Array(300));
+    // A write that never finished is not a stored object.
+    writeFileSync(join(dir, 'derived', corpus.id, 'shard-2.bin.0a1b2c.partial'), new Uint8Array(5_000));
+    const ledger = new InMemoryQuotaLedger({ seed: localFolderQuotaSeed(store) });
+    expect(await ledger.usage('a')).toMatchObject({ files: 1, stored_bytes: 4 + 700 + 300 });
+    // Deleting the file gives back what its shards held (the engine releases `derived:<id>:` holds with it).
+    const restarted = new FilesService(store, { ...DEFAULT_FILE_LIMITS, maxStoredBytesPerKey: 10_000 }, { uploads: new InMemoryUploadStore(), quota: ledger, now: () => clock.now });
+    await restarted.delete('a', corpus.id);
+    expect(await ledger.usage('a')).toMatchObject({ files: 0, stored_bytes: 0 });
   });
 });

@@ -39,4 +39,19 @@ describe('fine-tuning pairs (scripts/model/fine-tune-use/training-pairs.ts)', ()
     expect(leakingPairs(pairs, forbidden)).toEqual([]);
     expect(leakingPairs([{ source: 'x', split: 'train', query: 'List directory contents', positive: 'p', negatives: [] }], forbidden)).toHaveLength(1);
   });
+
+  it("carries bm25's logit of the positive and of each negative, in the negatives' order (hardest first)", async () => {
+    const train = [{ id: 'c', query: 'copy files', documents: ['ls lists files', 'cp copies files', 'files are copied by rsync', 'a text editor'], packages: ['0', '1', '2', '3'], relevant: [1] }];
+
+    const { pairs } = await buildPairs('debian', train, bm25, new Set(), options);
+    const [pair] = pairs;
+    const { scores } = await bm25.score('copy files', train[0]!.documents);
+    const probability = (logit: number): number => 1 / (1 + Math.exp(-logit));
+
+    expect(probability(pair!.bm25Logits!.positive)).toBeCloseTo(scores[1]!, 9);
+    expect(pair!.negatives.map((text) => scores[train[0]!.documents.indexOf(text)]!).map((p) => p.toFixed(9))).toEqual(
+      pair!.bm25Logits!.negatives.map((logit) => probability(logit).toFixed(9)),
+    );
+    expect([...pair!.bm25Logits!.negatives].sort((a, b) => b - a)).toEqual(pair!.bm25Logits!.negatives);
+  });
 });
