@@ -1,8 +1,9 @@
 /**
  * Where a one-line batch over a stored corpus spends its time (not a bench: a profile to read). Keeps its corpus
  * and analysis in PROFILE_DIR across runs (a local-folder file store), so only the first run analyses. Writes a
- * .cpuprofile of the timed one-line batches when PROFILE_CPU=1.
- *   PROFILE_DIR=/tmp/x PROFILE_DOCUMENTS=10000 npx tsx scripts/bench-batch/profile-stored-line.ts
+ * .cpuprofile of the timed batches (the one-line ones, then the PROFILE_LINES one) when PROFILE_CPU=1.
+ *   PROFILE_DIR=/tmp/x PROFILE_DOCUMENTS=10000 [PROFILE_RUNS=5] [PROFILE_LINES=1000] [PROFILE_CPU=1] \
+ *     POWERTOOLS_METRICS_DISABLED=true nice -n 10 npx tsx scripts/bench-batch/profile-stored-line.ts
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -52,6 +52,7 @@ export class BatchChunkWorker {
   readonly #requestFinished: (batchId: string) => Promise<void>;
   readonly #admitted = new Map<string, { admitted: AdmittedLine; bytes: number }>();
   #admittedBytes = 0;
+  readonly #reading = new Map<string, Promise<{ admitted: AdmittedLine; bytes: number }>>();
   /** Corpora analysed once per (file version, model) and stored beside the file; later lines score the stored shards. */
   readonly #stored: StoredCorpusChunks;
 
@@ -219,11 +220,19 @@ export class BatchChunkWorker {
       this.#admitted.set(key, kept);
       return kept.admitted;
     }
-    const bytes = await readFileSlice(this.#deps.files, batch.inputFileId, plan.range);
-    const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
+    // The runners take a line's (or a group's) first tasks at once: one read and admission serves them all.
+    let reading = this.#reading.get(key);
+    if (!reading) {
+      reading = readFileSlice(this.#deps.files, batch.inputFileId, plan.range)
+        .then((bytes) => ({ admitted: admitBatchLine(bytes, batch.endpoint, this.#deps.admission), bytes: bytes.length }))
+        .finally(() => this.#reading.delete(key));
+      this.#reading.set(key, reading);
+    }
+    const read = await reading;
+    const { admitted } = read;
     if (!this.#admitted.has(key)) {
-      this.#admitted.set(key, { admitted, bytes: bytes.length });
-      this.#admittedBytes += bytes.length;
+      this.#admitted.set(key, read);
+      this.#admittedBytes += read.bytes;
     }
     for (const [oldest, entry] of this.#admitted) {
       if (this.#admitted.size <= ADMITTED_LINES_KEPT && this.#admittedBytes <= ADMITTED_BYTES_KEPT) break;
