@@ -15,6 +15,7 @@ import { readFileSlice } from './read-file-slice.js';
 import { keepResult } from './keep-result.js';
 import { chargeDerived } from './batch-quota.js';
 import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
+import { pruneChunkScores } from '../jobs/rank-chunk-scores.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import { recordBatchChunk } from '../observability/record-batch-metrics.js';
@@ -179,7 +180,16 @@ export class BatchChunkWorker {
   ): Promise<void> {
     const label = `chunk ${task.chunkIndex} of line ${task.line}`;
     if (scored.scores.length !== task.count) throw new Error(`${label}: ${scored.scores.length} scores for ${task.count} documents`);
-    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: scored.scores, tokens: scored.tokens, ...(scored.lexical ? { lexical: scored.lexical } : {}) };
+    const { request, plan: line } = admitted;
+    // A line fused over its whole set needs every score at its end; any other keeps only what can reach its top_n.
+    const pruned = line.fusion || scored.lexical ? undefined : pruneChunkScores(scored.scores, { activation: line.activation, topN: request.topN, threshold: request.threshold });
+    const scores = {
+      chunkIndex: task.chunkIndex,
+      offset: task.offset,
+      tokens: scored.tokens,
+      ...(pruned ?? { scores: scored.scores }),
+      ...(scored.lexical ? { lexical: scored.lexical } : {}),
+    };
     const recorded = await recordChunk(this.#deps.store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores);
     if (recorded.recorded) recordBatchChunk(source, task.count);
     if (recorded.complete) await this.#finishRequest(batch, plan, admitted);

@@ -10,7 +10,7 @@ import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchChunkTask, BatchRecord, BatchRequestPlan, BatchTask } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { planCorpusChunks, type CorpusChunk, type CorpusPlan } from './corpus-chunks.js';
-import { CorpusLineGroups, groupLinesFor } from './corpus-line-groups.js';
+import { CorpusLineGroups, groupLinesFor, ledgerScoresOfLine } from './corpus-line-groups.js';
 import { storedAnalysisFor } from './stored-analysis-for.js';
 import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
@@ -199,7 +199,7 @@ export class BatchPlanner {
       };
       // Scored from the stored analysis: its tasks are its group's (same corpus version, same model).
       if (limits.corpusGroupLines > 1 && storedAnalysisFor(this.#deps, admitted, chunkModel)) {
-        const group = { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, chunks: corpus.chunks, maxLines: groupLinesFor(corpus.count, limits.corpusGroupLines) };
+        const group = { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, chunks: corpus.chunks, maxLines: groupLinesFor(ledgerScoresOfLine(corpus.count, corpus.chunks.length, admitted.request.topN), limits.corpusGroupLines) };
         return { plan, tasks: [], group };
       }
       return { plan, tasks: corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range })) };

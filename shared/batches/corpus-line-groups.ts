@@ -2,14 +2,19 @@ import type { BatchChunkTask } from './batch-model.js';
 import type { CorpusChunk } from './corpus-chunks.js';
 
 /**
- * Scores a group may hold in the chunk ledger at once (its lines x the corpus' documents): a group's lines all end
+ * Scores a group may hold in the chunk ledger at once (its lines x the scores each records): a group's lines all end
  * with its last shard, so until then every line's scores are recorded. 16M scores is ~128 MB in a process's memory
- * store: a million-document corpus is grouped 16 lines at a time, a 50,000-document one 64.
+ * store. A line with a top_n records each shard's top_n (pruneChunkScores), one without records every document: over
+ * a million documents the first kind is grouped 64 at a time, the second 16.
  */
 export const GROUP_LEDGER_SCORES = 16_000_000;
 
-/** Lines of one group over a corpus of `documents`: the configured bound, lower for corpora whose scores would pass the budget. */
-export const groupLinesFor = (documents: number, maxLines: number): number => Math.max(1, Math.min(maxLines, Math.floor(GROUP_LEDGER_SCORES / Math.max(1, documents))));
+/** The scores a corpus line keeps in the ledger: its shards' top_n each, or every document's when it has none. */
+export const ledgerScoresOfLine = (documents: number, shards: number, topN: number | undefined): number =>
+  topN === undefined ? documents : Math.min(documents, shards * topN);
+
+/** Lines of one group whose lines record `scoresPerLine` each: the configured bound, lower where they would pass the budget. */
+export const groupLinesFor = (scoresPerLine: number, maxLines: number): number => Math.max(1, Math.min(maxLines, Math.floor(GROUP_LEDGER_SCORES / Math.max(1, scoresPerLine))));
 
 interface OpenGroup {
   readonly lines: number[];

@@ -3,6 +3,13 @@ import type { ChunkScores } from './job-model.js';
 /** One chunk's raw scores, in chunk order; a batch line fused over a corpus also keeps its lexical part per document. */
 export interface LedgerChunkScores extends ChunkScores {
   readonly lexical?: readonly number[];
+  /**
+   * A pruned chunk (pruneChunkScores): `scores[i]` is the score of the chunk's document at position `positions[i]`
+   * (ascending), the only ones that can still reach the request's top_n; `count` documents were scored. Absent: every
+   * document's score, in chunk order.
+   */
+  readonly positions?: readonly number[];
+  readonly count?: number;
 }
 
 export interface ChunkRecorded {

@@ -53,12 +53,20 @@ export async function selectTopScores(ledger: ChunkLedger, request: LedgerReques
   let tokens = 0;
   let seen = 0;
   for await (const chunk of ledger.readChunkScores(request.owner, request.line, request.chunkCount)) {
-    if (chunk.offset < 0 || chunk.offset + chunk.scores.length > total) {
-      throw new IncompleteRequestError(`chunk ${chunk.chunkIndex} scores documents ${chunk.offset}..${chunk.offset + chunk.scores.length - 1} of ${total}`);
+    const count = chunk.count ?? chunk.scores.length;
+    if (chunk.offset < 0 || chunk.offset + count > total) {
+      throw new IncompleteRequestError(`chunk ${chunk.chunkIndex} scores documents ${chunk.offset}..${chunk.offset + count - 1} of ${total}`);
     }
-    chunk.scores.forEach((raw, i) => (modelScores ? (modelScores[chunk.offset + i] = raw) : offer(chunk.offset + i, raw)));
+    const { positions } = chunk;
+    // A pruned chunk kept only what can reach top_n: exact for ranking, never for a fusion over the whole set.
+    if (positions && modelScores) throw new IncompleteRequestError(`chunk ${chunk.chunkIndex} was pruned; its request fuses over every score`);
+    chunk.scores.forEach((raw, i) => {
+      const index = chunk.offset + (positions ? (positions[i] as number) : i);
+      if (modelScores) modelScores[index] = raw;
+      else offer(index, raw);
+    });
     tokens += chunk.tokens;
-    seen += chunk.scores.length;
+    seen += count;
   }
   if (seen !== total) throw new IncompleteRequestError(`${seen} scores recorded for ${total} documents`);
   if (modelScores && options.fuse) (await options.fuse(modelScores)).forEach((score, index) => offer(index, score));
@@ -79,4 +87,22 @@ export function rankSelected(
     ...r,
     index: selected.indices[r.index] as number,
   }));
+}
+
+/**
+ * A chunk's scores cut to what can still reach its request's top_n: the chunk's own top-n in normalizeResults' order
+ * (TopNSelection, the merge's own selection, threshold included), at their chunk positions. The merge then ranks the
+ * same survivors it would have picked from every score, so a line's result is unchanged, while the ledger keeps
+ * top_n scores a chunk instead of every document's (a million-document corpus line: its shards' top_n, not 1M). Chunks
+ * whose request wants every score (no top_n, or top_n not below the chunk) are kept whole.
+ */
+export function pruneChunkScores(
+  scores: readonly number[],
+  options: Pick<RankOptions, 'activation' | 'topN' | 'threshold'>,
+): { readonly positions: readonly number[]; readonly scores: readonly number[]; readonly count: number } | undefined {
+  if (options.topN === undefined || options.topN >= scores.length) return undefined;
+  const selection = new TopNSelection({ capacity: options.topN, activation: options.activation, threshold: options.threshold });
+  scores.forEach((raw, position) => selection.offer(position, raw));
+  const kept = selection.selected();
+  return { positions: kept.indices, scores: kept.rawScores, count: scores.length };
 }

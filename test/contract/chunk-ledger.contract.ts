@@ -39,6 +39,14 @@ export function describeChunkLedgerContract(name: string, makeLedger: () => Chun
       expect(await ledger.countChunks(owner, 1, 2)).toBe(2);
     });
 
+    it("keeps a pruned chunk's positions and scored count with its scores", async () => {
+      const ledger = await makeLedger();
+      const owner = job();
+      const pruned: BatchChunkScores = { chunkIndex: 0, offset: 0, tokens: 7, scores: [0.9, 0.7], positions: [3, 40_000], count: 50_000 };
+      expect(await ledger.putChunkScores(owner, 1, pruned, 1)).toEqual({ recorded: true, chunksDone: 1 });
+      expect(await collect(ledger.readChunkScores(owner, 1, 1))).toEqual([pruned]);
+    });
+
     it('counts 20 concurrent distinct chunks exactly (the last one sees 20 of 20) and concurrent duplicates once', async () => {
       const ledger = await makeLedger();
       const owner = job();

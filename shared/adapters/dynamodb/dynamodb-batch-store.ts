@@ -240,6 +240,8 @@ export class DynamoDbBatchStore implements BatchStore {
           scores: { B: encodeFloat64s(scores.scores) },
           // The lexical component of a request fused over a corpus (it was dropped here before: fused with NaN).
           ...(scores.lexical ? { lexical: { B: encodeFloat64s(scores.lexical) } } : {}),
+          // A pruned chunk: where its kept scores stand in the chunk, and how many documents it scored.
+          ...(scores.positions ? { positions: { B: encodeFloat64s(scores.positions) }, scored: n(scores.count ?? scores.scores.length) } : {}),
           [TTL]: this.ttl(),
         },
       }),
@@ -275,6 +277,7 @@ export class DynamoDbBatchStore implements BatchStore {
         tokens: Number(item['tokens']?.N),
         scores: decodeFloat64s(item['scores']?.B ?? new Uint8Array()),
         ...(item['lexical']?.B ? { lexical: decodeFloat64s(item['lexical'].B) } : {}),
+        ...(item['positions']?.B ? { positions: decodeFloat64s(item['positions'].B), count: Number(item['scored']?.N) } : {}),
       };
     }
   }

@@ -30,7 +30,12 @@ export class InMemoryChunkLedger implements ChunkLedger {
     const chunks = this.#line(owner, line);
     if (chunks.counted.has(scores.chunkIndex) || this.#isFinished(owner, line)) return { recorded: false, chunksDone: chunks.counted.size };
     chunks.counted.add(scores.chunkIndex);
-    chunks.scores.set(scores.chunkIndex, { ...scores, scores: [...scores.scores], ...(scores.lexical ? { lexical: [...scores.lexical] } : {}) });
+    chunks.scores.set(scores.chunkIndex, {
+      ...scores,
+      scores: [...scores.scores],
+      ...(scores.lexical ? { lexical: [...scores.lexical] } : {}),
+      ...(scores.positions ? { positions: [...scores.positions] } : {}),
+    });
     return { recorded: true, chunksDone: chunks.counted.size };
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import type { BatchChunkTask, BatchTask } from '../../../shared/batches/batch-model.js';
-import { GROUP_LEDGER_SCORES, groupLinesFor } from '../../../shared/batches/corpus-line-groups.js';
+import { GROUP_LEDGER_SCORES, groupLinesFor, ledgerScoresOfLine } from '../../../shared/batches/corpus-line-groups.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { loadOnnxBiEncoder, type OnnxBiEncoder } from '../../../shared/scoring/bi-encoder/index.js';
 import { createDefaultHybridScorer } from '../../../shared/scoring/hybrid/index.js';
@@ -230,6 +230,11 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     expect(groupLinesFor(1_000_000, 64) * 1_000_000).toBeLessThanOrEqual(GROUP_LEDGER_SCORES);
     expect(groupLinesFor(100_000_000, 64)).toBe(1);
     expect(groupLinesFor(10, 1)).toBe(1);
+    // A line with a top_n records its shards' top_n, not every document: 64 lines a group over a million documents.
+    expect(ledgerScoresOfLine(1_000_000, 1_000, 10)).toBe(10_000);
+    expect(ledgerScoresOfLine(1_000_000, 1_000, undefined)).toBe(1_000_000);
+    expect(ledgerScoresOfLine(50, 1, 100)).toBe(50);
+    expect(groupLinesFor(ledgerScoresOfLine(1_000_000, 1_000, 10), 64)).toBe(64);
   });
 });
 
