@@ -18,7 +18,7 @@ import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 import { pruneChunkScores } from '../jobs/rank-chunk-scores.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
 import type { ScoreBatch } from '../core/scorer.js';
-import { recordBatchChunk } from '../observability/record-batch-metrics.js';
+import { BatchChunkTally } from '../observability/record-batch-metrics.js';
 import type { BatchChunkSource } from '../observability/batch-metric-names.js';
 
 /**
@@ -72,10 +72,16 @@ export class BatchChunkWorker {
     const batch = await store.get(task.batchId);
     // A cancelled, expired or failed batch's chunks are acknowledged unscored.
     if (!batch || !SCORING.includes(batch.status)) return;
-    if (task.corpusRange) return this.#scoreCorpusLines(batch, task);
-    const line = await this.#unfinishedLine(batch, task.line);
-    if (line === 'finished') return this.#requestFinished(batch.id);
-    return this.#scoreTexts(batch, task, line.plan);
+    // The task's recorded chunks, counted once it ends (one metric set per source, not one per line).
+    const tally = new BatchChunkTally();
+    try {
+      if (task.corpusRange) return await this.#scoreCorpusLines(batch, task, tally);
+      const line = await this.#unfinishedLine(batch, task.line);
+      if (line === 'finished') return await this.#requestFinished(batch.id);
+      return await this.#scoreTexts(batch, task, line.plan, tally);
+    } finally {
+      tally.record();
+    }
   }
 
   /**
@@ -93,7 +99,7 @@ export class BatchChunkWorker {
    * shard once and are scored together; each line's scores are recorded as its own chunk, so its result is the one it
    * would have alone. A line that cannot use the stored analysis scores the shard's texts on its own.
    */
-  async #scoreCorpusLines(batch: BatchRecord, task: BatchChunkTask): Promise<void> {
+  async #scoreCorpusLines(batch: BatchRecord, task: BatchChunkTask, tally: BatchChunkTally): Promise<void> {
     const members: StoredMember[] = [];
     let finished = false;
     await forEachBounded(linesOf(task), LINE_READS_IN_FLIGHT, async (line) => {
@@ -111,7 +117,7 @@ export class BatchChunkWorker {
       }
       const analysis = storedAnalysisFor(this.#deps, admitted, plan.chunkModel);
       if (analysis && plan.candidates.kind === 'corpus') members.push({ plan, admitted, analysis, corpus: plan.candidates });
-      else await this.#scoreTexts(batch, { ...task, line }, plan, admitted);
+      else await this.#scoreTexts(batch, { ...task, line }, plan, tally, admitted);
     });
     // One pass per model and corpus version (a group is planned as one; a redelivery across a deploy could differ).
     const passes = new Map<string, StoredMember[]>();
@@ -119,12 +125,12 @@ export class BatchChunkWorker {
       const key = `${member.analysis.digest}\n${member.plan.chunkModel}\n${member.corpus.fileId}\n${member.corpus.version}`;
       passes.set(key, [...(passes.get(key) ?? []), member]);
     }
-    for (const pass of passes.values()) await this.#scoreStoredPass(batch, task, pass);
+    for (const pass of passes.values()) await this.#scoreStoredPass(batch, task, pass, tally);
     if (finished) await this.#requestFinished(batch.id);
   }
 
   /** One shard scored for lines of one model over one corpus version; each line's scores recorded as its chunk. */
-  async #scoreStoredPass(batch: BatchRecord, task: BatchChunkTask, pass: readonly StoredMember[]): Promise<void> {
+  async #scoreStoredPass(batch: BatchRecord, task: BatchChunkTask, pass: readonly StoredMember[], tally: BatchChunkTally): Promise<void> {
     const [first] = pass as [StoredMember];
     let scored;
     try {
@@ -139,12 +145,12 @@ export class BatchChunkWorker {
       const result = scored.results[i]!;
       if (result instanceof RerankError) return this.#failRequest(batch, member.plan, result);
       // The shard's analysis is counted once, by the pass's first line; the others read it.
-      await this.#record(batch, { ...task, line: member.plan.line }, member.plan, member.admitted, result, scored.analysed && i === 0 ? 'analysed' : 'stored');
+      await this.#record(batch, { ...task, line: member.plan.line }, member.plan, member.admitted, result, scored.analysed && i === 0 ? 'analysed' : 'stored', tally);
     });
   }
 
   /** A line's chunk from its texts: the line's own documents, or the corpus slice read by byte range. */
-  async #scoreTexts(batch: BatchRecord, task: BatchChunkTask, plan: BatchRequestPlan, read?: AdmittedLine): Promise<void> {
+  async #scoreTexts(batch: BatchRecord, task: BatchChunkTask, plan: BatchRequestPlan, tally: BatchChunkTally, read?: AdmittedLine): Promise<void> {
     let admitted: AdmittedLine;
     let texts: string[];
     try {
@@ -166,7 +172,7 @@ export class BatchChunkWorker {
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
     const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
     const lexical = setFusion ? (await setFusion.lexical.score(request.query, texts)).scores : undefined;
-    await this.#record(batch, task, plan, admitted, { ...scored, ...(lexical ? { lexical } : {}) }, 'encoded');
+    await this.#record(batch, task, plan, admitted, { ...scored, ...(lexical ? { lexical } : {}) }, 'encoded', tally);
   }
 
   /** Records the line's chunk once; the call that completes the line writes its result. */
@@ -177,6 +183,7 @@ export class BatchChunkWorker {
     admitted: AdmittedLine,
     scored: ScoreBatch & { readonly lexical?: readonly number[] },
     source: BatchChunkSource,
+    tally: BatchChunkTally,
   ): Promise<void> {
     const label = `chunk ${task.chunkIndex} of line ${task.line}`;
     if (scored.scores.length !== task.count) throw new Error(`${label}: ${scored.scores.length} scores for ${task.count} documents`);
@@ -191,7 +198,7 @@ export class BatchChunkWorker {
       ...(scored.lexical ? { lexical: scored.lexical } : {}),
     };
     const recorded = await recordChunk(this.#deps.store, { owner: batch.id, line: task.line, chunkCount: plan.chunkCount }, scores);
-    if (recorded.recorded) recordBatchChunk(source, task.count);
+    if (recorded.recorded) tally.add(source, task.count);
     if (recorded.complete) await this.#finishRequest(batch, plan, admitted);
   }
 

@@ -55,7 +55,7 @@ export function createPrometheusExporter(): PrometheusExporter {
         jobTime.observe({ status: event.status }, event.wallSeconds);
         break;
       case 'batch-chunk':
-        batchChunks.inc({ source: event.source });
+        batchChunks.inc({ source: event.source }, event.chunks);
         batchChunkDocuments.inc({ source: event.source }, event.documents);
         break;
       case 'batch-ended':

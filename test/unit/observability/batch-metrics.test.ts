@@ -26,23 +26,29 @@ function emitted(): Emitted[] {
 }
 
 describe('batch metrics on CloudWatch', () => {
-  it('counts a chunk and its documents by where its document side came from, and tells local listeners', async () => {
-    const { recordBatchChunk } = await import('../../../shared/observability/record-batch-metrics.js');
+  it("counts a task's chunks and their documents by where their document side came from, once per task and source", async () => {
+    const { BatchChunkTally } = await import('../../../shared/observability/record-batch-metrics.js');
     const { onMetricEvent } = await import('../../../shared/observability/metric-events.js');
     const heard: unknown[] = [];
     const stop = onMetricEvent((event) => heard.push(event));
-    recordBatchChunk('analysed', 50);
-    recordBatchChunk('stored', 40);
+    // A group task over a shard analysed now: its first line analysed it, the other two read it.
+    const tally = new BatchChunkTally();
+    tally.add('analysed', 64);
+    tally.add('stored', 64);
+    tally.add('stored', 64);
+    expect(emf.lines).toEqual([]);
+    tally.record();
+    tally.record();
     stop();
     expect(emitted()).toEqual([
       { name: 'BatchChunks', value: 1, dimensions: { service: 'rerank', source: 'analysed' } },
-      { name: 'BatchChunkDocuments', value: 50, dimensions: { service: 'rerank', source: 'analysed' } },
-      { name: 'BatchChunks', value: 1, dimensions: { service: 'rerank', source: 'stored' } },
-      { name: 'BatchChunkDocuments', value: 40, dimensions: { service: 'rerank', source: 'stored' } },
+      { name: 'BatchChunkDocuments', value: 64, dimensions: { service: 'rerank', source: 'analysed' } },
+      { name: 'BatchChunks', value: 2, dimensions: { service: 'rerank', source: 'stored' } },
+      { name: 'BatchChunkDocuments', value: 128, dimensions: { service: 'rerank', source: 'stored' } },
     ]);
     expect(heard).toEqual([
-      { kind: 'batch-chunk', source: 'analysed', documents: 50 },
-      { kind: 'batch-chunk', source: 'stored', documents: 40 },
+      { kind: 'batch-chunk', source: 'analysed', chunks: 1, documents: 64 },
+      { kind: 'batch-chunk', source: 'stored', chunks: 2, documents: 128 },
     ]);
   });
 
