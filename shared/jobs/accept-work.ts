@@ -1,5 +1,3 @@
-import { AlreadyExistsError } from '../core/already-exists-error.js';
-
 /**
  * What a job or a batch brings to acceptWork. Each step is the work's own (its record, its tasks, its hold); the order
  * and the recovery between them are acceptWork's, the same for both.
@@ -33,7 +31,7 @@ export interface AcceptSteps<W> {
  * THE async engine's way of taking on work, jobs and batches alike: answer a retry with the first create's work; check
  * what the request names; take one of the owner's running holds (atomically, named by the work, so parallel creates
  * cannot pass the limit and a retry racing its first create counts once); store the record; queue its first tasks.
- * A hold is given back only when this create took it and no record holds it (a taken id means a record exists).
+ * A hold is given back only when this create took it and the create is refused (no record of this work holds it).
  */
 export async function acceptWork<W>(steps: AcceptSteps<W>): Promise<W> {
   const first = await steps.replay();
@@ -47,7 +45,9 @@ export async function acceptWork<W>(steps: AcceptSteps<W>): Promise<W> {
     try {
       instead = await steps.stored(error);
     } catch (answer) {
-      if (held && !(error instanceof AlreadyExistsError)) await steps.release();
+      // No record of this work holds the hold this create took (a racing retry's record would have been answered, and
+      // a record still running holds it already, so this create took nothing): give it back.
+      if (held) await steps.release();
       throw answer;
     }
     if (instead !== 'ours') return instead;

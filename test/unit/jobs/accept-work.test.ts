@@ -71,8 +71,19 @@ describe('acceptWork', () => {
     expect(ran).not.toContain('release');
   });
 
-  it('keeps the hold when the id is taken: the record that exists holds it', async () => {
+  it('gives back the hold it took when the id is taken by a record that is not this work (an expired job under the key)', async () => {
     const { steps, ran } = recorded({
+      store: async () => {
+        throw new AlreadyExistsError('job', 'j1');
+      },
+    });
+    await expect(acceptWork(steps)).rejects.toBeInstanceOf(AlreadyExistsError);
+    expect(ran).toEqual(['replay', 'admit', 'hold', 'stored', 'release']);
+  });
+
+  it('keeps a hold it did not take when the id is taken (the record that exists holds it)', async () => {
+    const { steps, ran } = recorded({
+      hold: async () => false,
       store: async () => {
         throw new AlreadyExistsError('job', 'j1');
       },
