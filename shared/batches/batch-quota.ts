@@ -56,6 +56,11 @@ export async function chargeResultLine(quota: BatchQuota, batch: Pick<BatchRecor
   }
 }
 
+/** Gives back what a result line held (a line charged again by a task that ran after its batch ended). */
+export async function releaseResultLine(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, line: number): Promise<void> {
+  await quota.ledger.release(batch.ownerKeyId, lineHoldId(batch.id, line));
+}
+
 /**
  * The batch's files take over what its lines held: each file takes its own hold (unconditionally: the lines' holds
  * already paid for these bytes), then the line holds go. Over-counting for a moment is the safe direction.

@@ -2,7 +2,8 @@ import { logger } from '../observability/logger.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchRecord, BatchRequestResult } from './batch-model.js';
-import { chargeResultLine } from './batch-quota.js';
+import { chargeResultLine, releaseResultLine } from './batch-quota.js';
+import { isTerminal } from './batch-model.js';
 import { updateBatch } from './update-batch.js';
 
 /**
@@ -11,7 +12,17 @@ import { updateBatch } from './update-batch.js';
  * passes a limit. True when this call kept the line.
  */
 export async function keepResult(deps: BatchEngineDeps, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>, result: BatchRequestResult): Promise<boolean> {
-  if (await chargeResultLine(deps.quota, batch, result)) return deps.store.putResult(batch.id, result);
+  if (await chargeResultLine(deps.quota, batch, result)) {
+    const kept = await deps.store.putResult(batch.id, result);
+    // A task that ran on after its batch ended (a redelivery, a worker that outlived the finalizer) charged a line the
+    // finalizer had already handed to the files (or dropped): nothing holds those bytes now but this charge.
+    const current = await deps.store.get(batch.id);
+    if (!current || isTerminal(current.status)) {
+      await releaseResultLine(deps.quota, batch, result.line);
+      return false;
+    }
+    return kept;
+  }
   const claimed = await updateBatch(deps, batch.id, ['validating', 'in_progress'], { status: 'finalizing', finalizingAt: nowSeconds(deps), ending: 'quota_exceeded' });
   // From in_progress the finalizer is sent now; a planner still validating sees the move and hands over itself.
   if (claimed && claimed.planned) await deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
