@@ -7,7 +7,7 @@ import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, Ba
 import { failedLine } from './batch-output-lines.js';
 import { isTerminal } from './batch-model.js';
 import { JsonlFileWriter } from './batch-file-writer.js';
-import { releaseFiles, releaseRunningBatch, transferToFiles } from './batch-quota.js';
+import { releaseFiles, releaseLineHolds, releaseRunningBatch, transferToFiles } from './batch-quota.js';
 import { updateBatch } from './update-batch.js';
 
 const FINAL: Readonly<Record<BatchEnding, { status: BatchStatus; at: BatchTimestampField; unfinished: string }>> = {
@@ -106,6 +106,9 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     if (!done) await discard(deps, batch, closed);
     // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
     if (done) {
+      // A redelivered task may have charged a line again between the transfer and the end (keepResult gives back only
+      // what it charges after the end): its kept lines' holds go once more before the work is dropped.
+      await releaseLineHolds(deps.quota, batch, deps.store.readResults(batch.id));
       await deps.store.dropWork(batch.id);
       recordBatchEnded(final.status, output.lines, errors.lines);
     }

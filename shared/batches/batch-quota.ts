@@ -67,6 +67,11 @@ export async function releaseResultLine(quota: BatchQuota, batch: Pick<BatchReco
  */
 export async function transferToFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, files: readonly (FileRecord | undefined)[], lines: AsyncIterable<{ readonly line: number }>): Promise<void> {
   for (const file of files) if (file) await quota.ledger.reserve(batch.ownerKeyId, fileHold(file), {});
+  await releaseLineHolds(quota, batch, lines);
+}
+
+/** Gives back what these result lines held (safe to repeat: a line's hold goes once). */
+export async function releaseLineHolds(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, lines: AsyncIterable<{ readonly line: number }>): Promise<void> {
   for await (const { line } of lines) await quota.ledger.release(batch.ownerKeyId, lineHoldId(batch.id, line));
 }
 
