@@ -58,32 +58,25 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
   }
 
   async releaseWhere(ownerKeyId: string, idPrefix: string): Promise<number> {
+    return this.#releaseMatching(ownerKeyId, idPrefix);
+  }
+
+  async releaseExpired(ownerKeyId: string, now: number): Promise<number> {
+    return this.#releaseMatching(ownerKeyId, '', now);
+  }
+
+  /** Releases the key's holds whose id starts with `idPrefix` (and, given `expiredBy`, that expired by then), one by one. */
+  async #releaseMatching(ownerKeyId: string, idPrefix: string, expiredBy?: number): Promise<number> {
     const matching = queryItems(this.client, {
       TableName: this.table,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :hold)',
+      ...(expiredBy === undefined ? {} : { FilterExpression: 'expiresAt <= :now' }),
       ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
-      ExpressionAttributeValues: { ':pk': s(quotaPk(ownerKeyId)), ':hold': s(QUOTA_HOLD_SK_PREFIX + idPrefix) },
+      ExpressionAttributeValues: { ':pk': s(quotaPk(ownerKeyId)), ':hold': s(QUOTA_HOLD_SK_PREFIX + idPrefix), ...(expiredBy === undefined ? {} : { ':now': n(expiredBy) }) },
       ConsistentRead: true,
     });
     let released = 0;
     for await (const item of matching) {
-      const id = (item[SK]?.S ?? '').slice(QUOTA_HOLD_SK_PREFIX.length);
-      if (await this.#change(ownerKeyId, holdOf(id, item), undefined, {})) released += 1;
-    }
-    return released;
-  }
-
-  async releaseExpired(ownerKeyId: string, now: number): Promise<number> {
-    const expired = queryItems(this.client, {
-      TableName: this.table,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :hold)',
-      FilterExpression: 'expiresAt <= :now',
-      ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
-      ExpressionAttributeValues: { ':pk': s(quotaPk(ownerKeyId)), ':hold': s(QUOTA_HOLD_SK_PREFIX), ':now': n(now) },
-      ConsistentRead: true,
-    });
-    let released = 0;
-    for await (const item of expired) {
       const id = (item[SK]?.S ?? '').slice(QUOTA_HOLD_SK_PREFIX.length);
       if (await this.#change(ownerKeyId, holdOf(id, item), undefined, {})) released += 1;
     }
