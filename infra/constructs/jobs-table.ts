@@ -109,11 +109,12 @@ export const TABLE_ACCESS = {
   ],
   /**
    * The batch worker runs plan, chunk and finalize tasks and the expiry sweep; on the key's quota ledger it charges each
-   * result line's bytes as it is kept, moves them to the output files' holds and gives the running batch back.
+   * result line's bytes as it is kept, moves them to the output files' holds (the batch's line holds found by their id
+   * prefix: a Query of the key's hold items) and gives the running batch back.
    */
   batchWorker: [
     { partitions: ['batches', 'activeBatches'], actions: BATCH_STORE },
-    { partitions: ['quotas'], actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'] },
+    { partitions: ['quotas'], actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'] },
   ],
   /** The edge authorizer only looks keys up by digest. */
   authorizer: [{ partitions: ['keys'], actions: ['GetItem'] }],

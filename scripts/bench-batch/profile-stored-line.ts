@@ -22,18 +22,25 @@ const config = loadServiceConfig({ RERANK_MODELS: '' });
 const scorers = await loadScorers(config.models.filter((m) => m.id !== FIXTURE_MODEL_ID), 2);
 const engine = engineOverStore(scorers, files);
 
-async function put(purpose: 'user_data' | 'batch', lines: string[]): Promise<string> {
+// Writes `count` lines 10,000 at a time, so a million-document corpus is never whole in this process (its peak RSS
+// is part of what the profile reports).
+async function put(purpose: 'user_data' | 'batch', count: number, lineAt: (i: number) => string): Promise<string> {
   const writer = await files.openWriter({ ownerKeyId: 'bench', filename: `${purpose}.jsonl`, purpose, maxBytes: 1 << 30 });
-  await writer.write(Buffer.from(lines.join('\n') + '\n'));
-  return (await writer.close()).id;
+  for (let start = 0; start < count; start += 10_000) {
+    const end = Math.min(count, start + 10_000);
+    await writer.write(Buffer.from(Array.from({ length: end - start }, (_, k) => lineAt(start + k)).join('\n') + '\n'));
+  }
+  const file = await writer.close();
+  if (purpose === 'user_data') console.log(`${new Date().toISOString()} corpus of ${count} documents: ${(file.bytes / 1e6).toFixed(1)} MB`);
+  return file.id;
 }
 const line = (corpusId: string, q: number) => JSON.stringify({ custom_id: `q${q}`, method: 'POST', url: '/v1/rerank', body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpusId, top_n: 10 } });
 
 let corpusId: string;
 if (existsSync(statePath)) corpusId = (JSON.parse(readFileSync(statePath, 'utf8')) as { corpusId: string }).corpusId;
 else {
-  corpusId = await put('user_data', Array.from({ length: documents }, (_, i) => JSON.stringify(`${documentText(i)} item ${i}`)));
-  const analysis = await runBatch(engine, await put('batch', [line(corpusId, 0)]), documents, 'analysis');
+  corpusId = await put('user_data', documents, (i) => JSON.stringify(`${documentText(i)} item ${i}`));
+  const analysis = await runBatch(engine, await put('batch', 1, () => line(corpusId, 0)), documents, 'analysis');
   console.log(`analysis of ${documents}: ${(analysis.totalMs / 1000).toFixed(1)} s (${(documents / (analysis.totalMs / 1000)).toFixed(0)} docs/s)`);
   writeFileSync(statePath, JSON.stringify({ corpusId }));
 }
@@ -45,12 +52,12 @@ if (process.env['PROFILE_CPU'] === '1') {
 }
 const times: number[] = [];
 for (let q = 1; q <= Number(process.env['PROFILE_RUNS'] ?? 5); q++) {
-  const one = await runBatch(engine, await put('batch', [line(corpusId, q)]), documents, 'one');
+  const one = await runBatch(engine, await put('batch', 1, () => line(corpusId, q)), documents, 'one');
   times.push(one.totalMs);
 }
 const lines = Number(process.env['PROFILE_LINES'] ?? 0);
 if (lines > 0) {
-  const many = await runBatch(engine, await put('batch', Array.from({ length: lines }, (_, q) => line(corpusId, 100 + q))), documents * lines, 'many');
+  const many = await runBatch(engine, await put('batch', lines, (q) => line(corpusId, 100 + q)), documents * lines, 'many');
   console.log(`${lines} lines: ${(many.totalMs / 1000).toFixed(2)} s`);
 }
 if (process.env['PROFILE_CPU'] === '1') {

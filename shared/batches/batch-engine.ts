@@ -10,7 +10,7 @@ import { isTerminal, linesOf } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
-import { releaseRunningBatch, takeRunningBatch, transferToFiles } from './batch-quota.js';
+import { releaseLineHolds, releaseRunningBatch, takeRunningBatch } from './batch-quota.js';
 import { keepResult } from './keep-result.js';
 import { updateBatch } from './update-batch.js';
 import { batchProgress, type BatchProgress } from './batch-progress.js';
@@ -236,7 +236,7 @@ export class BatchEngine {
         errors: [{ code: 'server_error', message: 'the output and error files could not be written; create the batch again' }],
       });
       // No file holds its kept lines now: what they held on the key's quota is given back.
-      if (failed) await transferToFiles(this.#deps.quota, failed, [], store.readResults(task.batchId));
+      if (failed) await releaseLineHolds(this.#deps.quota, failed);
     }
   }
 

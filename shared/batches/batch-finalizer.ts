@@ -83,7 +83,7 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     const errorFile = await errors.close();
     if (errorFile) closed.push(errorFile);
     // The files take over the quota the lines held, before the batch is shown ended with them.
-    await transferToFiles(deps.quota, batch, [outputFile, errorFile], deps.store.readResults(batch.id));
+    await transferToFiles(deps.quota, batch, [outputFile, errorFile]);
     const now = nowSeconds(deps);
     let done = await updateBatch(deps, batch.id, [batch.status], {
       status: final.status,
@@ -107,8 +107,8 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
     if (done) {
       // A redelivered task may have charged a line again between the transfer and the end (keepResult gives back only
-      // what it charges after the end): its kept lines' holds go once more before the work is dropped.
-      await releaseLineHolds(deps.quota, batch, deps.store.readResults(batch.id));
+      // what it charges after the end): the batch's line holds go once more before the work is dropped.
+      await releaseLineHolds(deps.quota, batch);
       await deps.store.dropWork(batch.id);
       recordBatchEnded(final.status, output.lines, errors.lines);
     }

@@ -21,7 +21,9 @@ export interface BatchQuota {
 const STALE_HOLD_GRACE_SECONDS = 86_400;
 
 const runningHoldId = (batchId: string): string => `batch:${batchId}`;
-const lineHoldId = (batchId: string, line: number): string => `batch-line:${batchId}:${line}`;
+// The trailing colon keeps one batch's prefix from matching another's ids.
+const lineHoldPrefix = (batchId: string): string => `batch-line:${batchId}:`;
+const lineHoldId = (batchId: string, line: number): string => `${lineHoldPrefix(batchId)}${line}`;
 
 /** Takes one of the key's running batches for this batch (a retried create takes nothing more: false); 429 at the limit. */
 export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>): Promise<boolean> {
@@ -65,14 +67,18 @@ export async function releaseResultLine(quota: BatchQuota, batch: Pick<BatchReco
  * The batch's files take over what its lines held: each file takes its own hold (unconditionally: the lines' holds
  * already paid for these bytes), then the line holds go. Over-counting for a moment is the safe direction.
  */
-export async function transferToFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, files: readonly (FileRecord | undefined)[], lines: AsyncIterable<{ readonly line: number }>): Promise<void> {
+export async function transferToFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, files: readonly (FileRecord | undefined)[]): Promise<void> {
   for (const file of files) if (file) await quota.ledger.reserve(batch.ownerKeyId, fileHold(file), {});
-  await releaseLineHolds(quota, batch, lines);
+  await releaseLineHolds(quota, batch);
 }
 
-/** Gives back what these result lines held (safe to repeat: a line's hold goes once). */
-export async function releaseLineHolds(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, lines: AsyncIterable<{ readonly line: number }>): Promise<void> {
-  for await (const { line } of lines) await quota.ledger.release(batch.ownerKeyId, lineHoldId(batch.id, line));
+/**
+ * Gives back every line hold the batch has on the ledger, found by their id prefix rather than by the lines the store
+ * kept: a hold a redelivered task charged for a line the store already had, or charged after the results were read,
+ * is found too. Safe to repeat: a hold goes once.
+ */
+export async function releaseLineHolds(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>): Promise<number> {
+  return quota.ledger.releaseWhere(batch.ownerKeyId, lineHoldPrefix(batch.id));
 }
 
 /** A finalizer that lost the race gives back the file holds it took for files that are not the batch's. */

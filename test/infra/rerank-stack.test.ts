@@ -426,8 +426,9 @@ describe('least-privilege IAM', () => {
     expect(tableGrants(batchWorker)).toEqual({
       'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
       BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-      // Result lines charged to the key's stored bytes as they are kept; the running batch given back at its end.
-      'QUOTA#*': ['DeleteItem', 'GetItem', 'PutItem', 'UpdateItem'],
+      // Result lines charged to the key's stored bytes as they are kept (their holds found by prefix at the end); the
+      // running batch given back at its end.
+      'QUOTA#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
     });
     const queues = [logicalId('AWS::SQS::Queue', 'BatchTasksQueue'), logicalId('AWS::SQS::Queue', 'BatchTasksDeadLetterQueue')];
     const sqsStatements = statementsOf(batchWorker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));

@@ -4,6 +4,10 @@ import { InMemoryQuotaLedger } from '../../../shared/adapters/memory/in-memory-q
 import type { BatchEngineDeps } from '../../../shared/batches/batch-engine-deps.js';
 import type { BatchRecord } from '../../../shared/batches/batch-model.js';
 import { keepResult } from '../../../shared/batches/keep-result.js';
+import { chargeResultLine } from '../../../shared/batches/batch-quota.js';
+import { keyIdOf } from '../../../shared/auth/api-key.js';
+import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
+import { batchTestRuntime } from '../../support/batch-test-runtime.js';
 
 const NOW = 1_800_000_000;
 const batch: BatchRecord = {
@@ -48,5 +52,30 @@ describe('a result line kept by a task that ran on after its batch ended', () =>
     expect(await keepResult(deps, batch, line)).toBe(true);
     expect(await keepResult(deps, batch, line)).toBe(false);
     expect((await ledger.usage('key-a')).stored_bytes).toBe(line.jsonl.length + 1);
+  });
+});
+
+describe('the finalizer gives back every line hold of its batch', () => {
+  it('also the charge of a line the store never kept (its put failed, then the batch was cancelled; before: held until expiry)', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const owner = keyIdOf('key-a');
+    const lines = [0, 1].map((i) => JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/rerank', body: { model: 'bm25', query: 'python http', documents: ['python http client', 'a recipe'] } }));
+    const input = await rt.files.put(owner, 'in.jsonl', 'batch', lines.join('\n') + '\n');
+    const created = await rt.engine.create(owner, { inputFileId: input.id, endpoint: '/v1/rerank', completionWindow: '24h' });
+    await rt.queue.run((t) => t.kind === 'plan');
+    // The chunk tasks charged their lines, then lost their store writes; their redeliveries are still to come.
+    const pending = rt.queue.tasks.splice(0);
+    expect(pending.length).toBeGreaterThan(0);
+    const record = await rt.store.get(created.batch.id);
+    for (const line of [0, 1, 2]) expect(await chargeResultLine({ ledger: rt.quota, limits: {} }, record!, { line, outcome: 'completed', jsonl: 'x'.repeat(500) })).toBe(true);
+    await rt.engine.cancel(created.batch.id, owner);
+    await rt.queue.run();
+    rt.queue.tasks.push(...pending);
+    await rt.queue.run();
+    const done = await rt.engine.find(created.batch.id, owner);
+    expect(done?.batch.status).toBe('cancelled');
+    const files = await Promise.all([done!.batch.outputFileId, done!.batch.errorFileId].map((id) => (id ? rt.files.get(id) : undefined)));
+    // The batch's files hold what the key stores for it, nothing more (the input was put beside the Files API).
+    expect((await rt.quota.usage(owner)).stored_bytes).toBe(files.reduce((sum, f) => sum + (f?.bytes ?? 0), 0));
   });
 });
