@@ -1,11 +1,15 @@
 /**
- * Where a one-line batch over a stored corpus spends its time (not a bench: a profile to read). Keeps its corpus
- * and analysis in PROFILE_DIR across runs (a local-folder file store), so only the first run analyses. Writes a
- * .cpuprofile of the timed batches (the one-line ones, then the PROFILE_LINES one) when PROFILE_CPU=1.
- *   PROFILE_DIR=/tmp/x PROFILE_DOCUMENTS=10000 [PROFILE_RUNS=5] [PROFILE_LINES=1000] [PROFILE_CPU=1] \
- *     POWERTOOLS_METRICS_DISABLED=true nice -n 10 npx tsx scripts/bench-batch/profile-stored-line.ts
+ * A one-line and a many-line batch over a large stored corpus (the issue's million documents), and where the time goes.
+ * Keeps its corpus and analysis in PROFILE_DIR across runs (a local-folder file store), so only the first run
+ * analyses (its time is kept in the state file). Writes a .cpuprofile of the timed batches when PROFILE_CPU=1, and
+ * with PROFILE_WRITE=1 bench/stored-corpus-measurements.json, which `npm run scale-model` turns into docs/cost.md's
+ * corpus rows.
+ *   PROFILE_DIR=/tmp/x PROFILE_DOCUMENTS=1000000 [PROFILE_RUNS=5] [PROFILE_LINES=1000] [PROFILE_CPU=1] [PROFILE_WRITE=1] \
+ *     POWERTOOLS_METRICS_DISABLED=true npx tsx scripts/bench-batch/profile-stored-line.ts
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { LocalFolderFileStore } from '../../shared/adapters/local/local-folder-file-store.js';
@@ -36,14 +40,23 @@ async function put(purpose: 'user_data' | 'batch', count: number, lineAt: (i: nu
 }
 const line = (corpusId: string, q: number) => JSON.stringify({ custom_id: `q${q}`, method: 'POST', url: '/v1/rerank', body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpusId, top_n: 10 } });
 
-let corpusId: string;
-if (existsSync(statePath)) corpusId = (JSON.parse(readFileSync(statePath, 'utf8')) as { corpusId: string }).corpusId;
+interface State {
+  readonly corpusId: string;
+  /** The first run's analysis (absent in a state file written before it was kept). */
+  readonly analysis?: { readonly ms: number; readonly load: readonly [number, number]; readonly at: string };
+}
+let state: State;
+const loadAtStart = loadavg()[0]!;
+if (existsSync(statePath)) state = JSON.parse(readFileSync(statePath, 'utf8')) as State;
 else {
-  corpusId = await put('user_data', documents, (i) => JSON.stringify(`${documentText(i)} item ${i}`));
+  const corpusId = await put('user_data', documents, (i) => JSON.stringify(`${documentText(i)} item ${i}`));
   const analysis = await runBatch(engine, await put('batch', 1, () => line(corpusId, 0)), documents, 'analysis');
   console.log(`analysis of ${documents}: ${(analysis.totalMs / 1000).toFixed(1)} s (${(documents / (analysis.totalMs / 1000)).toFixed(0)} docs/s)`);
-  writeFileSync(statePath, JSON.stringify({ corpusId }));
+  state = { corpusId, analysis: { ms: analysis.totalMs, load: [loadAtStart, loadavg()[0]!], at: new Date().toISOString() } };
+  writeFileSync(statePath, JSON.stringify(state));
 }
+const { corpusId } = state;
+const runsLoad = loadavg()[0]!;
 const session = new Session();
 if (process.env['PROFILE_CPU'] === '1') {
   session.connect();
@@ -56,13 +69,39 @@ for (let q = 1; q <= Number(process.env['PROFILE_RUNS'] ?? 5); q++) {
   times.push(one.totalMs);
 }
 const lines = Number(process.env['PROFILE_LINES'] ?? 0);
+let manyLinesMs = 0;
 if (lines > 0) {
   const many = await runBatch(engine, await put('batch', lines, (q) => line(corpusId, 100 + q)), documents * lines, 'many');
-  console.log(`${lines} lines: ${(many.totalMs / 1000).toFixed(2)} s`);
+  manyLinesMs = many.totalMs;
+  console.log(`${lines} lines: ${(many.totalMs / 1000).toFixed(2)} s (${many.status})`);
 }
 if (process.env['PROFILE_CPU'] === '1') {
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(join(dir, 'one-line.cpuprofile'), JSON.stringify(profile));
 }
-console.log(`one-line batches over ${documents} stored documents: ${times.map((t) => t.toFixed(0)).join(', ')} ms; peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
+const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+console.log(`one-line batches over ${documents} stored documents: ${times.map((t) => t.toFixed(0)).join(', ')} ms; peak RSS ${peakRssMb} MB`);
+if (process.env['PROFILE_WRITE'] === '1') {
+  if (!state.analysis || lines === 0) throw new Error('PROFILE_WRITE needs a state file with its analysis time and PROFILE_LINES > 0');
+  const derived = join(dir, 'files', 'derived', corpusId);
+  // The stored shards' bytes (the corpus plan beside them is a few KB), read off the disk without opening them.
+  const shardFiles = execFileSync('find', [derived, '-name', '*.shard', '-printf', '%s\\n'], { encoding: 'utf8' }).trim().split('\n');
+  const measurements = {
+    date: new Date().toISOString(),
+    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
+    cpus: cpus().length,
+    load: [Math.min(state.analysis.load[0], runsLoad), Math.max(state.analysis.load[1], loadavg()[0]!)],
+    documents,
+    corpusBytes: (await files.get(corpusId))?.bytes ?? 0,
+    shards: shardFiles.length,
+    storedBytes: shardFiles.reduce((sum, size) => sum + Number(size), 0),
+    analysisMs: state.analysis.ms,
+    oneLineMs: times,
+    lines,
+    manyLinesMs,
+    peakRssMb,
+  };
+  writeFileSync(new URL('../../bench/stored-corpus-measurements.json', import.meta.url), JSON.stringify(measurements, null, 2) + '\n');
+  console.log('wrote bench/stored-corpus-measurements.json');
+}
 await Promise.all(scorers.map((s) => s.close?.()));

@@ -95,8 +95,8 @@ export class BatchChunkWorker {
   }
 
   /**
-   * A corpus shard for the task's lines (a group, or one line): the lines scored from the stored analysis read the
-   * shard once and are scored together; each line's scores are recorded as its own chunk, so its result is the one it
+   * A corpus shard, or a span of them, for the task's lines (a group, or one line): the lines scored from the stored
+   * analysis read each shard once and are scored together; each line's scores are recorded as its own chunk, so its result is the one it
    * would have alone. A line that cannot use the stored analysis scores the shard's texts on its own.
    */
   async #scoreCorpusLines(batch: BatchRecord, task: BatchChunkTask, tally: BatchChunkTally): Promise<void> {
@@ -129,12 +129,12 @@ export class BatchChunkWorker {
     if (finished) await this.#requestFinished(batch.id);
   }
 
-  /** One shard scored for lines of one model over one corpus version; each line's scores recorded as its chunk. */
+  /** One span of shards scored for lines of one model over one corpus version; each line's scores recorded as its chunk. */
   async #scoreStoredPass(batch: BatchRecord, task: BatchChunkTask, pass: readonly StoredMember[], tally: BatchChunkTally): Promise<void> {
     const [first] = pass as [StoredMember];
     let scored;
     try {
-      scored = await this.#stored.scoreGroup(first.analysis, task, first.corpus, pass.map((m) => m.admitted.request), batch.ownerKeyId);
+      scored = await this.#stored.scoreSpan(first.analysis, task, first.corpus, pass.map((m) => m.admitted.request), batch.ownerKeyId);
     } catch (error) {
       // The shard's documents are not a corpus the lines can use (a document line too long to read): every line fails.
       if (!(error instanceof RerankError)) throw error;

@@ -41,6 +41,13 @@ export interface BatchLimits {
    * grouping.
    */
   readonly corpusGroupLines: number;
+  /**
+   * Consecutive stored shards one grouped task scores (its span): each line records one ledger item per span instead
+   * of one per shard (~2 DynamoDB writes each), so a line over a million documents writes ~210 items, not ~3,400. A
+   * span's first pass over a corpus encodes its shards one after another (at 1M short documents ~9,500 documents, about
+   * 35 s of one vCPU), far inside the worker's timeout; 1 = a task per shard.
+   */
+  readonly corpusShardsPerTask: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -58,5 +65,6 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   planSliceSeconds: 300,
   planFlushTasks: 640,
   corpusGroupLines: 64,
+  corpusShardsPerTask: 16,
 };
 

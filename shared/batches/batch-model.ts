@@ -109,10 +109,27 @@ export interface BatchChunkTask {
    * stacks sent before grouping, still read).
    */
   readonly lines?: readonly number[];
+  /**
+   * The consecutive stored shards a grouped task's span covers, in order (their documents and bytes together are the
+   * task's `offset`, `count` and `corpusRange`): each is read or analysed alone, and each line records one chunk for
+   * the span. Absent: the task's own range is its one shard.
+   */
+  readonly shards?: readonly TaskShard[];
+}
+
+/** One stored shard of a span: documents `offset .. offset + count`, the corpus file's bytes `range`. */
+export interface TaskShard {
+  readonly offset: number;
+  readonly count: number;
+  readonly range: ByteRange;
 }
 
 /** The lines a chunk task scores: its group, or its one line. */
 export const linesOf = (task: BatchChunkTask): readonly number[] => task.lines ?? [task.line];
+
+/** The stored shards a corpus task scores: its span's, or its own range as one. */
+export const shardsOf = (task: BatchChunkTask & { readonly corpusRange: ByteRange }): readonly TaskShard[] =>
+  task.shards ?? [{ offset: task.offset, count: task.count, range: task.corpusRange }];
 
 export type BatchTask =
   | { readonly kind: 'plan'; readonly batchId: string }

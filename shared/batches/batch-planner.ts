@@ -9,8 +9,8 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchChunkTask, BatchRecord, BatchRequestPlan, BatchTask } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
-import { planCorpusChunks, type CorpusChunk, type CorpusPlan } from './corpus-chunks.js';
-import { CorpusLineGroups, groupLinesFor, ledgerScoresOfLine } from './corpus-line-groups.js';
+import { planCorpusChunks, type CorpusPlan } from './corpus-chunks.js';
+import { CorpusLineGroups, corpusSpans, groupLinesFor, ledgerScoresOfLine, type CorpusSpan } from './corpus-line-groups.js';
 import { storedAnalysisFor } from './stored-analysis-for.js';
 import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
@@ -120,7 +120,7 @@ export class BatchPlanner {
         if (planned) {
           plans.push(planned.plan);
           pending.push(...planned.tasks);
-          if (planned.group) pending.push(...groups.add(planned.group.key, line.line, planned.group.chunks, planned.group.maxLines));
+          if (planned.group) pending.push(...groups.add(planned.group.key, line.line, planned.group.spans, planned.group.maxLines));
         }
       }
       if (pending.length >= limits.planFlushTasks || plans.length >= limits.planFlushTasks || (checkpointLine && performance.now() >= sliceEnds)) {
@@ -168,7 +168,7 @@ export class BatchPlanner {
     bytes: Buffer,
     corpora: Map<string, Promise<CorpusOutcome>>,
     customIds: Set<string>,
-  ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; chunks: readonly CorpusChunk[]; maxLines: number } } | undefined> {
+  ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; spans: readonly CorpusSpan[]; maxLines: number } } | undefined> {
     try {
       const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
       if (customIds.has(admitted.customId)) throw new BadInputLineError('duplicate_custom_id', `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`, admitted.customId);
@@ -189,20 +189,21 @@ export class BatchPlanner {
         return { plan, tasks: slices.map((slice, chunkIndex) => ({ ...base, chunkIndex, ...slice })) };
       }
       const corpus = await this.#corpus(batch, admitted, corpora);
-      const plan: BatchRequestPlan = {
+      const plan = (chunkCount: number): BatchRequestPlan => ({
         line: lineNumber,
         customId: admitted.customId,
         range,
         candidates: { kind: 'corpus', fileId: corpus.file.id, version: corpus.file.version, count: corpus.count },
         chunkModel,
-        chunkCount: corpus.chunks.length,
-      };
-      // Scored from the stored analysis: its tasks are its group's (same corpus version, same model).
+        chunkCount,
+      });
+      // Scored from the stored analysis: its tasks are its group's (same corpus version, same model), one per span of shards.
       if (limits.corpusGroupLines > 1 && storedAnalysisFor(this.#deps, admitted, chunkModel)) {
-        const group = { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, chunks: corpus.chunks, maxLines: groupLinesFor(ledgerScoresOfLine(corpus.count, corpus.chunks.length, admitted.request.topN), limits.corpusGroupLines) };
-        return { plan, tasks: [], group };
+        const spans = corpusSpans(corpus.chunks, limits.corpusShardsPerTask);
+        const maxLines = groupLinesFor(ledgerScoresOfLine(corpus.count, spans.length, admitted.request.topN), limits.corpusGroupLines);
+        return { plan: plan(spans.length), tasks: [], group: { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, spans, maxLines } };
       }
-      return { plan, tasks: corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range })) };
+      return { plan: plan(corpus.chunks.length), tasks: corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range })) };
     } catch (error) {
       // A custom_id belongs to the first line that carries it, even when that line is refused: a later line reusing
       // it is a duplicate, so one id names one line of the input (and one of the output or error file).

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { RerankError } from '../core/rerank-error.js';
 import type { DocumentAnalysis, PreparedQueries } from '../core/document-analysis.js';
 import type { ScoreBatch } from '../core/scorer.js';
-import type { BatchChunkTask } from './batch-model.js';
+import { shardsOf, type BatchChunkTask } from './batch-model.js';
 import { scoreShardGroup } from './corpus-query.js';
 import { CorpusShardStore, type CorpusShardOptions } from './corpus-shards.js';
 
@@ -58,6 +58,37 @@ export class StoredCorpusChunks {
       return { scores: Array.from(scored!.scores[q]!), tokens: scored!.tokens[q]! };
     });
     return { results, analysed };
+  }
+
+  /**
+   * `scoreGroup` over each stored shard of the task's span in turn, each line's scores joined in document order (one
+   * chunk for the span): a line refused on any shard is refused. A shard not yet stored is analysed when reached.
+   */
+  async scoreSpan(
+    analysis: DocumentAnalysis,
+    task: BatchChunkTask,
+    corpus: { readonly fileId: string; readonly version: string },
+    lines: readonly StoredCorpusLine[],
+    ownerKeyId?: string,
+  ): Promise<{ readonly results: (ScoreBatch | RerankError)[]; readonly analysed: boolean }> {
+    const { corpusRange } = task;
+    if (!corpusRange) throw new Error('corpus chunk without a corpus');
+    const joined = lines.map((): { scores: number[]; tokens: number } | RerankError => ({ scores: [], tokens: 0 }));
+    let analysed = false;
+    for (const shard of shardsOf({ ...task, corpusRange })) {
+      const part = await this.scoreGroup(analysis, { ...task, offset: shard.offset, count: shard.count, corpusRange: shard.range }, corpus, lines, ownerKeyId);
+      analysed ||= part.analysed;
+      part.results.forEach((result, i) => {
+        const line = joined[i]!;
+        if (line instanceof RerankError) return;
+        if (result instanceof RerankError) joined[i] = result;
+        else {
+          for (const score of result.scores) line.scores.push(score);
+          line.tokens += result.tokens;
+        }
+      });
+    }
+    return { results: joined, analysed };
   }
 
   #prepare(analysis: DocumentAnalysis, queries: readonly string[]): Promise<PreparedQueries> {

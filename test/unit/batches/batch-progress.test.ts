@@ -32,7 +32,8 @@ describe('progress inside a line', () => {
     ['a model without a stored form (documents encoded)', 'len', 'encoded'],
   ])('moves chunk by chunk while one long corpus line runs, and /metrics counts the chunks: %s', async (_name, model, source) => {
     exporter = createPrometheusExporter();
-    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' }), lengthModel], { chunkCost: 40 });
+    // A task per shard (no spans), so the one line has many chunks to move through.
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' }), lengthModel], { chunkCost: 40, corpusShardsPerTask: 1 });
     const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', Array.from({ length: 60 }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'));
     const input = await rt.files.put(A, 'in.jsonl', 'batch', JSON.stringify({ custom_id: 'long', method: 'POST', url: '/v1/rerank', body: { model, query: 'python http', documents_file_id: corpus.id, top_n: 3 } }) + '\n');
     const created = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }));

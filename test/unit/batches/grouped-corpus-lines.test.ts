@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
-import type { BatchChunkTask, BatchTask } from '../../../shared/batches/batch-model.js';
+import { shardsOf, type BatchChunkTask, type BatchTask } from '../../../shared/batches/batch-model.js';
+import { decodeBatchTask, encodeBatchTask } from '../../../shared/batches/batch-task-codec.js';
+import type { ByteRange } from '../../../shared/files/file-store.js';
 import { GROUP_LEDGER_SCORES, groupLinesFor, ledgerScoresOfLine } from '../../../shared/batches/corpus-line-groups.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { loadOnnxBiEncoder, type OnnxBiEncoder } from '../../../shared/scoring/bi-encoder/index.js';
@@ -65,9 +67,9 @@ async function outputOf(rt: BatchTestRuntime, id: string): Promise<{ batch: Loos
   return { batch, lines, bytes };
 }
 
-/** 60 short documents cut into many small shards (chunkCost 40), for bm25 lines. */
+/** 60 short documents cut into many small shards (chunkCost 40), a task per shard, for bm25 lines. */
 async function smallCorpus() {
-  const rt = batchTestRuntime(scorers, { chunkCost: 40 });
+  const rt = batchTestRuntime(scorers, { chunkCost: 40, corpusShardsPerTask: 1 });
   const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', Array.from({ length: 60 }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'));
   return { rt, corpus };
 }
@@ -79,6 +81,44 @@ function expectSameResults(got: Loose, want: readonly Loose[], label: string): v
 }
 
 describe('lines over one stored corpus are scored a group at a time, one pass per shard', () => {
+  it('scores a span of shards in one task: each line records one chunk per span and answers as it does alone (real USE-lite)', async () => {
+    const lines = (corpusId: string) => [
+      ...queries.slice(0, 4).map((query, i) => line(`h${i}`, { model: 'use-lite-bm25', query, documents_file_id: corpusId, top_n: 5 })),
+      line('bm25', { model: 'bm25', query: queries[5], documents_file_id: corpusId })
+    ];
+    const runs = [];
+    for (const limits of [{ corpusGroupLines: 1 }, { corpusGroupLines: 8, corpusShardsPerTask: 3 }]) {
+      const rt = batchTestRuntime(scorers, { chunkCost: 2000, ...limits });
+      const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', documents.map((d) => JSON.stringify(d)).join('\n'));
+      const planned = await plan(rt, lines(corpus.id));
+      const chunkCount = (await rt.store.getRequest(planned.id, 1))?.chunkCount;
+      await rt.queue.run();
+      runs.push({ rt, chunks: planned.chunks, output: await outputOf(rt, planned.id), chunkCount });
+    }
+    const [alone, spanned] = runs as [(typeof runs)[number], (typeof runs)[number]];
+    const shards = alone.chunks.filter((t) => t.line === 1).length;
+    expect(shards).toBeGreaterThan(3);
+    const spans = Math.ceil(shards / 3);
+    // Two groups (the hybrid's four lines, bm25's one), a task per span each; every span but the last names 3 shards.
+    expect(spanned.chunks).toHaveLength(2 * spans);
+    for (const task of spanned.chunks) {
+      expect(decodeBatchTask(encodeBatchTask(task))).toEqual(task);
+      const parts = shardsOf(task as BatchChunkTask & { corpusRange: ByteRange });
+      expect(parts.length).toBe(task.chunkIndex < spans - 1 ? 3 : shards - 3 * (spans - 1));
+      expect(parts.map((p) => p.count).reduce((a, b) => a + b)).toBe(task.count);
+    }
+    // A line counts (and records) one chunk per span.
+    expect(spanned.chunkCount).toBe(spans);
+    expect(alone.chunkCount).toBe(shards);
+    expect(spanned.output.batch['request_counts']).toEqual({ total: 5, completed: 5, failed: 0 });
+    for (const [customId, got] of spanned.output.lines) {
+      const body = got['response']['body'] as Loose;
+      const own = alone.output.lines.get(customId)!['response']['body'] as Loose;
+      expectSameResults(body, own['results'] as Loose[], `${customId}: spanned vs alone`);
+      expect(body['usage'], customId).toEqual(own['usage']);
+    }
+  }, 120_000);
+
   it('plans one task per shard for a group, and every line answers as it does alone and as the route does (real USE-lite)', async () => {
     const lines = [
       ...queries.slice(0, 5).map((query, i) => line(`h${i}`, { model: 'use-lite-bm25', query, documents_file_id: '$CORPUS', top_n: 5 })),
@@ -91,7 +131,7 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
       ['grouped', 4],
       ['alone', 1],
     ] as const) {
-      const rt = batchTestRuntime(scorers, { chunkCost: 2000, corpusGroupLines });
+      const rt = batchTestRuntime(scorers, { chunkCost: 2000, corpusGroupLines, corpusShardsPerTask: 1 });
       const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', documents.map((d) => JSON.stringify(d)).join('\n'));
       const planned = await plan(rt, lines.map((l) => l.replace('$CORPUS', corpus.id)));
       await rt.queue.run();
