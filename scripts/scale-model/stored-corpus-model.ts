@@ -41,17 +41,18 @@ const SHARD_GET_SECONDS = (shardBytes: number) => 0.02 + shardBytes / 80e6;
 const MEMORY_MB = LIMITS.lambdaMbPerVcpu;
 
 /**
- * Workers at time t are min(concurrency asked, account limit, the SQS ramp of 5 + 300/minute, tasks left): the wall
- * time of `tasks` tasks of `taskSeconds` each, plus one cold start (the model load) and the last task.
+ * Workers at time t are min(concurrency asked, account limit, the SQS ramp of 5 + 300/minute, the tasks): tasks start
+ * at the pace the busy workers free up, and the last one started ends one task later (as predictBatch models chunks);
+ * plus one cold start (the model load).
  */
 function rampedWallSeconds(tasks: number, taskSeconds: number, concurrency: number, coldStartSeconds: number): number {
-  const cap = Math.min(concurrency, LIMITS.accountConcurrency);
+  const cap = Math.min(concurrency, LIMITS.accountConcurrency, tasks);
   let t = 0;
-  let done = 0;
-  const dt = Math.max(0.01, Math.min(1, (tasks * taskSeconds) / cap / 500));
-  while (done < tasks) {
-    const workers = Math.min(cap, LIMITS.sqsInitialConcurrency + LIMITS.sqsScaleUpPerSecond * t, tasks - done);
-    done += (workers / taskSeconds) * dt;
+  let started = 0;
+  const dt = Math.max(0.01, Math.min(1, taskSeconds / 50, (tasks * taskSeconds) / cap / 500));
+  while (started < tasks) {
+    const workers = Math.min(cap, LIMITS.sqsInitialConcurrency + LIMITS.sqsScaleUpPerSecond * t);
+    started += (workers / taskSeconds) * dt;
     t += dt;
   }
   return t + coldStartSeconds + taskSeconds;
