@@ -37,6 +37,8 @@ const S3_PUT = 0.005 / 1000;
 export const S3_GB_MONTH = 0.023;
 /** One shard GET (~1.3 MB at 1M short documents): first byte plus transfer at a single stream's ~80 MB/s. */
 const SHARD_GET_SECONDS = (shardBytes: number) => 0.02 + shardBytes / 80e6;
+/** A grouped task reads each of its lines' plan and result (is it finished?) before it scores them. */
+const READS_PER_LINE_CHUNK = 2;
 /** One vCPU per 1,769 MB: the batch worker's size (scoring a span is one thread's matrix products). */
 const MEMORY_MB = LIMITS.lambdaMbPerVcpu;
 
@@ -90,18 +92,31 @@ export function predictStoredCorpus(
   const groupLines = groupLinesFor(ledgerScoresOfLine(scenario.documents, spans, 10), DEFAULT_BATCH_LIMITS.corpusGroupLines);
   const groups = Math.ceil(scenario.lines / groupLines);
   const tasks = groups * spans;
-  // The measured many-line batch's compute per line (its products, fusion, top-k and in-process ledger).
-  const vcpuSecondsPerLine = ((m.manyLinesMs / 1000) * m.cpus * scale) / m.lines;
+  // Compute is a pass over the shards per group (reading and decoding them) plus each line's own products, fusion and
+  // top-k: solved from the two measured runs, a line alone (one pass, one line) and the many-line batch (its groups'
+  // passes, its lines), both in vCPU-seconds on this machine.
+  const measuredGroups = Math.ceil(m.lines / groupLinesFor(ledgerScoresOfLine(m.documents, Math.ceil(m.shards / DEFAULT_BATCH_LIMITS.corpusShardsPerTask), 10), DEFAULT_BATCH_LIMITS.corpusGroupLines));
+  const alone = (median(m.oneLineMs) / 1000) * m.cpus;
+  const many = (m.manyLinesMs / 1000) * m.cpus;
+  const perLine = Math.max(0, (many - measuredGroups * alone) / (m.lines - measuredGroups));
+  const perPass = Math.max(0, alone - perLine);
+  const vcpuSeconds = (groups * perPass + scenario.lines * perLine) * scale;
   const linesPerTask = scenario.lines / groups;
   // Per task: its span's GETs one after another, then each line's record (the emulator run's calls per chunk, 8 at once).
   const callSeconds = shardReads(DEFAULT_BATCH_LIMITS.corpusShardsPerTask) + (linesPerTask * calls.workerCallSecondsPerChunk) / 8;
-  const taskSeconds = (vcpuSecondsPerLine * scenario.lines) / tasks + callSeconds;
-  const compute = (vcpuSecondsPerLine * scenario.lines + tasks * callSeconds) * gbSecond;
+  const taskSeconds = vcpuSeconds / tasks + callSeconds;
+  const compute = (vcpuSeconds + tasks * callSeconds) * gbSecond;
   const queue = tasks * SERVICE.sqsRequestsPerChunk * PRICES.sqsRequest;
+  // Per line and span: its scores put and its counter's set-add (SERVICE.wcuPerChunk units), its plan and result read
+  // (READS_PER_LINE_CHUNK); per line once: what the emulator run counted for a one-chunk line (plan, hold, result, merge).
   const lineChunks = scenario.lines * spans;
-  const store = lineChunks * (calls.writeUnitsPerChunk * PRICES.dynamoWriteUnit + calls.readUnitsPerChunk * PRICES.dynamoReadUnit);
+  const store =
+    lineChunks * (SERVICE.wcuPerChunk * PRICES.dynamoWriteUnit + READS_PER_LINE_CHUNK * PRICES.dynamoReadUnit) +
+    scenario.lines * (calls.writeUnitsPerChunk * PRICES.dynamoWriteUnit + calls.readUnitsPerChunk * PRICES.dynamoReadUnit);
   const files = tasks * Math.min(shards, DEFAULT_BATCH_LIMITS.corpusShardsPerTask) * S3_GET;
   return { tasks, wallSeconds: rampedWallSeconds(tasks, taskSeconds, scenario.concurrency, scenario.coldStartSeconds), cost: total({ compute, queue, store, files }) };
 }
+
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const total = (c: Omit<StoredCorpusPrediction['cost'], 'total'>): StoredCorpusPrediction['cost'] => ({ ...c, total: c.compute + c.queue + c.store + c.files });

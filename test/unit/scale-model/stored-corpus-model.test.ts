@@ -34,8 +34,8 @@ describe('predictStoredCorpus', () => {
   it('groups 1,000 lines 64 a task: 16 groups x 100 spans, one ledger record per line and span', () => {
     const p = predictStoredCorpus(measured, calls, scenario);
     expect(p.tasks).toBe(16 * 100);
-    // 1,000 lines x 100 spans x (4 writes + 4 reads) at on-demand prices.
-    expect(p.cost.store).toBeCloseTo(1_000 * 100 * (4 * 0.625e-6 + 4 * 0.125e-6), 6);
+    // 1,000 lines x 100 spans x (4 write units + 2 reads), plus each line's own calls once (4 + 4 here), on demand.
+    expect(p.cost.store).toBeCloseTo(1_000 * 100 * (4 * 0.625e-6 + 2 * 0.125e-6) + 1_000 * (4 * 0.625e-6 + 4 * 0.125e-6), 6);
     // Each task GETs its span's 16 shards once for its whole group.
     expect(p.cost.files).toBeCloseTo(1_600 * 16 * 0.0004e-3, 9);
   });
