@@ -4,6 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
 import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
+import { bothOrNeither } from './both-or-neither.js';
 import { localAwsConfig } from './local-aws-config.js';
 import { startDynamoDbLocal } from './start-dynamodb-local.js';
 import { startMotoServer } from './start-moto-server.js';
@@ -64,7 +65,7 @@ export function localServiceEnv(target: {
  * created as the CDK stack creates them. `stop()` kills both servers by their own PIDs.
  */
 export async function startLocalAwsStack(options: { maxReceiveCount?: number; visibilityTimeoutSeconds?: number } = {}): Promise<LocalAwsStack> {
-  const [dynamo, moto] = await Promise.all([startDynamoDbLocal(), startMotoServer()]);
+  const [dynamo, moto] = await bothOrNeither(startDynamoDbLocal(), startMotoServer());
   const stop = async () => {
     await Promise.all([dynamo.stop(), moto.stop()]);
   };
