@@ -31,38 +31,10 @@ export class StoredCorpusChunks {
   }
 
   /**
-   * Each line's scores for the task's shard, in the lines' order; a line whose documents pass the API's limit without
-   * `truncate` gets its refusal instead (the others are scored). A shard that cannot be read or analysed throws.
-   */
-  async scoreGroup(
-    analysis: DocumentAnalysis,
-    task: BatchChunkTask,
-    corpus: { readonly fileId: string; readonly version: string },
-    lines: readonly StoredCorpusLine[],
-    ownerKeyId?: string,
-  ): Promise<{ readonly results: (ScoreBatch | RerankError)[]; readonly analysed: boolean }> {
-    if (!task.corpusRange) throw new Error('corpus chunk without a corpus');
-    const ref = { ...corpus, offset: task.offset, count: task.count, range: task.corpusRange, ...(ownerKeyId === undefined ? {} : { ownerKeyId }) };
-    const { content, analysed } = await this.shards.shardWithSource(analysis, ref);
-    const overlong = content.firstOverlongLine;
-    const refusal =
-      overlong === undefined
-        ? undefined
-        : new RerankError('payload_too_large', `documents_file_id line ${overlong} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);
-    const scoredLines = lines.filter((line) => !refusal || line.truncate);
-    const scored = scoredLines.length === 0 ? undefined : await scoreShardGroup(analysis, await this.#prepare(analysis, scoredLines.map((l) => l.query)), content);
-    let next = 0;
-    const results = lines.map((line): ScoreBatch | RerankError => {
-      if (refusal && !line.truncate) return refusal;
-      const q = next++;
-      return { scores: Array.from(scored!.scores[q]!), tokens: scored!.tokens[q]! };
-    });
-    return { results, analysed };
-  }
-
-  /**
-   * `scoreGroup` over each stored shard of the task's span in turn, each line's scores joined in document order (one
-   * chunk for the span): a line refused on any shard is refused. A shard not yet stored is analysed when reached.
+   * Each line's scores for the task's shards (its span, or its own range as one shard), in the lines' order and joined
+   * in document order: one chunk for the task. A shard not yet stored is analysed when reached. A line whose documents
+   * pass the API's limit without `truncate` gets its refusal instead (the first; the others are scored). A shard that
+   * cannot be read or analysed throws.
    */
   async scoreSpan(
     analysis: DocumentAnalysis,
@@ -73,22 +45,29 @@ export class StoredCorpusChunks {
   ): Promise<{ readonly results: (ScoreBatch | RerankError)[]; readonly analysed: boolean }> {
     const { corpusRange } = task;
     if (!corpusRange) throw new Error('corpus chunk without a corpus');
-    const joined = lines.map((): { scores: number[]; tokens: number } | RerankError => ({ scores: [], tokens: 0 }));
+    const results = lines.map((): { scores: number[]; tokens: number } | RerankError => ({ scores: [], tokens: 0 }));
     let analysed = false;
     for (const shard of shardsOf({ ...task, corpusRange })) {
-      const part = await this.scoreGroup(analysis, { ...task, offset: shard.offset, count: shard.count, corpusRange: shard.range }, corpus, lines, ownerKeyId);
-      analysed ||= part.analysed;
-      part.results.forEach((result, i) => {
-        const line = joined[i]!;
-        if (line instanceof RerankError) return;
-        if (result instanceof RerankError) joined[i] = result;
-        else {
-          for (const score of result.scores) line.scores.push(score);
-          line.tokens += result.tokens;
-        }
+      const ref = { ...corpus, offset: shard.offset, count: shard.count, range: shard.range, ...(ownerKeyId === undefined ? {} : { ownerKeyId }) };
+      const stored = await this.shards.shardWithSource(analysis, ref);
+      analysed ||= stored.analysed;
+      const overlong = stored.content.firstOverlongLine;
+      if (overlong !== undefined) {
+        const refusal = new RerankError('payload_too_large', `documents_file_id line ${overlong} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);
+        lines.forEach((line, i) => {
+          if (!line.truncate && !(results[i] instanceof RerankError)) results[i] = refusal;
+        });
+      }
+      // The lines still to score (a line refused on an earlier shard is not scored again).
+      const scoring = results.flatMap((result, i) => (result instanceof RerankError ? [] : [{ result, query: lines[i]!.query }]));
+      if (scoring.length === 0) continue;
+      const scored = await scoreShardGroup(analysis, await this.#prepare(analysis, scoring.map((l) => l.query)), stored.content);
+      scoring.forEach(({ result }, q) => {
+        for (const score of scored.scores[q]!) result.scores.push(score);
+        result.tokens += scored.tokens[q]!;
       });
     }
-    return { results: joined, analysed };
+    return { results, analysed };
   }
 
   #prepare(analysis: DocumentAnalysis, queries: readonly string[]): Promise<PreparedQueries> {
