@@ -7,6 +7,7 @@ import { RerankService } from '../../shared/core/rerank-service.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import { createScorerRegistry } from '../../shared/core/scorer-registry.js';
 import type { FileStore } from '../../shared/files/file-store.js';
+import type { RequestLimits } from '../../shared/core/validate-request.js';
 import { createBatchEngine } from '../../shared/runtime/create-batch-engine.js';
 import { batchTaskRunners } from '../../shared/runtime/batch-runtime.js';
 import { engineTaskHandlers } from '../../shared/runtime/engine-task-handlers.js';
@@ -14,10 +15,18 @@ import { engineTaskHandlers } from '../../shared/runtime/engine-task-handlers.js
 /** The engine's runners, as the runtime sets them (batchTaskRunners): reading a range overlaps another chunk's scoring. */
 const RUNNERS = batchTaskRunners(Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2));
 
+export interface EngineOverStoreOptions {
+  /** The queue the engine sends to and its handlers are attached to (default: the runtime's runners, 100 ms retries). */
+  readonly queue?: InProcessTaskQueue<BatchTask>;
+  /** Documents per chunk of an inline line (default 64, the service's default batch_size). */
+  readonly defaultBatchSize?: number;
+  readonly requestLimits?: RequestLimits;
+}
+
 /** The benches' batch engine: in-process queue and memory store over the given files, as `npm start` wires it. */
-export function engineOverStore(scorers: readonly Scorer[], files: FileStore): BatchEngine {
+export function engineOverStore(scorers: readonly Scorer[], files: FileStore, options: EngineOverStoreOptions = {}): BatchEngine {
   const registry = createScorerRegistry(scorers);
-  const queue = new InProcessTaskQueue<BatchTask>({ concurrency: RUNNERS, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 100 });
+  const queue = options.queue ?? new InProcessTaskQueue<BatchTask>({ concurrency: RUNNERS, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 100 });
   const engine = createBatchEngine({
     store: new InMemoryBatchStore(),
     files,
@@ -25,11 +34,10 @@ export function engineOverStore(scorers: readonly Scorer[], files: FileStore): B
     scorerFor: (id) => registry.get(id),
     limits: DEFAULT_BATCH_LIMITS,
     service: new RerankService({ catalog: registry }),
-    plan: { syncMaxDocuments: 256, syncMaxChars: 2_000_000, defaultBatchSize: 64 },
-    requestLimits: { maxDocuments: 10_000, maxBatchSize: 1_000, maxQueryChars: 8_192, maxDocumentChars: 65_536 },
+    plan: { syncMaxDocuments: 256, syncMaxChars: 2_000_000, defaultBatchSize: options.defaultBatchSize ?? 64 },
+    requestLimits: options.requestLimits ?? { maxDocuments: 10_000, maxBatchSize: 1_000, maxQueryChars: 8_192, maxDocumentChars: 65_536 },
   });
   const { worker, deadLetter } = engineTaskHandlers({ batches: async () => engine });
   queue.attach(worker, deadLetter);
   return engine;
 }
-

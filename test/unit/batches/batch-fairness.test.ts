@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-process-task-queue.js';
-import { InMemoryBatchStore } from '../../../shared/adapters/memory/in-memory-batch-store.js';
-import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
-import { RerankService } from '../../../shared/core/rerank-service.js';
-import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
-import { createBatchEngine } from '../../../shared/runtime/create-batch-engine.js';
-import { engineTaskHandlers } from '../../../shared/runtime/engine-task-handlers.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
+import { engineOverStore } from '../../../scripts/bench-batch/engine-over-store.js';
 
 /**
  * Issue 33 item 5: one key's batch must not starve another's. Key A's 300-line batch is planned and queued first; key B's
@@ -17,17 +12,12 @@ import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
  */
 describe('batches of two keys on shared workers', () => {
   it("ends key B's one-line batch while key A's 300-line batch is still in progress", async () => {
-    const registry = createScorerRegistry([createBm25Scorer({ id: 'bm25' })]);
     const files = new InMemoryFileStore();
+    // One runner, as the embedded engine shares its workers; the handlers are attached at once, so A plans first.
     const queue = new InProcessTaskQueue<BatchTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 1 });
-    const engine = createBatchEngine({
-      store: new InMemoryBatchStore(),
-      files,
+    const engine = engineOverStore([createBm25Scorer({ id: 'bm25' })], files, {
       queue,
-      scorerFor: (id) => registry.get(id),
-      limits: DEFAULT_BATCH_LIMITS,
-      service: new RerankService({ catalog: registry }),
-      plan: { syncMaxDocuments: 256, syncMaxChars: 2_000_000, defaultBatchSize: 8 },
+      defaultBatchSize: 8,
       requestLimits: { maxDocuments: 1_000, maxBatchSize: 100, maxQueryChars: 1_000, maxDocumentChars: 10_000 },
     });
     const line = (i: number) => JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/rerank', body: { query: `python ${i}`, documents: ['python http', 'lemon cake', `doc ${i}`] } });
@@ -35,8 +25,6 @@ describe('batches of two keys on shared workers', () => {
     const small = await files.put('key-b', 'b.jsonl', 'batch', line(0) + '\n');
     const a = await engine.create('key-a', { inputFileId: big.id, endpoint: '/v1/rerank', completionWindow: '24h' });
     // A's planning runs (and queues its 300 chunk tasks) before B exists.
-    const { worker, deadLetter } = engineTaskHandlers({ batches: async () => engine });
-    queue.attach(worker, deadLetter);
     for (let i = 0; i < 200 && (await engine.find(a.batch.id, 'key-a'))?.batch.status === 'validating'; i++) await new Promise((r) => setTimeout(r, 5));
     expect((await engine.find(a.batch.id, 'key-a'))?.batch.status).toBe('in_progress');
     const b = await engine.create('key-b', { inputFileId: small.id, endpoint: '/v1/rerank', completionWindow: '24h' });

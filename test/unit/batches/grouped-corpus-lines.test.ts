@@ -80,6 +80,16 @@ function expectSameResults(got: Loose, want: readonly Loose[], label: string): v
   results.forEach((r, k) => expect(Math.abs(r['relevance_score'] - want[k]!['relevance_score']), label).toBeLessThanOrEqual(1e-5));
 }
 
+/** Every output line answers as the same custom_id's line of the other run: results within 1e-5, the same usage. */
+function expectSameLines(got: ReadonlyMap<string, Loose>, want: ReadonlyMap<string, Loose>, label: string): void {
+  for (const [customId, line] of got) {
+    const body = line['response']['body'] as Loose;
+    const own = want.get(customId)!['response']['body'] as Loose;
+    expectSameResults(body, own['results'] as Loose[], `${customId}: ${label}`);
+    expect(body['usage'], customId).toEqual(own['usage']);
+  }
+}
+
 describe('lines over one stored corpus are scored a group at a time, one pass per shard', () => {
   it('scores a span of shards in one task: each line records one chunk per span and answers as it does alone (real USE-lite)', async () => {
     const lines = (corpusId: string) => [
@@ -111,12 +121,7 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     expect(spanned.chunkCount).toBe(spans);
     expect(alone.chunkCount).toBe(shards);
     expect(spanned.output.batch['request_counts']).toEqual({ total: 5, completed: 5, failed: 0 });
-    for (const [customId, got] of spanned.output.lines) {
-      const body = got['response']['body'] as Loose;
-      const own = alone.output.lines.get(customId)!['response']['body'] as Loose;
-      expectSameResults(body, own['results'] as Loose[], `${customId}: spanned vs alone`);
-      expect(body['usage'], customId).toEqual(own['usage']);
-    }
+    expectSameLines(spanned.output.lines, alone.output.lines, 'spanned vs alone');
   }, 120_000);
 
   it('plans one task per shard for a group, and every line answers as it does alone and as the route does (real USE-lite)', async () => {
@@ -150,12 +155,7 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
 
     expect(grouped.output.batch['request_counts']).toEqual({ total: 7, completed: 7, failed: 0 });
     expect(alone.output.batch['request_counts']).toEqual({ total: 7, completed: 7, failed: 0 });
-    for (const [customId, got] of grouped.output.lines) {
-      const body = got['response']['body'] as Loose;
-      const own = alone.output.lines.get(customId)!['response']['body'] as Loose;
-      expectSameResults(body, own['results'] as Loose[], `${customId}: grouped vs alone`);
-      expect(body['usage'], customId).toEqual(own['usage']);
-    }
+    expectSameLines(grouped.output.lines, alone.output.lines, 'grouped vs alone');
     // The synchronous route over the same documents inline.
     for (const [i, query] of queries.slice(0, 5).entries()) {
       const sync = await call(grouped.rt, 'POST', '/v1/rerank', { model: 'use-lite-bm25', query, documents, top_n: 5 });
@@ -190,11 +190,7 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
       outputs.push(output.lines);
     }
     const [alone, grouped] = outputs as [Map<string, Loose>, Map<string, Loose>];
-    for (const [customId, got] of grouped) {
-      const own = alone.get(customId)!['response']['body'] as Loose;
-      expectSameResults(got['response']['body'] as Loose, own['results'] as Loose[], customId);
-      expect(got['response']['body']['usage'], customId).toEqual(own['usage']);
-    }
+    expectSameLines(grouped, alone, 'hand-made group vs alone');
   }, 60_000);
 
   it('moves progress for every line of a group with each shard', async () => {
