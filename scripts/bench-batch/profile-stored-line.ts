@@ -7,9 +7,8 @@
  *   PROFILE_DIR=/tmp/x PROFILE_DOCUMENTS=1000000 [PROFILE_RUNS=5] [PROFILE_LINES=1000] [PROFILE_CPU=1] [PROFILE_WRITE=1] \
  *     POWERTOOLS_METRICS_DISABLED=true npx tsx scripts/bench-batch/profile-stored-line.ts
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { execFileSync } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { LocalFolderFileStore } from '../../shared/adapters/local/local-folder-file-store.js';
@@ -84,8 +83,8 @@ console.log(`one-line batches over ${documents} stored documents: ${times.map((t
 if (process.env['PROFILE_WRITE'] === '1') {
   if (!state.analysis || lines === 0) throw new Error('PROFILE_WRITE needs a state file with its analysis time and PROFILE_LINES > 0');
   const derived = join(dir, 'files', 'derived', corpusId);
-  // The stored shards' bytes (the corpus plan beside them is a few KB), read off the disk without opening them.
-  const shardFiles = execFileSync('find', [derived, '-name', '*.shard', '-printf', '%s\\n'], { encoding: 'utf8' }).trim().split('\n');
+  // The stored shards' sizes (the corpus plan beside them is a few KB), read off the disk without opening them.
+  const shardSizes = readdirSync(derived).filter((name) => name.endsWith('.shard')).map((name) => statSync(join(derived, name)).size);
   const measurements = {
     date: new Date().toISOString(),
     machine: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
@@ -93,8 +92,8 @@ if (process.env['PROFILE_WRITE'] === '1') {
     load: [Math.min(state.analysis.load[0], runsLoad), Math.max(state.analysis.load[1], loadavg()[0]!)],
     documents,
     corpusBytes: (await files.get(corpusId))?.bytes ?? 0,
-    shards: shardFiles.length,
-    storedBytes: shardFiles.reduce((sum, size) => sum + Number(size), 0),
+    shards: shardSizes.length,
+    storedBytes: shardSizes.reduce((sum, size) => sum + size, 0),
     analysisMs: state.analysis.ms,
     oneLineMs: times,
     lines,

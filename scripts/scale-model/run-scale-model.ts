@@ -18,6 +18,7 @@ import { predictStoredCorpus, S3_GB_MONTH, type StoredCorpusMeasurements } from 
 import { lambdaThroughput, type LambdaThroughput, type MeasuredPoint } from './lambda-throughput.js';
 import { logLogChartSvg } from './log-line-chart.js';
 import { replaceBetweenMarkers } from './readme-section.js';
+import { median } from '../bench/bench-stats.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DOCUMENTS = [1_000, 10_000, 100_000, 1_000_000];
@@ -124,7 +125,6 @@ function readJson<T>(file: string, hint: string): T {
 
 /** The default model's cold start on a batch worker: not measured by `npm run bench` (it measures the cross-encoders). */
 const DEFAULT_MODEL_COLD_START_SECONDS = 2;
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const money = (v: number): string => (v >= 100 ? `$${v.toFixed(0)}` : v >= 1 ? `$${v.toFixed(2)}` : v >= 0.01 ? `$${v.toFixed(3)}` : `$${v.toFixed(4)}`);
 const duration = (s: number): string => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 60 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
 const table = (header: string[], rows: (string | number)[][]): string =>

@@ -2,6 +2,7 @@ import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
 import { groupLinesFor, ledgerScoresOfLine } from '../../shared/batches/corpus-line-groups.js';
 import type { BatchCallProfile } from './batch-simulation.js';
 import { LIMITS, PRICES, SERVICE } from './aws-limits.js';
+import { median } from '../bench/bench-stats.js';
 
 /**
  * What `scripts/bench-batch/profile-stored-line.ts` measured over a stored corpus on this machine
@@ -117,6 +118,5 @@ export function predictStoredCorpus(
   return { tasks, wallSeconds: rampedWallSeconds(tasks, taskSeconds, scenario.concurrency, scenario.coldStartSeconds), cost: total({ compute, queue, store, files }) };
 }
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 const total = (c: Omit<StoredCorpusPrediction['cost'], 'total'>): StoredCorpusPrediction['cost'] => ({ ...c, total: c.compute + c.queue + c.store + c.files });
