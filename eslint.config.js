@@ -8,8 +8,37 @@ import tseslint from 'typescript-eslint';
  * import only the folders listed here; anything else fails `npm run lint`, and so `npm test`.
  */
 const MAY_IMPORT = {
-  functions: ['http', 'runtime', 'adapters', 'batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
-  http: ['runtime', 'adapters', 'batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
+  functions: [
+    'http',
+    'runtime',
+    'adapters',
+    'batches',
+    'files',
+    'quota',
+    'jobs',
+    'dialects',
+    'core',
+    'scoring',
+    'auth',
+    'openapi',
+    'observability',
+    'config',
+  ],
+  http: [
+    'runtime',
+    'adapters',
+    'batches',
+    'files',
+    'quota',
+    'jobs',
+    'dialects',
+    'core',
+    'scoring',
+    'auth',
+    'openapi',
+    'observability',
+    'config',
+  ],
   runtime: ['adapters', 'batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
   adapters: ['batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'auth', 'observability', 'config'],
   // Batch rerank: the engine (planner, chunk worker, finalizer) over the file store and the same admission as sync.
@@ -81,7 +110,12 @@ const topLevelLayering = Object.entries(TOP_LEVEL_FORBIDDEN).map(([folder, { top
           { regex: `^(\\.\\./)+(${top.join('|')})/`, message: `${folder} may not import ${top.join(', ')}.` },
           ...(shared.length === 0
             ? []
-            : [{ regex: `^(\\.\\./)+shared/(${shared.join('|')})/`, message: `${folder} may not import shared/${shared.join(', shared/')}.` }]),
+            : [
+                {
+                  regex: `^(\\.\\./)+shared/(${shared.join('|')})/`,
+                  message: `${folder} may not import shared/${shared.join(', shared/')}.`,
+                },
+              ]),
         ],
       },
     ],

@@ -65,7 +65,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
       // cannot make the server hold megabytes each.
       const decision = await beforeBody(req, checks);
       if ('refuse' in decision || !decision.readBody) {
-        const answer = 'refuse' in decision ? decision.refuse : await apiHandler(toApiGatewayEvent(req, Buffer.alloc(0)), localLambdaContext());
+        const answer =
+          'refuse' in decision ? decision.refuse : await apiHandler(toApiGatewayEvent(req, Buffer.alloc(0)), localLambdaContext());
         if (expectsContinue) {
           // The client waits for "100 Continue" before it sends the body (curl does past 1 MB): answer now, no body
           // ever crosses the wire, and the connection closes as the client expects after a final answer.
@@ -85,7 +86,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
         // Past API Gateway's 10 MB cap (a body sent without Content-Length): the route's 413, once the rest of the
         // body has gone by, read and dropped, as above.
         const answer = oversizeBodyResult(req, API_GATEWAY_MAX_BODY_BYTES, config.maxBodyBytes, config.maxPathChars);
-        if (await drainBody(req, OVERSIZE_BODY_DRAIN_BYTES)) await writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+        if (await drainBody(req, OVERSIZE_BODY_DRAIN_BYTES))
+          await writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
         else req.destroy();
         return;
       }
@@ -152,7 +154,11 @@ function observeExchange(prometheus: PrometheusExporter, req: IncomingMessage, r
 }
 
 /** `GET /metrics`: a key when keys exist, like every private route; the refusal in the OpenAI envelope. */
-async function metricsResult(prometheus: PrometheusExporter, auth: Awaited<ReturnType<typeof serviceRuntime>>['auth'], req: IncomingMessage) {
+async function metricsResult(
+  prometheus: PrometheusExporter,
+  auth: Awaited<ReturnType<typeof serviceRuntime>>['auth'],
+  req: IncomingMessage,
+) {
   const event = toApiGatewayEvent(req, Buffer.alloc(0));
   try {
     await auth.authenticate(authorizationOf((name) => event.headers[name]));

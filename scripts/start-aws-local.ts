@@ -11,7 +11,9 @@ import { startLocalAwsStack } from './emulators/local-aws-stack.js';
 
 const stack = await startLocalAwsStack({ visibilityTimeoutSeconds: 30 });
 Object.assign(process.env, stack.env);
-console.log(`jobs table ${stack.tableName}, chunk queue ${stack.queueUrl}, batch task queue ${stack.batchQueueUrl}, files bucket ${stack.filesBucket}`);
+console.log(
+  `jobs table ${stack.tableName}, chunk queue ${stack.queueUrl}, batch task queue ${stack.batchQueueUrl}, files bucket ${stack.filesBucket}`,
+);
 
 // Imported after the environment is set: the runtime reads its configuration once, on first use.
 const { handler: scoreChunk } = await import('../functions/workers/score-chunk.js');

@@ -9,7 +9,9 @@ export interface ListenTarget {
 }
 
 const errnoCode = (error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : undefined;
+  typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+    ? (error as { code: string }).code
+    : undefined;
 
 /**
  * The one line `npm start` prints for a failure the person starting it can fix (a setting, a model,

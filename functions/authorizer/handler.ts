@@ -18,7 +18,10 @@ export async function handler(event: APIGatewayRequestAuthorizerEventV2): Promis
     return { isAuthorized: false };
   }
   try {
-    return await authorizeRequest(authorizationOf((name) => event.headers?.[name]), keys);
+    return await authorizeRequest(
+      authorizationOf((name) => event.headers?.[name]),
+      keys,
+    );
   } catch (error) {
     // A throttled or failing table: throw, so API Gateway answers 500 and caches nothing. A returned deny would be
     // cached for the TTL and lock a valid key out; letting it through would skip the check.

@@ -28,7 +28,9 @@ async function runBatchWork(event: SQSEvent | ScheduledEvent, context: Context):
     event,
     // The engine's one worker routine and one dead-letter path, as the chunk functions run them.
     (record: SQSRecord) =>
-      DEAD_LETTER_ARN !== undefined && record.eventSourceARN === DEAD_LETTER_ARN ? deadLetterEngineTask(record.body, record.messageId) : runEngineTask(record.body),
+      DEAD_LETTER_ARN !== undefined && record.eventSourceARN === DEAD_LETTER_ARN
+        ? deadLetterEngineTask(record.body, record.messageId)
+        : runEngineTask(record.body),
     processor,
     { context, throwOnFullBatchFailure: false },
   );

@@ -20,4 +20,7 @@ async function failDeadLetteredJobs(event: SQSEvent, context: Context): Promise<
 }
 
 // The merge a recorded chunk may trigger records the job's metrics; they are flushed when recorded.
-export const handler = middy(failDeadLetteredJobs).use(tracingMiddleware).use(injectLambdaContext(logger)).use(publishRecordedMetrics(metrics));
+export const handler = middy(failDeadLetteredJobs)
+  .use(tracingMiddleware)
+  .use(injectLambdaContext(logger))
+  .use(publishRecordedMetrics(metrics));

@@ -50,7 +50,9 @@ export function readDeployModels(tryGetContext: (key: string) => unknown, projec
   if (legacyId !== '' && legacyFolder === '') {
     const chosen = models.find((m) => m.id === legacyId);
     if (chosen === undefined) {
-      throw new DeployModelsError(`rerank:modelId '${legacyId}' is not one of the served models (${models.map((m) => m.id).join(', ')}); list it in rerank:models`);
+      throw new DeployModelsError(
+        `rerank:modelId '${legacyId}' is not one of the served models (${models.map((m) => m.id).join(', ')}); list it in rerank:models`,
+      );
     }
     models = [chosen, ...models.filter((m) => m !== chosen)];
   }
@@ -87,7 +89,10 @@ export interface ResolveDeployHubOptions {
  * complete there, and the returned context lists their cached folders instead, so readDeployModels and the
  * bundler see plain folders. The legacy `rerank:modelFolder` may name a repo the same way.
  */
-export async function resolveDeployHubModels(tryGetContext: (key: string) => unknown, options: ResolveDeployHubOptions = {}): Promise<(key: string) => unknown> {
+export async function resolveDeployHubModels(
+  tryGetContext: (key: string) => unknown,
+  options: ResolveDeployHubOptions = {},
+): Promise<(key: string) => unknown> {
   const projectRoot = options.projectRoot ?? PROJECT_ROOT;
   const resolve = (spec: string): Promise<string> =>
     resolveHubModelsFromEnv(spec, { root: projectRoot, env: options.env ?? process.env, progress: options.progress ?? process.stderr });
@@ -101,7 +106,10 @@ export async function resolveDeployHubModels(tryGetContext: (key: string) => unk
     }
     if (legacyFolder !== '' && spec === '' && !existsSync(path.resolve(projectRoot, legacyFolder))) {
       // The legacy folder as a one-entry spec, named after the repo rather than after the cache folder.
-      const repoName = (legacyFolder.startsWith(HUB_PREFIX) ? legacyFolder.slice(HUB_PREFIX.length) : legacyFolder).split(/[@:]/)[0]!.split('/').pop()!;
+      const repoName = (legacyFolder.startsWith(HUB_PREFIX) ? legacyFolder.slice(HUB_PREFIX.length) : legacyFolder)
+        .split(/[@:]/)[0]!
+        .split('/')
+        .pop()!;
       const resolved = await resolve(`${legacyId || repoName}=${legacyFolder}`);
       const overrides: Record<string, unknown> = { 'rerank:models': resolved, 'rerank:modelFolder': '', 'rerank:modelId': '' };
       return (key) => (key in overrides ? overrides[key] : tryGetContext(key));

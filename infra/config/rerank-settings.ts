@@ -92,7 +92,13 @@ export interface RerankSettings {
 }
 
 /** CodeDeploy's predefined Lambda configurations this stack offers (names as CodeDeploy spells them). */
-export const DEPLOYMENT_PREFERENCES = ['AllAtOnce', 'Canary10Percent5Minutes', 'Canary10Percent15Minutes', 'Linear10PercentEvery1Minute', 'Linear10PercentEvery3Minutes'] as const;
+export const DEPLOYMENT_PREFERENCES = [
+  'AllAtOnce',
+  'Canary10Percent5Minutes',
+  'Canary10Percent15Minutes',
+  'Linear10PercentEvery1Minute',
+  'Linear10PercentEvery3Minutes',
+] as const;
 export type DeploymentPreference = (typeof DEPLOYMENT_PREFERENCES)[number];
 
 /** `rerank:alarmEmail` value that deploys alarms without a subscriber, on purpose. */
@@ -150,7 +156,8 @@ export const PITR_FOLLOWS_RETENTION = 'auto';
 
 /** Context keys that no longer exist: failing beats silently ignoring a deployer's override. */
 const REMOVED_KEYS: Readonly<Record<string, string>> = {
-  apiKeysSecretArn: 'API keys now live (hashed) in the jobs table: create them with `npm run keys -- --table <JobsTableName> create --name <name>`',
+  apiKeysSecretArn:
+    'API keys now live (hashed) in the jobs table: create them with `npm run keys -- --table <JobsTableName> create --name <name>`',
   removalPolicy: 'use rerank:retainTable=true|false',
 };
 
@@ -186,7 +193,8 @@ function oneOf<T extends string>(key: string, raw: unknown, allowed: readonly T[
 const HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
 
 function hostList(key: string, raw: unknown): string {
-  if (typeof raw !== 'string') throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be a comma-separated host list, got '${String(raw)}'`);
+  if (typeof raw !== 'string')
+    throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} must be a comma-separated host list, got '${String(raw)}'`);
   const hosts = raw
     .split(',')
     .map((h) => h.trim().toLowerCase())
@@ -217,9 +225,11 @@ function text(key: string, raw: unknown, pattern: RegExp, hint: string): string 
  * instead of failing a deployment. Context from `-c` arrives as strings, from cdk.json as JSON values.
  */
 export function readRerankSettings(tryGetContext: ContextReader): RerankSettings {
-  const get = <K extends keyof typeof DEFAULT_RERANK_SETTINGS>(key: K): unknown => tryGetContext(`${CONTEXT_PREFIX}${key}`) ?? DEFAULT_RERANK_SETTINGS[key];
+  const get = <K extends keyof typeof DEFAULT_RERANK_SETTINGS>(key: K): unknown =>
+    tryGetContext(`${CONTEXT_PREFIX}${key}`) ?? DEFAULT_RERANK_SETTINGS[key];
   for (const [key, hint] of Object.entries(REMOVED_KEYS)) {
-    if (tryGetContext(`${CONTEXT_PREFIX}${key}`) !== undefined) throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} was removed: ${hint}`);
+    if (tryGetContext(`${CONTEXT_PREFIX}${key}`) !== undefined)
+      throw new RerankSettingsError(`${CONTEXT_PREFIX}${key} was removed: ${hint}`);
   }
   const retainTable = bool('retainTable', get('retainTable'));
   const rawPitr = tryGetContext(`${CONTEXT_PREFIX}pointInTimeRecovery`) ?? PITR_FOLLOWS_RETENTION;
@@ -229,7 +239,9 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
   const models = text('models', get('models'), /^[^\s]*$/, 'RERANK_MODELS syntax: id=folder|lexical|hybrid:a+b, comma-separated');
   let deployModels: DeployModels;
   try {
-    deployModels = readDeployModels((key) => ({ 'rerank:models': models, 'rerank:modelFolder': modelFolder, 'rerank:modelId': modelId })[key]);
+    deployModels = readDeployModels(
+      (key) => ({ 'rerank:models': models, 'rerank:modelFolder': modelFolder, 'rerank:modelId': modelId })[key],
+    );
   } catch (error) {
     throw new RerankSettingsError((error as Error).message);
   }
@@ -252,7 +264,8 @@ export function readRerankSettings(tryGetContext: ContextReader): RerankSettings
   const stageName = String(get('stage'));
   const chosenAlarmEmail = tryGetContext(`${CONTEXT_PREFIX}alarmEmail`);
   // dev deploys its alarms unsubscribed unless told otherwise; a stage anyone relies on must say who is told.
-  const rawAlarmEmail = chosenAlarmEmail === undefined && stageName === DEFAULT_RERANK_SETTINGS.stage ? ALARM_EMAIL_OPT_OUT : chosenAlarmEmail;
+  const rawAlarmEmail =
+    chosenAlarmEmail === undefined && stageName === DEFAULT_RERANK_SETTINGS.stage ? ALARM_EMAIL_OPT_OUT : chosenAlarmEmail;
   if (rawAlarmEmail === undefined || rawAlarmEmail === '') {
     throw new RerankSettingsError(
       `${CONTEXT_PREFIX}alarmEmail must be set for stage '${stageName}': an e-mail address that receives the alarms, or '${ALARM_EMAIL_OPT_OUT}' to deploy them unsubscribed on purpose`,
@@ -313,7 +326,11 @@ type ConcurrencySettings = Pick<
  * dialect request that waits jobWaitMs for its job, so the stage throttle times that wait must fit in the API's
  * reserved concurrency; otherwise waiting requests alone could fill it and throttle the quick ones.
  */
-function readConcurrency(get: (key: keyof typeof DEFAULT_RERANK_SETTINGS) => unknown, jobWaitMs: number, workerMaxConcurrency: number): ConcurrencySettings {
+function readConcurrency(
+  get: (key: keyof typeof DEFAULT_RERANK_SETTINGS) => unknown,
+  jobWaitMs: number,
+  workerMaxConcurrency: number,
+): ConcurrencySettings {
   const throttleRateLimit = intIn('throttleRateLimit', get('throttleRateLimit'), 1, 100_000);
   const apiReservedConcurrency = intIn('apiReservedConcurrency', get('apiReservedConcurrency'), 1, 10_000);
   const waitingAtFullRate = Math.ceil((throttleRateLimit * jobWaitMs) / 1000);
@@ -331,7 +348,9 @@ function readConcurrency(get: (key: keyof typeof DEFAULT_RERANK_SETTINGS) => unk
   }
   const apiProvisionedConcurrency = intIn('apiProvisionedConcurrency', get('apiProvisionedConcurrency'), 0, 10_000);
   if (apiProvisionedConcurrency > apiReservedConcurrency) {
-    throw new RerankSettingsError(`${CONTEXT_PREFIX}apiProvisionedConcurrency (${apiProvisionedConcurrency}) must not exceed apiReservedConcurrency (${apiReservedConcurrency})`);
+    throw new RerankSettingsError(
+      `${CONTEXT_PREFIX}apiProvisionedConcurrency (${apiProvisionedConcurrency}) must not exceed apiReservedConcurrency (${apiReservedConcurrency})`,
+    );
   }
   return {
     throttleRateLimit,

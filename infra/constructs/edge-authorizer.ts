@@ -64,7 +64,8 @@ export class EdgeAuthorizer extends Construct {
         format: OutputFormat.ESM,
         target: 'node24',
         mainFields: ['module', 'main'],
-        banner: "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);",
+        banner:
+          "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);",
         minify: true,
         sourceMap: true,
         sourcesContent: false,

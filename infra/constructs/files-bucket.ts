@@ -85,7 +85,10 @@ export class FilesBucket extends Construct {
     const principal = grantee.grantPrincipal;
     if (!Construct.isConstruct(principal)) return;
     for (const prefix of FILE_PREFIXES) {
-      acknowledge(principal, { id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}]`, reason: NAG_ACKNOWLEDGEMENTS.fileObjectPrefixes.reason });
+      acknowledge(principal, {
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}]`,
+        reason: NAG_ACKNOWLEDGEMENTS.fileObjectPrefixes.reason,
+      });
     }
   }
 }

@@ -2,7 +2,12 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, jobPk } from '../../shared/adapters/dynamodb/job-table-keys.js';
+import {
+  JOB_TABLE_PARTITION_KEY,
+  JOB_TABLE_SORT_KEY,
+  JOB_TABLE_TTL_ATTRIBUTE,
+  jobPk,
+} from '../../shared/adapters/dynamodb/job-table-keys.js';
 import { keyPk, ratePk } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { ACTIVE_BATCHES_PK, batchPk, ownerBatchesPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
 import { pendingUploadsPk, uploadPk } from '../../shared/adapters/dynamodb/upload-table-keys.js';

@@ -50,12 +50,18 @@ export class RerankHttpApi extends Construct {
     const routed = new Set<string>();
     for (const route of props.routes ?? API_ROUTES) {
       const keyOutsideAuthorization = route.action.kind === 'rerank' && (route.action.byHeaders ?? []).length > 0;
-      const authorizer = route.public === true ? undefined : keyOutsideAuthorization ? (props.keyHeaderAuthorizer ?? props.authorizer) : props.authorizer;
+      const authorizer =
+        route.public === true ? undefined : keyOutsideAuthorization ? (props.keyHeaderAuthorizer ?? props.authorizer) : props.authorizer;
       // A template API Gateway cannot express (`{rankingConfig}:rank`) is routed greedily; the handler matches the rest.
       const path = gatewayPath(route.path);
       if (routed.has(`${route.method} ${path}`)) continue;
       routed.add(`${route.method} ${path}`);
-      const added = this.httpApi.addRoutes({ path, methods: [apigwv2.HttpMethod[route.method]], integration, ...(authorizer ? { authorizer } : {}) });
+      const added = this.httpApi.addRoutes({
+        path,
+        methods: [apigwv2.HttpMethod[route.method]],
+        integration,
+        ...(authorizer ? { authorizer } : {}),
+      });
       if (route.public === true) this.publicRoutes.push(...added);
     }
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {

@@ -10,7 +10,12 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BATCH_CHUNKS_METRIC, BATCH_CHUNK_DOCUMENTS_METRIC, BATCH_CHUNK_SOURCE_DIMENSION, BATCH_SOURCES } from '../../shared/observability/batch-metric-names.js';
+import {
+  BATCH_CHUNKS_METRIC,
+  BATCH_CHUNK_DOCUMENTS_METRIC,
+  BATCH_CHUNK_SOURCE_DIMENSION,
+  BATCH_SOURCES,
+} from '../../shared/observability/batch-metric-names.js';
 
 export interface RerankMonitoringProps {
   readonly dashboardName: string;
@@ -122,19 +127,31 @@ export class RerankMonitoring extends Construct {
     const fns = Object.entries(props.functions);
     this.dashboard.addWidgets(
       graph('API requests', [props.httpApi.metricCount({ statistic: 'Sum' })]),
-      graph('API 4xx / 5xx', [props.httpApi.metricClientError({ statistic: 'Sum' }), props.httpApi.metricServerError({ statistic: 'Sum' })]),
+      graph('API 4xx / 5xx', [
+        props.httpApi.metricClientError({ statistic: 'Sum' }),
+        props.httpApi.metricServerError({ statistic: 'Sum' }),
+      ]),
       graph('API latency p50 / p99 (ms)', [
         props.httpApi.metricLatency({ statistic: 'p50' }),
         props.httpApi.metricLatency({ statistic: 'p99' }),
       ]),
     );
     this.dashboard.addWidgets(
-      graph('Invocations', fns.map(([label, fn]) => fn.metricInvocations({ statistic: 'Sum', label }))),
-      graph('Errors / throttles', fns.flatMap(([label, fn]) => [
-        fn.metricErrors({ statistic: 'Sum', label: `${label} errors` }),
-        fn.metricThrottles({ statistic: 'Sum', label: `${label} throttles` }),
-      ])),
-      graph('Duration p99 (ms)', fns.map(([label, fn]) => fn.metricDuration({ statistic: 'p99', label }))),
+      graph(
+        'Invocations',
+        fns.map(([label, fn]) => fn.metricInvocations({ statistic: 'Sum', label })),
+      ),
+      graph(
+        'Errors / throttles',
+        fns.flatMap(([label, fn]) => [
+          fn.metricErrors({ statistic: 'Sum', label: `${label} errors` }),
+          fn.metricThrottles({ statistic: 'Sum', label: `${label} throttles` }),
+        ]),
+      ),
+      graph(
+        'Duration p99 (ms)',
+        fns.map(([label, fn]) => fn.metricDuration({ statistic: 'p99', label })),
+      ),
     );
     this.dashboard.addWidgets(
       graph('Chunk queue: visible / oldest (s)', [
@@ -167,7 +184,11 @@ export class RerankMonitoring extends Construct {
     }
   }
 
-  private alarm(id: string, description: string, options: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number }): cloudwatch.Alarm {
+  private alarm(
+    id: string,
+    description: string,
+    options: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number },
+  ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       alarmDescription: description,
       metric: options.metric,

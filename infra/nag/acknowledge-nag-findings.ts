@@ -17,7 +17,8 @@ export const NAG_ACKNOWLEDGEMENTS = {
   },
   publicRoutes: {
     id: 'AwsSolutions-APIG4',
-    reason: 'GET /health and GET /openapi.json are public by design (health checks, client schema discovery); they return no data of any caller',
+    reason:
+      'GET /health and GET /openapi.json are public by design (health checks, client schema discovery); they return no data of any caller',
   },
   functionAuthenticates: {
     id: 'AwsSolutions-APIG4',
@@ -26,7 +27,8 @@ export const NAG_ACKNOWLEDGEMENTS = {
   },
   throwawayTable: {
     id: 'AwsSolutions-DDB3',
-    reason: 'rerank:pointInTimeRecovery=false was chosen (PITR follows rerank:retainTable=false by default): a throwaway stage whose keys and jobs are not kept',
+    reason:
+      'rerank:pointInTimeRecovery=false was chosen (PITR follows rerank:retainTable=false by default): a throwaway stage whose keys and jobs are not kept',
   },
   alarmMailHasNoRedrive: {
     id: 'Serverless-SNSRedrivePolicy',
@@ -35,7 +37,8 @@ export const NAG_ACKNOWLEDGEMENTS = {
   },
   codeDeployRole: {
     id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
-    reason: "CodeDeploy's service role for Lambda rollouts uses the managed policy AWS maintains for it (the Limited variant: alias updates, alarm reads)",
+    reason:
+      "CodeDeploy's service role for Lambda rollouts uses the managed policy AWS maintains for it (the Limited variant: alias updates, alarm reads)",
   },
   dlqHasNoRedrive: {
     id: 'Serverless-SQSRedrivePolicy',
@@ -58,7 +61,8 @@ export const NAG_ACKNOWLEDGEMENTS = {
   },
   scheduleNeedsNoDlq: {
     id: 'Serverless-EventBusDLQ',
-    reason: 'The batch expiry schedule is idempotent and runs every 5 minutes: a delivery that fails after its retries is simply done by the next one',
+    reason:
+      'The batch expiry schedule is idempotent and runs every 5 minutes: a delivery that fails after its retries is simply done by the next one',
   },
   accessLogBucketNotLogged: {
     id: 'AwsSolutions-S1',

@@ -93,13 +93,18 @@ export function scorerBundleCommands(options: {
   const copies = options.folders.map((folder) => {
     const source = path.resolve(options.projectRoot, folder.source);
     if (!existsSync(path.join(source, 'config.json'))) {
-      throw new ScorerBundleError(`model folder ${source} (model ${folder.id}) has no config.json: rerank:models must name Hugging Face ONNX folders`);
+      throw new ScorerBundleError(
+        `model folder ${source} (model ${folder.id}) has no config.json: rerank:models must name Hugging Face ONNX folders`,
+      );
     }
     const target = path.join(out, folder.target);
     const copy = `cp -R ${quote(source)}/. ${quote(target)}/`;
     if (options.linkModels !== true) return [`mkdir -p ${quote(target)}`, copy];
     // `cp -l` is GNU; elsewhere (or across devices) it fails before linking anything, and the copy starts clean.
-    return [`mkdir -p ${quote(target)}`, `cp -Rl ${quote(source)}/. ${quote(target)}/ 2>/dev/null || { rm -rf ${quote(target)} && mkdir -p ${quote(target)} && ${copy}; }`];
+    return [
+      `mkdir -p ${quote(target)}`,
+      `cp -Rl ${quote(source)}/. ${quote(target)}/ 2>/dev/null || { rm -rf ${quote(target)} && mkdir -p ${quote(target)} && ${copy}; }`,
+    ];
   });
   const ortOut = path.join(out, 'node_modules', 'onnxruntime-node');
   return [

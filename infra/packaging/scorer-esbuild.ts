@@ -15,7 +15,8 @@ export function runtimeMajor(runtime: lambda.Runtime): number {
 }
 
 // ESM output keeps the code's `import.meta` and top-level await; bundled CommonJS dependencies still call require().
-const ESM_REQUIRE_BANNER = "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);";
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);";
 
 /**
  * One esbuild configuration for both packagings, so a container image runs the code a zip would: ESM for the

@@ -50,7 +50,10 @@ export function stageScorerImage(options: ScorerImageStaging): void {
   for (const dir of ['models', 'node_modules', 'functions']) mkdirSync(path.join(out, dir));
   if (!options.bundle) return;
   for (const entry of options.entries) {
-    buildSync({ ...scorerEsbuildOptions(path.join(options.projectRoot, entry), path.join(out, imageModule(entry))), absWorkingDir: options.projectRoot });
+    buildSync({
+      ...scorerEsbuildOptions(path.join(options.projectRoot, entry), path.join(out, imageModule(entry))),
+      absWorkingDir: options.projectRoot,
+    });
   }
   const commands = scorerBundleCommands({
     outputDir: out,

@@ -50,7 +50,8 @@ export function estimateUnzippedBytes(options: {
   readonly folders: readonly BundledFolder[];
 }): number {
   const ort = locateOnnxRuntime(options.projectRoot, options.architecture);
-  const ortBytes = ort.binaryDirs.reduce((sum, dir) => sum + treeBytes(path.join(ort.packageDir, dir)), 0) + treeBytes(path.join(ort.packageDir, 'dist'));
+  const ortBytes =
+    ort.binaryDirs.reduce((sum, dir) => sum + treeBytes(path.join(ort.packageDir, dir)), 0) + treeBytes(path.join(ort.packageDir, 'dist'));
   const docsDir = path.dirname(createRequire(path.join(options.projectRoot, 'package.json')).resolve('swagger-ui-dist/package.json'));
   const docsBytes = DOCS_PACKAGE_FILES.reduce((sum, file) => sum + statSync(path.join(docsDir, file)).size, 0);
   const modelBytes = options.folders.reduce((sum, folder) => {
@@ -69,7 +70,8 @@ export function choosePackaging(mode: PackagingMode, estimatedBytes: number): Pa
   const size = `${(estimatedBytes / MB).toFixed(0)} MB`;
   const threshold = LAMBDA_UNZIPPED_LIMIT_BYTES - AUTO_HEADROOM_BYTES;
   if (mode === 'zip') return { packaging: 'zip', estimatedBytes, reason: `rerank:packaging=zip: ~${size} of models and runtime in a zip` };
-  if (mode === 'image') return { packaging: 'image', estimatedBytes, reason: `rerank:packaging=image: ~${size} of models and runtime in a container image` };
+  if (mode === 'image')
+    return { packaging: 'image', estimatedBytes, reason: `rerank:packaging=image: ~${size} of models and runtime in a container image` };
   return estimatedBytes >= threshold
     ? {
         packaging: 'image',

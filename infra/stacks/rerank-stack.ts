@@ -120,7 +120,12 @@ export class RerankStack extends Stack {
     Annotations.of(this).addInfo(this.packaging.reason);
     const image =
       this.packaging.packaging === 'image'
-        ? new ScorerImage(this, 'ScorerImage', { projectRoot: props.projectRoot, architecture: s.architecture, models: s.deployModels, entries: Object.values(ENTRIES) })
+        ? new ScorerImage(this, 'ScorerImage', {
+            projectRoot: props.projectRoot,
+            architecture: s.architecture,
+            models: s.deployModels,
+            entries: Object.values(ENTRIES),
+          })
         : undefined;
     const common = {
       projectRoot: props.projectRoot,
@@ -179,7 +184,10 @@ export class RerankStack extends Stack {
       version: this.apiFunction.function.currentVersion,
       ...(s.apiProvisionedConcurrency > 0 ? { provisionedConcurrentExecutions: s.apiProvisionedConcurrency } : {}),
     });
-    this.workerAlias = new lambda.Alias(this, 'WorkerAlias', { aliasName: LIVE_ALIAS, version: this.workerFunction.function.currentVersion });
+    this.workerAlias = new lambda.Alias(this, 'WorkerAlias', {
+      aliasName: LIVE_ALIAS,
+      version: this.workerFunction.function.currentVersion,
+    });
 
     this.jobsTable.grantAccess(this.apiFunction.function, TABLE_ACCESS.api);
     this.jobsTable.grantAccess(this.workerFunction.function, TABLE_ACCESS.worker);
@@ -196,10 +204,18 @@ export class RerankStack extends Stack {
     this.batchTasks.grantSendTasks(this.batchWorkerFunction.function);
     this.jobsTable.grantAccess(this.batchWorkerFunction.function, TABLE_ACCESS.batchWorker);
     this.batchWorkerFunction.function.addEventSource(
-      new SqsEventSource(this.batchTasks.queue, { batchSize: 1, maxConcurrency: s.batchWorkerMaxConcurrency, reportBatchItemFailures: true }),
+      new SqsEventSource(this.batchTasks.queue, {
+        batchSize: 1,
+        maxConcurrency: s.batchWorkerMaxConcurrency,
+        reportBatchItemFailures: true,
+      }),
     );
     this.batchWorkerFunction.function.addEventSource(
-      new SqsEventSource(this.batchTasks.deadLetterQueue, { batchSize: 10, maxConcurrency: DEAD_LETTER_CONCURRENCY, reportBatchItemFailures: true }),
+      new SqsEventSource(this.batchTasks.deadLetterQueue, {
+        batchSize: 10,
+        maxConcurrency: DEAD_LETTER_CONCURRENCY,
+        reportBatchItemFailures: true,
+      }),
     );
     // Batches past their completion window end as expired, keeping what finished.
     const expirySchedule = new events.Rule(this, 'BatchExpirySchedule', {
@@ -219,7 +235,11 @@ export class RerankStack extends Stack {
       }),
     );
     this.deadLetterFunction.function.addEventSource(
-      new SqsEventSource(this.chunkQueues.deadLetterQueue, { batchSize: 10, maxConcurrency: DEAD_LETTER_CONCURRENCY, reportBatchItemFailures: true }),
+      new SqsEventSource(this.chunkQueues.deadLetterQueue, {
+        batchSize: 10,
+        maxConcurrency: DEAD_LETTER_CONCURRENCY,
+        reportBatchItemFailures: true,
+      }),
     );
 
     this.edgeAuthorizer = s.edgeAuthorizer
@@ -237,7 +257,9 @@ export class RerankStack extends Stack {
       apiName: s.apiName,
       routes: buildApiRoutes({ weaviate: s.weaviatePrefix }),
       handler: this.apiAlias,
-      ...(this.edgeAuthorizer ? { authorizer: this.edgeAuthorizer.authorizer, keyHeaderAuthorizer: this.edgeAuthorizer.keyHeaderAuthorizer } : {}),
+      ...(this.edgeAuthorizer
+        ? { authorizer: this.edgeAuthorizer.authorizer, keyHeaderAuthorizer: this.edgeAuthorizer.keyHeaderAuthorizer }
+        : {}),
       throttleRateLimit: s.throttleRateLimit,
       throttleBurstLimit: s.throttleBurstLimit,
       logRetentionDays: s.logRetentionDays,
@@ -288,7 +310,13 @@ export class RerankStack extends Stack {
 
   /** cdk-nag findings accepted on purpose, each on the constructs it concerns (infra/nag/acknowledge-nag-findings.ts). */
   private acknowledgeNagFindings(pointInTimeRecovery: boolean): void {
-    const functions = [this.apiFunction, this.workerFunction, this.deadLetterFunction, this.batchWorkerFunction, ...(this.edgeAuthorizer ? [this.edgeAuthorizer] : [])];
+    const functions = [
+      this.apiFunction,
+      this.workerFunction,
+      this.deadLetterFunction,
+      this.batchWorkerFunction,
+      ...(this.edgeAuthorizer ? [this.edgeAuthorizer] : []),
+    ];
     for (const fn of functions) acknowledge(fn, ACK.xrayWildcard, ACK.noAsyncInvocations);
     acknowledge(this.deadLetterFunction, ACK.sqsEventSourceFailures);
     acknowledge(this.workerAlias, ACK.sqsEventSourceFailures);
@@ -302,7 +330,12 @@ export class RerankStack extends Stack {
     for (const id of ['ApiDeployment', 'WorkerDeployment']) acknowledge(this.node.findChild(id), ACK.codeDeployRole);
   }
 
-  private deployment(alias: lambda.Alias, id: string, deploymentConfig: codedeploy.ILambdaDeploymentConfig, alarms: cloudwatch.IAlarm[]): void {
+  private deployment(
+    alias: lambda.Alias,
+    id: string,
+    deploymentConfig: codedeploy.ILambdaDeploymentConfig,
+    alarms: cloudwatch.IAlarm[],
+  ): void {
     new codedeploy.LambdaDeploymentGroup(this, id, {
       alias,
       deploymentConfig,

@@ -43,7 +43,10 @@ async function save(client: RerankClient, batch: RerankBatch, out: string): Prom
     [batch.error_file_id, errorsPath(out)],
   ] as const) {
     if (fileId === undefined) continue;
-    await pipeline(Readable.fromWeb((await client.batches.download(fileId)) as import('node:stream/web').ReadableStream), createWriteStream(userPath(path)));
+    await pipeline(
+      Readable.fromWeb((await client.batches.download(fileId)) as import('node:stream/web').ReadableStream),
+      createWriteStream(userPath(path)),
+    );
     console.error(`wrote ${path}`);
   }
 }
@@ -64,7 +67,12 @@ async function main(): Promise<number> {
   }
   const baseUrl = values['base-url'] ?? process.env['RERANK_BASE_URL'] ?? 'http://127.0.0.1:3000';
   const apiKey = values.key ?? process.env['RERANK_KEY'];
-  const client = new RerankClient({ baseUrl: `${baseUrl.replace(/\/+$/, '')}/v1`, mode: 'openai', ...(apiKey ? { apiKey } : {}), timeoutMs: 600_000 });
+  const client = new RerankClient({
+    baseUrl: `${baseUrl.replace(/\/+$/, '')}/v1`,
+    mode: 'openai',
+    ...(apiKey ? { apiKey } : {}),
+    timeoutMs: 600_000,
+  });
   let batch: RerankBatch;
   switch (command) {
     case 'submit':
@@ -76,7 +84,12 @@ async function main(): Promise<number> {
       if (values.purpose !== 'user_data' && values.purpose !== 'batch') throw new RerankClientError('--purpose must be user_data or batch');
       const name = target.split('/').pop() ?? target;
       // Only the id on stdout, so `CORPUS=$(npm run -s batch -- upload corpus.jsonl)` captures it.
-      console.log(await client.batches.uploadFile(await openAsBlob(userPath(target), { type: 'application/jsonl' }), { filename: name, purpose: values.purpose }));
+      console.log(
+        await client.batches.uploadFile(await openAsBlob(userPath(target), { type: 'application/jsonl' }), {
+          filename: name,
+          purpose: values.purpose,
+        }),
+      );
       return 0;
     }
     case 'status':

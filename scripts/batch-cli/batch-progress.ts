@@ -17,7 +17,12 @@ export function progressLine(batch: RerankBatch, startedMs: number, nowMs: numbe
         ? `ETA ${Math.ceil((total - done) / rate)} s`
         : 'ETA -';
   const { completed_chunks: chunksDone, total_chunks: chunks } = batch.progress ?? {};
-  const inside = fraction === undefined ? '' : chunks !== undefined ? `  ${chunksDone}/${chunks} chunks (${Math.floor(fraction * 100)}%)` : `  ${Math.floor(fraction * 100)}%`;
+  const inside =
+    fraction === undefined
+      ? ''
+      : chunks !== undefined
+        ? `  ${chunksDone}/${chunks} chunks (${Math.floor(fraction * 100)}%)`
+        : `  ${Math.floor(fraction * 100)}%`;
   const counts = `${done}/${total} lines (${failed} failed)${inside}  ${rate.toFixed(1)} lines/s  ${eta}  ${batch.status}`;
   if (barWidth === undefined) return counts;
   const filled = fraction !== undefined ? Math.round(fraction * barWidth) : total > 0 ? Math.round((done / total) * barWidth) : 0;

@@ -16,7 +16,14 @@ import type { OnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
 import { engineOverStore } from './engine-over-store.js';
 import { storedCorpusScenario, type StoredCorpusFigures } from './stored-corpus-bench.js';
 
-export const SCENARIOS = ['bare-tinybert', 'batch-tinybert', 'corpus-bm25', 'many-bm25', 'shared-corpus-default', 'stored-corpus-default'] as const;
+export const SCENARIOS = [
+  'bare-tinybert',
+  'batch-tinybert',
+  'corpus-bm25',
+  'many-bm25',
+  'shared-corpus-default',
+  'stored-corpus-default',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface ScenarioResult {
@@ -40,12 +47,16 @@ const OWNER = 'bench';
 const WORKERS = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
 /** The engine's runners, as the runtime sets them (batchTaskRunners): reading a range overlaps another chunk's scoring. */
 const RUNNERS = batchTaskRunners(WORKERS);
-const WORDS = ('neural network gradient ranking search query lambda queue python library panda bamboo transformer attention ' +
-  'river mountain coffee recipe weather engine battery garden music history protein market').split(' ');
+const WORDS = (
+  'neural network gradient ranking search query lambda queue python library panda bamboo transformer attention ' +
+  'river mountain coffee recipe weather engine battery garden music history protein market'
+).split(' ');
 
 /** Deterministic document text of 12-40 words. */
-export const documentText = (i: number): string => Array.from({ length: 12 + ((i * 37) % 29) }, (_, j) => WORDS[(i * 7 + j * 3 + (i >> 3)) % WORDS.length]).join(' ');
-export const queryText = (i: number): string => `${WORDS[i % WORDS.length]} ${WORDS[(i * 5 + 1) % WORDS.length]} ${WORDS[(i * 11 + 2) % WORDS.length]}`;
+export const documentText = (i: number): string =>
+  Array.from({ length: 12 + ((i * 37) % 29) }, (_, j) => WORDS[(i * 7 + j * 3 + (i >> 3)) % WORDS.length]).join(' ');
+export const queryText = (i: number): string =>
+  `${WORDS[i % WORDS.length]} ${WORDS[(i * 5 + 1) % WORDS.length]} ${WORDS[(i * 11 + 2) % WORDS.length]}`;
 
 export async function writeLines(path: string, count: number, line: (i: number) => string): Promise<void> {
   const stream = createWriteStream(path);
@@ -75,7 +86,15 @@ export async function runBatch(engine: BatchEngine, inputFileId: string, pairs: 
     view = (await engine.find(created.batch.id, OWNER)) ?? view;
   }
   const totalMs = performance.now() - started;
-  return { shape, createMs, totalMs, pairsPerSecond: pairs / (totalMs / 1000), peakRssKb: peakRssKb(), status: view.batch.status, ...view.counts };
+  return {
+    shape,
+    createMs,
+    totalMs,
+    pairsPerSecond: pairs / (totalMs / 1000),
+    peakRssKb: peakRssKb(),
+    status: view.batch.status,
+    ...view.counts,
+  };
 }
 
 export async function runScenario(name: ScenarioName, quick: boolean): Promise<ScenarioResult> {
@@ -98,7 +117,12 @@ export async function runScenario(name: ScenarioName, quick: boolean): Promise<S
       );
       const totalMs = performance.now() - started;
       await scorer.close?.();
-      return { shape: `${requests} x ${docsPerRequest}`, totalMs, pairsPerSecond: (requests * docsPerRequest) / (totalMs / 1000), peakRssKb: peakRssKb() };
+      return {
+        shape: `${requests} x ${docsPerRequest}`,
+        totalMs,
+        pairsPerSecond: (requests * docsPerRequest) / (totalMs / 1000),
+        peakRssKb: peakRssKb(),
+      };
     }
     if (name === 'shared-corpus-default') {
       // 1,000 queries over one 1,000-document corpus with the default model: its bi-encoder half should encode the
@@ -106,13 +130,21 @@ export async function runScenario(name: ScenarioName, quick: boolean): Promise<S
       const documents = 1_000 / scale;
       const queries = 1_000 / scale;
       const config = loadServiceConfig({ RERANK_MODELS: '' });
-      const scorers = await loadScorers(config.models.filter((m) => m.id !== FIXTURE_MODEL_ID), WORKERS);
+      const scorers = await loadScorers(
+        config.models.filter((m) => m.id !== FIXTURE_MODEL_ID),
+        WORKERS,
+      );
       const corpusPath = join(scratch, 'corpus.jsonl');
       await writeLines(corpusPath, documents, (i) => JSON.stringify(documentText(i)));
       const corpus = files.adopt(corpusPath, OWNER, 'user_data');
       const inputPath = join(scratch, 'input.jsonl');
       await writeLines(inputPath, queries, (q) =>
-        JSON.stringify({ custom_id: `q${q}`, method: 'POST', url: '/v1/rerank', body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpus.id, top_n: 10 } }),
+        JSON.stringify({
+          custom_id: `q${q}`,
+          method: 'POST',
+          url: '/v1/rerank',
+          body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpus.id, top_n: 10 },
+        }),
       );
       const input = files.adopt(inputPath, OWNER, 'batch');
       const result = await runBatch(engineOver(scorers, files), input.id, queries * documents, `${queries} x ${documents} (one corpus)`);
@@ -120,20 +152,41 @@ export async function runScenario(name: ScenarioName, quick: boolean): Promise<S
       await Promise.all(scorers.map((scorer) => scorer.close?.()));
       return { ...result, ...biEncoder.embeddingStats };
     }
-    if (name === 'stored-corpus-default') return await storedCorpusScenario(files, scratch, scale, { documentText, queryText, writeLines, engineOver: (scorers, store) => engineOver(scorers, store), runBatch });
+    if (name === 'stored-corpus-default')
+      return await storedCorpusScenario(files, scratch, scale, {
+        documentText,
+        queryText,
+        writeLines,
+        engineOver: (scorers, store) => engineOver(scorers, store),
+        runBatch,
+      });
     if (name === 'corpus-bm25') {
       const documents = 1_000_000 / scale;
       const corpusPath = join(scratch, 'corpus.jsonl');
       await writeLines(corpusPath, documents, (i) => JSON.stringify(documentText(i)));
       const corpus = files.adopt(corpusPath, OWNER, 'user_data');
       const inputPath = join(scratch, 'input.jsonl');
-      await writeLines(inputPath, 1, () => JSON.stringify({ custom_id: 'q', method: 'POST', url: '/v1/rerank', body: { model: 'bm25', query: 'neural ranking python library', documents_file_id: corpus.id, top_n: 10 } }));
+      await writeLines(inputPath, 1, () =>
+        JSON.stringify({
+          custom_id: 'q',
+          method: 'POST',
+          url: '/v1/rerank',
+          body: { model: 'bm25', query: 'neural ranking python library', documents_file_id: corpus.id, top_n: 10 },
+        }),
+      );
       const input = files.adopt(inputPath, OWNER, 'batch');
       return await runBatch(engineOver(createBm25Scorer({ id: 'bm25' }), files), input.id, documents, `1 x ${documents}`);
     }
     const scorer = name === 'batch-tinybert' ? await tinyBert() : createBm25Scorer({ id: 'bm25' });
     const inputPath = join(scratch, 'input.jsonl');
-    await writeLines(inputPath, requests, (r) => JSON.stringify({ custom_id: `r${r}`, method: 'POST', url: '/v1/rerank', body: { query: queryText(r), documents: requestDocs(r), top_n: 10 } }));
+    await writeLines(inputPath, requests, (r) =>
+      JSON.stringify({
+        custom_id: `r${r}`,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { query: queryText(r), documents: requestDocs(r), top_n: 10 },
+      }),
+    );
     const input = files.adopt(inputPath, OWNER, 'batch');
     const result = await runBatch(engineOver(scorer, files), input.id, requests * docsPerRequest, `${requests} x ${docsPerRequest}`);
     await scorer.close?.();

@@ -35,7 +35,15 @@ export class BenchFolderFileStore implements FileStore {
         stream.end();
         await once(stream, 'finish');
         renameSync(partial, join(this.#root, id));
-        const record: FileRecord = { id, ownerKeyId: file.ownerKeyId, filename: file.filename, purpose: file.purpose, bytes, createdAt: Math.floor(Date.now() / 1000), version: id };
+        const record: FileRecord = {
+          id,
+          ownerKeyId: file.ownerKeyId,
+          filename: file.filename,
+          purpose: file.purpose,
+          bytes,
+          createdAt: Math.floor(Date.now() / 1000),
+          version: id,
+        };
         this.#records.set(id, record);
         return record;
       },
@@ -50,7 +58,15 @@ export class BenchFolderFileStore implements FileStore {
   adopt(path: string, ownerKeyId: string, purpose: FilePurpose): FileRecord {
     const id = `file-${randomUUID().replace(/-/g, '')}`;
     renameSync(path, join(this.#root, id));
-    const record: FileRecord = { id, ownerKeyId, filename: path, purpose, bytes: statSync(join(this.#root, id)).size, createdAt: Math.floor(Date.now() / 1000), version: id };
+    const record: FileRecord = {
+      id,
+      ownerKeyId,
+      filename: path,
+      purpose,
+      bytes: statSync(join(this.#root, id)).size,
+      createdAt: Math.floor(Date.now() / 1000),
+      version: id,
+    };
     this.#records.set(id, record);
     return record;
   }
@@ -67,7 +83,10 @@ export class BenchFolderFileStore implements FileStore {
   async *read(id: string, range?: ByteRange): AsyncIterable<Uint8Array> {
     if (!this.#records.has(id)) throw new FileNotFoundError(id);
     if (range && range.end <= range.start) return;
-    yield* createReadStream(join(this.#root, id), { highWaterMark: 1 << 16, ...(range ? { start: range.start, end: range.end - 1 } : {}) }) as AsyncIterable<Buffer>;
+    yield* createReadStream(join(this.#root, id), {
+      highWaterMark: 1 << 16,
+      ...(range ? { start: range.start, end: range.end - 1 } : {}),
+    }) as AsyncIterable<Buffer>;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -26,7 +26,8 @@ export interface EngineOverStoreOptions {
 /** The benches' batch engine: in-process queue and memory store over the given files, as `npm start` wires it. */
 export function engineOverStore(scorers: readonly Scorer[], files: FileStore, options: EngineOverStoreOptions = {}): BatchEngine {
   const registry = createScorerRegistry(scorers);
-  const queue = options.queue ?? new InProcessTaskQueue<BatchTask>({ concurrency: RUNNERS, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 100 });
+  const queue =
+    options.queue ?? new InProcessTaskQueue<BatchTask>({ concurrency: RUNNERS, batchSize: 1, maxReceiveCount: 3, retryDelayMs: 100 });
   const engine = createBatchEngine({
     store: new InMemoryBatchStore(),
     files,

@@ -19,9 +19,18 @@ if (process.argv.includes('--help') || !Number.isSafeInteger(LINES) || LINES < 1
 }
 
 // Short lines: 50,000 of them stay under /v1/files' 6 MiB form.
-const line = (i: number) => JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/rerank', body: { query: `http ${i % 97}`, documents: ['python http', 'lemon cake'] } });
+const line = (i: number) =>
+  JSON.stringify({
+    custom_id: `r${i}`,
+    method: 'POST',
+    url: '/v1/rerank',
+    body: { query: `http ${i % 97}`, documents: ['python http', 'lemon cake'] },
+  });
 
-const server = await startDevServer({ RERANK_API_KEYS: 'bench-key-a,bench-key-b', RERANK_BATCH_MAX_LINES: String(Math.max(LINES, 50_000)) });
+const server = await startDevServer({
+  RERANK_API_KEYS: 'bench-key-a,bench-key-b',
+  RERANK_BATCH_MAX_LINES: String(Math.max(LINES, 50_000)),
+});
 try {
   const call = async (key: string, path: string, init: RequestInit = {}) => {
     const res = await fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, ...(init.headers ?? {}) } });
@@ -37,7 +46,11 @@ try {
     return (await call(key, '/v1/files', { method: 'POST', body: form }))['id'] as string;
   };
   const create = (key: string, fileId: string) =>
-    call(key, '/v1/batches', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input_file_id: fileId, endpoint: '/v1/rerank', completion_window: '24h' }) });
+    call(key, '/v1/batches', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input_file_id: fileId, endpoint: '/v1/rerank', completion_window: '24h' }),
+    });
   const get = (key: string, id: string) => call(key, `/v1/batches/${id}`);
   type Counts = { total: number; completed: number; failed: number };
 
@@ -64,7 +77,9 @@ try {
   await call('bench-key-a', `/v1/batches/${bigId}/cancel`, { method: 'POST' });
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const row = `| ${LINES.toLocaleString('en')} lines (key A) | ${String(b['status'])} in ${bSeconds.toFixed(2)} s | ${a['status']}: ${aCounts.completed.toLocaleString('en')} of ${aCounts.total.toLocaleString('en')} lines done |`;
-  console.log(`key B's one-line batch: ${String(b['status'])} ${bSeconds.toFixed(2)} s after create, while key A's batch was ${String(a['status'])} (${aCounts.completed} of ${aCounts.total} done)`);
+  console.log(
+    `key B's one-line batch: ${String(b['status'])} ${bSeconds.toFixed(2)} s after create, while key A's batch was ${String(a['status'])} (${aCounts.completed} of ${aCounts.total} done)`,
+  );
   writeFileSync(
     resolve(ROOT, 'bench/fair-share.md'),
     [

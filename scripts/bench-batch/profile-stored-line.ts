@@ -22,7 +22,10 @@ const documents = Number(process.env['PROFILE_DOCUMENTS'] ?? 10_000);
 const files = new LocalFolderFileStore(join(dir, 'files'));
 const statePath = join(dir, `corpus-${documents}.json`);
 const config = loadServiceConfig({ RERANK_MODELS: '' });
-const scorers = await loadScorers(config.models.filter((m) => m.id !== FIXTURE_MODEL_ID), 2);
+const scorers = await loadScorers(
+  config.models.filter((m) => m.id !== FIXTURE_MODEL_ID),
+  2,
+);
 const engine = engineOverStore(scorers, files);
 
 // Writes `count` lines 10,000 at a time, so a million-document corpus is never whole in this process (its peak RSS
@@ -37,7 +40,13 @@ async function put(purpose: 'user_data' | 'batch', count: number, lineAt: (i: nu
   if (purpose === 'user_data') console.log(`${new Date().toISOString()} corpus of ${count} documents: ${(file.bytes / 1e6).toFixed(1)} MB`);
   return file.id;
 }
-const line = (corpusId: string, q: number) => JSON.stringify({ custom_id: `q${q}`, method: 'POST', url: '/v1/rerank', body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpusId, top_n: 10 } });
+const line = (corpusId: string, q: number) =>
+  JSON.stringify({
+    custom_id: `q${q}`,
+    method: 'POST',
+    url: '/v1/rerank',
+    body: { model: DEFAULT_MODEL_ID, query: queryText(q), documents_file_id: corpusId, top_n: 10 },
+  });
 
 interface State {
   readonly corpusId: string;
@@ -50,7 +59,9 @@ if (existsSync(statePath)) state = JSON.parse(readFileSync(statePath, 'utf8')) a
 else {
   const corpusId = await put('user_data', documents, (i) => JSON.stringify(`${documentText(i)} item ${i}`));
   const analysis = await runBatch(engine, await put('batch', 1, () => line(corpusId, 0)), documents, 'analysis');
-  console.log(`analysis of ${documents}: ${(analysis.totalMs / 1000).toFixed(1)} s (${(documents / (analysis.totalMs / 1000)).toFixed(0)} docs/s)`);
+  console.log(
+    `analysis of ${documents}: ${(analysis.totalMs / 1000).toFixed(1)} s (${(documents / (analysis.totalMs / 1000)).toFixed(0)} docs/s)`,
+  );
   state = { corpusId, analysis: { ms: analysis.totalMs, load: [loadAtStart, loadavg()[0]!], at: new Date().toISOString() } };
   writeFileSync(statePath, JSON.stringify(state));
 }
@@ -79,12 +90,16 @@ if (process.env['PROFILE_CPU'] === '1') {
   writeFileSync(join(dir, 'one-line.cpuprofile'), JSON.stringify(profile));
 }
 const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
-console.log(`one-line batches over ${documents} stored documents: ${times.map((t) => t.toFixed(0)).join(', ')} ms; peak RSS ${peakRssMb} MB`);
+console.log(
+  `one-line batches over ${documents} stored documents: ${times.map((t) => t.toFixed(0)).join(', ')} ms; peak RSS ${peakRssMb} MB`,
+);
 if (process.env['PROFILE_WRITE'] === '1') {
   if (!state.analysis || lines === 0) throw new Error('PROFILE_WRITE needs a state file with its analysis time and PROFILE_LINES > 0');
   const derived = join(dir, 'files', 'derived', corpusId);
   // The stored shards' sizes (the corpus plan beside them is a few KB), read off the disk without opening them.
-  const shardSizes = readdirSync(derived).filter((name) => name.endsWith('.shard')).map((name) => statSync(join(derived, name)).size);
+  const shardSizes = readdirSync(derived)
+    .filter((name) => name.endsWith('.shard'))
+    .map((name) => statSync(join(derived, name)).size);
   const measurements = {
     date: new Date().toISOString(),
     machine: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,

@@ -25,8 +25,10 @@ const REQUESTS = Number(process.argv[process.argv.indexOf('--requests') + 1]) ||
 const DOCUMENTS = 100;
 const WORKERS = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
 const KEY = 'bench-aws-key';
-const WORDS = 'neural network gradient ranking search query lambda queue python library panda bamboo transformer attention river coffee'.split(' ');
-const documentText = (i: number): string => Array.from({ length: 12 + ((i * 37) % 29) }, (_, j) => WORDS[(i * 7 + j * 3 + (i >> 3)) % WORDS.length]).join(' ');
+const WORDS =
+  'neural network gradient ranking search query lambda queue python library panda bamboo transformer attention river coffee'.split(' ');
+const documentText = (i: number): string =>
+  Array.from({ length: 12 + ((i * 37) % 29) }, (_, j) => WORDS[(i * 7 + j * 3 + (i >> 3)) % WORDS.length]).join(' ');
 const queryText = (i: number): string => `${WORDS[i % WORDS.length]} ${WORDS[(i * 5 + 1) % WORDS.length]}`;
 const documentsOf = (r: number): string[] => Array.from({ length: DOCUMENTS }, (_, d) => documentText(r * DOCUMENTS + d));
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -46,7 +48,12 @@ console.error(`bench:batch:aws: bare scorer ${(pairs / (bareMs / 1000)).toFixed(
 
 // 2. The same requests as one batch through the API and batch worker handlers on the emulators.
 const stack = await startLocalAwsStack({ maxReceiveCount: 3, visibilityTimeoutSeconds: 60 });
-Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, RERANK_API_KEYS: KEY, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' });
+Object.assign(process.env, stack.env, {
+  RERANK_MODELS: FIXTURE_MODEL_SPEC,
+  RERANK_API_KEYS: KEY,
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+});
 const calls: AwsCall[] = [];
 onAwsCall((call) => calls.push(call));
 const { handler: api } = await import('../../functions/api/handler.js');
@@ -90,8 +97,14 @@ await stack.stop();
 
 // 3. Report: pairs/s side by side, and where the pipeline's time went, call by call.
 const byCommand = new Map<string, number[]>();
-for (const c of calls) byCommand.set(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`, [...(byCommand.get(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`) ?? []), c.ms]);
-const rows = [...byCommand].map(([name, ms]) => ({ name, count: ms.length, medianMs: median(ms), totalMs: ms.reduce((a, b) => a + b, 0) })).sort((a, b) => b.totalMs - a.totalMs);
+for (const c of calls)
+  byCommand.set(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`, [
+    ...(byCommand.get(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`) ?? []),
+    c.ms,
+  ]);
+const rows = [...byCommand]
+  .map(([name, ms]) => ({ name, count: ms.length, medianMs: median(ms), totalMs: ms.reduce((a, b) => a + b, 0) }))
+  .sort((a, b) => b.totalMs - a.totalMs);
 const callMs = rows.reduce((sum, r) => sum + r.totalMs, 0);
 const barePairs = pairs / (bareMs / 1000);
 const batchPairs = pairs / (wallMs / 1000);
@@ -99,7 +112,9 @@ const counts = batch['request_counts'] as { total: number; completed: number; fa
 const lines = [
   '# Batch pipeline on the AWS emulators (`npm run bench:batch:aws`)',
   '',
-  `${new Date().toISOString()}; ${cpus()[0]?.model ?? 'cpu'} x ${availableParallelism()}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; Node ${process.version}.`,
+  `${new Date().toISOString()}; ${cpus()[0]?.model ?? 'cpu'} x ${availableParallelism()}; load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; Node ${process.version}.`,
   `${REQUESTS} requests x ${DOCUMENTS} documents, TinyBERT-L2 fixture (int8), ${WORKERS} workers (bare: ${WORKERS} concurrent scoring calls; batch: ${WORKERS} SQS pollers invoking the batch worker handler).`,
   'Emulators: moto (S3, SQS) and DynamoDB Local on loopback; every SDK call is timed in the client (retries included).',
   '',

@@ -46,7 +46,9 @@ function runChild(name: ScenarioName): ScenarioResult {
   return result;
 }
 
-const machine = `${cpus()[0]?.model ?? 'cpu'}, ${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (shared machine), Node ${process.version}`;
+const machine = `${cpus()[0]?.model ?? 'cpu'}, ${availableParallelism()} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' / ')} (shared machine), Node ${process.version}`;
 const REPORT = resolve(ROOT, 'bench/batch-report.md');
 
 /** bench/batch-report.md with its stored-corpus section replaced (or added): the other rows stay as their run wrote them. */
@@ -60,7 +62,10 @@ if (process.argv.includes('--only')) {
   // `--only stored-corpus-default`: that scenario alone, its section of the report replaced.
   const name = process.argv[process.argv.indexOf('--only') + 1] as ScenarioName;
   if (name !== 'stored-corpus-default') throw new Error('--only takes stored-corpus-default');
-  const report = writeStoredSection(runChild(name), existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Batch engine bench (`npm run bench:batch`)\n');
+  const report = writeStoredSection(
+    runChild(name),
+    existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Batch engine bench (`npm run bench:batch`)\n',
+  );
   writeFileSync(REPORT, report);
   console.log(report);
   process.exit(0);
@@ -93,11 +98,51 @@ const shared = results.get('shared-corpus-default') as ScenarioResult;
 const ratio = median(runRatios);
 const rows = [
   ['scenario', 'requests x documents', 'create answered', 'completed in', 'pairs/s', 'peak RSS', 'status'],
-  ['bare TinyBERT scorer (same requests, same concurrency)', bare.shape, '-', s(bare.totalMs), bare.pairsPerSecond?.toFixed(0) ?? '-', mb(bare.peakRssKb), '-'],
-  ['batch, TinyBERT fixture', batch.shape, `${batch.createMs?.toFixed(0)} ms`, s(batch.totalMs), batch.pairsPerSecond?.toFixed(0) ?? '-', mb(batch.peakRssKb), batch.status ?? '-'],
-  ['batch, bm25, one query over a corpus (documents_file_id, top_n 10)', corpus.shape, `${corpus.createMs?.toFixed(0)} ms`, s(corpus.totalMs), corpus.pairsPerSecond?.toFixed(0) ?? '-', mb(corpus.peakRssKb), corpus.status ?? '-'],
-  ['batch, default model (use-lite-bm25), many queries over one corpus', shared.shape, `${shared.createMs?.toFixed(0)} ms`, s(shared.totalMs), shared.pairsPerSecond?.toFixed(0) ?? '-', mb(shared.peakRssKb), shared.status ?? '-'],
-  ['batch, bm25, inline documents', many.shape, `${many.createMs?.toFixed(0)} ms`, s(many.totalMs), many.pairsPerSecond?.toFixed(0) ?? '-', mb(many.peakRssKb), many.status ?? '-'],
+  [
+    'bare TinyBERT scorer (same requests, same concurrency)',
+    bare.shape,
+    '-',
+    s(bare.totalMs),
+    bare.pairsPerSecond?.toFixed(0) ?? '-',
+    mb(bare.peakRssKb),
+    '-',
+  ],
+  [
+    'batch, TinyBERT fixture',
+    batch.shape,
+    `${batch.createMs?.toFixed(0)} ms`,
+    s(batch.totalMs),
+    batch.pairsPerSecond?.toFixed(0) ?? '-',
+    mb(batch.peakRssKb),
+    batch.status ?? '-',
+  ],
+  [
+    'batch, bm25, one query over a corpus (documents_file_id, top_n 10)',
+    corpus.shape,
+    `${corpus.createMs?.toFixed(0)} ms`,
+    s(corpus.totalMs),
+    corpus.pairsPerSecond?.toFixed(0) ?? '-',
+    mb(corpus.peakRssKb),
+    corpus.status ?? '-',
+  ],
+  [
+    'batch, default model (use-lite-bm25), many queries over one corpus',
+    shared.shape,
+    `${shared.createMs?.toFixed(0)} ms`,
+    s(shared.totalMs),
+    shared.pairsPerSecond?.toFixed(0) ?? '-',
+    mb(shared.peakRssKb),
+    shared.status ?? '-',
+  ],
+  [
+    'batch, bm25, inline documents',
+    many.shape,
+    `${many.createMs?.toFixed(0)} ms`,
+    s(many.totalMs),
+    many.pairsPerSecond?.toFixed(0) ?? '-',
+    mb(many.peakRssKb),
+    many.status ?? '-',
+  ],
 ];
 const table = rows.map((r) => `| ${r.join(' | ')} |`);
 table.splice(1, 0, `|${rows[0]?.map(() => ' --- ').join('|')}|`);

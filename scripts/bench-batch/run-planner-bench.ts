@@ -27,7 +27,11 @@ const text = (i: number): string => Array.from({ length: 10 + (i % 23) }, (_, j)
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 const stack = await startLocalAwsStack();
-Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' });
+Object.assign(process.env, stack.env, {
+  RERANK_MODELS: FIXTURE_MODEL_SPEC,
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+});
 try {
   const { serviceRuntime } = await import('../../shared/runtime/process-runtime.js');
   const runtime = await serviceRuntime();
@@ -38,7 +42,9 @@ try {
 
   const calls: AwsCall[] = [];
   onAwsCall((call) => calls.push(call));
-  const results = new Map<number, { ms: number[]; calls: number[]; sends: number }>(SETTINGS.map((s) => [s, { ms: [], calls: [], sends: 0 }]));
+  const results = new Map<number, { ms: number[]; calls: number[]; sends: number }>(
+    SETTINGS.map((s) => [s, { ms: [], calls: [], sends: 0 }]),
+  );
   // The last run's calls by command (count, median, total): where planning's time goes.
   const breakdown = new Map<string, number[]>();
   for (let run = 0; run < RUNS; run++) {
@@ -46,11 +52,20 @@ try {
       const owner = `planner-bench-${run}-${planFlushTasks}`;
       const writer = await files.openWriter({ ownerKeyId: owner, filename: 'plan.jsonl', purpose: 'batch', maxBytes: 1 << 30 });
       for (let line = 0; line < LINES; line++) {
-        const body = { model: FIXTURE_MODEL_ID, query: text(line), documents: Array.from({ length: DOCUMENTS }, (_, d) => text(line * DOCUMENTS + d)), top_n: 5 };
+        const body = {
+          model: FIXTURE_MODEL_ID,
+          query: text(line),
+          documents: Array.from({ length: DOCUMENTS }, (_, d) => text(line * DOCUMENTS + d)),
+          top_n: 5,
+        };
         await writer.write(Buffer.from(`${JSON.stringify({ custom_id: `r${line}`, method: 'POST', url: '/v1/rerank', body })}\n`));
       }
       const input = await writer.close();
-      const engine = runtimeBatchEngine({ ...runtime, batches: { ...batches, limits: { ...batches.limits, planFlushTasks } } }, requestLimits, plan);
+      const engine = runtimeBatchEngine(
+        { ...runtime, batches: { ...batches, limits: { ...batches.limits, planFlushTasks } } },
+        requestLimits,
+        plan,
+      );
       if (!engine) throw new Error('no batch engine');
       const { batch } = await engine.create(owner, { inputFileId: input.id, endpoint: '/v1/rerank', completionWindow: '24h' });
       await stack.sqs.send(new PurgeQueueCommand({ QueueUrl: stack.batchQueueUrl }));
@@ -59,13 +74,18 @@ try {
       await engine.handle({ kind: 'plan', batchId: batch.id });
       const ms = performance.now() - started;
       const planned = await batches.store.get(batch.id);
-      if (planned?.status !== 'in_progress' || planned.total !== LINES) throw new Error(`planning ended ${planned?.status} with ${planned?.total} lines`);
+      if (planned?.status !== 'in_progress' || planned.total !== LINES)
+        throw new Error(`planning ended ${planned?.status} with ${planned?.total} lines`);
       const result = results.get(planFlushTasks) as { ms: number[]; calls: number[]; sends: number };
       result.ms.push(ms);
       result.calls.push(calls.length);
       result.sends = calls.filter((c) => c.command === 'SendMessageBatchCommand').length;
       if (run === RUNS - 1 && planFlushTasks === DEFAULT_BATCH_LIMITS.planFlushTasks) {
-        for (const c of calls) breakdown.set(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`, [...(breakdown.get(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`) ?? []), c.ms]);
+        for (const c of calls)
+          breakdown.set(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`, [
+            ...(breakdown.get(`${c.client.replace(/Client$/, '')} ${c.command.replace(/Command$/, '')}`) ?? []),
+            c.ms,
+          ]);
       }
       console.error(`bench:planner: rounds of ${planFlushTasks} tasks, run ${run + 1}: ${(LINES / (ms / 1000)).toFixed(0)} lines/s`);
       await stack.sqs.send(new PurgeQueueCommand({ QueueUrl: stack.batchQueueUrl }));
@@ -76,7 +96,9 @@ try {
   const lines = [
     '# Batch planner on the AWS emulators (`npm run bench:planner`)',
     '',
-    `${new Date().toISOString()}; ${cpus()[0]?.model ?? 'cpu'} x ${availableParallelism()}; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; Node ${process.version}.`,
+    `${new Date().toISOString()}; ${cpus()[0]?.model ?? 'cpu'} x ${availableParallelism()}; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; Node ${process.version}.`,
     `One plan task over ${LINES.toLocaleString('en-US')} lines of ${DOCUMENTS} documents (one chunk task each), on DynamoDB Local and moto (S3, SQS); median of ${RUNS} alternating runs.`,
     '',
     '| round (tasks per write, send and checkpoint) | planning time | lines/s | AWS calls | SendMessageBatch calls | speed-up |',

@@ -21,7 +21,12 @@ export interface BenchHelpers {
   readonly queryText: (i: number) => string;
   readonly writeLines: (path: string, count: number, line: (i: number) => string) => Promise<void>;
   readonly engineOver: (scorers: readonly Scorer[], files: BenchFolderFileStore) => BatchEngine;
-  readonly runBatch: (engine: BatchEngine, inputFileId: string, pairs: number, shape: string) => Promise<{ totalMs: number; status?: string }>;
+  readonly runBatch: (
+    engine: BatchEngine,
+    inputFileId: string,
+    pairs: number,
+    shape: string,
+  ) => Promise<{ totalMs: number; status?: string }>;
 }
 
 /** The scenario's result as the bench's ScenarioResult carries it. */
@@ -34,7 +39,10 @@ export interface StoredCorpusResult {
 }
 
 /** The bench's stored-corpus section of bench/batch-report.md (replaced on every run of the scenario). */
-export function storedCorpusReport(result: Pick<StoredCorpusResult, 'peakRssKb'> & { readonly stored?: StoredCorpusFigures }, machine: string): string[] {
+export function storedCorpusReport(
+  result: Pick<StoredCorpusResult, 'peakRssKb'> & { readonly stored?: StoredCorpusFigures },
+  machine: string,
+): string[] {
   const f = result.stored!;
   const s = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(1)} s`);
   const rate = f.documents / (f.analysisMs / 1000);
@@ -112,13 +120,21 @@ const ONE_LINE_RUNS = 5;
  * batch from create, then a `1,000 / scale`-line batch, then the same queries as one group pass. The bi-encoder's
  * counter says how many documents were encoded after the analysis (none, if the stored shards are used).
  */
-export async function storedCorpusScenario(files: BenchFolderFileStore, scratch: string, scale: number, helpers: BenchHelpers): Promise<StoredCorpusResult> {
+export async function storedCorpusScenario(
+  files: BenchFolderFileStore,
+  scratch: string,
+  scale: number,
+  helpers: BenchHelpers,
+): Promise<StoredCorpusResult> {
   const { documentText, queryText, writeLines, engineOver, runBatch } = helpers;
   const documents = Math.round(Number(process.env['BENCH_STORED_DOCUMENTS'] ?? 50_000) / scale);
   const lines = Math.round(Number(process.env['BENCH_STORED_LINES'] ?? 1_000) / scale);
   const workers = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
   const config = loadServiceConfig({ RERANK_MODELS: '' });
-  const scorers = await loadScorers(config.models.filter((m) => m.id !== FIXTURE_MODEL_ID), workers);
+  const scorers = await loadScorers(
+    config.models.filter((m) => m.id !== FIXTURE_MODEL_ID),
+    workers,
+  );
   const biEncoder = scorers.find((s) => s.id === 'use-lite') as OnnxBiEncoder;
   const hybrid = scorers.find((s) => s.id === DEFAULT_MODEL_ID)!;
   try {
@@ -128,7 +144,12 @@ export async function storedCorpusScenario(files: BenchFolderFileStore, scratch:
     const input = async (name: string, count: number, first: number) => {
       const path = join(scratch, `${name}.jsonl`);
       await writeLines(path, count, (q) =>
-        JSON.stringify({ custom_id: `q${q}`, method: 'POST', url: '/v1/rerank', body: { model: DEFAULT_MODEL_ID, query: queryText(first + q), documents_file_id: corpus.id, top_n: 10 } }),
+        JSON.stringify({
+          custom_id: `q${q}`,
+          method: 'POST',
+          url: '/v1/rerank',
+          body: { model: DEFAULT_MODEL_ID, query: queryText(first + q), documents_file_id: corpus.id, top_n: 10 },
+        }),
       );
       return files.adopt(path, OWNER, 'batch');
     };
@@ -147,14 +168,21 @@ export async function storedCorpusScenario(files: BenchFolderFileStore, scratch:
     const encoderDocuments = Math.min(documents, 4 * runners * shardOf);
     const sample = Array.from({ length: encoderDocuments }, (_, i) => `${documentText(documents + i)} item ${documents + i}`);
     const encoderStarted = performance.now();
-    await forEachBounded(Array.from({ length: Math.ceil(encoderDocuments / shardOf) }, (_, k) => sample.slice(k * shardOf, (k + 1) * shardOf)), runners, async (texts) => {
-      await biEncoder.encode(texts);
-    });
+    await forEachBounded(
+      Array.from({ length: Math.ceil(encoderDocuments / shardOf) }, (_, k) => sample.slice(k * shardOf, (k + 1) * shardOf)),
+      runners,
+      async (texts) => {
+        await biEncoder.encode(texts);
+      },
+    );
     const encoderMs = performance.now() - encoderStarted;
 
     const afterAnalysis = encodedAt();
     const oneLineRuns: number[] = [];
-    for (let run = 0; run < ONE_LINE_RUNS; run++) oneLineRuns.push((await runBatch(engine, (await input(`one-${run}`, 1, lines + 10 + run)).id, documents, `1 x ${documents}`)).totalMs);
+    for (let run = 0; run < ONE_LINE_RUNS; run++)
+      oneLineRuns.push(
+        (await runBatch(engine, (await input(`one-${run}`, 1, lines + 10 + run)).id, documents, `1 x ${documents}`)).totalMs,
+      );
     const many = await runBatch(engine, (await input('many', lines, 2)).id, lines * documents, `${lines} x ${documents}`);
     // Texts the bi-encoder encoded after the analysis: the lines' queries (each about once), and documents only if a
     // stored shard was not used (a shard is hundreds of documents).
@@ -188,7 +216,13 @@ export async function storedCorpusScenario(files: BenchFolderFileStore, scratch:
       shards: plan.chunks.length,
       storedBytesPerDocument: storedBytes / documents,
     };
-    return { shape: `${lines} x ${documents}`, totalMs: analysis.totalMs + oneLineRuns.reduce((a, b) => a + b, 0) + many.totalMs, peakRssKb: process.resourceUsage().maxRSS, status: many.status ?? '-', stored: figures };
+    return {
+      shape: `${lines} x ${documents}`,
+      totalMs: analysis.totalMs + oneLineRuns.reduce((a, b) => a + b, 0) + many.totalMs,
+      peakRssKb: process.resourceUsage().maxRSS,
+      status: many.status ?? '-',
+      stored: figures,
+    };
   } finally {
     await Promise.all(scorers.map((s) => s.close?.()));
   }

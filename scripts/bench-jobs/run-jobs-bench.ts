@@ -54,7 +54,14 @@ async function waitDone(runtime: ServiceRuntime, job: JobRecord): Promise<JobRec
 async function timeJob(runtime: ServiceRuntime): Promise<number> {
   const started = performance.now();
   const scorer = runtime.service.resolveScorer(undefined);
-  const job = await runtime.jobs.submit({ request, dialect: 'openai', ownerKeyId: 'bench', model: scorer.id, activation: 'sigmoid', batchSize: BATCH });
+  const job = await runtime.jobs.submit({
+    request,
+    dialect: 'openai',
+    ownerKeyId: 'bench',
+    model: scorer.id,
+    activation: 'sigmoid',
+    batchSize: BATCH,
+  });
   const done = await waitDone(runtime, job);
   if (done.status !== 'succeeded') throw new Error(`bench job failed: ${done.error}`);
   return performance.now() - started;
@@ -84,7 +91,11 @@ async function stopWorkers(children: ChildProcess[]): Promise<void> {
 
 const stack = await startLocalAwsStack();
 try {
-  Object.assign(process.env, stack.env, { RERANK_THREADS: '1', POWERTOOLS_LOG_LEVEL: 'ERROR', RERANK_MODELS: process.env['RERANK_MODELS'] || FIXTURE_MODEL_SPEC });
+  Object.assign(process.env, stack.env, {
+    RERANK_THREADS: '1',
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    RERANK_MODELS: process.env['RERANK_MODELS'] || FIXTURE_MODEL_SPEC,
+  });
   const { serviceRuntime } = await import('../../shared/runtime/process-runtime.js');
   const runtime = await serviceRuntime();
   const chunks = Math.ceil(DOCS / BATCH);
@@ -163,7 +174,16 @@ worker has its own vCPUs, so wall time keeps falling with workers until the queu
   mkdirSync(join(ROOT, 'bench'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/jobs-report.md'), report);
   // What `npm run scale-model` reads (committed, like the report): per-chunk overhead and wall times to check its predictions against.
-  const measurements = { date: new Date().toISOString(), cpus: availableParallelism(), documents: DOCS, batchSize: BATCH, chunks, syncMs, overheadPerChunkMs, jobs: wallMs };
+  const measurements = {
+    date: new Date().toISOString(),
+    cpus: availableParallelism(),
+    documents: DOCS,
+    batchSize: BATCH,
+    chunks,
+    syncMs,
+    overheadPerChunkMs,
+    jobs: wallMs,
+  };
   writeFileSync(join(ROOT, 'bench/jobs-measurements.json'), `${JSON.stringify(measurements, null, 2)}\n`);
   console.log('wrote bench/jobs-report.md');
   await runtime.scorers.closeAll();

@@ -56,12 +56,15 @@ async function startPeers(notes: string[]): Promise<Peers> {
   const python = benchPython();
   try {
     const client = PythonPeerClient.start(python, path.join(ROOT, 'scripts/bench/python-peers.py'));
-    const { versions, bf16Hardware } = await client.ask<{ versions: Record<string, string | null>; bf16Hardware?: boolean }>({ cmd: 'hello' });
+    const { versions, bf16Hardware } = await client.ask<{ versions: Record<string, string | null>; bf16Hardware?: boolean }>({
+      cmd: 'hello',
+    });
     const ort = versions['onnxruntime'] != null;
     const st = versions['sentence_transformers'] != null && versions['torch'] != null;
     if (!ort) notes.push(`Python onnxruntime not importable with ${python}: ${String(versions['onnxruntime_error'])}`);
     if (!st) notes.push(`sentence-transformers not importable with ${python}: ${String(versions['sentence_transformers_error'])}`);
-    if (st && bf16Hardware !== true) notes.push('no CrossEncoder bf16 row: this CPU has neither AMX nor AVX-512 BF16 (PyTorch would emulate bf16)');
+    if (st && bf16Hardware !== true)
+      notes.push('no CrossEncoder bf16 row: this CPU has neither AMX nor AVX-512 BF16 (PyTorch would emulate bf16)');
     return { client, versions, ort, st, stBf16: st && bf16Hardware === true };
   } catch (error) {
     notes.push(`Python peers unavailable (${python}): ${(error as Error).message}`);
@@ -80,7 +83,14 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
     for (const variant of [...VARIANTS, ...forms]) {
       // Ours with the plan the service runs (chooseExecutionPlan), and the pre-plan path: one in-thread session, N intra-op threads.
       const planned = await loadOnnxCrossEncoder({ id: model.name, folder, modelFile: variant.file, threads, ...BATCH });
-      const oneSession = await loadOnnxCrossEncoder({ id: model.name, folder, modelFile: variant.file, threads, inWorkerThread: false, ...BATCH });
+      const oneSession = await loadOnnxCrossEncoder({
+        id: model.name,
+        folder,
+        modelFile: variant.file,
+        threads,
+        inWorkerThread: false,
+        ...BATCH,
+      });
       const info = await readModelFolder(folder, { modelFile: variant.file });
       const tokenizer = createPairTokenizer({ ...info, padTokenId: info.config.padTokenId });
       const warm = request.documents.slice(0, 8);
@@ -94,7 +104,16 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
       const useBf16 = useSt && peers.stBf16;
       if (useSt) await peers.client!.ask({ cmd: 'load', runtime: 'st', folder, threads, ...BATCH });
       if (useBf16) await peers.client!.ask({ cmd: 'load', runtime: 'stbf16', folder, threads, ...BATCH });
-      const samples: Record<string, number[]> = { plan: [], one: [], tokenize: [], ort: [], ortpar: [], pyTokenize: [], st: [], stbf16: [] };
+      const samples: Record<string, number[]> = {
+        plan: [],
+        one: [],
+        tokenize: [],
+        ort: [],
+        ortpar: [],
+        pyTokenize: [],
+        st: [],
+        stbf16: [],
+      };
       let tokens = 0;
       let planResult: number[] = [];
       let oneResult: number[] = [];
@@ -112,14 +131,20 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
         samples['one']!.push(b.seconds);
         oneResult = b.scores;
         samples['tokenize']!.push(
-          (await timed(async () => {
-            const q = tokenizer.pieces(request.query);
-            return request.documents.map((d) => tokenizer.assemble(q, tokenizer.pieces(d)));
-          })).seconds,
+          (
+            await timed(async () => {
+              const q = tokenizer.pieces(request.query);
+              return request.documents.map((d) => tokenizer.assemble(q, tokenizer.pieces(d)));
+            })
+          ).seconds,
         );
         if (peers.ort) {
           for (const runtime of ['ortpar', 'ort'] as const) {
-            const r = await peers.client!.ask<{ seconds: number; tokenizeSeconds: number; checksum: number }>({ cmd: 'run', runtime, ...request });
+            const r = await peers.client!.ask<{ seconds: number; tokenizeSeconds: number; checksum: number }>({
+              cmd: 'run',
+              runtime,
+              ...request,
+            });
             samples[runtime]!.push(r.seconds);
             if (runtime === 'ortpar') samples['pyTokenize']!.push(r.tokenizeSeconds);
             checksums[runtime] = r.checksum;
@@ -130,12 +155,14 @@ async function throughput(peers: Peers, words: string[], rows: ThroughputRow[], 
           samples['st']!.push(r.seconds);
           checksums['st'] = r.checksum;
         }
-        if (useBf16) samples['stbf16']!.push((await peers.client!.ask<{ seconds: number }>({ cmd: 'run', runtime: 'stbf16', ...request })).seconds);
+        if (useBf16)
+          samples['stbf16']!.push((await peers.client!.ask<{ seconds: number }>({ cmd: 'run', runtime: 'stbf16', ...request })).seconds);
       }
       await planned.close();
       await oneSession.close();
       planScores[variant.name] = planResult;
-      const pps = (key: string): number | undefined => (samples[key]!.length === 0 ? undefined : request.documents.length / median(samples[key]!));
+      const pps = (key: string): number | undefined =>
+        samples[key]!.length === 0 ? undefined : request.documents.length / median(samples[key]!);
       const n = request.documents.length;
       const row: ThroughputRow = {
         threads,
@@ -224,8 +251,10 @@ async function latency(words: string[], rows: LatencyRow[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  if (out === undefined || !Number.isInteger(threads) || threads < 1) throw new Error('usage: bench-at-threads.ts --threads N --out FILE [--quick] [--extras]');
-  if (!existsSync(path.join(MODELS_DIR, 'minilm-l6', 'onnx', 'model_quantized.onnx'))) throw new Error('bench models missing: run `npm run bench` (it builds them)');
+  if (out === undefined || !Number.isInteger(threads) || threads < 1)
+    throw new Error('usage: bench-at-threads.ts --threads N --out FILE [--quick] [--extras]');
+  if (!existsSync(path.join(MODELS_DIR, 'minilm-l6', 'onnx', 'model_quantized.onnx')))
+    throw new Error('bench models missing: run `npm run bench` (it builds them)');
   const notes: string[] = [];
   const loadStart = loadavg();
   const peers = await startPeers(notes);

@@ -52,5 +52,10 @@ export function benchRequest(words: readonly string[], count: number, seed = 42)
     }
     documents.push(parts.join(' '));
   }
-  return { query: sentence(3 + Math.floor(random() * 6)).slice(0, -1).toLowerCase(), documents };
+  return {
+    query: sentence(3 + Math.floor(random() * 6))
+      .slice(0, -1)
+      .toLowerCase(),
+    documents,
+  };
 }

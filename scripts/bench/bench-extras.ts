@@ -29,21 +29,36 @@ interface ExtrasInput {
   readonly log: (line: string) => void;
 }
 
-async function tokenizedPairs(folder: string, file: string, request: BenchRequest): Promise<{ pairs: EncodedPair[]; onnxPath: string; maxLength: number }> {
+async function tokenizedPairs(
+  folder: string,
+  file: string,
+  request: BenchRequest,
+): Promise<{ pairs: EncodedPair[]; onnxPath: string; maxLength: number }> {
   const info = await readModelFolder(folder, { modelFile: file });
   const tokenizer = createPairTokenizer({ ...info, padTokenId: info.config.padTokenId });
   const q = tokenizer.pieces(request.query);
-  return { pairs: request.documents.map((d) => tokenizer.assemble(q, tokenizer.pieces(d))), onnxPath: info.onnxPath, maxLength: info.maxLength };
+  return {
+    pairs: request.documents.map((d) => tokenizer.assemble(q, tokenizer.pieces(d))),
+    onnxPath: info.onnxPath,
+    maxLength: info.maxLength,
+  };
 }
 
 async function padding(input: ExtrasInput, rows: Extras['padding']): Promise<void> {
   for (const model of MODELS) {
     // Padding to 512 is slow by design: a subset that still spans several token-budget batches.
-    const { pairs, onnxPath, maxLength } = await tokenizedPairs(path.join(MODELS_DIR, model.name), VARIANTS[1].file, benchRequest(input.words, input.quick ? 24 : 64, 1));
+    const { pairs, onnxPath, maxLength } = await tokenizedPairs(
+      path.join(MODELS_DIR, model.name),
+      VARIANTS[1].file,
+      benchRequest(input.words, input.quick ? 24 : 64, 1),
+    );
     const session = await ort.InferenceSession.create(onnxPath, onnxSessionOptions(input.threads));
     const strategies: { name: string; padding: Padding }[] = [
       { name: 'length-aware (sorted, per-batch padding, token budget)', padding: { kind: 'length-aware', ...BATCH } },
-      { name: 'input order, padded to batch longest (CrossEncoder.predict)', padding: { kind: 'batch-longest', batchSize: BATCH.batchSize } },
+      {
+        name: 'input order, padded to batch longest (CrossEncoder.predict)',
+        padding: { kind: 'batch-longest', batchSize: BATCH.batchSize },
+      },
       { name: 'input order, padded to max length 512', padding: { kind: 'max-length', maxLength, batchSize: BATCH.batchSize } },
     ];
     const samples = strategies.map(() => [] as number[]);
@@ -60,9 +75,20 @@ async function padding(input: ExtrasInput, rows: Extras['padding']): Promise<voi
     const base = median(samples[0]!);
     strategies.forEach((s, i) => {
       const seconds = median(samples[i]!);
-      rows.push({ model: `${model.label} int8`, strategy: s.name, pairsPerSecond: pairs.length / seconds, paddedTokens: padded[i]!, speedupOfLengthAware: seconds / base });
+      rows.push({
+        model: `${model.label} int8`,
+        strategy: s.name,
+        pairsPerSecond: pairs.length / seconds,
+        paddedTokens: padded[i]!,
+        speedupOfLengthAware: seconds / base,
+      });
     });
-    input.log(`${model.label} padding: ${rows.filter((r) => r.model.startsWith(model.label)).map((r) => `${fmt(r.speedupOfLengthAware, 2)}x`).join(' / ')}`);
+    input.log(
+      `${model.label} padding: ${rows
+        .filter((r) => r.model.startsWith(model.label))
+        .map((r) => `${fmt(r.speedupOfLengthAware, 2)}x`)
+        .join(' / ')}`,
+    );
   }
 }
 
@@ -86,8 +112,14 @@ async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<vo
     ...(n > 1
       ? [
           { name: `one session, ${n} intra-op threads (pre-plan default)`, options: many },
-          { name: `one session, ${n} threads, spinning off`, options: { ...many, extra: { session: { intra_op: { allow_spinning: '0' } } } } },
-          { name: `one session, ${n} threads, dynamic_block_base 4`, options: { ...many, extra: { session: { dynamic_block_base: '4' } } } },
+          {
+            name: `one session, ${n} threads, spinning off`,
+            options: { ...many, extra: { session: { intra_op: { allow_spinning: '0' } } } },
+          },
+          {
+            name: `one session, ${n} threads, dynamic_block_base 4`,
+            options: { ...many, extra: { session: { dynamic_block_base: '4' } } },
+          },
         ]
       : []),
   ];
@@ -100,7 +132,8 @@ async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<vo
       const session = await ort.InferenceSession.create(onnxPath, c.options);
       const paddingFor: Padding = { kind: 'length-aware', maxBatchTokens: BATCH.maxBatchTokens, batchSize: c.batchSize ?? BATCH.batchSize };
       await runPadded(session, pairs.slice(0, 4), paddingFor);
-      for (let rep = 0; rep < (input.quick ? 1 : 2); rep++) samples[i]!.push((await timed(() => runPadded(session, pairs, paddingFor))).seconds);
+      for (let rep = 0; rep < (input.quick ? 1 : 2); rep++)
+        samples[i]!.push((await timed(() => runPadded(session, pairs, paddingFor))).seconds);
       await session.release();
     }
     const base = median(samples[0]!);
@@ -108,14 +141,21 @@ async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<vo
       const seconds = median(samples[i]!);
       rows.push({ model: `${model.label} int8`, config: c.name, pairsPerSecond: pairs.length / seconds, relative: base / seconds });
     });
-    input.log(`${model.label} session options: ${rows.filter((r) => r.model.startsWith(model.label)).map((r) => `${r.config} ${fmt(r.relative, 2)}x`).join('; ')}`);
+    input.log(
+      `${model.label} session options: ${rows
+        .filter((r) => r.model.startsWith(model.label))
+        .map((r) => `${r.config} ${fmt(r.relative, 2)}x`)
+        .join('; ')}`,
+    );
   }
 }
 
 /** What each variant file is: onnx/variants/variants.json, written by scripts/bench/quantize-variants.py. */
 function variantFiles(folder: string): { variant: string; file: string; description: string }[] {
   const manifest = path.join(folder, 'onnx', 'variants', 'variants.json');
-  const described = existsSync(manifest) ? (JSON.parse(readFileSync(manifest, 'utf8')) as { shipped?: string; variants?: Record<string, string> }) : {};
+  const described = existsSync(manifest)
+    ? (JSON.parse(readFileSync(manifest, 'utf8')) as { shipped?: string; variants?: Record<string, string> })
+    : {};
   return [
     { variant: 'fp32', file: 'onnx/model.onnx', description: 'fp32 (reference)' },
     { variant: 'int8', file: 'onnx/model_quantized.onnx', description: `shipped model_quantized.onnx: ${described.shipped ?? 'int8'}` },
@@ -148,7 +188,12 @@ async function quantization(input: ExtrasInput, rows: QuantizationRow[]): Promis
       }
     }
     await Promise.all(scorers.map((s) => s.close()));
-    const spread = await spreadCopyAgreement(model.name, files.map((f) => f.file), input.threads, request);
+    const spread = await spreadCopyAgreement(
+      model.name,
+      files.map((f) => f.file),
+      input.threads,
+      request,
+    );
     files.forEach((v, i) => {
       const agreement = rankAgreement(scores[0]!, scores[i]!);
       rows.push({
@@ -179,7 +224,14 @@ async function coldStart(input: ExtrasInput, rows: Extras['coldStart']): Promise
       for (let i = 0; i < (input.quick ? 1 : 3); i++) {
         const out = execFileSync(
           process.execPath,
-          ['--import', 'tsx', path.join(ROOT, 'scripts/bench/cold-start-probe.ts'), path.join(MODELS_DIR, model.name), variant.file, String(input.threads)],
+          [
+            '--import',
+            'tsx',
+            path.join(ROOT, 'scripts/bench/cold-start-probe.ts'),
+            path.join(MODELS_DIR, model.name),
+            variant.file,
+            String(input.threads),
+          ],
           { encoding: 'utf8' },
         );
         runs.push(JSON.parse(out.trim().split('\n').pop()!));
@@ -192,7 +244,9 @@ async function coldStart(input: ExtrasInput, rows: Extras['coldStart']): Promise
         firstScoreMs: median(runs.map((r) => r.firstScoreMs)),
       };
       rows.push(row);
-      input.log(`${row.model} cold start: import ${fmt(row.importMs, 0)} ms, load ${fmt(row.loadMs, 0)} ms, first request ${fmt(row.firstScoreMs, 0)} ms`);
+      input.log(
+        `${row.model} cold start: import ${fmt(row.importMs, 0)} ms, load ${fmt(row.loadMs, 0)} ms, first request ${fmt(row.firstScoreMs, 0)} ms`,
+      );
     }
   }
 }
@@ -208,14 +262,23 @@ async function concurrency(input: ExtrasInput, rows: Extras['concurrency']): Pro
     ...(n > 1 ? [{ name: `${n} worker threads x 1 intra-op thread (the plan)`, options: { threads: n } }] : []),
   ];
   for (const setup of setups) {
-    const scorer = await loadOnnxCrossEncoder({ id: 'c', folder: path.join(MODELS_DIR, model.name), variant: 'int8', ...BATCH, ...setup.options });
+    const scorer = await loadOnnxCrossEncoder({
+      id: 'c',
+      folder: path.join(MODELS_DIR, model.name),
+      variant: 'int8',
+      ...BATCH,
+      ...setup.options,
+    });
     await scorer.score(small.query, small.documents);
     const alone: number[] = [];
-    for (let i = 0; i < (input.quick ? 5 : 15); i++) alone.push((await timed(() => scorer.score(small.query, small.documents))).seconds * 1000);
+    for (let i = 0; i < (input.quick ? 5 : 15); i++)
+      alone.push((await timed(() => scorer.score(small.query, small.documents))).seconds * 1000);
     const load = await concurrentLoad(scorer, large, small, input.quick ? 3 : 8);
     await scorer.close();
     rows.push({ setup: setup.name, model: `${model.label} int8`, aloneP50Ms: median(alone), ...load });
-    input.log(`${setup.name}: 10 docs alone ${fmt(median(alone), 1)} ms, under load p50 ${fmt(load.smallP50Ms, 0)} ms, ${fmt(load.pairsPerSecond, 0)} pairs/s`);
+    input.log(
+      `${setup.name}: 10 docs alone ${fmt(median(alone), 1)} ms, under load p50 ${fmt(load.smallP50Ms, 0)} ms, ${fmt(load.pairsPerSecond, 0)} pairs/s`,
+    );
   }
 }
 

@@ -10,7 +10,10 @@ const [folder, modelFile, threads] = process.argv.slice(2);
 if (folder === undefined || modelFile === undefined) throw new Error('usage: cold-start-probe.ts <folder> <onnx file> [threads]');
 const scorer = await loadOnnxCrossEncoder({ id: 'probe', folder, modelFile, threads: Number(threads ?? 0) || undefined });
 const t2 = performance.now();
-await scorer.score('what is the capital of france', Array.from({ length: 10 }, (_, i) => `Document ${i}: Paris is the capital of France.`));
+await scorer.score(
+  'what is the capital of france',
+  Array.from({ length: 10 }, (_, i) => `Document ${i}: Paris is the capital of France.`),
+);
 const t3 = performance.now();
 await scorer.close();
 console.log(JSON.stringify({ importMs: t1 - t0, loadMs: t2 - t1, firstScoreMs: t3 - t2 }));

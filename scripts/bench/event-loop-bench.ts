@@ -15,20 +15,35 @@ import { loadOnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
 import { loadCausalLmReranker } from '../../shared/scoring/causal-lm/index.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, documents: { type: 'string', default: '30' }, chars: { type: 'string', default: '65000' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    documents: { type: 'string', default: '30' },
+    chars: { type: 'string', default: '65000' },
+  },
+});
 const runs = Number(values.runs);
 const llmDocuments = Array.from({ length: Number(values.documents) }, (_, i) =>
-  `document ${i}: ${'the server lists open ports with ss and netstat while the kernel keeps tcp state '.repeat(1000)}`.slice(0, Number(values.chars)),
+  `document ${i}: ${'the server lists open ports with ss and netstat while the kernel keeps tcp state '.repeat(1000)}`.slice(
+    0,
+    Number(values.chars),
+  ),
 );
 const LLM_FOLDER = 'models/qwen3-reranker-kv-fixture';
 const BI_ENCODER_FOLDER = 'models/use-lite';
-const words = 'the quick brown fox jumps over a lazy dog while rivers flow to the sea under bright northern stars and green hills'.split(' ');
+const words = 'the quick brown fox jumps over a lazy dog while rivers flow to the sea under bright northern stars and green hills'.split(
+  ' ',
+);
 /** 1,500 documents of 10-59 words, new to the scorer on every run (its embedding cache is off). */
 const biEncoderDocuments = (run: number): string[] =>
-  Array.from({ length: 1500 }, (_, i) => `${Array.from({ length: 10 + ((i * 7) % 50) }, (_, k) => words[(i * 5 + k * 3 + run) % words.length]).join(' ')} ${run}-${i}`);
+  Array.from(
+    { length: 1500 },
+    (_, i) => `${Array.from({ length: 10 + ((i * 7) % 50) }, (_, k) => words[(i * 5 + k * 3 + run) % words.length]).join(' ')} ${run}-${i}`,
+  );
 
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const percentile = (xs: readonly number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const percentile = (xs: readonly number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 interface Measured {
   readonly seconds: number;
@@ -62,8 +77,20 @@ interface Scenario {
 }
 
 const scenarios: readonly Scenario[] = [
-  { model: 'LLM reranker', placement: 'worker thread (default)', load: () => loadCausalLmReranker({ id: 'llm', folder: LLM_FOLDER, threads: 2, inWorkerThread: true }), query: 'which command lists open ports', documents: () => llmDocuments },
-  { model: 'LLM reranker', placement: 'this thread', load: () => loadCausalLmReranker({ id: 'llm', folder: LLM_FOLDER, threads: 2, inWorkerThread: false }), query: 'which command lists open ports', documents: () => llmDocuments },
+  {
+    model: 'LLM reranker',
+    placement: 'worker thread (default)',
+    load: () => loadCausalLmReranker({ id: 'llm', folder: LLM_FOLDER, threads: 2, inWorkerThread: true }),
+    query: 'which command lists open ports',
+    documents: () => llmDocuments,
+  },
+  {
+    model: 'LLM reranker',
+    placement: 'this thread',
+    load: () => loadCausalLmReranker({ id: 'llm', folder: LLM_FOLDER, threads: 2, inWorkerThread: false }),
+    query: 'which command lists open ports',
+    documents: () => llmDocuments,
+  },
   {
     model: 'USE-lite bi-encoder',
     placement: 'the execution plan (default): 2 worker sessions of 1 thread, an in-thread small-request session',
@@ -75,8 +102,29 @@ const scenarios: readonly Scenario[] = [
     query: 'a fox by the river',
     documents: biEncoderDocuments,
   },
-  { model: 'USE-lite bi-encoder', placement: 'one worker session, 2 threads', load: () => loadOnnxBiEncoder({ id: 'use-lite', folder: BI_ENCODER_FOLDER, threads: 2, inWorkerThread: true, workers: 1, embeddingCacheEntries: 0 }), query: 'a fox by the river', documents: biEncoderDocuments },
-  { model: 'USE-lite bi-encoder', placement: 'one session in this thread, 2 threads', load: () => loadOnnxBiEncoder({ id: 'use-lite', folder: BI_ENCODER_FOLDER, threads: 2, inWorkerThread: false, embeddingCacheEntries: 0 }), query: 'a fox by the river', documents: biEncoderDocuments },
+  {
+    model: 'USE-lite bi-encoder',
+    placement: 'one worker session, 2 threads',
+    load: () =>
+      loadOnnxBiEncoder({
+        id: 'use-lite',
+        folder: BI_ENCODER_FOLDER,
+        threads: 2,
+        inWorkerThread: true,
+        workers: 1,
+        embeddingCacheEntries: 0,
+      }),
+    query: 'a fox by the river',
+    documents: biEncoderDocuments,
+  },
+  {
+    model: 'USE-lite bi-encoder',
+    placement: 'one session in this thread, 2 threads',
+    load: () =>
+      loadOnnxBiEncoder({ id: 'use-lite', folder: BI_ENCODER_FOLDER, threads: 2, inWorkerThread: false, embeddingCacheEntries: 0 }),
+    query: 'a fox by the river',
+    documents: biEncoderDocuments,
+  },
 ];
 
 const results = new Map<Scenario, Measured[]>();
@@ -88,7 +136,9 @@ for (let run = 0; run < runs; run++) {
       await scorer.score('warm up', ['a short document']);
       const m = await measure(scorer, scenario.query, scenario.documents(run));
       results.set(scenario, [...(results.get(scenario) ?? []), m]);
-      console.log(`${scenario.model}, ${scenario.placement}: ${m.seconds.toFixed(2)} s, timer late by at most ${m.maxLagMs.toFixed(0)} ms (p99 ${m.p99LagMs.toFixed(0)} ms, ${m.ticks} ticks)`);
+      console.log(
+        `${scenario.model}, ${scenario.placement}: ${m.seconds.toFixed(2)} s, timer late by at most ${m.maxLagMs.toFixed(0)} ms (p99 ${m.p99LagMs.toFixed(0)} ms, ${m.ticks} ticks)`,
+      );
     } finally {
       await scorer.close();
     }

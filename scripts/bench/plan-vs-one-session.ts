@@ -26,13 +26,30 @@ const threads = Number(arg('--threads', '1'));
 const docs = Number(arg('--docs', '256'));
 const reps = Number(arg('--reps', '9'));
 const variant = VARIANTS.find((v) => v.name === variantName);
-if (variant === undefined || !Number.isInteger(threads) || threads < 1 || !Number.isInteger(docs) || docs < 1 || !Number.isInteger(reps) || reps < 1) {
-  throw new Error('usage: plan-vs-one-session.ts [--model tinybert-l2|minilm-l6] [--variant fp32|int8] [--threads N] [--docs N] [--reps N]');
+if (
+  variant === undefined ||
+  !Number.isInteger(threads) ||
+  threads < 1 ||
+  !Number.isInteger(docs) ||
+  docs < 1 ||
+  !Number.isInteger(reps) ||
+  reps < 1
+) {
+  throw new Error(
+    'usage: plan-vs-one-session.ts [--model tinybert-l2|minilm-l6] [--variant fp32|int8] [--threads N] [--docs N] [--reps N]',
+  );
 }
 
 const folder = path.join(MODELS_DIR, model);
 const load = (inWorkerThread?: boolean): Promise<OnnxCrossEncoder> =>
-  loadOnnxCrossEncoder({ id: model, folder, modelFile: variant.file, threads, ...BATCH, ...(inWorkerThread === undefined ? {} : { inWorkerThread }) });
+  loadOnnxCrossEncoder({
+    id: model,
+    folder,
+    modelFile: variant.file,
+    threads,
+    ...BATCH,
+    ...(inWorkerThread === undefined ? {} : { inWorkerThread }),
+  });
 const rows: { readonly label: string; readonly scorer: OnnxCrossEncoder; readonly wall: number[]; readonly cpu: number[] }[] = [
   { label: 'ours (plan)', scorer: await load(), wall: [], cpu: [] },
   { label: 'ours (plan), second copy', scorer: await load(), wall: [], cpu: [] },
@@ -55,7 +72,9 @@ for (let rep = 0; rep < reps; rep++) {
 }
 
 const base = rows[2]!;
-console.log(`${model} ${variant.name}, ${threads} thread(s), ${docs} documents x ${reps} reps (order rotated); plan: ${JSON.stringify(rows[0]!.scorer.plan)}`);
+console.log(
+  `${model} ${variant.name}, ${threads} thread(s), ${docs} documents x ${reps} reps (order rotated); plan: ${JSON.stringify(rows[0]!.scorer.plan)}`,
+);
 for (const row of rows) {
   const wall = docs / median(row.wall);
   const cpu = docs / median(row.cpu);

@@ -46,7 +46,12 @@ export interface RankAgreement {
 
 function topIndices(values: readonly number[], k: number): Set<number> {
   // Ties broken by index, so equal scores give the same set in both lists.
-  return new Set(values.map((_, i) => i).sort((a, b) => values[b]! - values[a]! || a - b).slice(0, k));
+  return new Set(
+    values
+      .map((_, i) => i)
+      .sort((a, b) => values[b]! - values[a]! || a - b)
+      .slice(0, k),
+  );
 }
 
 /** Spearman, largest score difference (absolute and relative to the reference's range) and top-k overlap. */

@@ -5,7 +5,8 @@ import type { BenchResults, ThroughputRow } from './bench-results.js';
 import { fmt } from './bench-stats.js';
 import { groupedBarChartSvg } from './svg-bar-chart.js';
 
-const ratio = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined || b === undefined ? undefined : a / b);
+const ratio = (a: number | undefined, b: number | undefined): number | undefined =>
+  a === undefined || b === undefined ? undefined : a / b;
 const x = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? 'n/a' : `${value.toFixed(2)}x`);
 const verdict = (values: (number | undefined)[], target: number): string => {
   const known = values.filter((v): v is number => v !== undefined && Number.isFinite(v));
@@ -24,11 +25,15 @@ function crossEncoderFor(rows: readonly ThroughputRow[], row: ThroughputRow): nu
 
 /** The bf16 CrossEncoder of the same model and thread count (measured on the fp32 row, where the CPU has bf16 hardware). */
 function crossEncoderBf16For(rows: readonly ThroughputRow[], row: ThroughputRow): number | undefined {
-  return row.crossEncoderBf16 ?? rows.find((r) => r.model === row.model && r.threads === row.threads && r.variant === 'fp32')?.crossEncoderBf16;
+  return (
+    row.crossEncoderBf16 ?? rows.find((r) => r.model === row.model && r.threads === row.threads && r.variant === 'fp32')?.crossEncoderBf16
+  );
 }
 
 const bestPythonOrt = (r: ThroughputRow): number | undefined =>
-  r.pythonOrtSessions === undefined && r.pythonOrtOneSession === undefined ? undefined : Math.max(r.pythonOrtSessions ?? 0, r.pythonOrtOneSession ?? 0);
+  r.pythonOrtSessions === undefined && r.pythonOrtOneSession === undefined
+    ? undefined
+    : Math.max(r.pythonOrtSessions ?? 0, r.pythonOrtOneSession ?? 0);
 
 /** Writes bench/report.md and bench/throughput.svg; returns the paths. */
 export function writeReport(results: BenchResults, benchDir: string): string[] {
@@ -55,7 +60,9 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
               { series: 'Python ort, N sessions', value: r.pythonOrtSessions },
               { series: 'Python ort, one session', value: r.pythonOrtOneSession },
               { series: 'CrossEncoder (PyTorch fp32)', value: crossEncoderFor(rows, r) },
-              ...(rows.some((t) => t.crossEncoderBf16 !== undefined) ? [{ series: 'CrossEncoder (PyTorch bf16, AMX)', value: crossEncoderBf16For(rows, r) }] : []),
+              ...(rows.some((t) => t.crossEncoderBf16 !== undefined)
+                ? [{ series: 'CrossEncoder (PyTorch bf16, AMX)', value: crossEncoderBf16For(rows, r) }]
+                : []),
             ],
           })),
       })),
@@ -93,10 +100,18 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       'on the same graphs and inputs, interleaved repetition by repetition. Figures are medians.',
     '',
     `**Noisy machine**: this host has ${results.machine.cpus.split(' x ')[0]} cores shared with other jobs; 1-minute load average per run: ` +
-      results.runs.map((r) => `${r.threads} thread(s) ${fmt(r.loadAverageStart[0], 1)} -> ${fmt(r.loadAverageEnd[0], 1)}${r.pinnedCores ? ` (cores ${r.pinnedCores})` : ' (not pinned)'}`).join(', ') +
+      results.runs
+        .map(
+          (r) =>
+            `${r.threads} thread(s) ${fmt(r.loadAverageStart[0], 1)} -> ${fmt(r.loadAverageEnd[0], 1)}${r.pinnedCores ? ` (cores ${r.pinnedCores})` : ' (not pinned)'}`,
+        )
+        .join(', ') +
       '. Read the ratios (measured side by side in the same seconds), not the absolute pairs/s; re-run on a quiet machine with `--threads 1,2,4,6` for 4-6 threads.',
     '',
-    `Versions: ${Object.entries(versions).filter(([k, v]) => v && !k.endsWith('_error')).map(([k, v]) => `${k} ${v}`).join(', ')}.`,
+    `Versions: ${Object.entries(versions)
+      .filter(([k, v]) => v && !k.endsWith('_error'))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
     '',
     'Models: random weights with the exact shapes of `cross-encoder/ms-marco-MiniLM-L-6-v2` (384 hidden, 6 layers, 12 heads) and ' +
       '`cross-encoder/ms-marco-TinyBERT-L-2-v2` (128 hidden, 2 layers), real bert-base-uncased WordPiece tokenizer (`scripts/model/build-random-shapes.py`). ' +
@@ -113,57 +128,98 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '',
     '## Targets',
     '',
-    'Wall-clock ratios of medians in one run. On a shared machine PyTorch\'s OpenMP threads stall when a core is taken away, so at 2+ threads ' +
+    "Wall-clock ratios of medians in one run. On a shared machine PyTorch's OpenMP threads stall when a core is taken away, so at 2+ threads " +
       'read these beside the load averages above; bench/cpu-forms.md has the same MiniLM-L6 rows in pairs per process CPU-second ' +
-      '(`scripts/bench/cpu-forms.py`), with each run\'s load.',
+      "(`scripts/bench/cpu-forms.py`), with each run's load.",
     '',
     table(
       ['target', 'measured', 'verdict'],
       [
         [
           'MiniLM-L6 int8 >= 2x CrossEncoder (PyTorch fp32), each thread count',
-          mini('int8').map((r) => `${r.model} ${r.threads} thr ${x(ratio(r.ours, crossEncoderFor(rows, r)))}`).join(', ') || 'n/a',
-          verdict(mini('int8').map((r) => ratio(r.ours, crossEncoderFor(rows, r))), 2),
+          mini('int8')
+            .map((r) => `${r.model} ${r.threads} thr ${x(ratio(r.ours, crossEncoderFor(rows, r)))}`)
+            .join(', ') || 'n/a',
+          verdict(
+            mini('int8').map((r) => ratio(r.ours, crossEncoderFor(rows, r))),
+            2,
+          ),
         ],
         [
           'MiniLM-L6 fp32 >= 1.15x CrossEncoder, each thread count',
-          mini('fp32').map((r) => `${r.model} ${r.threads} thr ${x(ratio(r.ours, r.crossEncoder))}`).join(', ') || 'n/a',
-          verdict(mini('fp32').map((r) => ratio(r.ours, r.crossEncoder)), 1.15),
+          mini('fp32')
+            .map((r) => `${r.model} ${r.threads} thr ${x(ratio(r.ours, r.crossEncoder))}`)
+            .join(', ') || 'n/a',
+          verdict(
+            mini('fp32').map((r) => ratio(r.ours, r.crossEncoder)),
+            1.15,
+          ),
         ],
         [
           'MiniLM-L6 int8 >= CrossEncoder bf16 (PyTorch on AMX) at 1 thread, where the CPU has bf16 hardware',
-          mini('int8').filter((r) => r.threads === 1).map((r) => `${r.model} ${x(ratio(r.ours, crossEncoderBf16For(rows, r)))}`).join(', ') || 'n/a',
+          mini('int8')
+            .filter((r) => r.threads === 1)
+            .map((r) => `${r.model} ${x(ratio(r.ours, crossEncoderBf16For(rows, r)))}`)
+            .join(', ') || 'n/a',
           rows.some((r) => r.crossEncoderBf16 !== undefined)
-            ? verdict(mini('int8').filter((r) => r.threads === 1).map((r) => ratio(r.ours, crossEncoderBf16For(rows, r))), 1)
+            ? verdict(
+                mini('int8')
+                  .filter((r) => r.threads === 1)
+                  .map((r) => ratio(r.ours, crossEncoderBf16For(rows, r))),
+                1,
+              )
             : 'not measured (no AMX / AVX-512 BF16 on this CPU)',
         ],
         [
           'TinyBERT-L2 >= 1.0x Python onnxruntime on the same graph (its faster plan), both variants',
           tiny.map((r) => `${r.variant} ${r.threads} thr ${x(ratio(r.ours, bestPythonOrt(r)))}`).join(', ') || 'n/a',
-          verdict(tiny.map((r) => ratio(r.ours, bestPythonOrt(r))), 1.0),
+          verdict(
+            tiny.map((r) => ratio(r.ours, bestPythonOrt(r))),
+            1.0,
+          ),
         ],
         [
           `Scaling: ${maxThreads} threads vs 1 (target 4.5x at 6 threads, i.e. 75% of linear)`,
-          (rows.filter((r) => r.threads === maxThreads && maxThreads > 1).map((r) => `${r.model} ${r.variant} ${x(scaling((t) => t.ours, r.model, r.variant, maxThreads))}`).join(', ') || 'n/a') +
+          (rows
+            .filter((r) => r.threads === maxThreads && maxThreads > 1)
+            .map((r) => `${r.model} ${r.variant} ${x(scaling((t) => t.ours, r.model, r.variant, maxThreads))}`)
+            .join(', ') || 'n/a') +
             (rows.some((r) => r.threads === maxThreads && (scaling((t) => t.ours, r.model, r.variant, maxThreads) ?? 0) > maxThreads)
               ? ` (above ${maxThreads}x is impossible on ${maxThreads} cores: the machine's load changed between the runs, so read the same-run ratios instead)`
               : ''),
-          verdict(rows.filter((r) => r.threads === maxThreads && maxThreads > 1).map((r) => scaling((t) => t.ours, r.model, r.variant, maxThreads)), 0.75 * maxThreads),
+          verdict(
+            rows
+              .filter((r) => r.threads === maxThreads && maxThreads > 1)
+              .map((r) => scaling((t) => t.ours, r.model, r.variant, maxThreads)),
+            0.75 * maxThreads,
+          ),
         ],
         [
           'int8 ranks like fp32: Spearman >= 0.99 on the bench documents',
           spearmans.map((s) => `${s.model} ${s.threads} thr ${s.rho.toFixed(4)}`).join(', ') || 'n/a',
-          verdict(spearmans.map((s) => s.rho), 0.99),
+          verdict(
+            spearmans.map((s) => s.rho),
+            0.99,
+          ),
         ],
         [
           'beside it, synthetic check: the same int8 recipe on the spread copies (same shapes, init std 0.1: logits that spread), Spearman >= 0.99',
-          spreadRhos.map((s) => `${s.model} ${s.threads} thr ${s.spreadRho!.toFixed(4)}`).join(', ') || 'not built (`build-random-shapes.py --init-range 0.1`)',
-          verdict(spreadRhos.map((s) => s.spreadRho), 0.99),
+          spreadRhos.map((s) => `${s.model} ${s.threads} thr ${s.spreadRho!.toFixed(4)}`).join(', ') ||
+            'not built (`build-random-shapes.py --init-range 0.1`)',
+          verdict(
+            spreadRhos.map((s) => s.spreadRho),
+            0.99,
+          ),
         ],
         [
           'Latency at 10 / 100 / 1,000 documents does not regress (p50, plan vs one session; >= 1 = not slower)',
-          latency.map((l) => `${l.model.split(' ')[0]} ${l.documents} docs ${l.threads} thr ${x(ratio(l.oneSessionP50Ms, l.oursP50Ms))}`).join(', ') || 'n/a',
-          verdict(latency.map((l) => ratio(l.oneSessionP50Ms, l.oursP50Ms)), 0.95),
+          latency
+            .map((l) => `${l.model.split(' ')[0]} ${l.documents} docs ${l.threads} thr ${x(ratio(l.oneSessionP50Ms, l.oursP50Ms))}`)
+            .join(', ') || 'n/a',
+          verdict(
+            latency.map((l) => ratio(l.oneSessionP50Ms, l.oursP50Ms)),
+            0.95,
+          ),
         ],
         [
           'The plan does not change results (max |plan - one session| over each request)',
@@ -232,7 +288,16 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     threadCounts.length < 2 || !threadCounts.includes(1)
       ? 'Needs 1 and at least one more thread count in `--threads`.'
       : table(
-          ['model', 'variant', 'threads', 'ours (plan)', 'ours, one N-thread session', 'Python ort, N sessions', 'Python ort, one session', 'CrossEncoder'],
+          [
+            'model',
+            'variant',
+            'threads',
+            'ours (plan)',
+            'ours, one N-thread session',
+            'Python ort, N sessions',
+            'Python ort, one session',
+            'CrossEncoder',
+          ],
           rows
             .filter((r) => r.threads > 1)
             .map((r) => [
@@ -250,7 +315,15 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     '## int8 vs fp32 rankings (our scores, same documents)',
     '',
     table(
-      ['model', 'threads', 'documents', 'Spearman rho', 'max |int8 - fp32| / fp32 score range', 'spread copy: Spearman rho', 'spread copy: max |diff| / range'],
+      [
+        'model',
+        'threads',
+        'documents',
+        'Spearman rho',
+        'max |int8 - fp32| / fp32 score range',
+        'spread copy: Spearman rho',
+        'spread copy: max |diff| / range',
+      ],
       spearmans.map((s) => [
         s.model,
         s.threads,
@@ -262,7 +335,7 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       ]),
     ),
     '',
-    'The bench models have random weights at BERT\'s init scale: every document scores within about 1-2% of a logit of the others, so an ' +
+    "The bench models have random weights at BERT's init scale: every document scores within about 1-2% of a logit of the others, so an " +
       'int8 error of the same size reorders them (max |diff| / range near 1). The spread copies (`build-random-shapes.py --init-range 0.1`: the ' +
       'same shapes and seed, weights drawn 5x wider) score documents whole logits apart, as a trained reranker does; their figure is a synthetic ' +
       'check of the same recipe, reported beside the bench figure, not instead of it. bench/quantization-recipes.md also checks a trained ' +
@@ -288,14 +361,19 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
     lines.push(
       `## Session options and batch size (int8, raw session, sequential batches, ${extras.threads}-thread run; relative to the plan session)`,
       '',
-      table(['model', 'options', 'pairs/s', 'relative'], extras.sessionOptions.map((s) => [s.model, s.config, fmt(s.pairsPerSecond), x(s.relative)])),
+      table(
+        ['model', 'options', 'pairs/s', 'relative'],
+        extras.sessionOptions.map((s) => [s.model, s.config, fmt(s.pairsPerSecond), x(s.relative)]),
+      ),
       '',
       'The first rows change one thing on the single-threaded session each plan worker runs; the last rows are one session using all threads ' +
         '(the pre-plan default) with the parallel-loop knobs (`session.intra_op.allow_spinning`, `session.dynamic_block_base`).',
       '',
       `Did not beat the plan session here (relative < 1.05x in every model): ${
         [...new Set(extras.sessionOptions.map((o) => o.config))]
-          .filter((c) => !c.startsWith('plan session') && extras.sessionOptions.filter((o) => o.config === c).every((o) => o.relative < 1.05))
+          .filter(
+            (c) => !c.startsWith('plan session') && extras.sessionOptions.filter((o) => o.config === c).every((o) => o.relative < 1.05),
+          )
           .join('; ') || 'none'
       }. Single-threaded sessions have no thread pool, so spinning and block sizes do not apply to the plan at all.`,
       '',
@@ -304,7 +382,17 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
       extras.quantization.length === 0
         ? 'Not measured (variants not built).'
         : table(
-            ['model', 'variant', 'what', 'MB', 'pairs/s', 'vs fp32', 'Spearman vs fp32', 'max |score - fp32| (/ fp32 range)', 'spread copy: Spearman vs fp32'],
+            [
+              'model',
+              'variant',
+              'what',
+              'MB',
+              'pairs/s',
+              'vs fp32',
+              'Spearman vs fp32',
+              'max |score - fp32| (/ fp32 range)',
+              'spread copy: Spearman vs fp32',
+            ],
             extras.quantization.map((q) => [
               q.model,
               q.variant,
@@ -318,9 +406,9 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
             ]),
           ),
       '',
-      'Rank agreement of random-weight models understates a trained one\'s: their logits barely differ between documents (a random head), so ' +
+      "Rank agreement of random-weight models understates a trained one's: their logits barely differ between documents (a random head), so " +
         'quantization noise of the same size reorders them; a trained reranker spreads relevant and irrelevant documents by whole logits. ' +
-        'Dynamically quantized graphs (`DynamicQuantizeLinear`) also pick activation scales per run, so a document\'s score depends on its batch ' +
+        "Dynamically quantized graphs (`DynamicQuantizeLinear`) also pick activation scales per run, so a document's score depends on its batch " +
         'mates; the scheduler keeps the one-session batches for them (`quantizesActivationsPerRun`), while fp32 and static (QDQ) graphs may be re-cut.',
       '',
       'Which int8 to ship per architecture (what `model:pull` / the converters should produce): README "int8 quantization" and ' +
@@ -353,7 +441,15 @@ export function writeReport(results: BenchResults, benchDir: string): string[] {
         '"Event-loop delay" is how long any other work on the server (a health check, reading a request) waits.',
       '',
       table(
-        ['setup', 'model', '10 docs alone p50 ms', '10 docs under load p50 / p95 ms', 'small / large requests done', 'event-loop delay p99 / max ms', 'total pairs/s'],
+        [
+          'setup',
+          'model',
+          '10 docs alone p50 ms',
+          '10 docs under load p50 / p95 ms',
+          'small / large requests done',
+          'event-loop delay p99 / max ms',
+          'total pairs/s',
+        ],
         extras.concurrency.map((c) => [
           c.setup,
           c.model,

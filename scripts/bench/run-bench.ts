@@ -32,7 +32,8 @@ function threadList(): number[] {
   const i = process.argv.indexOf('--threads');
   const raw = i >= 0 ? process.argv[i + 1] : process.env['BENCH_THREADS'];
   const list = raw === undefined ? [1, availableParallelism()] : raw.split(',').map((s) => Number(s.trim()));
-  if (list.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`--threads takes a comma-separated list of positive integers, got ${raw}`);
+  if (list.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`--threads takes a comma-separated list of positive integers, got ${raw}`);
   return [...new Set(list)].sort((a, b) => a - b);
 }
 
@@ -41,24 +42,52 @@ function ensureModels(python: string): void {
   if (missing.length > 0) {
     console.log(`building random-weight models (${missing.map((m) => m.name).join(', ')}) with ${python} ...`);
     const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR], { stdio: 'inherit' });
-    if (built.status !== 0) throw new Error(`could not build bench models with ${python} (exit ${built.status}); it needs torch + transformers + onnx`);
+    if (built.status !== 0)
+      throw new Error(`could not build bench models with ${python} (exit ${built.status}); it needs torch + transformers + onnx`);
   }
   // The spread copies (init std 0.1: logits whole units apart) for the rank-agreement check beside the bench's own; seconds to build.
   if (MODELS.some((m) => !existsSync(path.join(MODELS_DIR, `${m.name}-spread`, 'onnx', 'model_quantized.onnx')))) {
-    const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--init-range', '0.1'], { stdio: 'inherit' });
+    const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--init-range', '0.1'], {
+      stdio: 'inherit',
+    });
     if (built.status !== 0) console.log(`spread copies not built (exit ${built.status}); the report shows the bench models' Spearman only`);
   }
   // The graph form users serve (the Hub's optimum export) with its fused variants, beside the torch-2.13 form.
   for (const form of FORM_MODELS) {
     if (!existsSync(path.join(MODELS_DIR, form.name, 'onnx', 'model_quantized.onnx'))) {
-      const built = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--form', 'hub', '--only', form.name.replace(/-hub$/, '')], { stdio: 'inherit' });
+      const built = spawnSync(
+        python,
+        [
+          path.join(ROOT, 'scripts/model/build-random-shapes.py'),
+          '--out',
+          MODELS_DIR,
+          '--form',
+          'hub',
+          '--only',
+          form.name.replace(/-hub$/, ''),
+        ],
+        { stdio: 'inherit' },
+      );
       if (built.status !== 0) console.log(`${form.name} not built (exit ${built.status}); the report leaves its rows out`);
     }
-    const variants = spawnSync(python, [path.join(ROOT, 'scripts/bench/cpu-forms.py'), '--model', form.name.replace(/-hub$/, ''), '--build-only', '--recipes', FORM_VARIANTS.map((v) => v.recipe).join(',')], { stdio: 'inherit' });
+    const variants = spawnSync(
+      python,
+      [
+        path.join(ROOT, 'scripts/bench/cpu-forms.py'),
+        '--model',
+        form.name.replace(/-hub$/, ''),
+        '--build-only',
+        '--recipes',
+        FORM_VARIANTS.map((v) => v.recipe).join(','),
+      ],
+      { stdio: 'inherit' },
+    );
     if (variants.status !== 0) console.log(`fused variants of ${form.name} not built (exit ${variants.status})`);
   }
   // Folders built under an earlier recipe get today's model_quantized.onnx (the converters' SHIPPED recipe).
-  const requantized = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--requantize'], { stdio: 'inherit' });
+  const requantized = spawnSync(python, [path.join(ROOT, 'scripts/model/build-random-shapes.py'), '--out', MODELS_DIR, '--requantize'], {
+    stdio: 'inherit',
+  });
   if (requantized.status !== 0) throw new Error(`could not re-quantize the bench models with ${python} (exit ${requantized.status})`);
   // Idempotent: builds only the variant files that are missing (static recipes calibrate for ~20 s each the first time).
   console.log('building quantization variants ...');
@@ -71,7 +100,17 @@ const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 function runAtThreads(threads: number, extras: boolean): ThreadRun {
   const out = path.join(ROOT, 'bench', 'out', `threads-${threads}.json`);
   const script = path.join(ROOT, 'scripts/bench/bench-at-threads.ts');
-  const args = ['--import', 'tsx', script, '--threads', String(threads), '--out', out, ...(quick ? ['--quick'] : []), ...(extras ? ['--extras'] : [])];
+  const args = [
+    '--import',
+    'tsx',
+    script,
+    '--threads',
+    String(threads),
+    '--out',
+    out,
+    ...(quick ? ['--quick'] : []),
+    ...(extras ? ['--extras'] : []),
+  ];
   // Pin to the first N cores so N threads really means N CPUs (and the Python peers, children, inherit it).
   const pinned = hasTaskset && threads <= availableParallelism() ? `0-${threads - 1}` : null;
   const [command, commandArgs] = pinned === null ? [process.execPath, args] : ['taskset', ['-c', pinned, process.execPath, ...args]];
@@ -96,9 +135,16 @@ async function main(): Promise<void> {
   }
   const results: BenchResults = {
     // Report-only keeps the date of the measurements, not of the rewrite.
-    date: reportOnly ? statSync(path.join(ROOT, 'bench', 'out', `threads-${threads[threads.length - 1]}.json`)).mtime.toISOString() : new Date().toISOString(),
+    date: reportOnly
+      ? statSync(path.join(ROOT, 'bench', 'out', `threads-${threads[threads.length - 1]}.json`)).mtime.toISOString()
+      : new Date().toISOString(),
     quick: runs.some((r) => r.quick),
-    machine: { cpus: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`, memoryGb: totalmem() / 2 ** 30, node: process.version, onnxruntimeNode: ort.env.versions.common },
+    machine: {
+      cpus: `${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
+      memoryGb: totalmem() / 2 ** 30,
+      node: process.version,
+      onnxruntimeNode: ort.env.versions.common,
+    },
     runs,
   };
   writeFileSync(path.join(ROOT, 'bench', 'out', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);

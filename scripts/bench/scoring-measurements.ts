@@ -12,7 +12,13 @@ export interface ScoringMeasurements {
   readonly date: string;
   readonly machine: string;
   readonly loadAverage1m: { readonly threads: number; readonly start: number; readonly end: number }[];
-  readonly rows: { readonly model: string; readonly variant: string; readonly threads: number; readonly meanTokens: number; readonly pairsPerSecond: number }[];
+  readonly rows: {
+    readonly model: string;
+    readonly variant: string;
+    readonly threads: number;
+    readonly meanTokens: number;
+    readonly pairsPerSecond: number;
+  }[];
   /** Fresh-process init (import + model load + sessions), per "model variant", at the largest thread count. */
   readonly coldStart: { readonly model: string; readonly threads: number; readonly seconds: number }[];
 }
@@ -25,7 +31,13 @@ export function writeScoringMeasurements(results: BenchResults, benchDir: string
     machine: results.machine.cpus,
     loadAverage1m: results.runs.map((r) => ({ threads: r.threads, start: r.loadAverageStart[0]!, end: r.loadAverageEnd[0]! })),
     rows: results.runs.flatMap((r) =>
-      r.throughput.map((t) => ({ model: t.model, variant: t.variant, threads: t.threads, meanTokens: t.meanTokens, pairsPerSecond: t.ours })),
+      r.throughput.map((t) => ({
+        model: t.model,
+        variant: t.variant,
+        threads: t.threads,
+        meanTokens: t.meanTokens,
+        pairsPerSecond: t.ours,
+      })),
     ),
     coldStart: results.runs.flatMap((r) =>
       (r.extras?.coldStart ?? []).map((c) => ({ model: c.model, threads: r.threads, seconds: (c.importMs + c.loadMs) / 1000 })),

@@ -35,7 +35,8 @@ for (const model of MODELS.filter((m) => models.includes(m.name))) {
   for (const variant of VARIANTS.filter((v) => variants.includes(v.name))) {
     const folder = path.join(MODELS_DIR, model.name);
     const scorers: OnnxCrossEncoder[] = [];
-    for (const setup of SETUPS) scorers.push(await loadOnnxCrossEncoder({ id: setup.name, folder, modelFile: variant.file, threads, ...BATCH, ...setup.options }));
+    for (const setup of SETUPS)
+      scorers.push(await loadOnnxCrossEncoder({ id: setup.name, folder, modelFile: variant.file, threads, ...BATCH, ...setup.options }));
     // Steady state: the small-request session loads in the background after the pool.
     for (const scorer of scorers) await scorer.smallRequestSessionReady();
     for (const scorer of scorers) await scorer.score('warm up', ['warm up document', 'another one']);

@@ -10,7 +10,10 @@ import { listFiles } from '../support/list-files.js';
  * string-literal dynamic imports, followed through test/, scripts/ and shared/), never from a hand-kept list: a new
  * test that reaches any of them is in the Node-24 run the day it is written.
  */
-export const NODE_VERSION_SENSITIVE: readonly { readonly why: string; readonly matches: (specifier: string, resolvedFile: string | undefined) => boolean }[] = [
+export const NODE_VERSION_SENSITIVE: readonly {
+  readonly why: string;
+  readonly matches: (specifier: string, resolvedFile: string | undefined) => boolean;
+}[] = [
   { why: 'function entry points', matches: (_s, file) => file !== undefined && /(^|\/)functions\//.test(file) },
   // The functions as esbuild bundles them, imported by path at run time (no static import reaches functions/).
   { why: 'Lambda bundles of the function entry points', matches: (_s, file) => file === 'test/infra/support/invoke-bundle.ts' },
@@ -74,7 +77,9 @@ export class ImportGraph {
     const queue = [file];
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       for (const { specifier, target } of this.#importsOf(next)) {
-        const hit = NODE_VERSION_SENSITIVE.find((s) => s.matches(specifier, target === undefined ? undefined : relative(this.root, target)));
+        const hit = NODE_VERSION_SENSITIVE.find((s) =>
+          s.matches(specifier, target === undefined ? undefined : relative(this.root, target)),
+        );
         if (hit) return `${hit.why} (${relative(this.root, next)} imports ${specifier})`;
         if (target !== undefined && !seen.has(target)) {
           seen.add(target);

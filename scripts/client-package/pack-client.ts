@@ -17,7 +17,9 @@ export function packClient(destination: string): string {
   const build = mkdtempSync(join(tmpdir(), 'rerank-client-build-'));
   try {
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'shared/client/tsconfig.build.json'), '--outDir', join(build, 'dist')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [tsc, '-p', join(ROOT, 'shared/client/tsconfig.build.json'), '--outDir', join(build, 'dist')], {
+      stdio: 'inherit',
+    });
     const manifest = {
       name: 'rerank-service-client',
       version: root.version,

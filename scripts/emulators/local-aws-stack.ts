@@ -64,7 +64,9 @@ export function localServiceEnv(target: {
  * DynamoDB Local + moto SQS on free loopback ports, with the jobs table and the chunk queue + DLQ
  * created as the CDK stack creates them. `stop()` kills both servers by their own PIDs.
  */
-export async function startLocalAwsStack(options: { maxReceiveCount?: number; visibilityTimeoutSeconds?: number } = {}): Promise<LocalAwsStack> {
+export async function startLocalAwsStack(
+  options: { maxReceiveCount?: number; visibilityTimeoutSeconds?: number } = {},
+): Promise<LocalAwsStack> {
   const [dynamo, moto] = await bothOrNeither(startDynamoDbLocal(), startMotoServer());
   const stop = async () => {
     await Promise.all([dynamo.stop(), moto.stop()]);

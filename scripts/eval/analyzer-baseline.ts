@@ -56,7 +56,11 @@ function paired(before: readonly number[], after: readonly number[]): string {
 }
 
 /** The report table: per source and scorer, before and after with their CIs, and the paired change. */
-export function baselineTable(baseline: AnalyzerBaseline, current: (scorer: string, source: string) => BaselineSplit | undefined, sources: readonly string[]): string {
+export function baselineTable(
+  baseline: AnalyzerBaseline,
+  current: (scorer: string, source: string) => BaselineSplit | undefined,
+  sources: readonly string[],
+): string {
   const rows = [
     '| source | scorer | MRR@10 before | MRR@10 after | Δ MRR (paired 95% CI) | nDCG@10 before | nDCG@10 after | Δ nDCG (paired 95% CI) | ECE before / after |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',

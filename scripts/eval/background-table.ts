@@ -25,7 +25,9 @@ export function backgroundTable(documents: Iterable<string>): BackgroundTable {
     totalLength += terms.length;
     for (const term of new Set(terms)) df.set(term, (df.get(term) ?? 0) + 1);
   }
-  const kept = [...df].filter(([term, n]) => n >= MIN_DOCUMENT_FREQUENCY && !/\s/.test(term)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const kept = [...df]
+    .filter(([term, n]) => n >= MIN_DOCUMENT_FREQUENCY && !/\s/.test(term))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   return {
     documents: distinct.length,
     averageLength: distinct.length === 0 ? 0 : Math.round((totalLength / distinct.length) * 100) / 100,

@@ -54,16 +54,20 @@ async function main(): Promise<void> {
   }
   const eligible = pool
     .map((d, index) => ({ d, index, query: queryFromSynopsis(d) }))
-    .filter(({ d, index, query }) =>
-      byLong.get(d.long)!.length === 1 &&
-      queryCounts.get(query.toLowerCase()) === 1 &&
-      tokenizeLexical(query, UNSTEMMED).length >= MIN_QUERY_TERMS &&
-      poolTerms[index]!.length >= MIN_DOCUMENT_TERMS,
+    .filter(
+      ({ d, index, query }) =>
+        byLong.get(d.long)!.length === 1 &&
+        queryCounts.get(query.toLowerCase()) === 1 &&
+        tokenizeLexical(query, UNSTEMMED).length >= MIN_QUERY_TERMS &&
+        poolTerms[index]!.length >= MIN_DOCUMENT_TERMS,
     );
-  if (eligible.length < queryCount) throw new Error(`only ${eligible.length} eligible packages in ${values.status}; asked for ${queryCount}`);
+  if (eligible.length < queryCount)
+    throw new Error(`only ${eligible.length} eligible packages in ${values.status}; asked for ${queryCount}`);
   if (pool.length <= negativeCount) throw new Error(`only ${pool.length} distinct descriptions; need more than ${negativeCount}`);
 
-  const chosen = shuffled(eligible, seededRandom(seed)).slice(0, queryCount).sort((a, b) => a.index - b.index);
+  const chosen = shuffled(eligible, seededRandom(seed))
+    .slice(0, queryCount)
+    .sort((a, b) => a.index - b.index);
   let randomFill = 0;
   let sameSource = 0;
   const queries: RelevanceQuery[] = chosen.map(({ d, index, query }) => {
@@ -74,7 +78,10 @@ async function main(): Promise<void> {
     const negatives = matching.slice(0, negativeCount);
     if (negatives.length < negativeCount) {
       // Too few lexical matches: fill with random other descriptions (counted in the meta line).
-      const rest = shuffled(others.filter((i) => !negatives.includes(i)), seededRandom(hashSeed(d.package, seed)));
+      const rest = shuffled(
+        others.filter((i) => !negatives.includes(i)),
+        seededRandom(hashSeed(d.package, seed)),
+      );
       randomFill += negativeCount - negatives.length;
       negatives.push(...rest.slice(0, negativeCount - negatives.length));
     }

@@ -46,11 +46,16 @@ interface SourceDraft {
   readonly splits: readonly SplitName[];
 }
 
-const readText = (path: string): string => (path.endsWith('.gz') ? gunzipSync(readFileSync(path)).toString('utf8') : readFileSync(path, 'utf8'));
+const readText = (path: string): string =>
+  path.endsWith('.gz') ? gunzipSync(readFileSync(path)).toString('utf8') : readFileSync(path, 'utf8');
 const contentWords = (text: string): number => tokenizeLexical(text, UNSTEMMED).length;
 
 /** Keeps the first pool entry per distinct document text and the queries whose lower-cased text is unique. */
-function dedupe<T>(items: readonly T[], doc: (t: T) => string, query: (t: T) => string | undefined): { pool: string[]; eligible: PoolQuery[]; picked: T[] } {
+function dedupe<T>(
+  items: readonly T[],
+  doc: (t: T) => string,
+  query: (t: T) => string | undefined,
+): { pool: string[]; eligible: PoolQuery[]; picked: T[] } {
   const seenDocs = new Map<string, number>();
   const picked: T[] = [];
   for (const item of items) {
@@ -67,7 +72,8 @@ function dedupe<T>(items: readonly T[], doc: (t: T) => string, query: (t: T) => 
   const eligible: PoolQuery[] = [];
   picked.forEach((item, index) => {
     const q = query(item);
-    if (q !== undefined && seenDocs.get(pool[index]!) === 1 && queryCounts.get(q.toLowerCase()) === 1) eligible.push({ id: String(index), query: q, relevant: index });
+    if (q !== undefined && seenDocs.get(pool[index]!) === 1 && queryCounts.get(q.toLowerCase()) === 1)
+      eligible.push({ id: String(index), query: q, relevant: index });
   });
   return { pool, eligible, picked };
 }
@@ -103,7 +109,11 @@ function infoSource(): SourceDraft {
   }
   const nodes = [...byManual].flatMap(([manual, files]) => parseInfoNodes(files.map(readText).join('\x1f'), manual));
   const usable = nodes.filter((n) => contentWords(n.body) >= 15);
-  const { pool, eligible, picked } = dedupe(usable, (n) => firstWords(n.body, MAX_DOCUMENT_WORDS), (n) => (contentWords(n.title) >= 2 ? n.title : undefined));
+  const { pool, eligible, picked } = dedupe(
+    usable,
+    (n) => firstWords(n.body, MAX_DOCUMENT_WORDS),
+    (n) => (contentWords(n.title) >= 2 ? n.title : undefined),
+  );
   return {
     name: 'info',
     description: 'GNU info manual node title (section number and quotes removed) -> the text of that node (first 120 words, menu dropped)',
@@ -140,7 +150,12 @@ function wordnetSource(seed: number, poolSize: number): SourceDraft {
 function manSource(seed: number, sampleSize: number): SourceDraft {
   const dir = '/usr/share/man/man1';
   // The Google Cloud SDK's thousands of generated gcloud_* pages would otherwise make up most of the sample.
-  const files = shuffled(readdirSync(dir).filter((f) => !f.startsWith('gcloud')).sort(), seededRandom(seed)).slice(0, sampleSize);
+  const files = shuffled(
+    readdirSync(dir)
+      .filter((f) => !f.startsWith('gcloud'))
+      .sort(),
+    seededRandom(seed),
+  ).slice(0, sampleSize);
   const pages = files.flatMap((file) => {
     try {
       const page = parseManPage(readText(join(dir, file)), file.replace(/\.gz$/, '').replace(/\.[^.]+$/, ''));
@@ -160,7 +175,8 @@ function manSource(seed: number, sampleSize: number): SourceDraft {
   );
   return {
     name: 'man',
-    description: "man page NAME summary (the page's own names removed) -> its DESCRIPTION section (first 120 words). UNSEEN CHECK: never trained or tuned on",
+    description:
+      "man page NAME summary (the page's own names removed) -> its DESCRIPTION section (first 120 words). UNSEEN CHECK: never trained or tuned on",
     origin: `${dir}, ${sampleSize} pages sampled (gcloud_* pages excluded)`,
     licence: "each man page is part of its Debian package, under that package's licence",
     pool,
@@ -178,7 +194,13 @@ function cut(draft: SourceDraft, sizes: Record<SplitName, number>, seed: number)
     for (const q of order.slice(at, at + sizes[split])) taken.push({ split, q });
     at += sizes[split];
   }
-  const mined = mineCandidates(draft.pool, taken.map((t) => t.q), NEGATIVES, seed, stats);
+  const mined = mineCandidates(
+    draft.pool,
+    taken.map((t) => t.q),
+    NEGATIVES,
+    seed,
+    stats,
+  );
   // Store only the documents some query uses, re-indexed in first-use order.
   const index = new Map<number, number>();
   const documents: string[] = [];
@@ -234,7 +256,9 @@ async function main(): Promise<void> {
     const set = cut(await build(), sizes, seed);
     const bytes = encodePooledSet(set);
     await writeFile(join(values.out, `${name}.json.gz`), bytes);
-    console.log(`${name}: ${JSON.stringify(set.meta.queries)} queries, ${set.documents.length} documents, ${(bytes.length / 1024).toFixed(0)} KiB`);
+    console.log(
+      `${name}: ${JSON.stringify(set.meta.queries)} queries, ${set.documents.length} documents, ${(bytes.length / 1024).toFixed(0)} KiB`,
+    );
   }
 }
 

@@ -41,13 +41,17 @@ export function expectedCalibrationError(points: readonly ScoredLabel[], bins = 
 }
 
 /** True when every score can be read as a probability (finite, within [0, 1]). */
-export const isProbabilityScale = (points: readonly ScoredLabel[]): boolean => points.every((p) => Number.isFinite(p.score) && p.score >= 0 && p.score <= 1);
+export const isProbabilityScale = (points: readonly ScoredLabel[]): boolean =>
+  points.every((p) => Number.isFinite(p.score) && p.score >= 0 && p.score <= 1);
 
 /**
  * A reliability diagram as a standalone SVG: observed frequency against mean score per bin, one
  * polyline per series (circle area ~ bin size), with the diagonal a perfectly calibrated model follows.
  */
-export function reliabilitySvg(title: string, series: ReadonlyArray<{ name: string; color: string; bins: readonly ReliabilityBin[] }>): string {
+export function reliabilitySvg(
+  title: string,
+  series: ReadonlyArray<{ name: string; color: string; bins: readonly ReliabilityBin[] }>,
+): string {
   const size = 260;
   const pad = 36;
   const x = (v: number): number => pad + v * size;
@@ -69,8 +73,13 @@ export function reliabilitySvg(title: string, series: ReadonlyArray<{ name: stri
   series.forEach((s, i) => {
     const used = s.bins.filter((b) => b.count > 0);
     const total = used.reduce((n, b) => n + b.count, 0);
-    parts.push(`<polyline fill="none" stroke="${s.color}" stroke-width="1.5" points="${used.map((b) => `${x(b.confidence).toFixed(1)},${y(b.accuracy).toFixed(1)}`).join(' ')}"/>`);
-    for (const b of used) parts.push(`<circle cx="${x(b.confidence).toFixed(1)}" cy="${y(b.accuracy).toFixed(1)}" r="${(2 + 10 * Math.sqrt(b.count / total)).toFixed(1)}" fill="${s.color}" fill-opacity="0.35"/>`);
+    parts.push(
+      `<polyline fill="none" stroke="${s.color}" stroke-width="1.5" points="${used.map((b) => `${x(b.confidence).toFixed(1)},${y(b.accuracy).toFixed(1)}`).join(' ')}"/>`,
+    );
+    for (const b of used)
+      parts.push(
+        `<circle cx="${x(b.confidence).toFixed(1)}" cy="${y(b.accuracy).toFixed(1)}" r="${(2 + 10 * Math.sqrt(b.count / total)).toFixed(1)}" fill="${s.color}" fill-opacity="0.35"/>`,
+      );
     parts.push(`<rect x="${pad + size + 14}" y="${pad + 4 + 18 * i}" width="10" height="10" fill="${s.color}"/>`);
     parts.push(`<text x="${pad + size + 30}" y="${pad + 13 + 18 * i}">${esc(s.name)}</text>`);
   });

@@ -32,7 +32,10 @@ export function describeCandidateTraining(folder: string): string | undefined {
     t.mode === 'head'
       ? `the dense head only, lr ${h.lr}`
       : `every weight${h.freeze_embeddings === true ? ' but the token embeddings (frozen)' : ''}, head lr ${h.lr}, body lr ${h.body_lr}`;
-  const dev = t.dev_mrr_before === undefined || t.dev_mrr_best === undefined ? '' : `, dev MRR@10 ${t.dev_mrr_before.toFixed(3)} -> ${t.dev_mrr_best.toFixed(3)}`;
+  const dev =
+    t.dev_mrr_before === undefined || t.dev_mrr_best === undefined
+      ? ''
+      : `, dev MRR@10 ${t.dev_mrr_before.toFixed(3)} -> ${t.dev_mrr_best.toFixed(3)}`;
   const objective = (h.residual ?? 0) > 0 ? `residual objective (bm25 logit + ${h.residual} x cosine)` : 'InfoNCE';
   return `mode ${t.mode}, ${objective}: ${trained}, L2-SP ${h.l2sp}, ${h.epochs} epochs (kept epoch ${t.best_epoch}${dev}), seed ${h.seed}`;
 }

@@ -12,7 +12,9 @@ import { loadCachedBiEncoder } from './eval-scorers.js';
 import { TRAINING_SOURCES, USE_LITE_FOLDER, readSourceSplit, type SourceSplit } from './eval-sources.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { 'held-out-models': { type: 'string', default: 'models/.build/use-lite-tuned/without-{source}' } } });
+const { values } = parseArgs({
+  options: { 'held-out-models': { type: 'string', default: 'models/.build/use-lite-tuned/without-{source}' } },
+});
 
 /** MRR@10 of the one relevant candidate, ties counted against it (as fit-default-fusion.ts counts them). */
 async function meanReciprocalRank(scorer: Scorer, split: SourceSplit): Promise<number> {
@@ -32,7 +34,9 @@ for (const source of TRAINING_SOURCES) {
   const copy = await loadCachedBiEncoder(`without-${source}`, folder);
   const split = await readSourceSplit(source, 'train');
   const [before, after] = [await meanReciprocalRank(original, split), await meanReciprocalRank(copy, split)];
-  console.log(`${source} train (${split.queries.length} queries), cosine alone MRR@10: original ${before.toFixed(3)}, copy fine-tuned without ${source} ${after.toFixed(3)} (${after >= before ? '+' : ''}${(after - before).toFixed(3)})`);
+  console.log(
+    `${source} train (${split.queries.length} queries), cosine alone MRR@10: original ${before.toFixed(3)}, copy fine-tuned without ${source} ${after.toFixed(3)} (${after >= before ? '+' : ''}${(after - before).toFixed(3)})`,
+  );
   await copy.close?.();
 }
 await original.close?.();

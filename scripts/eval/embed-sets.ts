@@ -17,6 +17,8 @@ const [source, split] = process.argv.slice(3);
 const splits = source === undefined ? await allSplits() : [await readSourceSplit(source, (split ?? 'train') as SplitName)];
 const texts = splits.flatMap((s) => s.queries.flatMap((q) => [q.query, ...q.documents]));
 const started = performance.now();
-await cache.fill(model, texts, 256, (done, total) => console.log(`${done}/${total} embedded, ${((performance.now() - started) / done).toFixed(0)} ms/text`));
+await cache.fill(model, texts, 256, (done, total) =>
+  console.log(`${done}/${total} embedded, ${((performance.now() - started) / done).toFixed(0)} ms/text`),
+);
 console.log(`${cache.size} embeddings of ${folder} (model digest ${cache.digest.slice(0, 16)}) in ${EMBEDDING_CACHE_DIR}`);
 await model.close();

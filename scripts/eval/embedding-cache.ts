@@ -80,7 +80,12 @@ export class EmbeddingCache {
   }
 
   /** Embeds the texts not cached yet, in batches, saving after each `saveEvery` texts. */
-  async fill(model: Pick<OnnxBiEncoder, 'embed'>, texts: readonly string[], saveEvery = 256, progress?: (done: number, total: number) => void): Promise<void> {
+  async fill(
+    model: Pick<OnnxBiEncoder, 'embed'>,
+    texts: readonly string[],
+    saveEvery = 256,
+    progress?: (done: number, total: number) => void,
+  ): Promise<void> {
     const missing = [...new Set(texts)].filter((t) => this.get(t) === undefined);
     for (let i = 0; i < missing.length; i += saveEvery) {
       const batch = missing.slice(i, i + saveEvery);

@@ -53,7 +53,13 @@ export async function loadCachedBiEncoder(id: string, folder: string): Promise<S
   if (!existsSync(folder)) throw new ScorerNotAvailable(`${folder} does not exist`);
   const model = await loadOnnxBiEncoder({ id, folder });
   const cache = await EmbeddingCache.forModel(EMBEDDING_CACHE_DIR, folder);
-  return { ...cache.scorer(model), close: async () => { cache.save(); await model.close(); } };
+  return {
+    ...cache.scorer(model),
+    close: async () => {
+      cache.save();
+      await model.close();
+    },
+  };
 }
 
 /** The served bi-encoder (models/use-lite). */
@@ -73,7 +79,8 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
   },
   {
     name: 'bm25',
-    description: 'served `bm25`: P(relevant) from a logistic model over BM25 with the fixed background IDF (saturated), coverage and lengths',
+    description:
+      'served `bm25`: P(relevant) from a logistic model over BM25 with the fixed background IDF (saturated), coverage and lengths',
     load: async () => createBm25Scorer({ id: 'bm25' }),
   },
   {
@@ -83,18 +90,25 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
   },
   {
     name: 'use-lite-tuned',
-    description: 'served `use-lite-tuned`: cosine of USE-lite fine-tuned on the training sources (scripts/model/fine-tune-use/; what was trained: its training.json)',
+    description:
+      'served `use-lite-tuned`: cosine of USE-lite fine-tuned on the training sources (scripts/model/fine-tune-use/; what was trained: its training.json)',
     load: () => loadCachedBiEncoder('use-lite-tuned', USE_LITE_TUNED_FOLDER),
   },
   {
     name: 'use-lite-tuned-bm25 (candidate)',
-    description: 'candidate default: the fusion fitted for `use-lite-tuned` by leave-one-source-out CV (models/use-lite-tuned/fusion.json) over its cosine',
+    description:
+      'candidate default: the fusion fitted for `use-lite-tuned` by leave-one-source-out CV (models/use-lite-tuned/fusion.json) over its cosine',
     requires: ['use-lite-tuned'],
     load: async (loaded) => {
       const path = join(USE_LITE_TUNED_FOLDER, 'fusion.json');
       if (!existsSync(path)) throw new ScorerNotAvailable(`${path} does not exist (npm run model:train-default writes it)`);
       const calibration = JSON.parse(readFileSync(path, 'utf8')) as LogisticModel;
-      return createFittedHybridScorer({ id: 'use-lite-tuned-bm25', model: requireLoaded(loaded, 'use-lite-tuned'), lexical: createBm25Scorer({ id: 'bm25' }), calibration });
+      return createFittedHybridScorer({
+        id: 'use-lite-tuned-bm25',
+        model: requireLoaded(loaded, 'use-lite-tuned'),
+        lexical: createBm25Scorer({ id: 'bm25' }),
+        calibration,
+      });
     },
   },
   {
@@ -102,20 +116,36 @@ export const EVAL_SCORERS: readonly EvalScorerFactory[] = [
     description: 'the old `use-lite-bm25`: 0.5 minmax(cosine) + 0.5 minmax(request-local BM25) over the request: candidate-relative',
     requires: ['use-lite', 'bm25-candidates (old bm25)'],
     load: async (loaded) =>
-      createHybridScorer({ id: 'old-hybrid', fusion: 'minmax', model: requireLoaded(loaded, 'use-lite'), lexical: requireLoaded(loaded, 'bm25-candidates (old bm25)') }),
+      createHybridScorer({
+        id: 'old-hybrid',
+        fusion: 'minmax',
+        model: requireLoaded(loaded, 'use-lite'),
+        lexical: requireLoaded(loaded, 'bm25-candidates (old bm25)'),
+      }),
   },
   {
     name: 'previous default (use-lite-bm25 of 2026-11-25)',
-    description: 'the `use-lite-bm25` served before the fine-tuned model: its fusion (scripts/eval/previous-default-fusion.ts) over the original USE-lite cosine',
+    description:
+      'the `use-lite-bm25` served before the fine-tuned model: its fusion (scripts/eval/previous-default-fusion.ts) over the original USE-lite cosine',
     requires: ['use-lite'],
     load: async (loaded) =>
-      createFittedHybridScorer({ id: 'previous-default', model: requireLoaded(loaded, 'use-lite'), lexical: createBm25Scorer({ id: 'bm25' }), calibration: PREVIOUS_DEFAULT_FUSION }),
+      createFittedHybridScorer({
+        id: 'previous-default',
+        model: requireLoaded(loaded, 'use-lite'),
+        lexical: createBm25Scorer({ id: 'bm25' }),
+        calibration: PREVIOUS_DEFAULT_FUSION,
+      }),
   },
   {
     name: 'use-lite-bm25 (new default)',
     description: `served \`use-lite-bm25\`: P(relevant) from a logistic model over lexical features and the \`${DEFAULT_BI_ENCODER}\` cosine (shared/scoring/hybrid/use-lite-fusion.ts)`,
     requires: [DEFAULT_BI_ENCODER],
-    load: async (loaded) => createFittedHybridScorer({ id: 'use-lite-bm25', model: requireLoaded(loaded, DEFAULT_BI_ENCODER), lexical: createBm25Scorer({ id: 'bm25' }) }),
+    load: async (loaded) =>
+      createFittedHybridScorer({
+        id: 'use-lite-bm25',
+        model: requireLoaded(loaded, DEFAULT_BI_ENCODER),
+        lexical: createBm25Scorer({ id: 'bm25' }),
+      }),
   },
 ];
 
@@ -130,7 +160,9 @@ export function selectEvalScorers(only: readonly string[] | undefined): readonly
   if (only === undefined) return EVAL_SCORERS;
   const unknown = only.filter((o) => !EVAL_SCORERS.some((f) => f.name === o || servedName(f.name) === o));
   if (unknown.length > 0) {
-    throw new Error(`--only: no scorer named ${unknown.map((u) => `'${u}'`).join(', ')}; the scorers are ${EVAL_SCORERS.map((f) => `'${f.name}'`).join(', ')}`);
+    throw new Error(
+      `--only: no scorer named ${unknown.map((u) => `'${u}'`).join(', ')}; the scorers are ${EVAL_SCORERS.map((f) => `'${f.name}'`).join(', ')}`,
+    );
   }
   const wanted = new Set(EVAL_SCORERS.filter((f) => only.includes(f.name) || only.includes(servedName(f.name))).map((f) => f.name));
   for (const f of EVAL_SCORERS.filter((x) => wanted.has(x.name)).reverse()) for (const r of f.requires ?? []) wanted.add(r);

@@ -32,13 +32,17 @@ export interface Bm25Fit {
  */
 export function fitBm25Calibration(queries: readonly LexicalQuery[], onSaturation?: (saturation: number, cvMrr: number) => void): Bm25Fit {
   if (queries.length < FOLDS) throw new RangeError(`fitting bm25 needs at least ${FOLDS} queries, got ${queries.length}`);
-  const groupsFor = (saturation: number): QueryGroup[] => queries.map((q) => ({ rows: q.lexical.map((f) => lexicalFeatureVector(f, saturation)), relevant: q.relevant }));
+  const groupsFor = (saturation: number): QueryGroup[] =>
+    queries.map((q) => ({ rows: q.lexical.map((f) => lexicalFeatureVector(f, saturation)), relevant: q.relevant }));
   let best: { saturation: number; cvMrr: number } | undefined;
   for (const saturation of BM25_SATURATIONS) {
     const groups = groupsFor(saturation);
     let mrr = 0;
     for (let fold = 0; fold < FOLDS; fold++) {
-      const w = fitConditionalLogit(groups.filter((_, i) => i % FOLDS !== fold), LAMBDA);
+      const w = fitConditionalLogit(
+        groups.filter((_, i) => i % FOLDS !== fold),
+        LAMBDA,
+      );
       const held = groups.filter((_, i) => i % FOLDS === fold);
       mrr += meanReciprocalRank(w, held) * held.length;
     }

@@ -34,7 +34,13 @@ import { logisticProbability, type LogisticModel } from '../../shared/scoring/lo
 import { expectedCalibrationError, type ScoredLabel } from './calibration.js';
 import { EmbeddingCache } from './embedding-cache.js';
 import { EMBEDDING_CACHE_DIR, TRAINING_SOURCES, readSourceSplit } from './eval-sources.js';
-import { fitLexicalSideWithout, lexicalFeaturesUnder, type HeldOutLexicalSide, type LexicalSide, type SourceQuery } from './held-out-lexical-side.js';
+import {
+  fitLexicalSideWithout,
+  lexicalFeaturesUnder,
+  type HeldOutLexicalSide,
+  type LexicalSide,
+  type SourceQuery,
+} from './held-out-lexical-side.js';
 import { fusionFitTarget } from './fusion-fit-target.js';
 import { fitConditionalLogit, fitLogistic, logLoss, type QueryGroup } from './logistic-fit.js';
 
@@ -65,8 +71,28 @@ const FEATURE_SETS: Record<string, readonly string[]> = {
   'bm25 logit + cosine, cosine^2': ['bm25Logit', 'cosine', 'cosineSquared', 'logQueryTerms'],
   'bm25 logit + cosine, cosine x idfCoverage': ['bm25Logit', 'cosine', 'cosineTimesIdfCoverage', 'logQueryTerms'],
   'bm25 logit + all cosine terms': ['bm25Logit', 'cosine', 'cosineSquared', 'cosineTimesIdfCoverage', 'logQueryTerms'],
-  'lexical + cosine': ['bm25Saturated', 'logBm25', 'coverage', 'idfCoverage', 'rarestMatched', 'logDocumentTerms', 'cosine', 'logQueryTerms'],
-  'lexical + all cosine terms (previous)': ['bm25Saturated', 'logBm25', 'coverage', 'idfCoverage', 'rarestMatched', 'logDocumentTerms', 'cosine', 'cosineSquared', 'cosineTimesIdfCoverage', 'logQueryTerms'],
+  'lexical + cosine': [
+    'bm25Saturated',
+    'logBm25',
+    'coverage',
+    'idfCoverage',
+    'rarestMatched',
+    'logDocumentTerms',
+    'cosine',
+    'logQueryTerms',
+  ],
+  'lexical + all cosine terms (previous)': [
+    'bm25Saturated',
+    'logBm25',
+    'coverage',
+    'idfCoverage',
+    'rarestMatched',
+    'logDocumentTerms',
+    'cosine',
+    'cosineSquared',
+    'cosineTimesIdfCoverage',
+    'logQueryTerms',
+  ],
 };
 const LAMBDAS = [0.1, 1, 10, 100];
 const SATURATIONS = [1, 4, 16];
@@ -100,7 +126,10 @@ for (const source of TRAINING_SOURCES) {
   const cosineScorer = sourceCache.scorer(model);
   const train = (await readSourceSplit(source, 'train')).queries;
   // The committed IDF table is over every split's documents of the training sources (build-background-idf.ts): a fold's is the same without one source.
-  idfDocuments.set(source, [...train, ...(await readSourceSplit(source, 'eval')).queries].flatMap((q) => q.documents));
+  idfDocuments.set(
+    source,
+    [...train, ...(await readSourceSplit(source, 'eval')).queries].flatMap((q) => q.documents),
+  );
   for (const q of train) {
     texts.push({ source, query: q.query, documents: q.documents, relevant: q.relevant[0]! });
     cosinesOf.push((await cosineScorer.score(q.query, q.documents)).scores);
@@ -110,9 +139,14 @@ for (const source of TRAINING_SOURCES) {
 }
 
 const served: LexicalSide = { background: defaultBackground(), bm25: BM25_CALIBRATION };
-const folds = new Map<SideKey, HeldOutLexicalSide>(TRAINING_SOURCES.map((source) => [source, fitLexicalSideWithout(source, texts, idfDocuments)]));
+const folds = new Map<SideKey, HeldOutLexicalSide>(
+  TRAINING_SOURCES.map((source) => [source, fitLexicalSideWithout(source, texts, idfDocuments)]),
+);
 const sides = new Map<SideKey, LexicalSide>([['served', served], ...folds]);
-for (const f of folds.values()) console.log(`bm25 without ${f.heldOut}: IDF over ${f.idfDocuments} documents, k ${f.fit.saturation}, CV MRR@10 ${f.fit.cvMrr.toFixed(3)}`);
+for (const f of folds.values())
+  console.log(
+    `bm25 without ${f.heldOut}: IDF over ${f.idfDocuments} documents, k ${f.fit.saturation}, CV MRR@10 ${f.fit.cvMrr.toFixed(3)}`,
+  );
 const queries: Query[] = texts.map((t, i) => ({
   source: t.source,
   lexical: new Map([...sides].map(([key, side]) => [key, lexicalFeaturesUnder(side, t.query, t.documents)])),
@@ -123,7 +157,10 @@ const lexicalOf = (q: Query, side: SideKey): readonly LexicalFeatures[] => q.lex
 /** The reciprocal rank@10 of a side's bm25 on a query (the baseline every candidate must not fall below). */
 const bm25Rr = (q: Query, side: SideKey): number => {
   const { bm25 } = sides.get(side)!;
-  return reciprocalRank(lexicalOf(q, side).map((f) => logisticProbability(bm25, lexicalFeatureVector(f, bm25.saturation))), q.relevant);
+  return reciprocalRank(
+    lexicalOf(q, side).map((f) => logisticProbability(bm25, lexicalFeatureVector(f, bm25.saturation))),
+    q.relevant,
+  );
 };
 
 interface Candidate {
@@ -144,7 +181,10 @@ const dot = (w: readonly number[], x: readonly number[]): number => x.reduce((s,
 
 /** Listwise weights, then Platt scaling over (w . x, logQueryTerms): a LogisticModel in the served form. */
 function fit(c: Candidate, train: readonly Query[], side: SideKey): { weights: number[]; bias: number; logLoss: number } {
-  const w = fitConditionalLogit(train.map((q) => group(c, q, side)), c.lambda);
+  const w = fitConditionalLogit(
+    train.map((q) => group(c, q, side)),
+    c.lambda,
+  );
   const queryLength = c.features.indexOf('logQueryTerms');
   const z = train.flatMap((q) => rows(c, q, side).map((row) => [dot(w, row), row[queryLength]!]));
   const labels = train.flatMap((q) => q.cosines.map((_, i) => (i === q.relevant ? 1 : 0)));
@@ -176,7 +216,11 @@ interface HeldOut {
 function leaveOneSourceOut(c: Candidate): HeldOut[] {
   return TRAINING_SOURCES.map((source) => {
     // Everything fitted here (the fusion, and bm25 under its bm25Logit) has seen neither the source's labels nor its documents.
-    const { weights, bias } = fit(c, queries.filter((q) => q.source !== source), source);
+    const { weights, bias } = fit(
+      c,
+      queries.filter((q) => q.source !== source),
+      source,
+    );
     const held = queries.filter((q) => q.source === source);
     const points: ScoredLabel[] = [];
     const rr = held.map((q) => {
@@ -204,12 +248,17 @@ const results = candidates.map((c) => {
 });
 const qualifying = results.filter((r) => r.worstDiff >= 0);
 const pool = qualifying.length > 0 ? qualifying : results;
-const chosen = pool.reduce((best, r) => (qualifying.length > 0 ? r.meanMrr > best.meanMrr : r.worstDiff > best.worstDiff) ? r : best);
+const chosen = pool.reduce((best, r) => ((qualifying.length > 0 ? r.meanMrr > best.meanMrr : r.worstDiff > best.worstDiff) ? r : best));
 const f3 = (x: number): string => x.toFixed(3);
 const signed = (x: number): string => `${x >= 0 ? '+' : ''}${f3(x)}`;
 const describe = (c: Candidate): string => `${c.name}, lambda ${c.lambda}${usesSaturation(c.features) ? `, k ${c.saturation}` : ''}`;
-for (const r of results) console.log(`${describe(r.c)}: LOSO MRR@10 ${r.held.map((h) => `${h.source} ${f3(h.mrr)} (${signed(h.diff)} vs bm25)`).join(', ')}; mean ${f3(r.meanMrr)}`);
-console.log(`chosen: ${describe(chosen.c)}${qualifying.length > 0 ? '' : ' (NO candidate reaches bm25 on every held-out source: the least bad one)'}`);
+for (const r of results)
+  console.log(
+    `${describe(r.c)}: LOSO MRR@10 ${r.held.map((h) => `${h.source} ${f3(h.mrr)} (${signed(h.diff)} vs bm25)`).join(', ')}; mean ${f3(r.meanMrr)}`,
+  );
+console.log(
+  `chosen: ${describe(chosen.c)}${qualifying.length > 0 ? '' : ' (NO candidate reaches bm25 on every held-out source: the least bad one)'}`,
+);
 
 const final = fit(chosen.c, queries, 'served');
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
@@ -227,7 +276,7 @@ const fitted: LogisticModel = {
 };
 
 const foldTable = [
-  '| held-out source | its fold\'s bm25: IDF documents, k, CV MRR@10 (other two sources) | held-out MRR@10: fold bm25 / served bm25 (in sample) |',
+  "| held-out source | its fold's bm25: IDF documents, k, CV MRR@10 (other two sources) | held-out MRR@10: fold bm25 / served bm25 (in sample) |",
   '| --- | --- | --- |',
   ...[...folds.values()].map((f) => {
     const h = chosen.held.find((x) => x.source === f.heldOut)!;
@@ -235,7 +284,9 @@ const foldTable = [
   }),
 ].join('\n');
 const table = [
-  '| feature set | L2 | k | ' + TRAINING_SOURCES.map((s) => `${s} held out: MRR@10 (vs bm25, paired 95% CI) / ECE`).join(' | ') + ' | mean MRR@10 | >= bm25 on every source |',
+  '| feature set | L2 | k | ' +
+    TRAINING_SOURCES.map((s) => `${s} held out: MRR@10 (vs bm25, paired 95% CI) / ECE`).join(' | ') +
+    ' | mean MRR@10 | >= bm25 on every source |',
   '| --- | --- | --- | ' + TRAINING_SOURCES.map(() => '---').join(' | ') + ' | --- | --- |',
   ...results.map(
     (r) =>

@@ -20,7 +20,12 @@ export interface FusionFitTarget {
  * model folder's fusion.json (the eval's candidate row reads it there), refused for a committed folder so a
  * refit of today's default never leaves a stray file in models/use-lite.
  */
-export function fusionFitTarget(options: { readonly root: string; readonly modelFolder: string; readonly fitOut?: string; readonly write: boolean }): FusionFitTarget {
+export function fusionFitTarget(options: {
+  readonly root: string;
+  readonly modelFolder: string;
+  readonly fitOut?: string;
+  readonly write: boolean;
+}): FusionFitTarget {
   const { root, modelFolder, fitOut, write } = options;
   if (write && fitOut !== undefined) throw new Error('--write and --fit-out both name where the fit goes: give one');
   if (write) return { kind: 'served', path: resolve(root, SERVED_FUSION_FILE) };

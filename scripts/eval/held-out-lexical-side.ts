@@ -27,7 +27,11 @@ export interface HeldOutLexicalSide extends LexicalSide {
 }
 
 /** The pair's lexical features under a side's IDF (tokens as served: stemmed, stopwords dropped). */
-export function lexicalFeaturesUnder(side: Pick<LexicalSide, 'background'>, query: string, documents: readonly string[]): LexicalFeatures[] {
+export function lexicalFeaturesUnder(
+  side: Pick<LexicalSide, 'background'>,
+  query: string,
+  documents: readonly string[],
+): LexicalFeatures[] {
   const queryTerms = tokenizeLexical(query);
   return documents.map((d) => lexicalFeatures(queryTerms, tokenizeLexical(d), side.background));
 }
@@ -41,13 +45,22 @@ export function lexicalFeaturesUnder(side: Pick<LexicalSide, 'background'>, quer
  * `idfDocuments` are the documents each source contributes to the IDF table (the committed table takes
  * every split's, labels unused); `trainQueries` those fitted on. Nothing of `heldOut` is read.
  */
-export function fitLexicalSideWithout(heldOut: string, trainQueries: readonly SourceQuery[], idfDocuments: ReadonlyMap<string, readonly string[]>): HeldOutLexicalSide {
+export function fitLexicalSideWithout(
+  heldOut: string,
+  trainQueries: readonly SourceQuery[],
+  idfDocuments: ReadonlyMap<string, readonly string[]>,
+): HeldOutLexicalSide {
   const documents = [...idfDocuments].filter(([source]) => source !== heldOut).flatMap(([, docs]) => docs);
   const table = backgroundTable(documents);
   const background = backgroundStatistics(table);
   const kept = trainQueries.filter((q) => q.source !== heldOut);
-  const fit = fitBm25Calibration(kept.map((q) => ({ lexical: lexicalFeaturesUnder({ background }, q.query, q.documents), relevant: q.relevant })));
+  const fit = fitBm25Calibration(
+    kept.map((q) => ({ lexical: lexicalFeaturesUnder({ background }, q.query, q.documents), relevant: q.relevant })),
+  );
   const sources = [...new Set(kept.map((q) => q.source))];
-  const bm25 = bm25Model(fit, `${kept.length} train queries of ${sources.join(', ')} (IDF over ${table.documents} of their documents); leave-one-source-out fold without ${heldOut}`);
+  const bm25 = bm25Model(
+    fit,
+    `${kept.length} train queries of ${sources.join(', ')} (IDF over ${table.documents} of their documents); leave-one-source-out fold without ${heldOut}`,
+  );
   return { heldOut, background, bm25, fit, idfDocuments: table.documents };
 }

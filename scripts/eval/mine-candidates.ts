@@ -50,7 +50,10 @@ export function mineCandidates(
       .slice(0, negativeCount);
     if (negatives.length < negativeCount) {
       const taken = new Set(negatives);
-      const rest = shuffled(others.filter((i) => !taken.has(i)), seededRandom(hashSeed(q.id, seed)));
+      const rest = shuffled(
+        others.filter((i) => !taken.has(i)),
+        seededRandom(hashSeed(q.id, seed)),
+      );
       stats.randomFilledNegatives += negativeCount - negatives.length;
       negatives.push(...rest.slice(0, negativeCount - negatives.length));
     }

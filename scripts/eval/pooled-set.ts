@@ -44,4 +44,9 @@ export function pooledSplit(set: PooledSet, split: SplitName): RelevanceQuery[] 
 }
 
 /** First `maxWords` whitespace-separated words: USE-lite reads 128 tokens, and the committed sets stay small. */
-export const firstWords = (text: string, maxWords: number): string => text.split(/\s+/).filter((w) => w !== '').slice(0, maxWords).join(' ');
+export const firstWords = (text: string, maxWords: number): string =>
+  text
+    .split(/\s+/)
+    .filter((w) => w !== '')
+    .slice(0, maxWords)
+    .join(' ');

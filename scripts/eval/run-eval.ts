@@ -20,7 +20,14 @@ import { expectedCalibrationError, isProbabilityScale, reliabilityBins, reliabil
 import { BASELINE_SCORERS, DEFAULT_BASELINE, baselineTable, readBaseline, saveBaseline, type BaselineSplit } from './analyzer-baseline.js';
 import { ScorerNotAvailable, selectEvalScorers } from './eval-scorers.js';
 import { describeCandidateTraining } from './candidate-training.js';
-import { DEFAULT_BI_ENCODER, TRAINING_SOURCES, UNSEEN_SOURCES, USE_LITE_TUNED_FOLDER, readSourceSplit, type SourceSplit } from './eval-sources.js';
+import {
+  DEFAULT_BI_ENCODER,
+  TRAINING_SOURCES,
+  UNSEEN_SOURCES,
+  USE_LITE_TUNED_FOLDER,
+  readSourceSplit,
+  type SourceSplit,
+} from './eval-sources.js';
 import { expectedRandomMetrics, ndcgAt, rankDocuments, reciprocalRankAt } from './ranking-metrics.js';
 
 interface Estimate {
@@ -60,7 +67,12 @@ async function evaluate(scorer: Scorer, split: SourceSplit, k: number): Promise<
 }
 
 const fixed = (x: number, digits = 3): string => x.toFixed(digits);
-const slug = (name: string): string => name.replace(/\s*\(.*\)$/, '').replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+const slug = (name: string): string =>
+  name
+    .replace(/\s*\(.*\)$/, '')
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 const OLD = 'minmax(use-lite+bm25) (old default)';
 const NEW = 'use-lite-bm25 (new default)';
 const PREVIOUS = 'previous default (use-lite-bm25 of 2026-11-25)';
@@ -76,17 +88,28 @@ function ece(name: string, points: readonly ScoredLabel[]): string {
 
 function thresholdTable(points: readonly ScoredLabel[]): string {
   const relevantTotal = points.filter((p) => p.relevant).length;
-  const rows = ['| threshold | kept per query of 20 | share of kept that are relevant | relevant kept (recall) |', '| --- | --- | --- | --- |'];
+  const rows = [
+    '| threshold | kept per query of 20 | share of kept that are relevant | relevant kept (recall) |',
+    '| --- | --- | --- | --- |',
+  ];
   for (const t of [0.1, 0.2, 0.3, 0.5, 0.7, 0.9]) {
     const kept = points.filter((p) => p.score >= t);
     const hits = kept.filter((p) => p.relevant).length;
-    rows.push(`| ${t} | ${fixed((kept.length / points.length) * 20, 2)} | ${kept.length === 0 ? '-' : fixed(hits / kept.length)} | ${fixed(hits / relevantTotal)} |`);
+    rows.push(
+      `| ${t} | ${fixed((kept.length / points.length) * 20, 2)} | ${kept.length === 0 ? '-' : fixed(hits / kept.length)} | ${fixed(hits / relevantTotal)} |`,
+    );
   }
   return rows.join('\n');
 }
 
 const weightsTable = (model: LogisticModel): string =>
-  ['| feature | weight |', '| --- | --- |', ...model.features.map((f, i) => `| ${f} | ${model.weights[i]} |`), `| (bias) | ${model.bias} |`, `| BM25 saturation k in s / (s + k) | ${model.saturation} |`].join('\n');
+  [
+    '| feature | weight |',
+    '| --- | --- |',
+    ...model.features.map((f, i) => `| ${f} | ${model.weights[i]} |`),
+    `| (bias) | ${model.bias} |`,
+    `| BM25 saturation k in s / (s + k) | ${model.saturation} |`,
+  ].join('\n');
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -122,7 +145,9 @@ async function main(): Promise<void> {
     for (const split of splits) {
       const result = await evaluate(scorer, split, k);
       bySplit.set(split.source, result);
-      console.log(`${split.source} ${factory.name}: MRR@${k} ${fixed(result.mrr.mean)} nDCG@${k} ${fixed(result.ndcg.mean)} ECE ${ece(factory.name, result.points)}`);
+      console.log(
+        `${split.source} ${factory.name}: MRR@${k} ${fixed(result.mrr.mean)} nDCG@${k} ${fixed(result.ndcg.mean)} ECE ${ece(factory.name, result.points)}`,
+      );
     }
     results.set(factory.name, bySplit);
   }
@@ -131,18 +156,34 @@ async function main(): Promise<void> {
   const asBaseline = (scorer: string, source: string): BaselineSplit | undefined => {
     const r = results.get(scorer)?.get(source);
     if (r === undefined) return undefined;
-    return { mrr: r.mrr, ndcg: r.ndcg, ece: isProbabilityScale(r.points) ? expectedCalibrationError(r.points) : null, perQuery: r.perQuery };
+    return {
+      mrr: r.mrr,
+      ndcg: r.ndcg,
+      ece: isProbabilityScale(r.points) ? expectedCalibrationError(r.points) : null,
+      perQuery: r.perQuery,
+    };
   };
   const allSources = splits.map((s) => s.source);
   if (values['save-baseline'] !== undefined) {
-    const saved = Object.fromEntries(BASELINE_SCORERS.map((name) => [name, Object.fromEntries(allSources.flatMap((source) => { const r = asBaseline(name, source); return r === undefined ? [] : [[source, r]]; }))]));
+    const saved = Object.fromEntries(
+      BASELINE_SCORERS.map((name) => [
+        name,
+        Object.fromEntries(
+          allSources.flatMap((source) => {
+            const r = asBaseline(name, source);
+            return r === undefined ? [] : [[source, r]];
+          }),
+        ),
+      ]),
+    );
     await saveBaseline(values['save-baseline'], 'unstemmed', saved);
     console.log(`wrote ${values['save-baseline']}`);
   }
   const baseline = readBaseline(values.baseline);
 
   const sections: string[] = [];
-  const pooled = (name: string, sources: readonly string[]): ScoredLabel[] => sources.flatMap((s) => results.get(name)?.get(s)?.points ?? []);
+  const pooled = (name: string, sources: readonly string[]): ScoredLabel[] =>
+    sources.flatMap((s) => results.get(name)?.get(s)?.points ?? []);
   for (const split of splits) {
     const unseen = (UNSEEN_SOURCES as readonly string[]).includes(split.source);
     const chance = expectedRandomMetrics(split.queries[0]?.documents.length ?? 20, k);
@@ -150,7 +191,10 @@ async function main(): Promise<void> {
     for (const f of factories) {
       const r = results.get(f.name)?.get(split.source);
       if (r === undefined) rows.push(`| ${f.name} | not available | | | ${unavailable.get(f.name) ?? ''} |`);
-      else rows.push(`| ${f.name} | ${fixed(r.mrr.mean)} ± ${fixed(r.mrr.ci95)} | ${fixed(r.ndcg.mean)} ± ${fixed(r.ndcg.ci95)} | ${ece(f.name, r.points)} | ${f.description} |`);
+      else
+        rows.push(
+          `| ${f.name} | ${fixed(r.mrr.mean)} ± ${fixed(r.mrr.ci95)} | ${fixed(r.ndcg.mean)} ± ${fixed(r.ndcg.ci95)} | ${ece(f.name, r.points)} | ${f.description} |`,
+        );
     }
     sections.push(
       `### ${split.source}${unseen ? ' - UNSEEN CHECK (never trained or tuned on)' : ''}: ${split.queries.length} eval queries\n\n${rows.join('\n')}\n\n` +
@@ -158,7 +202,10 @@ async function main(): Promise<void> {
     );
   }
 
-  const comparison = ['| split | old default MRR@10 | new default MRR@10 | Δ (paired 95% CI) | old nDCG@10 | new nDCG@10 | Δ (paired 95% CI) | new ≥ old |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const comparison = [
+    '| split | old default MRR@10 | new default MRR@10 | Δ (paired 95% CI) | old nDCG@10 | new nDCG@10 | Δ (paired 95% CI) | new ≥ old |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   const paired = (a: readonly number[], b: readonly number[]): string => {
     const d = estimate(b.map((v, i) => v - a[i]!));
     return `${d.mean >= 0 ? '+' : ''}${fixed(d.mean)} ± ${fixed(d.ci95)}`;
@@ -199,7 +246,7 @@ async function main(): Promise<void> {
 
   // The fine-tuned candidate against what is served today (the default row) and bm25: the issue's Done-when.
   const candidateRows = [
-    '| split | candidate MRR@10 | Δ vs today\'s default (paired 95% CI) | Δ vs bm25 (paired 95% CI) | ECE candidate / today / bm25 | better than both | CI above 0 vs both |',
+    "| split | candidate MRR@10 | Δ vs today's default (paired 95% CI) | Δ vs bm25 (paired 95% CI) | ECE candidate / today / bm25 | better than both | CI above 0 vs both |",
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const split of splits) {
@@ -218,7 +265,10 @@ async function main(): Promise<void> {
 
   await mkdir('eval/reliability', { recursive: true });
   const plotted: { name: string; file: string }[] = [];
-  const calibrationRows = ['| scorer | ECE, eval splits of the training sources (pooled) | ECE, man pages (unseen) | plot |', '| --- | --- | --- | --- |'];
+  const calibrationRows = [
+    '| scorer | ECE, eval splits of the training sources (pooled) | ECE, man pages (unseen) | plot |',
+    '| --- | --- | --- | --- |',
+  ];
   for (const f of factories) {
     if (!results.has(f.name)) continue;
     const inDomain = pooled(f.name, TRAINING_SOURCES);
@@ -243,7 +293,9 @@ async function main(): Promise<void> {
   const report = `# Ranking quality and calibration
 
 Generated by \`npm run eval\` (scripts/eval/run-eval.ts) on ${new Date().toISOString()}.
-Machine: ${cpu}, ${availableParallelism()} CPUs, ${fixed(totalmem() / 2 ** 30, 0)} GiB, ${platform()} ${release()}, Node ${process.version}; load average at the end ${loadavg().map((x) => fixed(x, 1)).join(' / ')}.
+Machine: ${cpu}, ${availableParallelism()} CPUs, ${fixed(totalmem() / 2 ** 30, 0)} GiB, ${platform()} ${release()}, Node ${process.version}; load average at the end ${loadavg()
+    .map((x) => fixed(x, 1))
+    .join(' / ')}.
 Scoring speed is not measured here (USE-lite embeddings are cached per text between runs); see \`npm run bench\`.
 
 ## Sets
@@ -270,7 +322,10 @@ ${sections.join('\n\n')}
 ECE = expected calibration error over 10 equal-width bins of the score read as P(relevant) (lower is better);
 the base rate is 1 relevant in 20 (0.05).
 
-${baseline === undefined ? '' : `## Stemming: before and after
+${
+  baseline === undefined
+    ? ''
+    : `## Stemming: before and after
 
 The lexical analysis now reduces English words to their Porter2 (Snowball English) stem (shared/scoring/lexical/english-stemmer.ts);
 the background IDF table and both fitted models were rebuilt with it. "Before" is the run of ${baseline.generated.slice(0, 10)} with
@@ -278,7 +333,8 @@ the ${baseline.analyzer} analyzer (${values.baseline}) on the same candidate set
 
 ${baselineTable(baseline, asBaseline, allSources)}
 
-`}## New default against the old min-max hybrid
+`
+}## New default against the old min-max hybrid
 
 ${comparison.join('\n')}
 

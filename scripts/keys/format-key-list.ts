@@ -1,6 +1,7 @@
 import type { ApiKeyRecord } from '../../shared/auth/api-key-record.js';
 
-const iso = (seconds: number | undefined): string => (seconds === undefined ? '-' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'));
+const iso = (seconds: number | undefined): string =>
+  seconds === undefined ? '-' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');
 
 /** A plain-text table of key records: ids, names, prefixes, times and limits; there is no key to print. */
 export function formatKeyList(records: readonly ApiKeyRecord[]): string {
@@ -15,6 +16,10 @@ export function formatKeyList(records: readonly ApiKeyRecord[]): string {
     r.maxConcurrentJobs === undefined ? 'default' : String(r.maxConcurrentJobs),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
 }

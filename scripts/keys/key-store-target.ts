@@ -29,7 +29,9 @@ export interface KeyStoreTarget {
 export class MissingRegionError extends Error {
   override name = 'MissingRegionError';
   constructor() {
-    super('no AWS region for --table: pass --region <region> (e.g. --region us-east-1) or set AWS_REGION (or a region in your AWS profile)');
+    super(
+      'no AWS region for --table: pass --region <region> (e.g. --region us-east-1) or set AWS_REGION (or a region in your AWS profile)',
+    );
   }
 }
 
@@ -37,7 +39,12 @@ export class MissingRegionError extends Error {
  * The store a CLI run works on, and how to name it to the operator; the caller disposes the client. `ready` checks,
  * before the first call, what the store needs from the environment (a region for a table).
  */
-export function openKeyStore(target: KeyStoreTarget): { store: ApiKeyStore; description: string; ready: () => Promise<void>; close: () => void } {
+export function openKeyStore(target: KeyStoreTarget): {
+  store: ApiKeyStore;
+  description: string;
+  ready: () => Promise<void>;
+  close: () => void;
+} {
   if (target.table !== undefined) {
     // Region and credentials come from the normal AWS chain (AWS_PROFILE, AWS_REGION, SSO...); --endpoint for DynamoDB Local.
     const client = new DynamoDBClient({
@@ -57,5 +64,10 @@ export function openKeyStore(target: KeyStoreTarget): { store: ApiKeyStore; desc
     };
   }
   const file = target.file ?? configuredKeyFile();
-  return { store: new InMemoryApiKeyStore({ file }), description: `key file ${file}`, ready: async () => undefined, close: () => undefined };
+  return {
+    store: new InMemoryApiKeyStore({ file }),
+    description: `key file ${file}`,
+    ready: async () => undefined,
+    close: () => undefined,
+  };
 }

@@ -54,7 +54,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return command === undefined && !values.help ? 2 : 0;
   }
   if (values.file !== undefined && values.table !== undefined) throw new UsageError('use either --file or --table, not both');
-  if ((values.endpoint ?? values.region) !== undefined && values.table === undefined) throw new UsageError('--endpoint and --region need --table');
+  if ((values.endpoint ?? values.region) !== undefined && values.table === undefined)
+    throw new UsageError('--endpoint and --region need --table');
 
   const target = openKeyStore(values);
   try {
@@ -103,7 +104,10 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const usage = error instanceof UsageError || error instanceof MissingRegionError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
+    const usage =
+      error instanceof UsageError ||
+      error instanceof MissingRegionError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') === true;
     const known = usage || error instanceof InvalidApiKeyOptionsError;
     // Our own errors carry no key; anything else is reported by name and message only, never with request data.
     process.stderr.write(`keys: ${(error as Error).message}${usage ? '\nRun with --help for usage.' : ''}\n`);

@@ -43,12 +43,21 @@ for (let i = 0; i < runs; i++) {
     const scratch = await mkdtemp(path.join(tmpdir(), 'cold-start-'));
     const target = mode === 'tmp' ? path.join(scratch, 'model') : '-';
     const pace = mode === 'image-no-pace' ? 'no-pace' : 'pace';
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PROBE, folder, target, pace], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', PROBE, folder, target, pace], {
+      encoding: 'utf8',
+    });
     samples[mode].push(JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>);
     await rm(scratch, { recursive: true, force: true });
   }
 }
 for (const mode of MODES) {
   const keys = Object.keys(samples[mode][0]!);
-  console.log(JSON.stringify({ mode, folder, runs, ...Object.fromEntries(keys.map((k) => [k, Math.round(median(samples[mode].map((s) => s[k]!)))])) }));
+  console.log(
+    JSON.stringify({
+      mode,
+      folder,
+      runs,
+      ...Object.fromEntries(keys.map((k) => [k, Math.round(median(samples[mode].map((s) => s[k]!)))])),
+    }),
+  );
 }

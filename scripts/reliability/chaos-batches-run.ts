@@ -39,7 +39,15 @@ export interface TaskCrashRates {
   readonly redeliver: number;
 }
 
-export const NO_TASK_CRASHES: TaskCrashRates = { planBefore: 0, planAfter: 0, chunkBefore: 0, chunkAfter: 0, finalizeBefore: 0, finalizeAfter: 0, redeliver: 0 };
+export const NO_TASK_CRASHES: TaskCrashRates = {
+  planBefore: 0,
+  planAfter: 0,
+  chunkBefore: 0,
+  chunkAfter: 0,
+  finalizeBefore: 0,
+  finalizeAfter: 0,
+  redeliver: 0,
+};
 
 export interface ChaosBatchesOptions {
   readonly seed: number;
@@ -104,8 +112,15 @@ export function chaosBatchLines(b: number, options: Pick<ChaosBatchesOptions, 'l
   return Array.from({ length: options.linesPerBatch }, (_, i) => {
     const seed = b * 131 + i + 1;
     const query = b < options.poisonedBatches && i === 3 ? POISON : `${WORDS[seed % WORDS.length]} ${WORDS[(seed * 7) % WORDS.length]}`;
-    const documents = Array.from({ length: 5 + (seed % 26) }, (_, d) => Array.from({ length: 3 + ((d * seed) % 9) }, (_, j) => WORDS[(d * 5 + j * seed) % WORDS.length]).join(' '));
-    return JSON.stringify({ custom_id: `b${b}-line-${i}`, method: 'POST', url: '/v1/rerank', body: { model: 'bm25', query, documents, top_n: 5, return_documents: i % 2 === 0 } });
+    const documents = Array.from({ length: 5 + (seed % 26) }, (_, d) =>
+      Array.from({ length: 3 + ((d * seed) % 9) }, (_, j) => WORDS[(d * 5 + j * seed) % WORDS.length]).join(' '),
+    );
+    return JSON.stringify({
+      custom_id: `b${b}-line-${i}`,
+      method: 'POST',
+      url: '/v1/rerank',
+      body: { model: 'bm25', query, documents, top_n: 5, return_documents: i % 2 === 0 },
+    });
   });
 }
 
@@ -125,7 +140,16 @@ function poisonableScorer(): Scorer {
 type Line = { custom_id: string; response: { status_code: number; body: Record<string, unknown> } | null; error: unknown };
 
 interface RunResult {
-  readonly batches: { id: string; lines: readonly string[]; status: string; errorCodes: string; output: Line[]; errors: Line[]; outputFileId?: string; errorFileId?: string }[];
+  readonly batches: {
+    id: string;
+    lines: readonly string[];
+    status: string;
+    errorCodes: string;
+    output: Line[];
+    errors: Line[];
+    outputFileId?: string;
+    errorFileId?: string;
+  }[];
   readonly faults: FaultCounts;
   readonly deliveries: number;
   readonly quotaMax: Record<'running_batches' | 'stored_bytes' | 'files', number>;
@@ -140,11 +164,19 @@ interface RunResult {
  * SqsTaskQueue and DynamoDbQuotaLedger built on SDK clients with the fault injector, SQS pollers running the engine's
  * worker routine (runEngineTaskWith) with crashes around each task, and a dead-letter poller running its dead-letter path.
  */
-async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner: string, limits: { stored_bytes: number }): Promise<RunResult> {
+async function runOnce(
+  stack: LocalAwsStack,
+  options: ChaosBatchesOptions,
+  owner: string,
+  limits: { stored_bytes: number },
+): Promise<RunResult> {
   const faultRandom = seededRandom(hashSeed(`chaos-batches-${owner}`, options.seed));
   const counts = new FaultCounts();
   const runId = `chaos-batches-${options.seed}-${owner}-${Date.now().toString(36)}`;
-  const queues = await createChunkQueues(stack.sqs, runId, { maxReceiveCount: options.maxReceiveCount, visibilityTimeoutSeconds: options.visibilityTimeoutSeconds });
+  const queues = await createChunkQueues(stack.sqs, runId, {
+    maxReceiveCount: options.maxReceiveCount,
+    visibilityTimeoutSeconds: options.visibilityTimeoutSeconds,
+  });
   const config = (endpoint: string | undefined) => ({
     ...localAwsConfig(endpoint as string),
     ...(options.sdkMaxAttempts === undefined ? {} : { maxAttempts: options.sdkMaxAttempts }),
@@ -199,7 +231,11 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
 
   let deliveries = 0;
   const { crashes } = options;
-  const crashRate = { plan: [crashes.planBefore, crashes.planAfter], chunk: [crashes.chunkBefore, crashes.chunkAfter], finalize: [crashes.finalizeBefore, crashes.finalizeAfter] } as const;
+  const crashRate = {
+    plan: [crashes.planBefore, crashes.planAfter],
+    chunk: [crashes.chunkBefore, crashes.chunkAfter],
+    finalize: [crashes.finalizeBefore, crashes.finalizeAfter],
+  } as const;
   // The engine's worker routine as a Lambda runs it (one record at a time, ReportBatchItemFailures), with the worker
   // dying before or after a task on its first `faultyReceives` deliveries, so every healthy task has clean ones left.
   const runRecord = async (body: string, receiveCount: number): Promise<void> => {
@@ -264,7 +300,11 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
       // A create is a client call: one that failed is retried by the client with the same Idempotency-Key.
       for (let attempt = 1; ; attempt++) {
         try {
-          const view = await engine.create(owner, { inputFileId: input.id, endpoint: '/v1/rerank', completionWindow: '24h' }, `${runId}-${b}`);
+          const view = await engine.create(
+            owner,
+            { inputFileId: input.id, endpoint: '/v1/rerank', completionWindow: '24h' },
+            `${runId}-${b}`,
+          );
           return { id: view.batch.id, lines };
         } catch (error) {
           counts.add(`client: create retried (${(error as Error).name})`);
@@ -284,7 +324,9 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
         await observe();
         const records = await Promise.all(created.map((c) => truthStore.get(c.id)));
         const ended = records.filter((r) => r !== undefined && isTerminal(r.status)).length;
-        const counted = await Promise.all(records.map((r) => (r && !isTerminal(r.status) ? truthStore.countResults(r.id) : { completed: 0, failed: 0 })));
+        const counted = await Promise.all(
+          records.map((r) => (r && !isTerminal(r.status) ? truthStore.countResults(r.id) : { completed: 0, failed: 0 })),
+        );
         const progress = `${ended}/${created.length} batches ended; ${counted.reduce((a, c) => a + c.completed + c.failed, 0)} lines done in the others; ${deliveries} deliveries`;
         if (progress !== lastProgress) options.onProgress?.(`${owner}: ${progress}`);
         lastProgress = progress;
@@ -305,7 +347,13 @@ async function runOnce(stack: LocalAwsStack, options: ChaosBatchesOptions, owner
     const chunks: Buffer[] = [];
     for await (const chunk of cleanFiles.read(fileId)) chunks.push(Buffer.from(chunk));
     const text = Buffer.concat(chunks).toString('utf8');
-    return { lines: text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line), bytes: Buffer.byteLength(text) };
+    return {
+      lines: text
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Line),
+      bytes: Buffer.byteLength(text),
+    };
   };
   const filesAfter = { count: 0, bytes: 0 };
   const batches: RunResult['batches'] = [];
@@ -363,30 +411,52 @@ export async function runChaosBatches(stack: LocalAwsStack, options: ChaosBatche
     for (const l of [...b.output, ...b.errors]) seen.set(l.custom_id, (seen.get(l.custom_id) ?? 0) + 1);
     const expected = b.lines.map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
     const lost = expected.filter((id) => !seen.has(id)).length;
-    const duplicated = [...seen.values()].reduce((a, n) => a + Math.max(0, n - 1), 0) + [...seen.keys()].filter((id) => !expected.includes(id)).length;
+    const duplicated =
+      [...seen.values()].reduce((a, n) => a + Math.max(0, n - 1), 0) + [...seen.keys()].filter((id) => !expected.includes(id)).length;
     const differing = b.output.filter((l) => !isDeepStrictEqual(responseOf(l), reference.get(l.custom_id))).length;
-    const poisoned = b.lines.flatMap((l) => (JSON.parse(l) as { custom_id: string; body: { query: string } }).body.query === POISON ? [(JSON.parse(l) as { custom_id: string }).custom_id] : []);
+    const poisoned = b.lines.flatMap((l) =>
+      (JSON.parse(l) as { custom_id: string; body: { query: string } }).body.query === POISON
+        ? [(JSON.parse(l) as { custom_id: string }).custom_id]
+        : [],
+    );
     const failedIds = b.errors.map((l) => l.custom_id).sort();
     let violation: string | undefined;
     if (!isTerminal(b.status as never)) violation = `did not end: ${b.status}`;
     else if (b.status !== 'completed') violation = `ended ${b.status} (${b.errorCodes}), not completed`;
     else if (lost > 0 || duplicated > 0) violation = `${lost} lines lost, ${duplicated} duplicated`;
     else if (differing > 0) violation = `${differing} completed lines differ from the fault-free run`;
-    else if (!isDeepStrictEqual(failedIds, poisoned.sort())) violation = `error file holds ${JSON.stringify(failedIds)}, expected the poison lines ${JSON.stringify(poisoned)}`;
-    return { id: b.id, status: b.status, lines: b.lines.length, completed: b.output.length, failed: b.errors.length, lost, duplicated, differing, violation };
+    else if (!isDeepStrictEqual(failedIds, poisoned.sort()))
+      violation = `error file holds ${JSON.stringify(failedIds)}, expected the poison lines ${JSON.stringify(poisoned)}`;
+    return {
+      id: b.id,
+      status: b.status,
+      lines: b.lines.length,
+      completed: b.output.length,
+      failed: b.errors.length,
+      lost,
+      duplicated,
+      differing,
+      violation,
+    };
   });
   violations.push(...verdicts.filter((v) => v.violation).map((v) => `${v.id}: ${v.violation}`));
-  if (chaos.quotaMax.running_batches > quotaLimit.running_batches) violations.push(`running_batches reached ${chaos.quotaMax.running_batches} > ${quotaLimit.running_batches}`);
+  if (chaos.quotaMax.running_batches > quotaLimit.running_batches)
+    violations.push(`running_batches reached ${chaos.quotaMax.running_batches} > ${quotaLimit.running_batches}`);
   // Line charges are checked against the limit atomically; a finalizer then gives a batch's output its file holds before
   // it releases the line holds (shared/batches/batch-quota.ts: over-counting for a moment, never under), so the counter
   // may show the batches' output twice while they end - at most the outputs once more, never stored bytes past the quota.
   const transferSlack = cleanBytes;
   if (chaos.quotaMax.stored_bytes > quotaLimit.stored_bytes + transferSlack) {
-    violations.push(`stored_bytes reached ${chaos.quotaMax.stored_bytes} > ${quotaLimit.stored_bytes} + ${transferSlack} (the outputs counted twice while finalizers move them)`);
+    violations.push(
+      `stored_bytes reached ${chaos.quotaMax.stored_bytes} > ${quotaLimit.stored_bytes} + ${transferSlack} (the outputs counted twice while finalizers move them)`,
+    );
   }
-  if (chaos.quotaAfter.running_batches !== 0) violations.push(`after the end the key still holds ${chaos.quotaAfter.running_batches} running batches`);
-  if (chaos.quotaAfter.stored_bytes !== chaos.filesAfter.bytes) violations.push(`after the end the ledger holds ${chaos.quotaAfter.stored_bytes} stored bytes, the files ${chaos.filesAfter.bytes}`);
-  if (chaos.quotaAfter.files !== chaos.filesAfter.count) violations.push(`after the end the ledger holds ${chaos.quotaAfter.files} files, the batches have ${chaos.filesAfter.count}`);
+  if (chaos.quotaAfter.running_batches !== 0)
+    violations.push(`after the end the key still holds ${chaos.quotaAfter.running_batches} running batches`);
+  if (chaos.quotaAfter.stored_bytes !== chaos.filesAfter.bytes)
+    violations.push(`after the end the ledger holds ${chaos.quotaAfter.stored_bytes} stored bytes, the files ${chaos.filesAfter.bytes}`);
+  if (chaos.quotaAfter.files !== chaos.filesAfter.count)
+    violations.push(`after the end the ledger holds ${chaos.quotaAfter.files} files, the batches have ${chaos.filesAfter.count}`);
   return {
     verdicts,
     faults: chaos.faults,
@@ -407,20 +477,39 @@ export function chaosBatchesTables(report: ChaosBatchesReport): { outcomes: stri
   const sum = (f: (x: BatchVerdict) => number) => v.reduce((a, x) => a + f(x), 0);
   const rows: [string, string | number][] = [
     ['batches', v.length],
-    ['ended (terminal status) / completed', `${v.filter((x) => isTerminal(x.status as never)).length} / ${v.filter((x) => x.status === 'completed').length}`],
+    [
+      'ended (terminal status) / completed',
+      `${v.filter((x) => isTerminal(x.status as never)).length} / ${v.filter((x) => x.status === 'completed').length}`,
+    ],
     ['input lines', sum((x) => x.lines)],
     ['lines in output / error files', `${sum((x) => x.completed)} / ${sum((x) => x.failed)}`],
     ['lost lines', sum((x) => x.lost)],
     ['duplicated lines', sum((x) => x.duplicated)],
     ['completed lines differing from the fault-free run', sum((x) => x.differing)],
     ['task deliveries', report.deliveries],
-    ['running_batches: max seen / limit / after the end', `${report.quotaMax.running_batches} / ${report.quotaLimit.running_batches} / ${report.quotaAfter.running_batches}`],
-    ['stored_bytes: max seen / limit / after the end', `${report.quotaMax.stored_bytes} / ${report.quotaLimit.stored_bytes} / ${report.quotaAfter.stored_bytes}`],
-    ['output + error files: count / bytes (ledger after: files / bytes)', `${report.filesAfter.count} / ${report.filesAfter.bytes} (${report.quotaAfter.files} / ${report.quotaAfter.stored_bytes})`],
+    [
+      'running_batches: max seen / limit / after the end',
+      `${report.quotaMax.running_batches} / ${report.quotaLimit.running_batches} / ${report.quotaAfter.running_batches}`,
+    ],
+    [
+      'stored_bytes: max seen / limit / after the end',
+      `${report.quotaMax.stored_bytes} / ${report.quotaLimit.stored_bytes} / ${report.quotaAfter.stored_bytes}`,
+    ],
+    [
+      'output + error files: count / bytes (ledger after: files / bytes)',
+      `${report.filesAfter.count} / ${report.filesAfter.bytes} (${report.quotaAfter.files} / ${report.quotaAfter.stored_bytes})`,
+    ],
     ['invariant violations', report.violations.length],
-    ['wall time, first create to last batch ended (fault-free run)', `${(report.wallMs / 1000).toFixed(1)} s (${(report.cleanWallMs / 1000).toFixed(1)} s)`],
+    [
+      'wall time, first create to last batch ended (fault-free run)',
+      `${(report.wallMs / 1000).toFixed(1)} s (${(report.cleanWallMs / 1000).toFixed(1)} s)`,
+    ],
   ];
   const outcomes = ['| outcome | value |', '| --- | --- |', ...rows.map(([k, n]) => `| ${k} | ${n} |`)].join('\n');
-  const faults = ['| injected fault / observed | count |', '| --- | --- |', ...report.faults.entries().map(([k, n]) => `| ${k} | ${n} |`)].join('\n');
+  const faults = [
+    '| injected fault / observed | count |',
+    '| --- | --- |',
+    ...report.faults.entries().map(([k, n]) => `| ${k} | ${n} |`),
+  ].join('\n');
   return { outcomes, faults };
 }

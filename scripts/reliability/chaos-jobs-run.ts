@@ -74,7 +74,8 @@ export interface ChaosRunReport {
   readonly violations: readonly string[];
 }
 
-const WORDS = 'neural network gradient ranking search query lambda queue python library panda bamboo transformer attention http retry'.split(' ');
+const WORDS =
+  'neural network gradient ranking search query lambda queue python library panda bamboo transformer attention http retry'.split(' ');
 
 function chaosRequest(random: () => number, i: number, options: ChaosRunOptions): { request: RerankRequest; batchSize: number } {
   const [min, max] = options.documents;
@@ -135,7 +136,8 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
   });
   const dynamodb = new DynamoDBClient(clientConfig(stack.env['AWS_ENDPOINT_URL_DYNAMODB']));
   const sqs = new SQSClient(clientConfig(stack.env['AWS_ENDPOINT_URL_SQS']));
-  for (const client of [dynamodb, sqs]) injectSdkFaults(client, { rates: options.sdk, random: faultRandom, counts, placement: options.sdkPlacement });
+  for (const client of [dynamodb, sqs])
+    injectSdkFaults(client, { rates: options.sdk, random: faultRandom, counts, placement: options.sdkPlacement });
 
   let nextJob = 0;
   const store = new DynamoDbJobStore(stack.tableName, dynamodb);
@@ -175,7 +177,9 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
       // One processor per invocation, as one Lambda container handles one batch at a time.
       handler: (event: SQSEvent) => {
         deliveries += event.Records.length;
-        return processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), { context: localLambdaContext('chaos-worker') });
+        return processPartialResponse(event, recordHandler, new BatchProcessor(EventType.SQS), {
+          context: localLambdaContext('chaos-worker'),
+        });
       },
     }),
   );
@@ -266,14 +270,16 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
     const end: JobEnd = job === undefined ? 'missing' : job.status;
     let violation: string | undefined;
     if (end === 'missing') violation = 'lost: the job is gone';
-    else if (end === 'running') violation = `stuck: still running with ${job?.chunksDone}/${job?.chunkCount} chunks done (${stalled ?? 'settled'})`;
+    else if (end === 'running')
+      violation = `stuck: still running with ${job?.chunksDone}/${job?.chunkCount} chunks done (${stalled ?? 'settled'})`;
     else if (end === 'failed' && poisoned === undefined) violation = `failed without a poison chunk: ${job?.error}`;
     else if (end === 'failed' && !job?.error) violation = 'failed without a reason';
     else if (end === 'succeeded' && poisoned !== undefined) violation = `succeeded although chunk ${poisoned} is poison`;
     else if (end === 'succeeded' && job) {
       const [outcome, sync] = [await runtime.jobs.outcome(job), await runtime.service.rerank(s.request)];
       if (!isDeepStrictEqual(outcome?.results, sync.results)) violation = 'succeeded with results that differ from the synchronous result';
-      else if (outcome?.usage.totalTokens !== sync.usage.totalTokens) violation = `usage ${outcome?.usage.totalTokens} != ${sync.usage.totalTokens}`;
+      else if (outcome?.usage.totalTokens !== sync.usage.totalTokens)
+        violation = `usage ${outcome?.usage.totalTokens} != ${sync.usage.totalTokens}`;
     }
     verdicts.push({
       id: s.id,

@@ -83,7 +83,12 @@ export function chaosRecordHandler(deps: ChaosWorkerDeps): (record: SQSRecord) =
         const batch = await deps.scorers.get(task.model).score(task.query, task.documents);
         const { chunkIndex, offset } = task;
         if (task.chunkCount === undefined) throw new Error(`chunk ${chunkIndex} of job ${task.jobId} carries no chunk count`);
-        await deps.chunks.putChunkScores(jobLedgerOwner(task.jobId), 1, { chunkIndex, offset, scores: batch.scores, tokens: batch.tokens }, task.chunkCount);
+        await deps.chunks.putChunkScores(
+          jobLedgerOwner(task.jobId),
+          1,
+          { chunkIndex, offset, scores: batch.scores, tokens: batch.tokens },
+          task.chunkCount,
+        );
         throw new InjectedCrash('crashed after writing');
       }
     }

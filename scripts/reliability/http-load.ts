@@ -44,7 +44,11 @@ export const LOAD_REQUESTS: Record<LoadDialect, { readonly path: string; readonl
   },
   dashscope: {
     path: '/api/v1/services/rerank/text-rerank/text-rerank',
-    body: JSON.stringify({ model: FIXTURE_MODEL_ID, input: { query: QUERY, documents: DOCUMENTS }, parameters: { top_n: 5, return_documents: true } }),
+    body: JSON.stringify({
+      model: FIXTURE_MODEL_ID,
+      input: { query: QUERY, documents: DOCUMENTS },
+      parameters: { top_n: 5, return_documents: true },
+    }),
   },
   chat: {
     path: '/v1/chat/completions',

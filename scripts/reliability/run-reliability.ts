@@ -133,7 +133,15 @@ try {
     seed: 303,
     poisonedBatches: 2,
     sdk: { throttle: 0.05, transactionConflict: 0.1, lostResponse: 0.03, dropDelete: 0.1, duplicateSend: 0.1 },
-    crashes: { planBefore: 0.3, planAfter: 0.3, chunkBefore: 0.1, chunkAfter: 0.1, finalizeBefore: 0.3, finalizeAfter: 0.3, redeliver: 0.1 },
+    crashes: {
+      planBefore: 0.3,
+      planAfter: 0.3,
+      chunkBefore: 0.1,
+      chunkAfter: 0.1,
+      finalizeBefore: 0.3,
+      finalizeAfter: 0.3,
+      redeliver: 0.1,
+    },
     faultyReceives: 2,
     pollers: 3,
     pollerConcurrency: 2,
@@ -157,7 +165,9 @@ try {
   console.log(`\nchaos over batches, faults above the SDK retry (maxAttempts 1)`);
   batchChaosOutside = { options: outsideOptions, report: await runChaosBatches(stack, outsideOptions) };
   const outsideTables = chaosBatchesTables(batchChaosOutside.report);
-  console.log([outsideTables.outcomes, '', outsideTables.faults, ...batchChaosOutside.report.violations.map((v) => `- VIOLATION ${v}`)].join('\n'));
+  console.log(
+    [outsideTables.outcomes, '', outsideTables.faults, ...batchChaosOutside.report.violations.map((v) => `- VIOLATION ${v}`)].join('\n'),
+  );
   await runtime.scorers.closeAll();
 } finally {
   await stack.stop();
@@ -178,10 +188,14 @@ const chaosSections = chaosRuns.map(({ title, options, report }) => {
   const rates = Object.entries({ ...options.sdk, ...options.worker })
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  return `### ${title}\n\nRates per call / delivery: ${rates}; every ${options.poisonEvery}th job poisoned; maxReceiveCount ${options.maxReceiveCount}, ` +
+  return (
+    `### ${title}\n\nRates per call / delivery: ${rates}; every ${options.poisonEvery}th job poisoned; maxReceiveCount ${options.maxReceiveCount}, ` +
     `visibility timeout ${options.visibilityTimeoutSeconds} s, worker crashes on deliveries 1-${options.faultyReceives} only.\n\n${t.outcomes}\n\n${t.faults}\n` +
     (report.violations.length > 0 ? `\nViolations:\n${report.violations.map((v) => `- ${v}`).join('\n')}\n` : '') +
-    (report.submitErrors.length > 0 ? `\nSubmits that threw:\n${report.submitErrors.map((e) => `- ${e.message}${e.leftRunning ? ' (the job was left running)' : ''}`).join('\n')}\n` : '');
+    (report.submitErrors.length > 0
+      ? `\nSubmits that threw:\n${report.submitErrors.map((e) => `- ${e.message}${e.leftRunning ? ' (the job was left running)' : ''}`).join('\n')}\n`
+      : '')
+  );
 });
 
 const batchTables = chaosBatchesTables(batchChaos.report);
@@ -190,7 +204,8 @@ const batchRates = Object.entries({ ...batchChaos.options.sdk, ...batchChaos.opt
   .join(', ');
 const outsideTables = chaosBatchesTables(batchChaosOutside.report);
 const outsideViolations = batchChaosOutside.report.violations.map((v) => `- ${v}`).join('\n');
-const batchViolations = batchChaos.report.violations.length > 0 ? `\nViolations:\n${batchChaos.report.violations.map((v) => `- ${v}`).join('\n')}\n` : '';
+const batchViolations =
+  batchChaos.report.violations.length > 0 ? `\nViolations:\n${batchChaos.report.violations.map((v) => `- ${v}`).join('\n')}\n` : '';
 
 const report = `# Reliability report (\`npm run reliability${quick ? ' -- --quick' : ''}\`)
 
@@ -242,7 +257,9 @@ ${batchTables.faults}
 ${batchViolations}
 ### faults above the SDK retry, SDK maxAttempts 1 (the engine absorbs every fault itself)
 
-The same batches (seed ${batchChaosOutside.options.seed}) with ${Object.entries(batchChaosOutside.options.sdk).map(([k, v]) => `${k} ${v}`).join(', ')} raised above the SDK's
+The same batches (seed ${batchChaosOutside.options.seed}) with ${Object.entries(batchChaosOutside.options.sdk)
+  .map(([k, v]) => `${k} ${v}`)
+  .join(', ')} raised above the SDK's
 retry. Known engine gaps this mode shows (see the notes of issue 33): a finalizer that fails after closing its files leaves them (and
 their quota holds) behind, and a batch claimed \`finalizing\` whose finalize task was not sent is never finalized.
 

@@ -39,7 +39,13 @@ export interface SdkFaultOptions {
 type Client = DynamoDBClient | SQSClient | S3Client;
 type Service = 'sqs' | 'dynamodb' | 's3';
 /** Setup calls are left alone: a fault there tests the harness, not the service. */
-const SETUP_COMMANDS = new Set(['GetQueueAttributesCommand', 'CreateQueueCommand', 'CreateTableCommand', 'DescribeTableCommand', 'UpdateTimeToLiveCommand']);
+const SETUP_COMMANDS = new Set([
+  'GetQueueAttributesCommand',
+  'CreateQueueCommand',
+  'CreateTableCommand',
+  'DescribeTableCommand',
+  'UpdateTimeToLiveCommand',
+]);
 const DYNAMODB_WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'TransactWriteItemsCommand', 'DeleteItemCommand']);
 
 const metadata = { httpStatusCode: 400 };
@@ -47,7 +53,8 @@ const metadata = { httpStatusCode: 400 };
 function throttlingError(service: Service, random: () => number): Error {
   const message = `injected throttling`;
   // S3 answers 503 SlowDown, which the SDK's retry classifies as throttling by its name.
-  if (service === 's3') return Object.assign(new Error(message), { name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 } });
+  if (service === 's3')
+    return Object.assign(new Error(message), { name: 'SlowDown', $fault: 'server', $metadata: { httpStatusCode: 503 } });
   if (service === 'sqs') return new RequestThrottled({ message, $metadata: metadata });
   return random() < 0.5
     ? new ProvisionedThroughputExceededException({ message, $metadata: metadata })
@@ -94,7 +101,9 @@ export function injectSdkFaults(client: Client, options: SdkFaultOptions): void 
       const lossy = DYNAMODB_WRITES.has(command) || command === 'ReceiveMessageCommand';
       if (lossy && random() < rates.lostResponse) {
         await next(args);
-        counts.add(`${command === 'ReceiveMessageCommand' ? 'sqs' : 'dynamodb'}: response lost after the server applied ${command.replace('Command', '')}`);
+        counts.add(
+          `${command === 'ReceiveMessageCommand' ? 'sqs' : 'dynamodb'}: response lost after the server applied ${command.replace('Command', '')}`,
+        );
         throw lostResponseError(command);
       }
       return next(args);

@@ -39,7 +39,14 @@ export interface BatchPrediction {
   readonly wallSeconds: number;
   readonly chunks: number;
   readonly peakConcurrency: number;
-  readonly cost: { readonly compute: number; readonly requests: number; readonly queue: number; readonly store: number; readonly files: number; readonly total: number };
+  readonly cost: {
+    readonly compute: number;
+    readonly requests: number;
+    readonly queue: number;
+    readonly store: number;
+    readonly files: number;
+    readonly total: number;
+  };
   readonly binding: string[];
 }
 
@@ -77,7 +84,9 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
   const chunks = s.requests * chunksPerRequest;
   const chunkSeconds = s.calls.workerCallSecondsPerChunk + SERVICE.chunkDocuments / s.pairsPerSecond;
   // A send of 64 tasks is 7 calls, one round with 16 in flight; a corpus line's thousands of tasks go out in rounds of 160.
-  const tasksPerRound = s.corpus ? PLANNER_SENDS_IN_FLIGHT * TASKS_PER_SEND : Math.min(SEND_EVERY_TASKS, PLANNER_SENDS_IN_FLIGHT * TASKS_PER_SEND);
+  const tasksPerRound = s.corpus
+    ? PLANNER_SENDS_IN_FLIGHT * TASKS_PER_SEND
+    : Math.min(SEND_EVERY_TASKS, PLANNER_SENDS_IN_FLIGHT * TASKS_PER_SEND);
   const sendPerTask = s.calls.sendSeconds / tasksPerRound + s.calls.putSeconds / SEND_EVERY_TASKS;
   const scanSeconds = s.corpus ? (s.documentsPerRequest * SERVICE.documentBytes) / CORPUS_SCAN_BYTES_PER_SECOND : 0;
   // The planner's time per request line: its plan write, its tasks' share of the sends, a corpus scan.
@@ -87,7 +96,10 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
   const shardsInUse = Math.min(BATCH_SHARDS, s.requests * Math.ceil(chunksPerRequest / CHUNKS_PER_COUNTER));
   const storeCap = s.unlimited
     ? Number.POSITIVE_INFINITY
-    : Math.min((shardsInUse * LIMITS.dynamoPartitionWcuPerSecond) / WCU_PER_CHUNK_ON_SHARD, LIMITS.dynamoTableInitialWcuPerSecond / WCU_PER_CHUNK_ON_SHARD);
+    : Math.min(
+        (shardsInUse * LIMITS.dynamoPartitionWcuPerSecond) / WCU_PER_CHUNK_ON_SHARD,
+        LIMITS.dynamoTableInitialWcuPerSecond / WCU_PER_CHUNK_ON_SHARD,
+      );
 
   let t = 0;
   let planned = 0;
@@ -130,8 +142,10 @@ export function predictBatch(s: BatchScenario): BatchPrediction {
         : `DynamoDB table write rate (4,000 WCU/s for a new on-demand table, ~${Math.round(storeCap)} chunks/s) until on-demand adapts`,
     );
   }
-  if (bound.ramp > 0.1 * t) binding.push(`SQS scale-up ramp (300 workers/minute) for ${Math.round(bound.ramp)} s: the queue absorbs the backlog`);
-  if (!s.unlimited && peak >= LIMITS.accountConcurrency) binding.push('account concurrency (1,000 by default, shared with the API function)');
+  if (bound.ramp > 0.1 * t)
+    binding.push(`SQS scale-up ramp (300 workers/minute) for ${Math.round(bound.ramp)} s: the queue absorbs the backlog`);
+  if (!s.unlimited && peak >= LIMITS.accountConcurrency)
+    binding.push('account concurrency (1,000 by default, shared with the API function)');
 
   const gb = s.memoryMb / 1024;
   const gbSecond = PRICES.lambdaGbSecond.arm64;

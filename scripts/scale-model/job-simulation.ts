@@ -54,14 +54,23 @@ export function predictJob(s: JobScenario): JobPrediction {
   const docBytes = s.documentBytes ?? SERVICE.documentBytes;
   const perJob = documentsPerJob(docBytes);
   const jobs = Math.ceil(s.documents / perJob);
-  const chunks = jobs === 1 ? Math.ceil(s.documents / chunkDocs) : Math.ceil(perJob / chunkDocs) * (jobs - 1) + Math.ceil((s.documents - perJob * (jobs - 1)) / chunkDocs);
+  const chunks =
+    jobs === 1
+      ? Math.ceil(s.documents / chunkDocs)
+      : Math.ceil(perJob / chunkDocs) * (jobs - 1) + Math.ceil((s.documents - perJob * (jobs - 1)) / chunkDocs);
   const chunkSeconds = s.overheadPerChunkSeconds + chunkDocs / s.pairsPerSecond;
   const concurrencyCap = s.unlimited ? s.concurrency : Math.min(s.concurrency, LIMITS.accountConcurrency);
   // Each job's chunks count on one counter partition per 64 chunks (up to 16), never on its META item.
-  const partitionsPerJob = Math.min(SERVICE.ledgerShards, Math.ceil(Math.ceil(Math.min(perJob, s.documents) / chunkDocs) / SERVICE.chunksPerCounter));
+  const partitionsPerJob = Math.min(
+    SERVICE.ledgerShards,
+    Math.ceil(Math.ceil(Math.min(perJob, s.documents) / chunkDocs) / SERVICE.chunksPerCounter),
+  );
   const storeCap = s.unlimited
     ? Number.POSITIVE_INFINITY
-    : Math.min((jobs * partitionsPerJob * LIMITS.dynamoPartitionWcuPerSecond) / SERVICE.wcuPerChunk, LIMITS.dynamoTableInitialWcuPerSecond / SERVICE.wcuPerChunk);
+    : Math.min(
+        (jobs * partitionsPerJob * LIMITS.dynamoPartitionWcuPerSecond) / SERVICE.wcuPerChunk,
+        LIMITS.dynamoTableInitialWcuPerSecond / SERVICE.wcuPerChunk,
+      );
   const binding: string[] = [];
 
   // Chunks *started* flow at workers / chunk time; the job ends one chunk time after the last one starts.
@@ -91,9 +100,12 @@ export function predictJob(s: JobScenario): JobPrediction {
 
   // Only when the job really reaches the account's limit (a 16-chunk job never does).
   if (!s.unlimited && peak >= LIMITS.accountConcurrency) {
-    binding.push('account concurrency (1,000 by default, shared with the API function): ask AWS for more, and reserve concurrency for the API');
+    binding.push(
+      'account concurrency (1,000 by default, shared with the API function): ask AWS for more, and reserve concurrency for the API',
+    );
   }
-  if (rampBound > 0.1 * t) binding.push(`SQS scale-up ramp (300 workers/minute) for ${Math.round(rampBound)} s: the queue absorbs the backlog`);
+  if (rampBound > 0.1 * t)
+    binding.push(`SQS scale-up ramp (300 workers/minute) for ${Math.round(rampBound)} s: the queue absorbs the backlog`);
   if (storeBound > 0.1 * t) {
     binding.push(
       jobs === 1
@@ -115,7 +127,8 @@ export function predictJob(s: JobScenario): JobPrediction {
   const init = Math.min(peak, chunks) * s.coldStartSeconds * gb * gbSecond;
   const requests = chunks * PRICES.lambdaRequest;
   const queue = chunks * SERVICE.sqsRequestsPerChunk * Math.max(1, Math.ceil((chunkDocs * docBytes) / 65536)) * PRICES.sqsRequest;
-  const writeUnits = chunks * SERVICE.wcuPerChunk + Math.ceil((s.documents * docBytes) / 1024) + Math.ceil((s.documents * 40) / 1024) + jobs * 6;
+  const writeUnits =
+    chunks * SERVICE.wcuPerChunk + Math.ceil((s.documents * docBytes) / 1024) + Math.ceil((s.documents * 40) / 1024) + jobs * 6;
   const readUnits = chunks * 0.5 + jobs * Math.ceil(wallSeconds / SERVICE.pollSeconds) * 2;
   const store = writeUnits * PRICES.dynamoWriteUnit + readUnits * PRICES.dynamoReadUnit;
   const api = jobs * (1 + Math.ceil(wallSeconds / SERVICE.pollSeconds)) * PRICES.httpApiRequest;

@@ -35,7 +35,9 @@ export function logLogChartSvg(title: string, panels: readonly ChartPanel[]): st
     const [y0, y1] = [Math.floor(Math.log10(Math.min(...ys))), Math.ceil(Math.log10(Math.max(...ys)))];
     const px = (x: number): number => ox + ((Math.log10(x) - x0) / Math.max(1, x1 - x0)) * panelWidth;
     const py = (y: number): number => oy + panelHeight - ((Math.log10(y) - y0) / Math.max(1, y1 - y0)) * panelHeight;
-    out.push(`<text x="${ox + panelWidth / 2}" y="${oy - 12}" text-anchor="middle" font-size="13" font-weight="bold">${escape(panel.title)}</text>`);
+    out.push(
+      `<text x="${ox + panelWidth / 2}" y="${oy - 12}" text-anchor="middle" font-size="13" font-weight="bold">${escape(panel.title)}</text>`,
+    );
     out.push(`<rect x="${ox}" y="${oy}" width="${panelWidth}" height="${panelHeight}" fill="none" stroke="#a0aec0"/>`);
     for (let e = x0; e <= x1; e++) {
       const x = px(10 ** e);
@@ -47,7 +49,9 @@ export function logLogChartSvg(title: string, panels: readonly ChartPanel[]): st
       out.push(`<line x1="${ox}" y1="${y}" x2="${ox + panelWidth}" y2="${y}" stroke="#edf2f7"/>`);
       out.push(`<text x="${ox - 6}" y="${y + 4}" text-anchor="end" font-size="11">${tick(10 ** e)}</text>`);
     }
-    out.push(`<text x="${ox + panelWidth / 2}" y="${oy + panelHeight + 36}" text-anchor="middle" font-size="12">${escape(panel.xLabel)}</text>`);
+    out.push(
+      `<text x="${ox + panelWidth / 2}" y="${oy + panelHeight + 36}" text-anchor="middle" font-size="12">${escape(panel.xLabel)}</text>`,
+    );
     out.push(
       `<text x="${ox - 48}" y="${oy + panelHeight / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 ${ox - 48} ${oy + panelHeight / 2})">${escape(panel.yLabel)}</text>`,
     );

@@ -26,7 +26,8 @@ const CONCURRENCY = [10, 100, 1000];
 /** The reranker the tables lead with: MiniLM-L6 int8, the usual production cross-encoder on CPU. */
 const PRIMARY = { model: 'MiniLM-L6', variant: 'int8' };
 const TABLE_MEMORY_MB = 3538;
-const PLANNER_NOTE = 'in SendMessageBatch calls of 10, 16 in flight, at the emulator median per call (moto answers slower than SQS: pessimistic)';
+const PLANNER_NOTE =
+  'in SendMessageBatch calls of 10, 16 in flight, at the emulator median per call (moto answers slower than SQS: pessimistic)';
 
 interface JobsMeasurements {
   readonly date: string;
@@ -91,7 +92,12 @@ function readBatchAwsMeasurements(): BatchAwsMeasurements {
   const requests = number(/^(\d+) requests x \d+ documents/m);
   const documents = number(/^\d+ requests x (\d+) documents/m);
   const chunks = requests * Math.ceil(documents / SERVICE.chunkDocuments);
-  const calls = new Map([...report.matchAll(/^\| ((?:DynamoDB|S3|SQS) \w+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \|/gm)].map((m) => [m[1]!, { count: Number(m[2]), medianMs: Number(m[3]), totalS: Number(m[4]) }]));
+  const calls = new Map(
+    [...report.matchAll(/^\| ((?:DynamoDB|S3|SQS) \w+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \|/gm)].map((m) => [
+      m[1]!,
+      { count: Number(m[2]), medianMs: Number(m[3]), totalS: Number(m[4]) },
+    ]),
+  );
   const call = (name: string) => calls.get(name) ?? { count: 0, medianMs: 0, totalS: 0 };
   const modeledApart = ['SQS SendMessageBatch', 'S3 PutObject', 'S3 HeadObject'];
   const workerSeconds = [...calls].filter(([name]) => !modeledApart.includes(name)).reduce((sum, [, c]) => sum + c.totalS, 0);
@@ -108,7 +114,12 @@ function readBatchAwsMeasurements(): BatchAwsMeasurements {
       sendSeconds: call('SQS SendMessageBatch').medianMs / 1000,
       putSeconds: call('DynamoDB PutItem').medianMs / 1000,
       querySeconds: call('DynamoDB Query').medianMs / 1000,
-      writeUnitsPerChunk: (call('DynamoDB PutItem').count + call('DynamoDB DeleteItem').count + call('DynamoDB UpdateItem').count + 2 * call('DynamoDB TransactWriteItems').count) / chunks,
+      writeUnitsPerChunk:
+        (call('DynamoDB PutItem').count +
+          call('DynamoDB DeleteItem').count +
+          call('DynamoDB UpdateItem').count +
+          2 * call('DynamoDB TransactWriteItems').count) /
+        chunks,
       readUnitsPerChunk: (call('DynamoDB GetItem').count + call('DynamoDB Query').count + call('DynamoDB BatchGetItem').count) / chunks,
       s3GetsPerChunk: call('S3 GetObject').count / chunks,
     },
@@ -125,13 +136,17 @@ function readJson<T>(file: string, hint: string): T {
 
 /** The default model's cold start on a batch worker: not measured by `npm run bench` (it measures the cross-encoders). */
 const DEFAULT_MODEL_COLD_START_SECONDS = 2;
-const money = (v: number): string => (v >= 100 ? `$${v.toFixed(0)}` : v >= 1 ? `$${v.toFixed(2)}` : v >= 0.01 ? `$${v.toFixed(3)}` : `$${v.toFixed(4)}`);
-const duration = (s: number): string => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 60 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`);
+const money = (v: number): string =>
+  v >= 100 ? `$${v.toFixed(0)}` : v >= 1 ? `$${v.toFixed(2)}` : v >= 0.01 ? `$${v.toFixed(3)}` : `$${v.toFixed(4)}`;
+const duration = (s: number): string =>
+  s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 60 ? `${(s / 60).toFixed(1)} min` : `${s.toFixed(1)} s`;
 const table = (header: string[], rows: (string | number)[][]): string =>
   [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
 function points(scoring: ScoringMeasurements, model: string, variant: string): MeasuredPoint[] {
-  return scoring.rows.filter((r) => r.model === model && r.variant === variant).map((r) => ({ threads: r.threads, pairsPerSecond: r.pairsPerSecond }));
+  return scoring.rows
+    .filter((r) => r.model === model && r.variant === variant)
+    .map((r) => ({ threads: r.threads, pairsPerSecond: r.pairsPerSecond }));
 }
 
 function coldStartSeconds(scoring: ScoringMeasurements, model: string, variant: string): number {
@@ -160,7 +175,12 @@ function main(): void {
   for (const t of primary.perMemory) {
     for (const documents of DOCUMENTS) {
       for (const concurrency of CONCURRENCY) {
-        predictions.push({ memoryMb: t.memoryMb, documents, concurrency, p: predictJob(scenario(t, documents, concurrency, primary.model, primary.variant)) });
+        predictions.push({
+          memoryMb: t.memoryMb,
+          documents,
+          concurrency,
+          p: predictJob(scenario(t, documents, concurrency, primary.model, primary.variant)),
+        });
       }
     }
   }
@@ -192,7 +212,10 @@ function main(): void {
   ];
   // The fastest measured model too: the faster the scoring, the sooner the planner and the store bind.
   const fastest = series.reduce((best, s) =>
-    (s.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB)?.pairsPerSecond ?? 0) > (best.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB)?.pairsPerSecond ?? 0) ? s : best,
+    (s.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB)?.pairsPerSecond ?? 0) >
+    (best.perMemory.find((t) => t.memoryMb === TABLE_MEMORY_MB)?.pairsPerSecond ?? 0)
+      ? s
+      : best,
   );
   const batchModels = fastest === primary ? [primary] : [primary, fastest];
   const batchRows = batchModels.flatMap((m) =>
@@ -225,7 +248,10 @@ function main(): void {
   });
 
   // A corpus analysed once, then query lines over it (the default model; issue 34), at each concurrency.
-  const stored = readJson<StoredCorpusMeasurements>('bench/stored-corpus-measurements.json', 'scripts/bench-batch/profile-stored-line.ts with PROFILE_WRITE=1');
+  const stored = readJson<StoredCorpusMeasurements>(
+    'bench/stored-corpus-measurements.json',
+    'scripts/bench-batch/profile-stored-line.ts with PROFILE_WRITE=1',
+  );
   const corpusScenarios = [
     { name: 'analysis, once (every document encoded, its shards stored)', lines: 0, analysis: true },
     { name: '1 query line alone', lines: 1, analysis: false },
@@ -233,9 +259,17 @@ function main(): void {
   ];
   const corpusRows = corpusScenarios.map((c) => ({
     ...c,
-    byConcurrency: CONCURRENCY.map((concurrency) => predictStoredCorpus(stored, batchAws.calls, { documents: 1_000_000, lines: c.lines, concurrency, coldStartSeconds: DEFAULT_MODEL_COLD_START_SECONDS, analysis: c.analysis })),
+    byConcurrency: CONCURRENCY.map((concurrency) =>
+      predictStoredCorpus(stored, batchAws.calls, {
+        documents: 1_000_000,
+        lines: c.lines,
+        concurrency,
+        coldStartSeconds: DEFAULT_MODEL_COLD_START_SECONDS,
+        analysis: c.analysis,
+      }),
+    ),
   }));
-  const storedGb = (stored.storedBytes / stored.documents) * 1e6 / 1e9;
+  const storedGb = ((stored.storedBytes / stored.documents) * 1e6) / 1e9;
   const corpusTable = [
     `Generated by \`npm run scale-model\` from scripts/bench-batch/profile-stored-line.ts (${stored.date.slice(0, 10)}, ${stored.machine}, 1-minute load ` +
       `${stored.load[0].toFixed(1)}-${stored.load[1].toFixed(1)}): ${stored.documents.toLocaleString('en-US')} short documents analysed in ${duration(stored.analysisMs / 1000)} ` +
@@ -246,7 +280,10 @@ function main(): void {
     '',
     table(
       ['1,000,000 documents, default model', 'concurrency 10', 'concurrency 100', 'concurrency 1,000'],
-      corpusRows.map((r) => [r.name, ...r.byConcurrency.map((p) => `${duration(p.wallSeconds)}, ${money(p.cost.total)} (${p.tasks.toLocaleString('en-US')} tasks)`)]),
+      corpusRows.map((r) => [
+        r.name,
+        ...r.byConcurrency.map((p) => `${duration(p.wallSeconds)}, ${money(p.cost.total)} (${p.tasks.toLocaleString('en-US')} tasks)`),
+      ]),
     ),
     '',
     table(
@@ -265,7 +302,9 @@ function main(): void {
       yLabel: 'wall time, s (log)',
       lines: CONCURRENCY.map((c) => ({
         label: `concurrency ${c}`,
-        points: predictions.filter((r) => r.memoryMb === TABLE_MEMORY_MB && r.concurrency === c).map((r) => ({ x: r.documents, y: r.p.wallSeconds })),
+        points: predictions
+          .filter((r) => r.memoryMb === TABLE_MEMORY_MB && r.concurrency === c)
+          .map((r) => ({ x: r.documents, y: r.p.wallSeconds })),
       })),
       marks: [{ label: '15 min', y: 900 }],
     },
@@ -289,7 +328,7 @@ function main(): void {
     ? 'every process got a fraction of a core, so these pairs/s are far below a dedicated vCPU and the dollars far above. ' +
       'Re-run `npm run bench -- --threads 1,2` and `npm run scale-model` on a quiet machine (or the target) before quoting them.'
     : 'below one runnable process per core, so the figures are close to dedicated vCPUs of this x86 machine (Graviton differs: ' +
-      'measure on the target). Memory sizes above this machine\'s cores are extrapolated from the measured scaling.';
+      "measure on the target). Memory sizes above this machine's cores are extrapolated from the measured scaling.";
   const throughputRows = series.flatMap((s) =>
     s.perMemory.map((t) => {
       const gbSecondsPerThousand = (1000 / t.pairsPerSecond) * (t.memoryMb / 1024);
@@ -301,8 +340,8 @@ function main(): void {
         t.pairsPerSecond.toFixed(1),
         t.basis,
         gbSecondsPerThousand.toFixed(1),
-        money((gbSecondsPerThousand * 1000 * PRICES.lambdaGbSecond.arm64)),
-        money((gbSecondsPerThousand * 1000 * PRICES.lambdaGbSecond.x86_64)),
+        money(gbSecondsPerThousand * 1000 * PRICES.lambdaGbSecond.arm64),
+        money(gbSecondsPerThousand * 1000 * PRICES.lambdaGbSecond.x86_64),
       ];
     }),
   );
@@ -320,7 +359,7 @@ function main(): void {
     '',
     `Model: a job of D documents is ${SERVICE.chunkDocuments}-document chunks (RERANK_DEFAULT_BATCH_SIZE); each worker Lambda scores one chunk in ` +
       '`overhead + 64 / pairs_per_second`; the workers available at time t are min(concurrency asked, account limit, the SQS ramp of 5 + 300/minute); ' +
-      'the chunk rate is capped by DynamoDB (every chunk puts its scores and counts once on its counter, 4 WCU on the counter\'s partition - one per 64 chunks ' +
+      "the chunk rate is capped by DynamoDB (every chunk puts its scores and counts once on its counter, 4 WCU on the counter's partition - one per 64 chunks " +
       'of a job, up to 16 - at 1,000 WCU/s per partition, 4,000 WCU/s for a new on-demand table); plus one cold start (measured import + model load) and the last chunk. Memory above 1,769 MB buys vCPUs; scoring uses ' +
       'one session per vCPU (chooseExecutionPlan). Thread counts the bench did not measure are extrapolated from the measured marginal scaling (marked).',
     '',
@@ -328,7 +367,10 @@ function main(): void {
     '',
     '## Throughput and compute cost per Lambda memory size',
     '',
-    table(['model', 'memory MB', 'vCPUs', 'threads', 'pairs/s', 'basis', 'GB-s per 1k pairs', '$ per 1M pairs arm64', '$ per 1M pairs x86'], throughputRows),
+    table(
+      ['model', 'memory MB', 'vCPUs', 'threads', 'pairs/s', 'basis', 'GB-s per 1k pairs', '$ per 1M pairs arm64', '$ per 1M pairs x86'],
+      throughputRows,
+    ),
     '',
     `Compute only, and the speed is this x86 machine's: Graviton (arm64, Lambda's default) runs int8 through different kernels (no VNNI; ` +
       'the dot-product instructions of Neoverse cores), so measure `npm run bench` on the target before trusting the arm64 column.',
@@ -336,7 +378,19 @@ function main(): void {
     `## Jobs: ${primary.model} ${primary.variant}, wall time and total cost (compute + init + requests + SQS + DynamoDB + API)`,
     '',
     table(
-      ['documents', 'memory MB', 'concurrency', 'jobs', 'chunks', 'peak workers', 'wall time', 'total $', '$ per 1k docs', 'compute share', 'binding limits and what the design does'],
+      [
+        'documents',
+        'memory MB',
+        'concurrency',
+        'jobs',
+        'chunks',
+        'peak workers',
+        'wall time',
+        'total $',
+        '$ per 1k docs',
+        'compute share',
+        'binding limits and what the design does',
+      ],
       predictions.map((r) => [
         r.documents.toLocaleString('en-US'),
         r.memoryMb,
@@ -360,10 +414,10 @@ function main(): void {
     `- **400 KB DynamoDB item**: documents and results are stored in pages under it (byte-pages.ts); a chunk's scores are 8 bytes each. Never binds.`,
     `- **SQS**: standard queues have no practical request-rate limit; a chunk message over ${LIMITS.sqsMessageBytes / 2 ** 20} MiB is halved by planChunks. The event source ` +
       'adds up to 300 workers a minute, so a 1,000-worker fleet takes ~3 minutes to form: short jobs never see their full concurrency, the queue holds the backlog.',
-    '- **DynamoDB per-partition rate**: a job\'s chunks are recorded as a batch line\'s are (the ChunkLedger): scores put and counted once on one of the ' +
-      'job\'s counters, one per 64 chunks on its own partition (up to 16), never on the job\'s META item (which took one transaction per chunk before: ~250 ' +
+    "- **DynamoDB per-partition rate**: a job's chunks are recorded as a batch line's are (the ChunkLedger): scores put and counted once on one of the " +
+      "job's counters, one per 64 chunks on its own partition (up to 16), never on the job's META item (which took one transaction per chunk before: ~250 " +
       'chunks/s per job, with conflicts). A 100-chunk job writes on 2 partitions (~500 chunks/s), a 6,400-chunk one (batch_size 1) on 16 (~4,000); the ' +
-      'table\'s initial 4,000 WCU/s (~1,000 chunks/s) binds first. A larger batch_size (fewer, longer chunks) is the lever; it binds only with fast models.',
+      "table's initial 4,000 WCU/s (~1,000 chunks/s) binds first. A larger batch_size (fewer, longer chunks) is the lever; it binds only with fast models.",
     '- **Account concurrency** (1,000 by default, shared with the API function): concurrency 1,000 uses all of it; ask AWS for more and reserve concurrency ' +
       'for the API so a big job cannot starve interactive requests.',
     '',
@@ -375,7 +429,18 @@ function main(): void {
       'scripts/scale-model/batch-simulation.ts has the flow.',
     '',
     table(
-      ['model', 'batch', 'concurrency', 'chunks', 'peak workers', 'wall time', 'total $', '$ per 1M pairs', 'compute share', 'binding limits and what the design does'],
+      [
+        'model',
+        'batch',
+        'concurrency',
+        'chunks',
+        'peak workers',
+        'wall time',
+        'total $',
+        '$ per 1M pairs',
+        'compute share',
+        'binding limits and what the design does',
+      ],
       batchRows.map((r) => [
         r.model,
         r.name,
@@ -409,7 +474,7 @@ function main(): void {
     ),
     '',
     'The local run is slower than predicted when its workers share the cores with DynamoDB Local, moto and the coordinator (they do here); ' +
-      'on Lambda each worker has its own vCPUs and the store is a service, so the gap is this machine\'s, not the model\'s.',
+      "on Lambda each worker has its own vCPUs and the store is a service, so the gap is this machine's, not the model's.",
     '',
   ].join('\n');
   writeFileSync(path.join(ROOT, 'bench', 'scale-model.md'), report);
@@ -463,7 +528,8 @@ function main(): void {
   const withCost = replaceBetweenMarkers(readFileSync(readmePath, 'utf8'), 'scale-model:cost-table', costTable);
   writeFileSync(readmePath, replaceBetweenMarkers(withCost, 'scale-model:corpus-table', corpusTable));
   console.log('wrote bench/scale-model.md, bench/scale-model.svg and the docs/cost.md cost and corpus tables');
-  for (const c of check) console.log(`bench:jobs check, ${c.workers} worker(s): predicted ${duration(c.predicted)}, measured ${duration(c.measured)}`);
+  for (const c of check)
+    console.log(`bench:jobs check, ${c.workers} worker(s): predicted ${duration(c.predicted)}, measured ${duration(c.measured)}`);
 }
 
 main();

@@ -29,7 +29,13 @@ export interface StoredCorpusMeasurements {
 export interface StoredCorpusPrediction {
   readonly tasks: number;
   readonly wallSeconds: number;
-  readonly cost: { readonly compute: number; readonly queue: number; readonly store: number; readonly files: number; readonly total: number };
+  readonly cost: {
+    readonly compute: number;
+    readonly queue: number;
+    readonly store: number;
+    readonly files: number;
+    readonly total: number;
+  };
 }
 
 /** S3 list prices per request (us-east-1 Standard) and per GB-month stored. */
@@ -71,7 +77,13 @@ function rampedWallSeconds(tasks: number, taskSeconds: number, concurrency: numb
 export function predictStoredCorpus(
   m: StoredCorpusMeasurements,
   calls: BatchCallProfile,
-  scenario: { readonly documents: number; readonly lines: number; readonly concurrency: number; readonly coldStartSeconds: number; readonly analysis: boolean },
+  scenario: {
+    readonly documents: number;
+    readonly lines: number;
+    readonly concurrency: number;
+    readonly coldStartSeconds: number;
+    readonly analysis: boolean;
+  },
 ): StoredCorpusPrediction {
   const scale = scenario.documents / m.documents;
   const shards = Math.ceil(m.shards * scale);
@@ -81,13 +93,17 @@ export function predictStoredCorpus(
   const shardReads = (count: number) => count * SHARD_GET_SECONDS(shardBytes);
   if (scenario.analysis) {
     // Every document encoded once; each shard read from the corpus by range and its analysis PUT beside the file.
-    const vcpuSeconds = ((m.analysisMs / 1000) * m.cpus) * scale;
+    const vcpuSeconds = (m.analysisMs / 1000) * m.cpus * scale;
     const taskSeconds = vcpuSeconds / spans + shardReads(DEFAULT_BATCH_LIMITS.corpusShardsPerTask) * 2;
     const compute = (vcpuSeconds + spans * shardReads(DEFAULT_BATCH_LIMITS.corpusShardsPerTask) * 2) * gbSecond;
     const queue = spans * SERVICE.sqsRequestsPerChunk * PRICES.sqsRequest;
     const store = spans * (calls.writeUnitsPerChunk * PRICES.dynamoWriteUnit + calls.readUnitsPerChunk * PRICES.dynamoReadUnit);
     const files = shards * (S3_GET + S3_PUT);
-    return { tasks: spans, wallSeconds: rampedWallSeconds(spans, taskSeconds, scenario.concurrency, scenario.coldStartSeconds), cost: total({ compute, queue, store, files }) };
+    return {
+      tasks: spans,
+      wallSeconds: rampedWallSeconds(spans, taskSeconds, scenario.concurrency, scenario.coldStartSeconds),
+      cost: total({ compute, queue, store, files }),
+    };
   }
   // Query lines: grouped as the planner groups them (each line keeps its spans' top 10), a task per span per group.
   const groupLines = groupLinesFor(ledgerScoresOfLine(scenario.documents, spans, 10), DEFAULT_BATCH_LIMITS.corpusGroupLines);
@@ -96,7 +112,13 @@ export function predictStoredCorpus(
   // Compute is a pass over the shards per group (reading and decoding them) plus each line's own products, fusion and
   // top-k: solved from the two measured runs, a line alone (one pass, one line) and the many-line batch (its groups'
   // passes, its lines), both in vCPU-seconds on this machine.
-  const measuredGroups = Math.ceil(m.lines / groupLinesFor(ledgerScoresOfLine(m.documents, Math.ceil(m.shards / DEFAULT_BATCH_LIMITS.corpusShardsPerTask), 10), DEFAULT_BATCH_LIMITS.corpusGroupLines));
+  const measuredGroups = Math.ceil(
+    m.lines /
+      groupLinesFor(
+        ledgerScoresOfLine(m.documents, Math.ceil(m.shards / DEFAULT_BATCH_LIMITS.corpusShardsPerTask), 10),
+        DEFAULT_BATCH_LIMITS.corpusGroupLines,
+      ),
+  );
   const alone = (median(m.oneLineMs) / 1000) * m.cpus;
   const many = (m.manyLinesMs / 1000) * m.cpus;
   const perLine = Math.max(0, (many - measuredGroups * alone) / (m.lines - measuredGroups));
@@ -115,8 +137,14 @@ export function predictStoredCorpus(
     lineChunks * (SERVICE.wcuPerChunk * PRICES.dynamoWriteUnit + READS_PER_LINE_CHUNK * PRICES.dynamoReadUnit) +
     scenario.lines * (calls.writeUnitsPerChunk * PRICES.dynamoWriteUnit + calls.readUnitsPerChunk * PRICES.dynamoReadUnit);
   const files = tasks * Math.min(shards, DEFAULT_BATCH_LIMITS.corpusShardsPerTask) * S3_GET;
-  return { tasks, wallSeconds: rampedWallSeconds(tasks, taskSeconds, scenario.concurrency, scenario.coldStartSeconds), cost: total({ compute, queue, store, files }) };
+  return {
+    tasks,
+    wallSeconds: rampedWallSeconds(tasks, taskSeconds, scenario.concurrency, scenario.coldStartSeconds),
+    cost: total({ compute, queue, store, files }),
+  };
 }
 
-
-const total = (c: Omit<StoredCorpusPrediction['cost'], 'total'>): StoredCorpusPrediction['cost'] => ({ ...c, total: c.compute + c.queue + c.store + c.files });
+const total = (c: Omit<StoredCorpusPrediction['cost'], 'total'>): StoredCorpusPrediction['cost'] => ({
+  ...c,
+  total: c.compute + c.queue + c.store + c.files,
+});

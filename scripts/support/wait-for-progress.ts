@@ -21,7 +21,11 @@ export interface WaitForProgressOptions {
 /** Thrown when nothing moved for `stallMs`; carries the last reading's progress. */
 export class StalledError extends Error {
   override readonly name = 'StalledError';
-  constructor(readonly what: string, readonly stallMs: number, readonly lastProgress: string | number) {
+  constructor(
+    readonly what: string,
+    readonly stallMs: number,
+    readonly lastProgress: string | number,
+  ) {
     super(`${what}: nothing moved for ${stallMs} ms (last progress: ${lastProgress})`);
   }
 }

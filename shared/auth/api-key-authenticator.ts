@@ -65,7 +65,10 @@ export class ApiKeyAuthenticator {
     if (limit === undefined || this.#rateLimiter === undefined) return undefined;
     const decision = await this.#rateLimiter.consume(record.keyId, limit, this.#clock());
     if (!decision.allowed) {
-      throw new RateLimitedError(`rate limit of ${limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds);
+      throw new RateLimitedError(
+        `rate limit of ${limit} requests per minute exceeded; retry in ${decision.retryAfterSeconds} s`,
+        decision.retryAfterSeconds,
+      );
     }
     return decision.remaining;
   }

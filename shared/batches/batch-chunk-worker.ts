@@ -134,7 +134,13 @@ export class BatchChunkWorker {
     const [first] = pass as [StoredMember];
     let scored;
     try {
-      scored = await this.#stored.scoreSpan(first.analysis, task, first.corpus, pass.map((m) => m.admitted.request), batch.ownerKeyId);
+      scored = await this.#stored.scoreSpan(
+        first.analysis,
+        task,
+        first.corpus,
+        pass.map((m) => m.admitted.request),
+        batch.ownerKeyId,
+      );
     } catch (error) {
       // The shard's documents are not a corpus the lines can use (a document line too long to read): every line fails.
       if (!(error instanceof RerankError)) throw error;
@@ -145,17 +151,33 @@ export class BatchChunkWorker {
       const result = scored.results[i]!;
       if (result instanceof RerankError) return this.#failRequest(batch, member.plan, result);
       // The shard's analysis is counted once, by the pass's first line; the others read it.
-      await this.#record(batch, { ...task, line: member.plan.line }, member.plan, member.admitted, result, scored.analysed && i === 0 ? 'analysed' : 'stored', tally);
+      await this.#record(
+        batch,
+        { ...task, line: member.plan.line },
+        member.plan,
+        member.admitted,
+        result,
+        scored.analysed && i === 0 ? 'analysed' : 'stored',
+        tally,
+      );
     });
   }
 
   /** A line's chunk from its texts: the line's own documents, or the corpus slice read by byte range. */
-  async #scoreTexts(batch: BatchRecord, task: BatchChunkTask, plan: BatchRequestPlan, tally: BatchChunkTally, read?: AdmittedLine): Promise<void> {
+  async #scoreTexts(
+    batch: BatchRecord,
+    task: BatchChunkTask,
+    plan: BatchRequestPlan,
+    tally: BatchChunkTally,
+    read?: AdmittedLine,
+  ): Promise<void> {
     let admitted: AdmittedLine;
     let texts: string[];
     try {
       admitted = read ?? (await this.#readLine(batch, plan));
-      texts = task.corpusRange ? await this.#corpusTexts(task, plan, admitted) : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
+      texts = task.corpusRange
+        ? await this.#corpusTexts(task, plan, admitted)
+        : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
     } catch (error) {
       return this.#failRequest(batch, plan, error);
     }
@@ -168,7 +190,11 @@ export class BatchChunkWorker {
     }
     const { request } = admitted;
     const label = `chunk ${task.chunkIndex} of line ${task.line}`;
-    const scored = await scoreChunk(scorer, { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument }, label);
+    const scored = await scoreChunk(
+      scorer,
+      { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument },
+      label,
+    );
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.
     const setFusion = task.corpusRange && admitted.plan.fusion ? this.#deps.setFusionFor?.(admitted.plan.model) : undefined;
     const lexical = setFusion ? (await setFusion.lexical.score(request.query, texts)).scores : undefined;
@@ -189,7 +215,10 @@ export class BatchChunkWorker {
     if (scored.scores.length !== task.count) throw new Error(`${label}: ${scored.scores.length} scores for ${task.count} documents`);
     const { request, plan: line } = admitted;
     // A line fused over its whole set needs every score at its end; any other keeps only what can reach its top_n.
-    const pruned = line.fusion || scored.lexical ? undefined : pruneChunkScores(scored.scores, { activation: line.activation, topN: request.topN, threshold: request.threshold });
+    const pruned =
+      line.fusion || scored.lexical
+        ? undefined
+        : pruneChunkScores(scored.scores, { activation: line.activation, topN: request.topN, threshold: request.threshold });
     const scores = {
       chunkIndex: task.chunkIndex,
       offset: task.offset,
@@ -274,7 +303,10 @@ export class BatchChunkWorker {
       let text = parseCorpusDocument(line.bytes, line.line).text;
       if (text.length > max) {
         if (!admitted.request.truncate) {
-          throw new RerankError('payload_too_large', `documents_file_id line ${line.line} is longer than ${max} characters; shorten it or send truncate: true`);
+          throw new RerankError(
+            'payload_too_large',
+            `documents_file_id line ${line.line} is longer than ${max} characters; shorten it or send truncate: true`,
+          );
         }
         text = text.slice(0, max);
       }

@@ -58,12 +58,18 @@ export class BatchEngine {
       replay: async () => (idempotencyKey === undefined ? undefined : this.#replay(id, ownerKeyId, requestHash)),
       admit: async () => {
         if (!this.#deps.admission.dialectOf(input.endpoint)) {
-          throw invalidRequest(`endpoint '${input.endpoint}' is not a rerank route of this service (e.g. /v1/rerank, /v2/rerank, /voyage/v1/rerank)`, 'endpoint');
+          throw invalidRequest(
+            `endpoint '${input.endpoint}' is not a rerank route of this service (e.g. /v1/rerank, /v2/rerank, /voyage/v1/rerank)`,
+            'endpoint',
+          );
         }
         const file = await files.get(input.inputFileId);
-        if (!file || file.ownerKeyId !== ownerKeyId) throw new RerankError('not_found', `no file '${input.inputFileId}'`, { param: 'input_file_id' });
-        if (file.purpose !== 'batch') throw invalidRequest(`input file '${file.id}' has purpose '${file.purpose}'; upload it with purpose batch`, 'input_file_id');
-        if (file.bytes > MAX_INPUT_FILE_BYTES) throw invalidRequest(`input file is ${file.bytes} bytes; at most ${MAX_INPUT_FILE_BYTES}`, 'input_file_id');
+        if (!file || file.ownerKeyId !== ownerKeyId)
+          throw new RerankError('not_found', `no file '${input.inputFileId}'`, { param: 'input_file_id' });
+        if (file.purpose !== 'batch')
+          throw invalidRequest(`input file '${file.id}' has purpose '${file.purpose}'; upload it with purpose batch`, 'input_file_id');
+        if (file.bytes > MAX_INPUT_FILE_BYTES)
+          throw invalidRequest(`input file is ${file.bytes} bytes; at most ${MAX_INPUT_FILE_BYTES}`, 'input_file_id');
         const now = nowSeconds(this.#deps);
         batch = {
           id,
@@ -136,7 +142,10 @@ export class BatchEngine {
     return { ...view, progress: await batchProgress(this.#deps.store, batch, view.counts) };
   }
 
-  async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number }): Promise<{ views: BatchView[]; hasMore: boolean }> {
+  async list(
+    ownerKeyId: string,
+    page: { readonly after?: string; readonly limit: number },
+  ): Promise<{ views: BatchView[]; hasMore: boolean }> {
     const found: BatchPage = await this.#deps.store.list(ownerKeyId, page);
     return { views: await Promise.all(found.batches.map((b) => this.#view(b))), hasMore: found.hasMore };
   }
@@ -154,7 +163,11 @@ export class BatchEngine {
     const { batch } = found;
     if (batch.status === 'validating' || batch.status === 'in_progress') {
       const now = nowSeconds(this.#deps);
-      const cancelling = await updateBatch(this.#deps, batchId, [batch.status], { status: 'cancelling', cancellingAt: now, ending: 'cancelled' });
+      const cancelling = await updateBatch(this.#deps, batchId, [batch.status], {
+        status: 'cancelling',
+        cancellingAt: now,
+        ending: 'cancelled',
+      });
       // While validating, the planner notices and hands over to the finalizer itself.
       if (cancelling && batch.status === 'in_progress') await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
       if (!cancelling) return this.cancel(batchId, ownerKeyId);
@@ -169,7 +182,11 @@ export class BatchEngine {
     for (const batch of await this.#deps.store.listActive()) {
       if (await this.#resendStuckFinalize(batch, now)) continue;
       if (batch.expiresAt > now || (batch.status !== 'validating' && batch.status !== 'in_progress')) continue;
-      const claimed = await updateBatch(this.#deps, batch.id, [batch.status], { status: 'finalizing', finalizingAt: now, ending: 'expired' });
+      const claimed = await updateBatch(this.#deps, batch.id, [batch.status], {
+        status: 'finalizing',
+        finalizingAt: now,
+        ending: 'expired',
+      });
       if (!claimed) continue;
       expired++;
       if (batch.status === 'in_progress') await this.#deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
@@ -264,7 +281,11 @@ export class BatchEngine {
     const done = await this.#deps.store.countResults(batchId);
     if (done.completed + done.failed < batch.total) return;
     const now = nowSeconds(this.#deps);
-    const claimed = await updateBatch(this.#deps, batchId, ['in_progress'], { status: 'finalizing', finalizingAt: now, ending: 'completed' });
+    const claimed = await updateBatch(this.#deps, batchId, ['in_progress'], {
+      status: 'finalizing',
+      finalizingAt: now,
+      ending: 'completed',
+    });
     if (claimed) await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
   }
 }

@@ -26,7 +26,8 @@ const UNFINISHED_MESSAGE: Readonly<Record<BatchEnding, string>> = {
 
 const QUOTA_EXCEEDED = {
   code: 'quota_exceeded',
-  message: "the batch's output would pass this key's stored-bytes quota (RERANK_FILES_MAX_STORED_BYTES): the output and error files hold what finished; delete files or split the batch",
+  message:
+    "the batch's output would pass this key's stored-bytes quota (RERANK_FILES_MAX_STORED_BYTES): the output and error files hold what finished; delete files or split the batch",
 };
 
 /** Admitted requests and finished results, merged in line order; both streams are sorted by line. */
@@ -64,7 +65,11 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
   if (!batch || (batch.status !== 'finalizing' && batch.status !== 'cancelling')) return batch;
   const ending: BatchEnding = batch.ending ?? (batch.status === 'cancelling' ? 'cancelled' : 'completed');
   const final = FINAL[ending];
-  const file = { ownerKeyId: batch.ownerKeyId, purpose: 'batch_output' as const, expiresAt: nowSeconds(deps) + deps.limits.outputRetentionSeconds };
+  const file = {
+    ownerKeyId: batch.ownerKeyId,
+    purpose: 'batch_output' as const,
+    expiresAt: nowSeconds(deps) + deps.limits.outputRetentionSeconds,
+  };
   const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` });
   const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` });
   // Files this run closed, and whether its update made them the batch's: a run that fails or loses after closing them
@@ -118,16 +123,22 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
     await Promise.allSettled([output.abort(), errors.abort()]);
     if (!ended && closed.length > 0) {
       // Discarded only when the batch is known not to name them: a lost answer may hide an end that did happen.
-      const current = await deps.store.get(batch.id).then((b) => ({ b }), () => undefined);
+      const current = await deps.store.get(batch.id).then(
+        (b) => ({ b }),
+        () => undefined,
+      );
       if (current && !(current.b && namesAny(current.b, closed))) {
-        await discard(deps, batch, closed).catch((cleanup: unknown) => logger.warn('batch output files not discarded', { batchId, error: cleanup as Error }));
+        await discard(deps, batch, closed).catch((cleanup: unknown) =>
+          logger.warn('batch output files not discarded', { batchId, error: cleanup as Error }),
+        );
       }
     }
     throw error;
   }
 }
 
-const namesAny = (batch: BatchRecord, files: readonly FileRecord[]): boolean => files.some((f) => f.id === batch.outputFileId || f.id === batch.errorFileId);
+const namesAny = (batch: BatchRecord, files: readonly FileRecord[]): boolean =>
+  files.some((f) => f.id === batch.outputFileId || f.id === batch.errorFileId);
 
 /** Files a finalizer wrote that did not become the batch's: deleted, their quota holds given back. */
 async function discard(deps: BatchEngineDeps, batch: BatchRecord, files: readonly FileRecord[]): Promise<void> {

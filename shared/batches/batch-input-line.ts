@@ -33,7 +33,8 @@ export function parseBatchInputLine(bytes: Buffer, endpoint: string): BatchInput
     if (!(error instanceof RerankError)) throw error;
     throw new BadInputLineError('invalid_json', `${error.message} (one request object per line)`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadInputLineError('invalid_request', 'the line must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new BadInputLineError('invalid_request', 'the line must be a JSON object');
   const line = value as Record<string, unknown>;
   const customId = line['custom_id'];
   if (typeof customId !== 'string' || customId === '' || customId.length > MAX_CUSTOM_ID_CHARS) {
@@ -41,9 +42,14 @@ export function parseBatchInputLine(bytes: Buffer, endpoint: string): BatchInput
   }
   if (line['method'] !== 'POST') throw new BadInputLineError('invalid_method', 'method must be "POST"', customId);
   if (line['url'] !== endpoint) {
-    throw new BadInputLineError('mismatched_url', `url must equal the batch's endpoint "${endpoint}" (got ${JSON.stringify(line['url'] ?? null)})`, customId);
+    throw new BadInputLineError(
+      'mismatched_url',
+      `url must equal the batch's endpoint "${endpoint}" (got ${JSON.stringify(line['url'] ?? null)})`,
+      customId,
+    );
   }
   const body = line['body'];
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadInputLineError('invalid_body', 'body must be a JSON object', customId);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new BadInputLineError('invalid_body', 'body must be a JSON object', customId);
   return { customId, url: endpoint, body };
 }

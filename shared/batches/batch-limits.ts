@@ -67,4 +67,3 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   corpusGroupLines: 64,
   corpusShardsPerTask: 16,
 };
-

@@ -6,7 +6,12 @@ const requestLineId = (): string => `batch_req_${randomUUID().replace(/-/g, '')}
 
 /** An output-file line: the route's reply body for the line's body (BatchRequestOutput). */
 export function completedLine(line: number, customId: string, requestId: string, body: unknown): BatchRequestResult {
-  const jsonl = JSON.stringify({ id: requestLineId(), custom_id: customId, response: { status_code: 200, request_id: requestId, body }, error: null });
+  const jsonl = JSON.stringify({
+    id: requestLineId(),
+    custom_id: customId,
+    response: { status_code: 200, request_id: requestId, body },
+    error: null,
+  });
   return { line, outcome: 'completed', jsonl };
 }
 

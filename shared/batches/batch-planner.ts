@@ -96,13 +96,24 @@ export class BatchPlanner {
       pending = [];
     };
     let total = from?.total ?? 0;
-    const source = from === undefined ? files.read(batch.inputFileId) : files.read(batch.inputFileId, { start: Math.min(from.nextByte, input.bytes), end: input.bytes });
-    const reading = { maxLineBytes: limits.maxLineBytes, ...(from === undefined ? {} : { startByte: Math.min(from.nextByte, input.bytes), firstLine: from.nextLine }) };
+    const source =
+      from === undefined
+        ? files.read(batch.inputFileId)
+        : files.read(batch.inputFileId, { start: Math.min(from.nextByte, input.bytes), end: input.bytes });
+    const reading = {
+      maxLineBytes: limits.maxLineBytes,
+      ...(from === undefined ? {} : { startByte: Math.min(from.nextByte, input.bytes), firstLine: from.nextLine }),
+    };
     for await (const line of readJsonlLines(source, reading)) {
       // Every line counts here, blank and too-long ones too (line numbers are file-global): 100 MiB of empty lines
       // once skipped the limit, the cancel check and the slice's end, and planned for 132 s.
       if (line.line > limits.maxLinesPerBatch) {
-        await this.#failBatch(batch, 'too_many_lines', `the input file has more than ${limits.maxLinesPerBatch} lines (blank ones included), the limit per batch`, line.line);
+        await this.#failBatch(
+          batch,
+          'too_many_lines',
+          `the input file has more than ${limits.maxLinesPerBatch} lines (blank ones included), the limit per batch`,
+          line.line,
+        );
         return 'stopped';
       }
       const checkpointLine = line.line % CHECK_STATUS_EVERY_LINES === 0;
@@ -113,7 +124,11 @@ export class BatchPlanner {
       }
       if (line.tooLong) {
         total++;
-        await keepResult(this.#deps, batch, failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }));
+        await keepResult(
+          this.#deps,
+          batch,
+          failedLine(line.line, undefined, { code: 'line_too_long', message: `the line is longer than ${limits.maxLineBytes} bytes` }),
+        );
       } else if (!isBlankLine(line.bytes)) {
         total++;
         const planned = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
@@ -123,7 +138,11 @@ export class BatchPlanner {
           if (planned.group) pending.push(...groups.add(planned.group.key, line.line, planned.group.spans, planned.group.maxLines));
         }
       }
-      if (pending.length >= limits.planFlushTasks || plans.length >= limits.planFlushTasks || (checkpointLine && performance.now() >= sliceEnds)) {
+      if (
+        pending.length >= limits.planFlushTasks ||
+        plans.length >= limits.planFlushTasks ||
+        (checkpointLine && performance.now() >= sliceEnds)
+      ) {
         await flush();
         // Everything up to this line is recorded and sent: a later failure resumes after it (and a cancel stops here).
         const checkpoint = { nextByte: line.range.end + 1, nextLine: line.line + 1, total };
@@ -168,10 +187,17 @@ export class BatchPlanner {
     bytes: Buffer,
     corpora: Map<string, Promise<CorpusOutcome>>,
     customIds: Set<string>,
-  ): Promise<{ plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; spans: readonly CorpusSpan[]; maxLines: number } } | undefined> {
+  ): Promise<
+    { plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; spans: readonly CorpusSpan[]; maxLines: number } } | undefined
+  > {
     try {
       const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
-      if (customIds.has(admitted.customId)) throw new BadInputLineError('duplicate_custom_id', `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`, admitted.customId);
+      if (customIds.has(admitted.customId))
+        throw new BadInputLineError(
+          'duplicate_custom_id',
+          `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`,
+          admitted.customId,
+        );
       customIds.add(admitted.customId);
       const chunkModel = admitted.plan.fusion?.chunkModel ?? admitted.plan.model;
       const { limits } = this.#deps;
@@ -201,9 +227,22 @@ export class BatchPlanner {
       if (limits.corpusGroupLines > 1 && storedAnalysisFor(this.#deps, admitted, chunkModel)) {
         const spans = corpusSpans(corpus.chunks, limits.corpusShardsPerTask);
         const maxLines = groupLinesFor(ledgerScoresOfLine(corpus.count, spans.length, admitted.request.topN), limits.corpusGroupLines);
-        return { plan: plan(spans.length), tasks: [], group: { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, spans, maxLines } };
+        return {
+          plan: plan(spans.length),
+          tasks: [],
+          group: { key: `${corpus.file.id}\n${corpus.file.version}\n${chunkModel}`, spans, maxLines },
+        };
       }
-      return { plan: plan(corpus.chunks.length), tasks: corpus.chunks.map((chunk, chunkIndex) => ({ ...base, chunkIndex, offset: chunk.offset, count: chunk.count, corpusRange: chunk.range })) };
+      return {
+        plan: plan(corpus.chunks.length),
+        tasks: corpus.chunks.map((chunk, chunkIndex) => ({
+          ...base,
+          chunkIndex,
+          offset: chunk.offset,
+          count: chunk.count,
+          corpusRange: chunk.range,
+        })),
+      };
     } catch (error) {
       // A custom_id belongs to the first line that carries it, even when that line is refused: a later line reusing
       // it is a duplicate, so one id names one line of the input (and one of the output or error file).
@@ -240,11 +279,17 @@ export class BatchPlanner {
     const { topN } = admitted.request;
     if (topN !== undefined && topN > maxCorpusResultsWithoutTopN && corpus.count > maxCorpusResultsWithoutTopN) {
       // One output line holds at most this many results (it is one JSON line in one file, and one heap in memory).
-      const error = new RerankError('invalid_request', `top_n is at most ${maxCorpusResultsWithoutTopN} for a ${DOCUMENTS_FILE_ID} line`, { param: 'top_n' });
+      const error = new RerankError('invalid_request', `top_n is at most ${maxCorpusResultsWithoutTopN} for a ${DOCUMENTS_FILE_ID} line`, {
+        param: 'top_n',
+      });
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);
     }
     if (admitted.plan.fusion && !this.#deps.setFusionFor?.(admitted.plan.model)) {
-      const error = new RerankError('invalid_request', `model '${admitted.plan.model}' fuses by rank over the candidate set, which needs every score at once: with ${DOCUMENTS_FILE_ID} use a min-max hybrid or list the documents`, { param: DOCUMENTS_FILE_ID });
+      const error = new RerankError(
+        'invalid_request',
+        `model '${admitted.plan.model}' fuses by rank over the candidate set, which needs every score at once: with ${DOCUMENTS_FILE_ID} use a min-max hybrid or list the documents`,
+        { param: DOCUMENTS_FILE_ID },
+      );
       throw new RefusedLineError(admitted.customId, admitted.dialect, error);
     }
     return corpus;
@@ -268,7 +313,12 @@ export function refusedLineResult(line: number, error: unknown) {
   if (error instanceof RefusedLineError) {
     const requestId = `batch-line-${line}`;
     const reply = error.dialect.formatError(error.refusal, { requestId, now: Math.floor(Date.now() / 1000) });
-    return failedLine(line, error.customId, { code: error.refusal.kind, message: error.refusal.publicMessage }, { statusCode: reply.status, requestId, body: reply.body });
+    return failedLine(
+      line,
+      error.customId,
+      { code: error.refusal.kind, message: error.refusal.publicMessage },
+      { statusCode: reply.status, requestId, body: reply.body },
+    );
   }
   // Anything else the line caused (never a bug: those throw and the task is retried) fails that line alone.
   if (error instanceof RerankError) return failedLine(line, undefined, { code: error.kind, message: error.publicMessage });

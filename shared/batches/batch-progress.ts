@@ -22,14 +22,17 @@ export const PROGRESS_CHUNK_DETAIL_MAX_LINES = 100;
 
 export async function batchProgress(store: BatchStore, batch: BatchRecord, counts: BatchRequestCounts): Promise<BatchProgress> {
   const byLines = counts.total > 0 ? (counts.completed + counts.failed) / counts.total : isTerminal(batch.status) ? 1 : 0;
-  if (isTerminal(batch.status) || batch.status === 'finalizing' || batch.total > PROGRESS_CHUNK_DETAIL_MAX_LINES) return { fraction: byLines };
+  if (isTerminal(batch.status) || batch.status === 'finalizing' || batch.total > PROGRESS_CHUNK_DETAIL_MAX_LINES)
+    return { fraction: byLines };
   const finished = new Set<number>();
   for await (const result of store.readResults(batch.id)) finished.add(result.line);
   let totalChunks = 0;
   let completedChunks = 0;
   for await (const plan of store.readRequests(batch.id)) {
     totalChunks += plan.chunkCount;
-    completedChunks += finished.has(plan.line) ? plan.chunkCount : Math.min(plan.chunkCount, await store.countChunks(batch.id, plan.line, plan.chunkCount));
+    completedChunks += finished.has(plan.line)
+      ? plan.chunkCount
+      : Math.min(plan.chunkCount, await store.countChunks(batch.id, plan.line, plan.chunkCount));
   }
   return { fraction: totalChunks > 0 ? completedChunks / totalChunks : byLines, completedChunks, totalChunks };
 }

@@ -32,7 +32,9 @@ export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecor
     return await quota.ledger.reserve(batch.ownerKeyId, hold, { running_batches: quota.limits.running_batches ?? Infinity });
   } catch (error) {
     if (!(error instanceof QuotaExceededError)) throw error;
-    throw new RateLimitedError(`this key already has ${error.used} batches running (at most ${error.limit}); wait for one to finish`, 60, { cause: error });
+    throw new RateLimitedError(`this key already has ${error.used} batches running (at most ${error.limit}); wait for one to finish`, 60, {
+      cause: error,
+    });
   }
 }
 
@@ -45,9 +47,17 @@ export async function releaseRunningBatch(quota: BatchQuota, batch: Pick<BatchRe
  * Charges a result line's bytes (with its newline) to the key's stored bytes before the line is kept. False when the
  * key's quota would pass: the line is not kept, and the batch must end (with what it has).
  */
-export async function chargeResultLine(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>, result: BatchRequestResult): Promise<boolean> {
+export async function chargeResultLine(
+  quota: BatchQuota,
+  batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>,
+  result: BatchRequestResult,
+): Promise<boolean> {
   const bytes = Buffer.byteLength(result.jsonl, 'utf8') + 1;
-  const hold = { id: lineHoldId(batch.id, result.line), amounts: { stored_bytes: bytes }, expiresAt: batch.expiresAt + STALE_HOLD_GRACE_SECONDS };
+  const hold = {
+    id: lineHoldId(batch.id, result.line),
+    amounts: { stored_bytes: bytes },
+    expiresAt: batch.expiresAt + STALE_HOLD_GRACE_SECONDS,
+  };
   try {
     await quota.ledger.reserve(batch.ownerKeyId, hold, { stored_bytes: quota.limits.stored_bytes ?? Infinity });
     return true;
@@ -67,7 +77,11 @@ export async function releaseResultLine(quota: BatchQuota, batch: Pick<BatchReco
  * The batch's files take over what its lines held: each file takes its own hold (unconditionally: the lines' holds
  * already paid for these bytes), then the line holds go. Over-counting for a moment is the safe direction.
  */
-export async function transferToFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>, files: readonly (FileRecord | undefined)[]): Promise<void> {
+export async function transferToFiles(
+  quota: BatchQuota,
+  batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>,
+  files: readonly (FileRecord | undefined)[],
+): Promise<void> {
   for (const file of files) if (file) await quota.ledger.reserve(batch.ownerKeyId, fileHold(file), {});
   await releaseLineHolds(quota, batch);
 }
@@ -82,7 +96,11 @@ export async function releaseLineHolds(quota: BatchQuota, batch: Pick<BatchRecor
 }
 
 /** A finalizer that lost the race gives back the file holds it took for files that are not the batch's. */
-export async function releaseFiles(quota: BatchQuota, batch: Pick<BatchRecord, 'ownerKeyId'>, files: readonly (FileRecord | undefined)[]): Promise<void> {
+export async function releaseFiles(
+  quota: BatchQuota,
+  batch: Pick<BatchRecord, 'ownerKeyId'>,
+  files: readonly (FileRecord | undefined)[],
+): Promise<void> {
   for (const file of files) if (file) await quota.ledger.release(batch.ownerKeyId, fileHold(file).id);
 }
 
@@ -91,7 +109,13 @@ export async function releaseFiles(quota: BatchQuota, batch: Pick<BatchRecord, '
  * quota), expiring with the corpus file and released with it when it is deleted (`derivedHoldPrefix`). False when the
  * key's stored bytes would pass the limit: the shard then serves its chunk without being stored.
  */
-export async function chargeDerived(quota: BatchQuota, files: FileStore, ref: { readonly fileId: string; readonly ownerKeyId?: string }, name: string, bytes: number): Promise<boolean> {
+export async function chargeDerived(
+  quota: BatchQuota,
+  files: FileStore,
+  ref: { readonly fileId: string; readonly ownerKeyId?: string },
+  name: string,
+  bytes: number,
+): Promise<boolean> {
   if (ref.ownerKeyId === undefined) return true;
   const file = await files.get(ref.fileId);
   const hold = derivedHold(file, ref.fileId, name, bytes);

@@ -25,7 +25,11 @@ async function corpusDocuments(deps: BatchEngineDeps, fileId: string, indices: r
     if (!wanted.has(index) || !line.bytes) continue;
     bytes += line.bytes.length;
     if (bytes > max) {
-      throw new RerankError('payload_too_large', `the documents this line returns pass ${max} bytes: set return_documents to false (you have the corpus) or lower top_n`, { param: 'return_documents' });
+      throw new RerankError(
+        'payload_too_large',
+        `the documents this line returns pass ${max} bytes: set return_documents to false (you have the corpus) or lower top_n`,
+        { param: 'return_documents' },
+      );
     }
     found.set(index, parseCorpusDocument(line.bytes, line.line));
     if (found.size === wanted.size) break;
@@ -37,7 +41,13 @@ async function corpusDocuments(deps: BatchEngineDeps, fileId: string, indices: r
  * A corpus fused ONCE over all its documents while streaming: a first pass gathers each component's range over the
  * whole corpus, a second fuses every document against those ranges (never per chunk) into the top-n heap.
  */
-async function fuseCorpus(deps: BatchEngineDeps, batchId: string, plan: BatchRequestPlan, model: string, selection: TopNSelection): Promise<{ tokens: number; seen: number }> {
+async function fuseCorpus(
+  deps: BatchEngineDeps,
+  batchId: string,
+  plan: BatchRequestPlan,
+  model: string,
+  selection: TopNSelection,
+): Promise<{ tokens: number; seen: number }> {
   const fusion = deps.setFusionFor?.(model);
   if (!fusion) throw new RerankError('internal', `model '${model}' cannot fuse a corpus here`);
   let ranges: [ComponentRange, ComponentRange] = [EMPTY_RANGE, EMPTY_RANGE];
@@ -52,7 +62,9 @@ async function fuseCorpus(deps: BatchEngineDeps, batchId: string, plan: BatchReq
     seen += chunk.scores.length;
   }
   for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
-    chunk.scores.forEach((raw, i) => selection.offer(chunk.offset + i, fusion.fuse(fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN), ranges)));
+    chunk.scores.forEach((raw, i) =>
+      selection.offer(chunk.offset + i, fusion.fuse(fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN), ranges)),
+    );
   }
   return { tokens, seen };
 }
@@ -65,21 +77,37 @@ const EMPTY_RANGE: ComponentRange = { min: Infinity, max: -Infinity };
  * (inline sets only: they are bounded by the line). The survivors go through the SAME normalizeResults as sync,
  * and the route's dialect formats the outcome.
  */
-export async function buildRequestResult(deps: BatchEngineDeps, batchId: string, plan: BatchRequestPlan, admitted: AdmittedLine): Promise<BatchRequestResult> {
+export async function buildRequestResult(
+  deps: BatchEngineDeps,
+  batchId: string,
+  plan: BatchRequestPlan,
+  admitted: AdmittedLine,
+): Promise<BatchRequestResult> {
   const { request, dialect, plan: job } = admitted;
   const total = plan.candidates.count;
   const options = { total, activation: job.activation, topN: request.topN, threshold: request.threshold };
   const ledgerRequest = { owner: batchId, line: plan.line, chunkCount: plan.chunkCount };
   let selected: SelectedScores;
   if (job.fusion && plan.candidates.kind === 'corpus') {
-    const selection = new TopNSelection({ capacity: Math.min(request.topN ?? total, total), activation: job.activation, threshold: request.threshold });
+    const selection = new TopNSelection({
+      capacity: Math.min(request.topN ?? total, total),
+      activation: job.activation,
+      threshold: request.threshold,
+    });
     const { tokens, seen } = await fuseCorpus(deps, batchId, plan, job.model, selection);
     if (seen !== total) throw new RerankError('internal', `request on line ${plan.line}: ${seen} scores for ${total} documents`);
     selected = { ...selection.selected(), tokens };
   } else {
     const fuser = job.fusion ? deps.fuserFor?.(job.model) : undefined;
     if (job.fusion && !fuser) throw new RerankError('internal', `model '${job.model}' cannot fuse scores here`);
-    const fuse = fuser && ((scores: readonly number[]) => fuser(request.query, request.documents.map((d) => d.text), scores));
+    const fuse =
+      fuser &&
+      ((scores: readonly number[]) =>
+        fuser(
+          request.query,
+          request.documents.map((d) => d.text),
+          scores,
+        ));
     selected = await selectTopScores(deps.store, ledgerRequest, { ...options, ...(fuse ? { fuse } : {}) });
   }
   let documentOf: ((index: number) => RerankDocument) | undefined;
@@ -93,7 +121,14 @@ export async function buildRequestResult(deps: BatchEngineDeps, batchId: string,
   const ranked = rankSelected(selected, options).map((r) => [r.index, r.score] as const);
   const requestId = randomUUID();
   // The same outcome a job's poll rebuilds from its stored result; a batch reports no timings (it ran in the background).
-  const outcome = outcomeFromStored({ id: requestId, model: job.model, ranked, totalTokens: selected.tokens, wallMs: 0, ...(documentOf ? { documentOf } : {}) });
+  const outcome = outcomeFromStored({
+    id: requestId,
+    model: job.model,
+    ranked,
+    totalTokens: selected.tokens,
+    wallMs: 0,
+    ...(documentOf ? { documentOf } : {}),
+  });
   const body = dialect.formatOutcome(outcome, { requestId, now: nowSeconds(deps) }, request).body;
   return completedLine(plan.line, plan.customId, requestId, body);
 }

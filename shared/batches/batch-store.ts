@@ -36,7 +36,11 @@ export interface BatchStore extends ChunkLedger {
    * Applies `patch` only when the batch's status is one of `from` (a conditional write): returns the new
    * record, or undefined when the condition failed, so two racing finalizers cannot both win.
    */
-  update(batchId: string, from: readonly BatchStatus[], patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>): Promise<BatchRecord | undefined>;
+  update(
+    batchId: string,
+    from: readonly BatchStatus[],
+    patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+  ): Promise<BatchRecord | undefined>;
 
   putRequest(batchId: string, request: BatchRequestPlan): Promise<void>;
   getRequest(batchId: string, line: number): Promise<BatchRequestPlan | undefined>;

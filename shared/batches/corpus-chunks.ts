@@ -26,9 +26,13 @@ export interface CorpusPlan {
  */
 export async function planCorpusChunks(files: FileStore, fileId: string, ownerKeyId: string, limits: BatchLimits): Promise<CorpusPlan> {
   const file = await files.get(fileId);
-  if (!file || file.ownerKeyId !== ownerKeyId) throw invalidRequest(`${DOCUMENTS_FILE_ID} '${fileId}' is not a file of yours`, DOCUMENTS_FILE_ID);
+  if (!file || file.ownerKeyId !== ownerKeyId)
+    throw invalidRequest(`${DOCUMENTS_FILE_ID} '${fileId}' is not a file of yours`, DOCUMENTS_FILE_ID);
   if (file.purpose !== 'batch' && file.purpose !== 'user_data') {
-    throw invalidRequest(`${DOCUMENTS_FILE_ID} '${fileId}' has purpose '${file.purpose}'; upload corpora with purpose batch or user_data`, DOCUMENTS_FILE_ID);
+    throw invalidRequest(
+      `${DOCUMENTS_FILE_ID} '${fileId}' has purpose '${file.purpose}'; upload corpora with purpose batch or user_data`,
+      DOCUMENTS_FILE_ID,
+    );
   }
   // A corpus planned before under the same limits (its version pinned) is not read again: a batch over a stored
   // analysis then starts scoring at once instead of streaming a 200 MB file first.
@@ -42,15 +46,22 @@ export async function planCorpusChunks(files: FileStore, fileId: string, ownerKe
   let count = 0;
   let current: { offset: number; count: number; start: number; end: number; cost: number } | undefined;
   for await (const line of readJsonlLines(files.read(fileId), { maxLineBytes: limits.maxCorpusLineBytes })) {
-    if (line.tooLong) throw invalidRequest(`${DOCUMENTS_FILE_ID} line ${line.line} is longer than ${limits.maxCorpusLineBytes} bytes`, DOCUMENTS_FILE_ID);
+    if (line.tooLong)
+      throw invalidRequest(`${DOCUMENTS_FILE_ID} line ${line.line} is longer than ${limits.maxCorpusLineBytes} bytes`, DOCUMENTS_FILE_ID);
     if (isBlankLine(line.bytes)) continue;
     if (line.line !== count + 1) {
-      throw invalidRequest(`${DOCUMENTS_FILE_ID} line ${line.line - 1} is blank: every line is one document (its index is its line number)`, DOCUMENTS_FILE_ID);
+      throw invalidRequest(
+        `${DOCUMENTS_FILE_ID} line ${line.line - 1} is blank: every line is one document (its index is its line number)`,
+        DOCUMENTS_FILE_ID,
+      );
     }
     const document = parseCorpusDocument(line.bytes, line.line);
     count++;
     if (count > limits.maxCorpusDocuments) {
-      throw invalidRequest(`${DOCUMENTS_FILE_ID} has more than ${limits.maxCorpusDocuments} documents, the limit per corpus`, DOCUMENTS_FILE_ID);
+      throw invalidRequest(
+        `${DOCUMENTS_FILE_ID} has more than ${limits.maxCorpusDocuments} documents, the limit per corpus`,
+        DOCUMENTS_FILE_ID,
+      );
     }
     const cost = estimatePairCost(0, document.text.length);
     if (current && (current.cost + cost > limits.chunkCost || current.count >= limits.maxChunkDocuments)) {

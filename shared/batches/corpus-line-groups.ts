@@ -14,7 +14,8 @@ export const ledgerScoresOfLine = (documents: number, tasks: number, topN: numbe
   topN === undefined ? documents : Math.min(documents, tasks * topN);
 
 /** Lines of one group whose lines record `scoresPerLine` each: the configured bound, lower where they would pass the budget. */
-export const groupLinesFor = (scoresPerLine: number, maxLines: number): number => Math.max(1, Math.min(maxLines, Math.floor(GROUP_LEDGER_SCORES / Math.max(1, scoresPerLine))));
+export const groupLinesFor = (scoresPerLine: number, maxLines: number): number =>
+  Math.max(1, Math.min(maxLines, Math.floor(GROUP_LEDGER_SCORES / Math.max(1, scoresPerLine))));
 
 interface OpenGroup {
   readonly lines: number[];
@@ -85,7 +86,12 @@ export function corpusSpans(chunks: readonly CorpusChunk[], shardsPerTask: numbe
     const shards = chunks.slice(at, at + size);
     const first = shards[0] as CorpusChunk;
     const last = shards[shards.length - 1] as CorpusChunk;
-    spans.push({ offset: first.offset, count: last.offset + last.count - first.offset, range: { start: first.range.start, end: last.range.end }, shards });
+    spans.push({
+      offset: first.offset,
+      count: last.offset + last.count - first.offset,
+      range: { start: first.range.start, end: last.range.end },
+      shards,
+    });
   }
   return spans;
 }

@@ -20,7 +20,11 @@ export interface CorpusQueryResult {
 }
 
 /** Raw scores of one shard for a prepared group, with each query's tokens for the shard (its own + the documents'). */
-export async function scoreShardGroup(analysis: DocumentAnalysis, queries: PreparedQueries, content: { shard: Parameters<DocumentAnalysis['scoreShard']>[1] }): Promise<{ scores: Float64Array[]; tokens: number[] }> {
+export async function scoreShardGroup(
+  analysis: DocumentAnalysis,
+  queries: PreparedQueries,
+  content: { shard: Parameters<DocumentAnalysis['scoreShard']>[1] },
+): Promise<{ scores: Float64Array[]; tokens: number[] }> {
   const scores = await analysis.scoreShard(queries, content.shard);
   let documentTokens = 0;
   for (const t of content.shard.tokens) documentTokens += t;
@@ -39,7 +43,10 @@ export async function queryStoredCorpus(
   queries: readonly CorpusQuery[],
   signal?: AbortSignal,
 ): Promise<CorpusQueryResult[]> {
-  const prepared = await analysis.prepare(queries.map((q) => q.query), signal);
+  const prepared = await analysis.prepare(
+    queries.map((q) => q.query),
+    signal,
+  );
   const selections = queries.map((q) => new TopNSelection({ capacity: q.topN, activation: q.activation, threshold: q.threshold }));
   const tokens = queries.map(() => 0);
   for (const chunk of corpus.chunks) {

@@ -50,7 +50,10 @@ export function parseCorpusDocument(bytes: Buffer, line: number): RerankDocument
   try {
     value = parseJsonText(bytes.toString('utf8'), `${DOCUMENTS_FILE_ID} line ${line}`);
   } catch {
-    throw invalidRequest(`${DOCUMENTS_FILE_ID} line ${line} is not JSON (or nested too deep): each line must be a JSON string or an object with "text"`, DOCUMENTS_FILE_ID);
+    throw invalidRequest(
+      `${DOCUMENTS_FILE_ID} line ${line} is not JSON (or nested too deep): each line must be a JSON string or an object with "text"`,
+      DOCUMENTS_FILE_ID,
+    );
   }
   if (typeof value === 'string') return { text: value };
   if (isObject(value) && typeof value['text'] === 'string') return { text: value['text'], source: value };

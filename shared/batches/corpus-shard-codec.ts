@@ -48,7 +48,13 @@ export function encodeShard(content: StoredShardContent): Buffer {
   headerBytes.copy(prefix, MAGIC.length + 4);
   const parts = [prefix, bytesOf(shard.tokens)];
   if (shard.vectors) parts.push(bytesOf(shard.vectors.data));
-  if (shard.lexical) parts.push(bytesOf(shard.lexical.lengths), bytesOf(shard.lexical.starts), bytesOf(shard.lexical.documents), bytesOf(shard.lexical.counts));
+  if (shard.lexical)
+    parts.push(
+      bytesOf(shard.lexical.lengths),
+      bytesOf(shard.lexical.starts),
+      bytesOf(shard.lexical.documents),
+      bytesOf(shard.lexical.counts),
+    );
   parts.push(termText);
   return Buffer.concat(parts);
 }

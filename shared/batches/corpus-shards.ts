@@ -50,7 +50,9 @@ export function shardName(analysis: Pick<DocumentAnalysis, 'digest'>, ref: Corpu
 }
 
 const shardBytes = (content: StoredShardContent): number =>
-  content.shard.tokens.byteLength + (content.shard.vectors?.data.byteLength ?? 0) + (content.shard.lexical ? content.shard.lexical.documents.byteLength * 2 + content.shard.lexical.lengths.byteLength : 0);
+  content.shard.tokens.byteLength +
+  (content.shard.vectors?.data.byteLength ?? 0) +
+  (content.shard.lexical ? content.shard.lexical.documents.byteLength * 2 + content.shard.lexical.lengths.byteLength : 0);
 
 /**
  * A corpus analysed once per (file version, model digest) and stored beside the file, shard by shard: `shard` reads
@@ -80,7 +82,11 @@ export class CorpusShardStore {
   }
 
   /** The shard, and whether this call analysed it (its documents were encoded now) or found it stored. */
-  async shardWithSource(analysis: DocumentAnalysis, ref: CorpusShardRef, signal?: AbortSignal): Promise<{ content: StoredShardContent; analysed: boolean }> {
+  async shardWithSource(
+    analysis: DocumentAnalysis,
+    ref: CorpusShardRef,
+    signal?: AbortSignal,
+  ): Promise<{ content: StoredShardContent; analysed: boolean }> {
     const name = shardName(analysis, ref, this.#options.maxDocumentChars);
     const key = `${ref.fileId}/${name}`;
     const cached = this.#cache.get(key);
@@ -114,7 +120,8 @@ export class CorpusShardStore {
     const shard = await analysis.analyse(texts, signal);
     const content: StoredShardContent = { shard, ...(firstOverlongLine === undefined ? {} : { firstOverlongLine }) };
     const encoded = encodeShard(content);
-    if (!this.#options.charge || (await this.#options.charge(ref, name, encoded.byteLength))) await this.#files.putDerived(ref.fileId, name, encoded);
+    if (!this.#options.charge || (await this.#options.charge(ref, name, encoded.byteLength)))
+      await this.#files.putDerived(ref.fileId, name, encoded);
     this.#stats.analysed++;
     this.#stats.analysedDocuments += texts.length;
     return content;
@@ -138,7 +145,11 @@ export class CorpusShardStore {
     const max = this.#options.maxDocumentChars;
     const texts: string[] = [];
     let firstOverlongLine: number | undefined;
-    const lines = readJsonlLines(this.#files.read(ref.fileId, ref.range), { maxLineBytes: this.#options.maxCorpusLineBytes, startByte: ref.range.start, firstLine: ref.offset + 1 });
+    const lines = readJsonlLines(this.#files.read(ref.fileId, ref.range), {
+      maxLineBytes: this.#options.maxCorpusLineBytes,
+      startByte: ref.range.start,
+      firstLine: ref.offset + 1,
+    });
     for await (const line of lines) {
       if (!line.bytes) throw new RerankError('invalid_request', `documents_file_id line ${line.line} is too long`);
       const text = parseCorpusDocument(line.bytes, line.line).text;

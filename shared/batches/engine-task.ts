@@ -11,7 +11,8 @@ import { decodeBatchTask } from './batch-task-codec.js';
 export type EngineTask = { readonly of: 'job'; readonly task: JobTask } | { readonly of: 'batch'; readonly task: BatchTask };
 
 /** A batch task names its batch; a job task its job. Both wire forms are the ones deployed stacks already send. */
-const namesBatch = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { batchId?: unknown }).batchId === 'string';
+const namesBatch = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as { batchId?: unknown }).batchId === 'string';
 
 /**
  * THE decoder of a task message, whichever queue it came from: messages in flight across a deploy keep their

@@ -11,7 +11,11 @@ import { updateBatch } from './update-batch.js';
  * the quota is not kept: the batch ends `failed` (quota_exceeded) with the output it has, as OpenAI ends a batch that
  * passes a limit. True when this call kept the line.
  */
-export async function keepResult(deps: BatchEngineDeps, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>, result: BatchRequestResult): Promise<boolean> {
+export async function keepResult(
+  deps: BatchEngineDeps,
+  batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>,
+  result: BatchRequestResult,
+): Promise<boolean> {
   if (await chargeResultLine(deps.quota, batch, result)) {
     const kept = await deps.store.putResult(batch.id, result);
     // A task that ran on after its batch ended (a redelivery, a worker that outlived the finalizer) charged a line the
@@ -23,7 +27,11 @@ export async function keepResult(deps: BatchEngineDeps, batch: Pick<BatchRecord,
     }
     return kept;
   }
-  const claimed = await updateBatch(deps, batch.id, ['validating', 'in_progress'], { status: 'finalizing', finalizingAt: nowSeconds(deps), ending: 'quota_exceeded' });
+  const claimed = await updateBatch(deps, batch.id, ['validating', 'in_progress'], {
+    status: 'finalizing',
+    finalizingAt: nowSeconds(deps),
+    ending: 'quota_exceeded',
+  });
   // From in_progress the finalizer is sent now; a planner still validating sees the move and hands over itself.
   if (claimed && claimed.planned) await deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
   if (claimed) logger.warn('batch ended: its output passes the key quota', { batchId: batch.id });

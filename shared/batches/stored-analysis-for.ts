@@ -9,7 +9,11 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
  * A set-fused hybrid needs its parts apart, and the stored analysis is of whole documents (a line that cuts them with
  * max_tokens_per_doc scores its texts as sync does); a model without a document side has nothing stored.
  */
-export function storedAnalysisFor(deps: Pick<BatchEngineDeps, 'scorerFor'>, admitted: AdmittedLine, chunkModel: string): DocumentAnalysis | undefined {
+export function storedAnalysisFor(
+  deps: Pick<BatchEngineDeps, 'scorerFor'>,
+  admitted: AdmittedLine,
+  chunkModel: string,
+): DocumentAnalysis | undefined {
   if (admitted.corpusFileId === undefined || admitted.plan.fusion || admitted.request.maxTokensPerDocument !== undefined) return undefined;
   try {
     return deps.scorerFor(chunkModel).documentAnalysis;

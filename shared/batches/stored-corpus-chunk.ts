@@ -48,12 +48,21 @@ export class StoredCorpusChunks {
     const results = lines.map((): { scores: number[]; tokens: number } | RerankError => ({ scores: [], tokens: 0 }));
     let analysed = false;
     for (const shard of shardsOf({ ...task, corpusRange })) {
-      const ref = { ...corpus, offset: shard.offset, count: shard.count, range: shard.range, ...(ownerKeyId === undefined ? {} : { ownerKeyId }) };
+      const ref = {
+        ...corpus,
+        offset: shard.offset,
+        count: shard.count,
+        range: shard.range,
+        ...(ownerKeyId === undefined ? {} : { ownerKeyId }),
+      };
       const stored = await this.shards.shardWithSource(analysis, ref);
       analysed ||= stored.analysed;
       const overlong = stored.content.firstOverlongLine;
       if (overlong !== undefined) {
-        const refusal = new RerankError('payload_too_large', `documents_file_id line ${overlong} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`);
+        const refusal = new RerankError(
+          'payload_too_large',
+          `documents_file_id line ${overlong} is longer than ${this.#maxDocumentChars} characters; shorten it or send truncate: true`,
+        );
         lines.forEach((line, i) => {
           if (!line.truncate && !(results[i] instanceof RerankError)) results[i] = refusal;
         });
@@ -61,7 +70,14 @@ export class StoredCorpusChunks {
       // The lines still to score (a line refused on an earlier shard is not scored again).
       const scoring = results.flatMap((result, i) => (result instanceof RerankError ? [] : [{ result, query: lines[i]!.query }]));
       if (scoring.length === 0) continue;
-      const scored = await scoreShardGroup(analysis, await this.#prepare(analysis, scoring.map((l) => l.query)), stored.content);
+      const scored = await scoreShardGroup(
+        analysis,
+        await this.#prepare(
+          analysis,
+          scoring.map((l) => l.query),
+        ),
+        stored.content,
+      );
       scoring.forEach(({ result }, q) => {
         for (const score of scored.scores[q]!) result.scores.push(score);
         result.tokens += scored.tokens[q]!;

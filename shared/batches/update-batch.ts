@@ -16,7 +16,9 @@ export async function updateBatch(
   const updated = await deps.store.update(batchId, from, patch);
   if (updated && isTerminal(updated.status)) {
     // A hold left taken frees itself after the batch's window; the batch itself has ended.
-    await releaseRunningBatch(deps.quota, updated).catch((error: unknown) => logger.error('running batch not released', { batchId, error: error as Error }));
+    await releaseRunningBatch(deps.quota, updated).catch((error: unknown) =>
+      logger.error('running batch not released', { batchId, error: error as Error }),
+    );
   }
   return updated;
 }

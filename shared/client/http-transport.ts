@@ -88,11 +88,14 @@ export class HttpTransport {
         redirect: followRedirects ? 'follow' : 'manual',
         signal,
       });
-      if (call.stream && response.ok) return { status: response.status, headers: response.headers, body: undefined, stream: response.body ?? undefined };
+      if (call.stream && response.ok)
+        return { status: response.status, headers: response.headers, body: undefined, stream: response.body ?? undefined };
       if (!followRedirects && response.status >= 300 && response.status < 400) {
         // The redirect's body and target are the other side's words: neither is read nor quoted.
         await response.body?.cancel().catch(() => undefined);
-        throw new RerankApiError(`${where} answered a redirect (HTTP ${response.status}); redirects are not followed`, { status: response.status });
+        throw new RerankApiError(`${where} answered a redirect (HTTP ${response.status}); redirects are not followed`, {
+          status: response.status,
+        });
       }
       const body = decode(await readCappedBody(response, maxResponseBytes, where));
       if (!response.ok) throw apiError(response, body);

@@ -16,12 +16,15 @@ export function rankCandidates(candidates: readonly ScoredCandidate[], options: 
   const best = new Map<number, ScoredCandidate>();
   for (const c of candidates) {
     const seen = best.get(c.index);
-    if (!seen || c.score > seen.score) best.set(c.index, seen?.document !== undefined && c.document === undefined ? { ...c, document: seen.document } : c);
+    if (!seen || c.score > seen.score)
+      best.set(c.index, seen?.document !== undefined && c.document === undefined ? { ...c, document: seen.document } : c);
   }
   const { threshold, topK, includeDocs } = options;
   const ranked = [...best.values()]
     .filter((c) => threshold === undefined || c.score >= threshold)
     .sort((a, b) => b.score - a.score || a.index - b.index);
   const kept = topK === undefined ? ranked : ranked.slice(0, Math.max(0, topK));
-  return kept.map((c): RankedItem => (includeDocs !== false && c.document !== undefined ? [c.index, c.score, c.document] : [c.index, c.score]));
+  return kept.map(
+    (c): RankedItem => (includeDocs !== false && c.document !== undefined ? [c.index, c.score, c.document] : [c.index, c.score]),
+  );
 }

@@ -4,8 +4,7 @@ import type { RerankUsage } from './rerank-result.js';
 
 export type ReplyObject = Record<string, unknown>;
 
-export const isReplyObject = (value: unknown): value is ReplyObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isReplyObject = (value: unknown): value is ReplyObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A finite number, or a numeric string some servers send (`"0.95"`). */
 export function readScore(value: unknown): number | undefined {
@@ -36,7 +35,8 @@ export function readUsage(value: unknown): RerankUsage {
   const inputTokens = count(value['prompt_tokens']) ?? count(value['input_tokens']);
   const outputTokens = count(value['completion_tokens']) ?? count(value['output_tokens']);
   const totalTokens =
-    count(value['total_tokens']) ?? (inputTokens !== undefined || outputTokens !== undefined ? (inputTokens ?? 0) + (outputTokens ?? 0) : undefined);
+    count(value['total_tokens']) ??
+    (inputTokens !== undefined || outputTokens !== undefined ? (inputTokens ?? 0) + (outputTokens ?? 0) : undefined);
   return {
     ...(inputTokens !== undefined ? { inputTokens } : {}),
     ...(outputTokens !== undefined ? { outputTokens } : {}),

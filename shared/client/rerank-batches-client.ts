@@ -11,7 +11,15 @@ export interface BatchRequestLine {
   readonly method?: 'POST';
 }
 
-export type RerankBatchStatus = 'validating' | 'failed' | 'in_progress' | 'finalizing' | 'completed' | 'expired' | 'cancelling' | 'cancelled';
+export type RerankBatchStatus =
+  | 'validating'
+  | 'failed'
+  | 'in_progress'
+  | 'finalizing'
+  | 'completed'
+  | 'expired'
+  | 'cancelling'
+  | 'cancelled';
 
 /** The server's batch object (OpenAI's shape). */
 export interface RerankBatch {
@@ -57,10 +65,15 @@ export const UPLOAD_PART_BYTES = 4 * 1024 * 1024;
 const TERMINAL: readonly RerankBatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];
 
 const isBatch = (value: unknown): value is RerankBatch =>
-  typeof value === 'object' && value !== null && (value as { object?: unknown }).object === 'batch' && typeof (value as { id?: unknown }).id === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  (value as { object?: unknown }).object === 'batch' &&
+  typeof (value as { id?: unknown }).id === 'string';
 
 const isTransient = (error: unknown): boolean =>
-  error instanceof RerankNetworkError || error instanceof RerankTimeoutError || (error instanceof RerankApiError && (error.status === 429 || error.status >= 500));
+  error instanceof RerankNetworkError ||
+  error instanceof RerankTimeoutError ||
+  (error instanceof RerankApiError && (error.status === 429 || error.status >= 500));
 
 /** Splits a byte stream into lines as it arrives (a result file is never held whole). */
 async function* textLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -96,7 +109,10 @@ export class RerankBatchesClient {
    * larger than one part goes through the Uploads API in parts of UPLOAD_PART_BYTES (a request body is capped at
    * 6 MB on AWS), each part a slice of the Blob, so a file of any size is never held whole.
    */
-  async uploadFile(content: Blob | string, options: { readonly filename?: string; readonly purpose?: 'batch' | 'user_data'; readonly signal?: AbortSignal } = {}): Promise<string> {
+  async uploadFile(
+    content: Blob | string,
+    options: { readonly filename?: string; readonly purpose?: 'batch' | 'user_data'; readonly signal?: AbortSignal } = {},
+  ): Promise<string> {
     const blob = typeof content === 'string' ? new Blob([content], { type: 'application/jsonl' }) : content;
     const filename = options.filename ?? 'requests.jsonl';
     const purpose = options.purpose ?? 'batch';
@@ -119,24 +135,37 @@ export class RerankBatchesClient {
       ...signal,
     });
     const uploadId = (created.body as { id?: unknown } | undefined)?.id;
-    if (typeof uploadId !== 'string') throw new RerankResponseFormatError('expected an upload object with an id from POST /v1/uploads', created.body);
+    if (typeof uploadId !== 'string')
+      throw new RerankResponseFormatError('expected an upload object with an id from POST /v1/uploads', created.body);
     const partIds: string[] = [];
     try {
       for (let start = 0; start < blob.size; start += UPLOAD_PART_BYTES) {
         const form = new FormData();
         form.append('data', blob.slice(start, start + UPLOAD_PART_BYTES), 'part');
-        const part = await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/parts`), body: form, ...signal });
+        const part = await this.#transport.send({
+          method: 'POST',
+          url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/parts`),
+          body: form,
+          ...signal,
+        });
         const partId = (part.body as { id?: unknown } | undefined)?.id;
         if (typeof partId !== 'string') throw new RerankResponseFormatError('expected an upload part with an id', part.body);
         partIds.push(partId);
       }
-      const done = await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/complete`), body: { part_ids: partIds }, ...signal });
+      const done = await this.#transport.send({
+        method: 'POST',
+        url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/complete`),
+        body: { part_ids: partIds },
+        ...signal,
+      });
       const fileId = (done.body as { file?: { id?: unknown } } | undefined)?.file?.id;
       if (typeof fileId !== 'string') throw new RerankResponseFormatError('expected a completed upload with its file', done.body);
       return fileId;
     } catch (error) {
       // A failed upload is cancelled so its parts do not count against the key until they expire.
-      await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/cancel`) }).catch(() => undefined);
+      await this.#transport
+        .send({ method: 'POST', url: joinUrl(this.baseUrl, `uploads/${encodeURIComponent(uploadId)}/cancel`) })
+        .catch(() => undefined);
       throw error;
     }
   }
@@ -147,11 +176,18 @@ export class RerankBatchesClient {
    */
   async create(
     requests: Blob | string | readonly BatchRequestLine[],
-    options: { readonly endpoint?: string; readonly metadata?: Readonly<Record<string, string>>; readonly idempotencyKey?: string; readonly signal?: AbortSignal } = {},
+    options: {
+      readonly endpoint?: string;
+      readonly metadata?: Readonly<Record<string, string>>;
+      readonly idempotencyKey?: string;
+      readonly signal?: AbortSignal;
+    } = {},
   ): Promise<RerankBatch> {
     const endpoint = options.endpoint ?? '/v1/rerank';
     const content = Array.isArray(requests)
-      ? (requests as readonly BatchRequestLine[]).map((r) => JSON.stringify({ custom_id: r.custom_id, method: 'POST', url: r.url ?? endpoint, body: r.body })).join('\n') + '\n'
+      ? (requests as readonly BatchRequestLine[])
+          .map((r) => JSON.stringify({ custom_id: r.custom_id, method: 'POST', url: r.url ?? endpoint, body: r.body }))
+          .join('\n') + '\n'
       : (requests as Blob | string);
     const inputFileId = await this.uploadFile(content, options.signal ? { signal: options.signal } : {});
     const reply = await this.#transport.send({
@@ -165,11 +201,21 @@ export class RerankBatchesClient {
   }
 
   async retrieve(batchId: string, signal?: AbortSignal): Promise<RerankBatch> {
-    return this.#batch((await this.#transport.send({ method: 'GET', url: joinUrl(this.baseUrl, `batches/${encodeURIComponent(batchId)}`), ...(signal ? { signal } : {}) })).body);
+    return this.#batch(
+      (
+        await this.#transport.send({
+          method: 'GET',
+          url: joinUrl(this.baseUrl, `batches/${encodeURIComponent(batchId)}`),
+          ...(signal ? { signal } : {}),
+        })
+      ).body,
+    );
   }
 
   async cancel(batchId: string): Promise<RerankBatch> {
-    return this.#batch((await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `batches/${encodeURIComponent(batchId)}/cancel`) })).body);
+    return this.#batch(
+      (await this.#transport.send({ method: 'POST', url: joinUrl(this.baseUrl, `batches/${encodeURIComponent(batchId)}/cancel`) })).body,
+    );
   }
 
   /** Polls until the batch is completed, failed, expired or cancelled, with backoff; returns its last state. */
@@ -193,14 +239,23 @@ export class RerankBatchesClient {
         seen = state;
         if (TERMINAL.includes(current.status)) return current;
       }
-      if (Date.now() >= deadline) throw new RerankTimeoutError(`batch ${id} did not finish within ${options.timeoutMs} ms`, options.timeoutMs as number);
-      await sleep(Math.min(pollDelayMs(attempt, { initialDelayMs: 500, maxDelayMs: 10_000, ...options }), Math.max(0, deadline - Date.now())), options.signal);
+      if (Date.now() >= deadline)
+        throw new RerankTimeoutError(`batch ${id} did not finish within ${options.timeoutMs} ms`, options.timeoutMs as number);
+      await sleep(
+        Math.min(pollDelayMs(attempt, { initialDelayMs: 500, maxDelayMs: 10_000, ...options }), Math.max(0, deadline - Date.now())),
+        options.signal,
+      );
     }
   }
 
   /** A file's bytes, streamed (an output or error file). */
   async download(fileId: string, signal?: AbortSignal): Promise<ReadableStream<Uint8Array>> {
-    const reply = await this.#transport.send({ method: 'GET', url: joinUrl(this.baseUrl, `files/${encodeURIComponent(fileId)}/content`), stream: true, ...(signal ? { signal } : {}) });
+    const reply = await this.#transport.send({
+      method: 'GET',
+      url: joinUrl(this.baseUrl, `files/${encodeURIComponent(fileId)}/content`),
+      stream: true,
+      ...(signal ? { signal } : {}),
+    });
     if (!reply.stream) throw new RerankResponseFormatError(`GET /v1/files/${fileId}/content had no body`, undefined);
     return reply.stream;
   }

@@ -95,13 +95,22 @@ export class RerankClient {
    * server that ignores them still yields the asked-for list. No documents -> no results, no request.
    * A 202, or a 504 naming a job (the server turned a large request into a job), is followed to the job's result.
    */
-  rerank(query: string, documents: readonly string[], options: RerankOptions & { includeDocs: true }): Promise<RerankResult<RankedDocument>>;
+  rerank(
+    query: string,
+    documents: readonly string[],
+    options: RerankOptions & { includeDocs: true },
+  ): Promise<RerankResult<RankedDocument>>;
   rerank(query: string, documents: readonly string[], options?: RerankOptions & { includeDocs?: false }): Promise<RerankResult<RankedPair>>;
   rerank(query: string, documents: readonly string[], options?: RerankOptions): Promise<RerankResult>;
   async rerank(query: string, documents: readonly string[], options: RerankOptions = {}): Promise<RerankResult> {
     if (!Array.isArray(documents)) throw new RerankClientError('documents must be an array of strings');
     if (documents.length === 0) return { results: [], usage: {} };
-    const shaping = { topK: options.topK, includeDocs: options.includeDocs ?? false, threshold: options.threshold, returnRaw: options.returnRaw };
+    const shaping = {
+      topK: options.topK,
+      includeDocs: options.includeDocs ?? false,
+      threshold: options.threshold,
+      returnRaw: options.returnRaw,
+    };
     let reply;
     try {
       reply = await this.#transport.send({
@@ -115,7 +124,12 @@ export class RerankClient {
       const jobId = error instanceof RerankApiError && error.status === 504 ? JOB_LOCATION.exec(error.location ?? '')?.[1] : undefined;
       if (jobId === undefined) throw error;
       return this.jobs.wait(
-        { id: decodeURIComponent(jobId), status: 'running', progress: { chunksDone: 0, chunksTotal: 0 }, submitted: { documents, options: shaping } },
+        {
+          id: decodeURIComponent(jobId),
+          status: 'running',
+          progress: { chunksDone: 0, chunksTotal: 0 },
+          submitted: { documents, options: shaping },
+        },
         options.signal ? { signal: options.signal } : {},
       );
     }

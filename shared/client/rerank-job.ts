@@ -58,7 +58,12 @@ export function readJobView(body: unknown): RerankJob {
   const page = isReplyObject(body['result_page']) ? body['result_page'] : undefined;
   const resultPage =
     page && num(page['offset']) !== undefined && num(page['limit']) !== undefined && num(page['total']) !== undefined
-      ? { offset: num(page['offset']) as number, limit: num(page['limit']) as number, total: num(page['total']) as number, ...(num(page['next_offset']) === undefined ? {} : { nextOffset: num(page['next_offset']) as number }) }
+      ? {
+          offset: num(page['offset']) as number,
+          limit: num(page['limit']) as number,
+          total: num(page['total']) as number,
+          ...(num(page['next_offset']) === undefined ? {} : { nextOffset: num(page['next_offset']) as number }),
+        }
       : undefined;
   const fields = {
     mode: isRerankModeName(body['dialect']) ? body['dialect'] : undefined,

@@ -71,7 +71,10 @@ export class RerankJobsClient {
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (!isJobView(reply.body)) {
-      throw new RerankResponseFormatError(`expected 202 with a rerank job, got ${reply.status}: the server does not run async jobs`, reply.body);
+      throw new RerankResponseFormatError(
+        `expected 202 with a rerank job, got ${reply.status}: the server does not run async jobs`,
+        reply.body,
+      );
     }
     const { topK, includeDocs, threshold, returnRaw } = options;
     return { ...readJobView(reply.body), submitted: { documents, options: { topK, includeDocs, threshold, returnRaw } } };

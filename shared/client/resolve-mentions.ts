@@ -67,7 +67,10 @@ export function resolveMentions(
     let candidates = exact.get(text);
     if (candidates === undefined) candidates = (squashed ??= positionsBy(documents, squash)).get(squash(text));
     if (candidates === undefined) {
-      throw new RerankResponseFormatError(`reply names a document that is not among the candidates: ${JSON.stringify(text.slice(0, 80))}`, body);
+      throw new RerankResponseFormatError(
+        `reply names a document that is not among the candidates: ${JSON.stringify(text.slice(0, 80))}`,
+        body,
+      );
     }
     // Taken positions never free up again, so each list's cursor only moves forward.
     while (candidates.next < candidates.indices.length && taken.has(candidates.indices[candidates.next] as number)) candidates.next++;

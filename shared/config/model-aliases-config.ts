@@ -67,9 +67,13 @@ export function parseModelAliases(raw: string | undefined): ReadonlyMap<string, 
   if (raw === undefined || raw.trim() === '') return new Map(HOSTED_MODEL_NAMES.map((name) => [name, DEFAULT_MODEL_TARGET]));
   if (raw.trim() === 'off') return new Map();
   const aliases = new Map<string, string>();
-  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const eq = entry.indexOf('=');
-    if (eq <= 0 || eq === entry.length - 1) throw new ConfigError(`RERANK_MODEL_ALIASES entry '${entry}' must be alias=model (or alias=default)`);
+    if (eq <= 0 || eq === entry.length - 1)
+      throw new ConfigError(`RERANK_MODEL_ALIASES entry '${entry}' must be alias=model (or alias=default)`);
     const alias = entry.slice(0, eq).trim();
     if (aliases.has(alias)) throw new ConfigError(`RERANK_MODEL_ALIASES names '${alias}' twice`);
     aliases.set(alias, entry.slice(eq + 1).trim());

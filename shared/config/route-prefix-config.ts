@@ -16,7 +16,9 @@ const MAX_PREFIX_CHARS = 200;
 export function readRoutePrefix(name: string, raw: string | undefined, fallback: string): string {
   const value = raw === undefined || raw.trim() === '' ? fallback : raw.trim();
   if (value.length > MAX_PREFIX_CHARS || !PREFIX.test(value) || value.split('/').some((segment) => segment === '.' || segment === '..')) {
-    throw new ConfigError(`${name} must be a path of plain segments such as /weaviate (at most ${MAX_PREFIX_CHARS} characters, no trailing slash), got '${value.slice(0, 100)}'`);
+    throw new ConfigError(
+      `${name} must be a path of plain segments such as /weaviate (at most ${MAX_PREFIX_CHARS} characters, no trailing slash), got '${value.slice(0, 100)}'`,
+    );
   }
   return value;
 }

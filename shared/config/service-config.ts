@@ -143,7 +143,8 @@ function readAuthSetting(env: Env, backend: JobsConfig['backend']): AuthSetting 
   const raw = (env['RERANK_AUTH'] ?? '').trim().toLowerCase();
   if (raw === '' || raw === 'auto') return 'auto';
   if (raw !== 'on' && raw !== 'off') throw new ConfigError(`RERANK_AUTH must be on, off or auto, got '${raw}'`);
-  if (raw === 'off' && backend === 'aws') throw new ConfigError('RERANK_AUTH=off is for the local server only; the aws backend always requires keys');
+  if (raw === 'off' && backend === 'aws')
+    throw new ConfigError('RERANK_AUTH=off is for the local server only; the aws backend always requires keys');
   return raw;
 }
 
@@ -154,11 +155,17 @@ function parseModelSpec(id: string, spec: string, root: string): ModelConfig {
   if (spec === 'lexical' || spec === 'bm25') return { id, kind: 'lexical' };
   if (spec.startsWith(HUB_PREFIX)) {
     // Pulling is asynchronous and this parse is not: resolveHubModels runs first (npm start, cdk synth).
-    throw new ConfigError(`RERANK_MODELS entry '${id}=${spec}' is a Hub repo id that was not pulled: resolveHubModels turns it into its cached folder first`);
+    throw new ConfigError(
+      `RERANK_MODELS entry '${id}=${spec}' is a Hub repo id that was not pulled: resolveHubModels turns it into its cached folder first`,
+    );
   }
   if (spec.startsWith('hybrid:')) {
-    const [model, lexical, ...rest] = spec.slice('hybrid:'.length).split('+').map((p) => p.trim());
-    if (!model || !lexical || rest.length > 0) throw new ConfigError(`RERANK_MODELS entry '${id}=${spec}' must be id=hybrid:<model id>+<lexical id>`);
+    const [model, lexical, ...rest] = spec
+      .slice('hybrid:'.length)
+      .split('+')
+      .map((p) => p.trim());
+    if (!model || !lexical || rest.length > 0)
+      throw new ConfigError(`RERANK_MODELS entry '${id}=${spec}' must be id=hybrid:<model id>+<lexical id>`);
     return { id, kind: 'hybrid', model, lexical };
   }
   return { id, kind: 'folder', folder: isAbsolute(spec) ? spec : resolve(root, spec) };

@@ -12,7 +12,6 @@ export interface NormalizeOptions {
   readonly documents: readonly RerankDocument[] | undefined;
 }
 
-
 /** JSON has no NaN or Infinity: clamp infinities to the largest finite number of the same sign. */
 function finite(score: number): number {
   if (score === Infinity) return Number.MAX_VALUE;

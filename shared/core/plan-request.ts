@@ -78,9 +78,14 @@ const isPlain = (request: RerankRequest): boolean =>
  * Why a request cannot be split into a job, and the request field that makes it so: the domain field, reported
  * as the dialect spells it (`names`, from the dialect's declaration).
  */
-export function unqueueable(request: RerankRequest, names?: RequestParamNames, cutAtMerge = false): { readonly reason: string; readonly param: string } {
+export function unqueueable(
+  request: RerankRequest,
+  names?: RequestParamNames,
+  cutAtMerge = false,
+): { readonly reason: string; readonly param: string } {
   if (request.upstream) return { reason: 'it calls an upstream reranker', param: paramOf(names, 'upstream') };
-  if (request.maxChunksPerDoc !== undefined) return { reason: `it sets ${paramOf(names, 'maxChunksPerDoc')}`, param: paramOf(names, 'maxChunksPerDoc') };
+  if (request.maxChunksPerDoc !== undefined)
+    return { reason: `it sets ${paramOf(names, 'maxChunksPerDoc')}`, param: paramOf(names, 'maxChunksPerDoc') };
   if ((request.strategy ?? 'default') !== 'default') {
     return { reason: `its strategy '${request.strategy ?? ''}' scores the whole set at once`, param: paramOf(names, 'strategy') };
   }

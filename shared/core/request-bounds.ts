@@ -25,18 +25,27 @@ function checkBoost(request: RerankRequest, names: RequestParamNames | undefined
   const BOOST_PARAM = paramOf(names, 'boost');
   const { maxBoostTerms, maxBoostTermChars, maxBoostFields, maxBoostFieldPathChars } = REQUEST_BOUNDS;
   if (boost.terms.length > maxBoostTerms) {
-    throw invalidRequest(`${BOOST_PARAM}.terms has ${boost.terms.length} terms; at most ${maxBoostTerms} are accepted`, `${BOOST_PARAM}.terms`);
+    throw invalidRequest(
+      `${BOOST_PARAM}.terms has ${boost.terms.length} terms; at most ${maxBoostTerms} are accepted`,
+      `${BOOST_PARAM}.terms`,
+    );
   }
   const long = boost.terms.findIndex((t) => t.length > maxBoostTermChars);
   if (long >= 0) {
     throw invalidRequest(`${BOOST_PARAM}.terms[${long}] is longer than ${maxBoostTermChars} characters`, `${BOOST_PARAM}.terms[${long}]`);
   }
   if (boost.fields.length > maxBoostFields) {
-    throw invalidRequest(`${BOOST_PARAM}.fields has ${boost.fields.length} rules; at most ${maxBoostFields} are accepted`, `${BOOST_PARAM}.fields`);
+    throw invalidRequest(
+      `${BOOST_PARAM}.fields has ${boost.fields.length} rules; at most ${maxBoostFields} are accepted`,
+      `${BOOST_PARAM}.fields`,
+    );
   }
   const path = boost.fields.findIndex((f) => f.field.length > maxBoostFieldPathChars);
   if (path >= 0) {
-    throw invalidRequest(`${BOOST_PARAM}.fields[${path}].field is longer than ${maxBoostFieldPathChars} characters`, `${BOOST_PARAM}.fields[${path}].field`);
+    throw invalidRequest(
+      `${BOOST_PARAM}.fields[${path}].field is longer than ${maxBoostFieldPathChars} characters`,
+      `${BOOST_PARAM}.fields[${path}].field`,
+    );
   }
 }
 

@@ -79,8 +79,7 @@ export class RerankError extends Error {
   }
 }
 
-export const invalidRequest = (message: string, param?: string): RerankError =>
-  new RerankError('invalid_request', message, { param });
+export const invalidRequest = (message: string, param?: string): RerankError => new RerankError('invalid_request', message, { param });
 
 /** Any thrown value becomes a RerankError; unknown failures are internal and never expose their text. */
 export function toRerankError(error: unknown): RerankError {

@@ -96,7 +96,11 @@ export class RerankService {
     }
     const scorer = this.scorerFor(request, names);
     // max_tokens_per_doc: in the model's own tokens where the scorer counts them, else in words before scoring.
-    const budget = tokenBudget(scorer, request.documents.map((d) => d.text), request.maxTokensPerDocument);
+    const budget = tokenBudget(
+      scorer,
+      request.documents.map((d) => d.text),
+      request.maxTokensPerDocument,
+    );
     const texts = budget.texts;
     const scoreOptions = { instruction: request.prompt, signal, maxDocumentTokens: budget.maxDocumentTokens };
     const runModel = async (documents: readonly string[]) => {
@@ -136,7 +140,10 @@ export class RerankService {
    * `signal`: the request's deadline (see ScoreOptions.signal); aborted, it fails with its reason (or falls back, if asked).
    * `names`: how the request's dialect spells the fields a refusal names (absent = the domain names).
    */
-  async rerank(request: RerankRequest, options: { readonly signal?: AbortSignal; readonly names?: RequestParamNames } = {}): Promise<RerankOutcome> {
+  async rerank(
+    request: RerankRequest,
+    options: { readonly signal?: AbortSignal; readonly names?: RequestParamNames } = {},
+  ): Promise<RerankOutcome> {
     const started = performance.now();
     let scored: Scored;
     let fallback = false;

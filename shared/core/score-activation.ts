@@ -24,7 +24,10 @@ export const activate = (activation: ScoreActivation, raw: number): number =>
  * The activation a request's choice comes to for this scorer: absent = its default; `logit` = a logit scorer's
  * output as it is, a calibrated probability's log-odds, an uncalibrated similarity as it is (it has no logit).
  */
-export function resolveActivation(requested: ScoreActivation | undefined, scorer: Pick<Scorer, 'scoreKind' | 'calibrated'>): ScoreActivation {
+export function resolveActivation(
+  requested: ScoreActivation | undefined,
+  scorer: Pick<Scorer, 'scoreKind' | 'calibrated'>,
+): ScoreActivation {
   if (requested === undefined) return defaultActivation(scorer);
   if (requested === 'logit') return scorer.scoreKind === 'similarity' && scorer.calibrated === true ? 'logit' : 'none';
   return requested;

@@ -72,7 +72,8 @@ export interface SplittableScorer extends Scorer {
 
 /** A scorer whose candidate-relative part can be deferred to the merge of a queued job. */
 export const isSplittableScorer = (scorer: Scorer): scorer is SplittableScorer =>
-  typeof (scorer as Partial<SplittableScorer>).fuse === 'function' && (scorer as Partial<SplittableScorer>).model?.candidateRelative !== true;
+  typeof (scorer as Partial<SplittableScorer>).fuse === 'function' &&
+  (scorer as Partial<SplittableScorer>).model?.candidateRelative !== true;
 
 /** Whether a request's scores can be computed chunk by chunk (see Scorer.candidateRelative). */
 export const isChunkable = (scorer: Scorer): boolean => !scorer.candidateRelative || isSplittableScorer(scorer);

@@ -15,7 +15,11 @@ export function truncateWords(text: string, maxWords: number | undefined): strin
  * budget goes into ScoreOptions), whitespace words otherwise (the texts are cut here). The sync path and the chunk
  * workers both use this, so a job scores what the synchronous answer scores.
  */
-export function tokenBudget(scorer: Pick<Scorer, 'countsTokens'>, texts: readonly string[], maxTokens: number | undefined): { texts: readonly string[]; maxDocumentTokens?: number } {
+export function tokenBudget(
+  scorer: Pick<Scorer, 'countsTokens'>,
+  texts: readonly string[],
+  maxTokens: number | undefined,
+): { texts: readonly string[]; maxDocumentTokens?: number } {
   if (maxTokens === undefined) return { texts };
   if (scorer.countsTokens === true) return { texts, maxDocumentTokens: maxTokens };
   return { texts: texts.map((text) => truncateWords(text, maxTokens)) };

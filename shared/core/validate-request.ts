@@ -68,7 +68,8 @@ export function validateRerankRequest(
   options: { readonly allowEmptyDocuments?: boolean } = {},
 ): RerankRequest {
   if (request.query.trim() === '') throw invalidRequest(`${names.query} must be a non-empty string`, names.query);
-  if (request.documents.length === 0 && !options.allowEmptyDocuments) throw invalidRequest(`${names.documents} must contain at least one document`, names.documents);
+  if (request.documents.length === 0 && !options.allowEmptyDocuments)
+    throw invalidRequest(`${names.documents} must contain at least one document`, names.documents);
   if (request.documents.length > limits.maxDocuments) {
     throw invalidRequest(
       // The way out: a batch over an uploaded file takes a candidate set of any size.
@@ -80,7 +81,9 @@ export function validateRerankRequest(
   const maxInstruction = limits.maxInstructionChars ?? Infinity;
   if (request.prompt !== undefined && request.prompt.length > maxInstruction) {
     const param = paramOf(names, 'prompt');
-    throw new RerankError('payload_too_large', `${param} is ${request.prompt.length} characters; the limit is ${maxInstruction}`, { param });
+    throw new RerankError('payload_too_large', `${param} is ${request.prompt.length} characters; the limit is ${maxInstruction}`, {
+      param,
+    });
   }
   if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
     // Only a dialect that reads a batch size can produce one; otherwise it was set in code and has the domain name.

@@ -9,7 +9,9 @@ import { DIALECTS } from './dialects.js';
  * A dialect served under an operator's prefix (Weaviate's) declares paths relative to it, so they name no line.
  */
 export function batchLineDialect(url: string): Dialect | undefined {
-  return Object.values(DIALECTS).find((dialect) => dialect.underPrefix === undefined && dialect.paths.includes(url) && dialect.queueable !== false);
+  return Object.values(DIALECTS).find(
+    (dialect) => dialect.underPrefix === undefined && dialect.paths.includes(url) && dialect.queueable !== false,
+  );
 }
 
 /**

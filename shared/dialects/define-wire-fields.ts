@@ -49,7 +49,16 @@ export interface WireFields<I, F> {
 const paramOf = (path: readonly string[]): string => path.join('.');
 
 /** The RequestParamNames a dialect may spell besides query and documents: read from its declared fields. */
-const OPTIONAL_PARAMS = ['batchSize', 'prompt', 'model', 'strategy', 'upstream', 'boost', 'maxChunksPerDoc', 'maxTokensPerDocument'] as const;
+const OPTIONAL_PARAMS = [
+  'batchSize',
+  'prompt',
+  'model',
+  'strategy',
+  'upstream',
+  'boost',
+  'maxChunksPerDoc',
+  'maxTokensPerDocument',
+] as const;
 
 /** The fields under one object of the body, by key: a field's schema, or a nested object of fields. */
 interface ObjectNode {
@@ -81,7 +90,10 @@ function treeOf(fields: readonly AnyField[]): ObjectNode {
 
 /** `{type: 'object', required}` when required, else `{type: ['object', 'null']}` (null = absent), as the reader treats it. */
 function objectSchema(node: ObjectNode, required: boolean): JsonSchema {
-  const properties = [...node.children].map(([key, child]) => [key, isObjectNode(child) ? objectSchema(child, node.required.includes(key)) : child]);
+  const properties = [...node.children].map(([key, child]) => [
+    key,
+    isObjectNode(child) ? objectSchema(child, node.required.includes(key)) : child,
+  ]);
   return {
     type: required ? 'object' : ['object', 'null'],
     ...(node.required.length > 0 ? { required: node.required } : {}),
@@ -111,9 +123,7 @@ function parentOf(body: JsonObject, path: WirePath, tree: ObjectNode): JsonObjec
 export function defineWireFields<
   const I extends Readonly<Record<string, AnyField>> = Record<never, never>,
   const F extends RequestFields<F, ValuesOf<I>> = RequestFields<Record<never, never>, never>,
->(
-  declaration: WireDeclaration<I, F>,
-): WireFields<I, F> {
+>(declaration: WireDeclaration<I, F>): WireFields<I, F> {
   const inputs = Object.entries(declaration.inputs ?? {}) as [string, AnyField][];
   const fields = Object.entries(declaration.fields) as [string, AnyField][];
   const all = new Map<string, AnyField>([...fields, ...inputs]);
@@ -166,7 +176,10 @@ export function defineWireFields<
     path: (name) => fieldNamed(name).path,
     corpus: fileId && documents ? { fileIdPath: fileId.path, documentsPath: documents.path } : undefined,
     sent: (raw, name) =>
-      fieldNamed(name).path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as JsonObject)[key] : undefined), raw),
+      fieldNamed(name).path.reduce<unknown>(
+        (value, key) => (typeof value === 'object' && value !== null ? (value as JsonObject)[key] : undefined),
+        raw,
+      ),
     paramNames,
   };
 }

@@ -5,8 +5,20 @@ import type { RequestParamNames } from '../core/validate-request.js';
 import type { JsonSchema } from './json-schema.js';
 import type { WirePath } from './wire-field.js';
 
-export type DialectName = 'openai' | 'dashscope' | 'chat' | 'rag-tool' | 'llama-stack' | 'pipeline' | 'cohere-v2' | 'voyage' | 'tei'
-  | 'nim' | 'vllm-score' | 'mixedbread' | 'vertex'
+export type DialectName =
+  | 'openai'
+  | 'dashscope'
+  | 'chat'
+  | 'rag-tool'
+  | 'llama-stack'
+  | 'pipeline'
+  | 'cohere-v2'
+  | 'voyage'
+  | 'tei'
+  | 'nim'
+  | 'vllm-score'
+  | 'mixedbread'
+  | 'vertex'
   // Part 2 of the hosted shapes (issue 36): Amazon Bedrock, Pinecone, Weaviate.
   | 'bedrock'
   | 'bedrock-invoke'

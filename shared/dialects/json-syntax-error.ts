@@ -149,6 +149,9 @@ function describe(text: string, offset: number): JsonSyntaxError {
     return { offset, line, column, summary: text.trim() === '' ? 'it is empty' : `it ends early, at line ${line}, column ${column}` };
   }
   const code = text.codePointAt(offset)!;
-  const shown = code < 0x20 || code === 0x7f ? `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `character ${JSON.stringify(String.fromCodePoint(code))}`;
+  const shown =
+    code < 0x20 || code === 0x7f
+      ? `control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+      : `character ${JSON.stringify(String.fromCodePoint(code))}`;
   return { offset, line, column, summary: `unexpected ${shown} at line ${line}, column ${column}` };
 }

@@ -23,7 +23,10 @@ export function readDialectRequest(dialect: Dialect, body: unknown, limits: Requ
 function refuseCorpusReference(dialect: Dialect, body: unknown): void {
   const path = dialect.corpus?.fileIdPath;
   if (!path) return;
-  const sent = path.reduce<unknown>((value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined), body);
+  const sent = path.reduce<unknown>(
+    (value, key) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined),
+    body,
+  );
   if (sent === undefined || sent === null) return;
   const param = path.join('.');
   throw invalidRequest(`${param} is read in batch lines only (POST /v1/batches); list the documents here`, param);

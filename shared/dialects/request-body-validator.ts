@@ -94,7 +94,9 @@ function messageOf(error: ErrorObject, param: string): string {
     case 'minItems':
       return error.schema === 1 ? `${param} must not be empty` : `${param} must contain at least ${String(error.schema)} items`;
     case 'minLength':
-      return error.schema === 1 ? `${param} must be a non-empty string` : `${param} must be at least ${String(error.schema)} characters long`;
+      return error.schema === 1
+        ? `${param} must be a non-empty string`
+        : `${param} must be at least ${String(error.schema)} characters long`;
     case 'anyOf':
     case 'oneOf':
       return `${param} must be ${describeSchema(schema)}, ${got}`;
@@ -165,7 +167,8 @@ export function validateRequestBody(schema: JsonSchema, body: unknown): void {
   if (!violation) return;
   const { error, pointer } = violation;
   const at = paramOf(body, pointer);
-  const param = error.keyword === 'required' ? within(at, String((error.params as { missingProperty: string }).missingProperty)) : at || 'body';
+  const param =
+    error.keyword === 'required' ? within(at, String((error.params as { missingProperty: string }).missingProperty)) : at || 'body';
   const message = error.keyword === 'required' ? `${param} is required` : messageOf(error, param);
   const hint = (error.parentSchema as JsonSchema | undefined)?.['x-error-hint'];
   throw invalidRequest(hint ? `${message} (${hint})` : message, param);

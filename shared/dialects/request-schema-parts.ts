@@ -17,7 +17,12 @@ export const optionalInteger = (minimum: number, description: string): JsonSchem
 export const DOCUMENT: JsonSchema = {
   anyOf: [
     { type: 'string' },
-    { type: 'object', required: ['text'], properties: { text: { type: 'string' } }, description: 'Scored by its `text`; returned as sent.' },
+    {
+      type: 'object',
+      required: ['text'],
+      properties: { text: { type: 'string' } },
+      description: 'Scored by its `text`; returned as sent.',
+    },
   ],
 };
 

@@ -89,7 +89,8 @@ export const readString = (obj: JsonObject, key: string, param: string): string 
 
 export const readOptionalString = (obj: JsonObject, key: string, param: string): string | undefined => optionalStringValue(obj[key], param);
 
-export const readOptionalBoolean = (obj: JsonObject, key: string, param: string): boolean | undefined => optionalBooleanValue(obj[key], param);
+export const readOptionalBoolean = (obj: JsonObject, key: string, param: string): boolean | undefined =>
+  optionalBooleanValue(obj[key], param);
 
 export const readOptionalNumber = (obj: JsonObject, key: string, param: string): number | undefined => optionalNumberValue(obj[key], param);
 

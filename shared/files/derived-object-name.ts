@@ -8,5 +8,6 @@ export const isDerivedObjectName = (name: string): boolean => DERIVED_NAME.test(
 
 /** Throws RangeError for a name a store must not use. */
 export function checkDerivedObjectName(name: string): void {
-  if (!isDerivedObjectName(name)) throw new RangeError(`derived object name '${name.slice(0, 40)}' is not [A-Za-z0-9][A-Za-z0-9._-]{0,199}`);
+  if (!isDerivedObjectName(name))
+    throw new RangeError(`derived object name '${name.slice(0, 40)}' is not [A-Za-z0-9][A-Za-z0-9._-]{0,199}`);
 }

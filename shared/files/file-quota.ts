@@ -22,7 +22,12 @@ export const fileHold = (record: Pick<FileRecord, 'id' | 'bytes' | 'expiresAt'>)
 });
 
 /** What an object derived from a file holds: its bytes of the key's stored bytes, until the file goes (or expires). */
-export const derivedHold = (file: Pick<FileRecord, 'id' | 'expiresAt'> | undefined, fileId: string, name: string, bytes: number): QuotaHold => ({
+export const derivedHold = (
+  file: Pick<FileRecord, 'id' | 'expiresAt'> | undefined,
+  fileId: string,
+  name: string,
+  bytes: number,
+): QuotaHold => ({
   id: `${derivedHoldPrefix(fileId)}${name}`,
   amounts: { stored_bytes: bytes },
   ...(file?.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }),

@@ -71,7 +71,10 @@ export interface FileStore {
    * The caller's files, newest first unless `order` says `asc`; `after` is the id the previous page ended with.
    * Without `purpose`, every purpose but `upload_part` (parts are pieces of an upload, never listed as files).
    */
-  list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' }): Promise<FilePage>;
+  list(
+    ownerKeyId: string,
+    page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: 'asc' | 'desc' },
+  ): Promise<FilePage>;
   /** The file's bytes, streamed in order; a range reads only that slice. Throws FileNotFoundError when gone. */
   read(id: string, range?: ByteRange): AsyncIterable<Uint8Array>;
   /** Returns whether a file was deleted. */

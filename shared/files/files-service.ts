@@ -88,12 +88,19 @@ export class FilesService {
     const purpose = this.#uploadablePurpose(file.purpose);
     this.#checkFilename(file.filename);
     if (!Number.isSafeInteger(file.size) || file.size < 0) throw invalidRequest('the file size is not known', 'file');
-    if (file.size > this.#limits.maxFileBytes) throw new RerankError('payload_too_large', `file is larger than ${this.#limits.maxFileBytes} bytes`, { param: 'file' });
+    if (file.size > this.#limits.maxFileBytes)
+      throw new RerankError('payload_too_large', `file is larger than ${this.#limits.maxFileBytes} bytes`, { param: 'file' });
     const expiresAt = this.#now() + Math.min(file.expiresAfterSeconds ?? this.#limits.retentionSeconds, this.#limits.retentionSeconds);
-    return this.#quota.storeHeld(ownerKeyId, { files: 1, stored_bytes: file.size }, fileHold, (id) => this.#files.delete(id), async () => {
-      const writer = await this.#files.openWriter({ ownerKeyId, filename: file.filename, purpose, maxBytes: file.size, expiresAt });
-      return this.#writeAll(writer, bytes);
-    });
+    return this.#quota.storeHeld(
+      ownerKeyId,
+      { files: 1, stored_bytes: file.size },
+      fileHold,
+      (id) => this.#files.delete(id),
+      async () => {
+        const writer = await this.#files.openWriter({ ownerKeyId, filename: file.filename, purpose, maxBytes: file.size, expiresAt });
+        return this.#writeAll(writer, bytes);
+      },
+    );
   }
 
   async find(ownerKeyId: string, id: string): Promise<FileRecord> {
@@ -149,7 +156,11 @@ export class FilesService {
     };
     // The pending upload, the file it will become and the bytes it announced, at once: its parts and its
     // completion then never find the quota full, and parallel creates cannot pass it.
-    const hold: QuotaHold = { id: uploadHoldId(record.id), amounts: { pending_uploads: 1, files: 1, stored_bytes: record.bytes }, expiresAt: record.expiresAt };
+    const hold: QuotaHold = {
+      id: uploadHoldId(record.id),
+      amounts: { pending_uploads: 1, files: 1, stored_bytes: record.bytes },
+      expiresAt: record.expiresAt,
+    };
     await this.#quota.reserve(ownerKeyId, hold);
     try {
       await store.create(record);
@@ -163,7 +174,9 @@ export class FilesService {
   async findUpload(ownerKeyId: string, id: string): Promise<UploadRecord> {
     const upload = await this.#uploadStore().get(id);
     if (upload === undefined || upload.ownerKeyId !== ownerKeyId) {
-      throw new RerankError('not_found', `no upload '${id}' (uploads are visible only to the key that created them)`, { param: 'upload_id' });
+      throw new RerankError('not_found', `no upload '${id}' (uploads are visible only to the key that created them)`, {
+        param: 'upload_id',
+      });
     }
     if (upload.status === 'pending' && upload.expiresAt <= this.#now()) {
       // Past its hour an upload is over; its parts and its reservation go with it.
@@ -185,16 +198,22 @@ export class FilesService {
       throw invalidRequest(`an upload takes at most ${this.#limits.maxPartsPerUpload} parts`, 'data');
     }
     const partHold = (record: FileRecord): QuotaHold => ({ id: fileHoldId(record.id), amounts: { files: 1 }, expiresAt: upload.expiresAt });
-    const stored = await this.#quota.storeHeld(ownerKeyId, { files: 1 }, partHold, (id) => this.#files.delete(id), async () => {
-      const writer = await this.#files.openWriter({
-        ownerKeyId,
-        filename: `${upload.id}.part`,
-        purpose: 'upload_part',
-        maxBytes: this.#limits.maxPartBytes,
-        expiresAt: upload.expiresAt,
-      });
-      return this.#writeAll(writer, bytes, 'data');
-    });
+    const stored = await this.#quota.storeHeld(
+      ownerKeyId,
+      { files: 1 },
+      partHold,
+      (id) => this.#files.delete(id),
+      async () => {
+        const writer = await this.#files.openWriter({
+          ownerKeyId,
+          filename: `${upload.id}.part`,
+          purpose: 'upload_part',
+          maxBytes: this.#limits.maxPartBytes,
+          expiresAt: upload.expiresAt,
+        });
+        return this.#writeAll(writer, bytes, 'data');
+      },
+    );
     const part: UploadPart = { id: newPartId(), fileId: stored.id, bytes: stored.bytes, createdAt: this.#now() };
     try {
       await this.#uploadStore().addPart(upload.id, part, this.#limits.maxPartsPerUpload);
@@ -210,9 +229,16 @@ export class FilesService {
    * Assembles the parts in the order given into one file, streaming each part's bytes, and checks the total size
    * and the optional MD5 of the whole before the file becomes visible.
    */
-  async completeUpload(ownerKeyId: string, uploadId: string, partIds: readonly string[], md5?: string): Promise<{ upload: UploadRecord; file: FileRecord }> {
-    if (partIds.length > this.#limits.maxPartsPerUpload) throw invalidRequest(`part_ids names at most ${this.#limits.maxPartsPerUpload} parts`, 'part_ids');
-    if (partIds.some((id) => id.length > MAX_PART_ID_LENGTH)) throw invalidRequest(`part_ids holds an id longer than ${MAX_PART_ID_LENGTH} characters (ids are part_...)`, 'part_ids');
+  async completeUpload(
+    ownerKeyId: string,
+    uploadId: string,
+    partIds: readonly string[],
+    md5?: string,
+  ): Promise<{ upload: UploadRecord; file: FileRecord }> {
+    if (partIds.length > this.#limits.maxPartsPerUpload)
+      throw invalidRequest(`part_ids names at most ${this.#limits.maxPartsPerUpload} parts`, 'part_ids');
+    if (partIds.some((id) => id.length > MAX_PART_ID_LENGTH))
+      throw invalidRequest(`part_ids holds an id longer than ${MAX_PART_ID_LENGTH} characters (ids are part_...)`, 'part_ids');
     if (md5 !== undefined && !MD5_HEX.test(md5)) throw invalidRequest('md5 must be 32 hexadecimal characters', 'md5');
     const upload = this.#pending(await this.findUpload(ownerKeyId, uploadId));
     const byId = new Map(upload.parts.map((p) => [p.id, p]));
@@ -223,7 +249,8 @@ export class FilesService {
     });
     if (new Set(partIds).size !== partIds.length) throw invalidRequest('part_ids names a part twice', 'part_ids');
     const total = ordered.reduce((sum, p) => sum + p.bytes, 0);
-    if (total !== upload.bytes) throw invalidRequest(`the parts add up to ${total} bytes; the upload announced ${upload.bytes}`, 'part_ids');
+    if (total !== upload.bytes)
+      throw invalidRequest(`the parts add up to ${total} bytes; the upload announced ${upload.bytes}`, 'part_ids');
     const writer = await this.#files.openWriter({
       ownerKeyId,
       filename: upload.filename,
@@ -274,7 +301,8 @@ export class FilesService {
 
   async cancelUpload(ownerKeyId: string, uploadId: string): Promise<UploadRecord> {
     const upload = this.#pending(await this.findUpload(ownerKeyId, uploadId));
-    if (!(await this.#uploadStore().end(upload.id, 'cancelled'))) throw new RerankError('conflict', `upload ${upload.id} is no longer pending`);
+    if (!(await this.#uploadStore().end(upload.id, 'cancelled')))
+      throw new RerankError('conflict', `upload ${upload.id} is no longer pending`);
     await this.#quota.release(ownerKeyId, uploadHoldId(upload.id));
     await this.#dropParts(ownerKeyId, upload.parts);
     return { ...upload, status: 'cancelled' };
@@ -286,19 +314,22 @@ export class FilesService {
       return await writer.close();
     } catch (error) {
       await writer.abort();
-      if (error instanceof FileTooLargeError) throw new RerankError('payload_too_large', `${param} is larger than ${error.maxBytes} bytes`, { param });
+      if (error instanceof FileTooLargeError)
+        throw new RerankError('payload_too_large', `${param} is larger than ${error.maxBytes} bytes`, { param });
       throw error;
     }
   }
 
   #pending(upload: UploadRecord): UploadRecord {
-    if (upload.status !== 'pending') throw new RerankError('conflict', `upload ${upload.id} is ${upload.status}; only a pending upload takes parts, completes or cancels`);
+    if (upload.status !== 'pending')
+      throw new RerankError('conflict', `upload ${upload.id} is ${upload.status}; only a pending upload takes parts, completes or cancels`);
     return upload;
   }
 
   #stateError(upload: UploadRecord, error: UploadStateError): RerankError {
     if (error.reason === 'too_many_parts') return invalidRequest(error.message, 'data');
-    if (error.reason === 'too_many_bytes') return invalidRequest(`the parts would add up to more than the ${upload.bytes} bytes the upload announced`, 'data');
+    if (error.reason === 'too_many_bytes')
+      return invalidRequest(`the parts would add up to more than the ${upload.bytes} bytes the upload announced`, 'data');
     return new RerankError('conflict', `upload ${upload.id} is no longer pending`);
   }
 
@@ -321,9 +352,13 @@ export class FilesService {
   /** Bounded before it is stored anywhere: an upload record keeps it (in memory on `npm start`, in an item on AWS). */
   #checkMimeType(mimeType: string): void {
     if (mimeType.length > this.#limits.maxMimeTypeBytes) {
-      throw invalidRequest(`mime_type must be at most ${this.#limits.maxMimeTypeBytes} characters (this one is ${mimeType.length})`, 'mime_type');
+      throw invalidRequest(
+        `mime_type must be at most ${this.#limits.maxMimeTypeBytes} characters (this one is ${mimeType.length})`,
+        'mime_type',
+      );
     }
-    if (!MIME_TYPE.test(mimeType)) throw invalidRequest('mime_type must be a MIME type such as application/jsonl or text/plain', 'mime_type');
+    if (!MIME_TYPE.test(mimeType))
+      throw invalidRequest('mime_type must be a MIME type such as application/jsonl or text/plain', 'mime_type');
   }
 
   /** Bounded by its UTF-8 size, which is what S3 metadata and object keys count (a character may be 4 bytes). */
@@ -336,7 +371,8 @@ export class FilesService {
   }
 
   #uploadStore(): UploadStore {
-    if (this.#uploads === undefined) throw new RerankError('not_found', 'uploads are not enabled on this deployment; upload files of up to 6 MB with POST /v1/files');
+    if (this.#uploads === undefined)
+      throw new RerankError('not_found', 'uploads are not enabled on this deployment; upload files of up to 6 MB with POST /v1/files');
     return this.#uploads;
   }
 }

@@ -62,16 +62,26 @@ export type RoutePrefixes = Readonly<Record<RoutePrefixName, string>>;
  * shares another's path is told apart there by its headers or its body): adding a dialect adds its routes, OpenAPI
  * operations and API Gateway routes.
  */
-const rerankRoutes = (prefixes: RoutePrefixes): readonly Route[] => Object.values(DIALECTS).flatMap((dialect) =>
-  dialect.paths.map((relative): Route => {
-    const path = dialect.underPrefix === undefined ? relative : `${prefixes[dialect.underPrefix]}${relative}`;
-    const sharing = Object.values(DIALECTS).flatMap((other) => (other.sharesPath?.path === path ? [{ dialect: other, shared: other.sharesPath }] : []));
-    const byBody = sharing.flatMap(({ dialect: other, shared }) => (shared.claims ? [{ dialect: other, claims: shared.claims }] : []));
-    const byHeaders = sharing.flatMap(({ dialect: other, shared }) => (shared.claimsHeaders ? [{ dialect: other, claims: shared.claimsHeaders }] : []));
-    const action: RouteAction = { kind: 'rerank', dialect, ...(byBody.length > 0 ? { byBody } : {}), ...(byHeaders.length > 0 ? { byHeaders } : {}) };
-    return { method: 'POST', path, action, errorDialect: dialect };
-  }),
-);
+const rerankRoutes = (prefixes: RoutePrefixes): readonly Route[] =>
+  Object.values(DIALECTS).flatMap((dialect) =>
+    dialect.paths.map((relative): Route => {
+      const path = dialect.underPrefix === undefined ? relative : `${prefixes[dialect.underPrefix]}${relative}`;
+      const sharing = Object.values(DIALECTS).flatMap((other) =>
+        other.sharesPath?.path === path ? [{ dialect: other, shared: other.sharesPath }] : [],
+      );
+      const byBody = sharing.flatMap(({ dialect: other, shared }) => (shared.claims ? [{ dialect: other, claims: shared.claims }] : []));
+      const byHeaders = sharing.flatMap(({ dialect: other, shared }) =>
+        shared.claimsHeaders ? [{ dialect: other, claims: shared.claimsHeaders }] : [],
+      );
+      const action: RouteAction = {
+        kind: 'rerank',
+        dialect,
+        ...(byBody.length > 0 ? { byBody } : {}),
+        ...(byHeaders.length > 0 ? { byHeaders } : {}),
+      };
+      return { method: 'POST', path, action, errorDialect: dialect };
+    }),
+  );
 
 /** The dialect a rerank route's request claims by its headers (before its body is read), if any. */
 export function claimedByHeaders(route: Route, header: (name: string) => string | undefined): Dialect | undefined {
@@ -96,7 +106,8 @@ export function buildApiRoutes(prefixes: RoutePrefixes): readonly Route[] {
   const seen = new Set<string>();
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
-    if (seen.has(key)) throw new ConfigError(`the Weaviate prefix '${prefixes.weaviate}' puts ${key} on a path another route serves: choose another prefix`);
+    if (seen.has(key))
+      throw new ConfigError(`the Weaviate prefix '${prefixes.weaviate}' puts ${key} on a path another route serves: choose another prefix`);
     seen.add(key);
   }
   return routes;
@@ -108,7 +119,13 @@ type RouteLine = `${Route['method']} /${string}`;
 /** A route whose errors take OpenAI's envelope, from its `METHOD /path` line. */
 function openAiRoute(line: RouteLine, action: RouteAction, visibility: { readonly public?: true } = {}): Route {
   const space = line.indexOf(' ');
-  return { method: line.slice(0, space) as Route['method'], path: line.slice(space + 1), action, errorDialect: openAiDialect, ...visibility };
+  return {
+    method: line.slice(0, space) as Route['method'],
+    path: line.slice(space + 1),
+    action,
+    errorDialect: openAiDialect,
+    ...visibility,
+  };
 }
 
 /** OpenAI's Batches API: each `METHOD /path` and the operation it runs. */
@@ -231,7 +248,8 @@ export function gatewayPath(template: string): string {
 }
 
 export function matchRoute(method: string, rawPath: string, maxPathChars: number = DEFAULT_MAX_PATH_CHARS): RouteMatch {
-  if (rawPath.length > maxPathChars) return { found: 'too-long', length: rawPath.length, maxPathChars, errorDialect: dialectForUnknownPath(rawPath) };
+  if (rawPath.length > maxPathChars)
+    return { found: 'too-long', length: rawPath.length, maxPathChars, errorDialect: dialectForUnknownPath(rawPath) };
   const path = normalizePath(rawPath);
   const onPath = API_ROUTES.map((route) => ({ route, params: matchPath(route.path, path) })).filter(
     (m): m is { route: Route; params: Record<string, string> } => m.params !== undefined,

@@ -11,7 +11,11 @@ const mib = (bytes: number): string => (bytes % MiB === 0 ? `${bytes / MiB} MiB`
  * reader who hits this limit has no other hint; on the parts route it names the part size.
  * `size` is the body's size as known: a byte count, or "more than N bytes" when the reading stopped at N.
  */
-export function bodyTooLargeError(route: Pick<Route, 'method' | 'path'> | undefined, size: number | { readonly moreThan: number }, maxBytes: number): RerankError {
+export function bodyTooLargeError(
+  route: Pick<Route, 'method' | 'path'> | undefined,
+  size: number | { readonly moreThan: number },
+  maxBytes: number,
+): RerankError {
   const seen = typeof size === 'number' ? `${size} bytes` : `more than ${size.moreThan} bytes`;
   const base = `request body is ${seen}; the limit is ${maxBytes} bytes (${mib(maxBytes)})`;
   const part = DEFAULT_FILE_LIMITS.maxPartBytes;

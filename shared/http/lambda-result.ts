@@ -19,7 +19,14 @@ export async function lambdaResult(result: APIGatewayProxyStructuredResultV2): P
       return {
         statusCode: 413,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ error: { message: 'the file is too large to return in one answer here', type: 'invalid_request_error', param: null, code: 'payload_too_large' } }),
+        body: JSON.stringify({
+          error: {
+            message: 'the file is too large to return in one answer here',
+            type: 'invalid_request_error',
+            param: null,
+            code: 'payload_too_large',
+          },
+        }),
       };
     }
     chunks.push(chunk);

@@ -34,11 +34,18 @@ export class LocalSiteGuard {
   readonly #anyHost: boolean;
 
   constructor(options: { readonly host: string; readonly allowedHosts: readonly string[]; readonly machineName?: string }) {
-    const host = hostName(options.host.includes(':') && !options.host.startsWith('[') && isIP(options.host) === 6 ? `[${options.host}]` : options.host);
+    const host = hostName(
+      options.host.includes(':') && !options.host.startsWith('[') && isIP(options.host) === 6 ? `[${options.host}]` : options.host,
+    );
     const wildcard = WILDCARD_HOSTS.has(host);
     this.#anyIp = wildcard;
     this.#anyHost = options.allowedHosts.includes('*');
-    this.#names = new Set([...LOOPBACK_NAMES, host, ...(wildcard && options.machineName ? [options.machineName.toLowerCase()] : []), ...options.allowedHosts.map(hostName)]);
+    this.#names = new Set([
+      ...LOOPBACK_NAMES,
+      host,
+      ...(wildcard && options.machineName ? [options.machineName.toLowerCase()] : []),
+      ...options.allowedHosts.map(hostName),
+    ]);
   }
 
   /** Throws the refusal (a 401 in the route's envelope) for a request a key-less server must not answer. */
@@ -54,7 +61,10 @@ export class LocalSiteGuard {
     const origin = header('origin');
     const crossSite = header('sec-fetch-site')?.toLowerCase() === 'cross-site' || (origin !== undefined && !this.#sameHostOrigin(origin));
     if (crossSite) {
-      throw new RerankError('unauthorized', 'this server runs without API keys, so it refuses requests sent by another site\'s web page (configure keys to call it from a browser)');
+      throw new RerankError(
+        'unauthorized',
+        "this server runs without API keys, so it refuses requests sent by another site's web page (configure keys to call it from a browser)",
+      );
     }
   }
 

@@ -82,7 +82,10 @@ export function localLambdaContext(functionName = 'rerank-api-local'): Context {
  */
 export async function writeApiGatewayResult(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): Promise<void> {
   const streamed = streamedBodyOf(result);
-  const body = streamed !== undefined || result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  const body =
+    streamed !== undefined || result.body === undefined
+      ? Buffer.alloc(0)
+      : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   const headers: Record<string, string | number> = streamed === undefined ? { 'content-length': body.length } : {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = typeof value === 'boolean' ? String(value) : value;
   res.writeHead(result.statusCode ?? 200, headers);

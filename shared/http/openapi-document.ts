@@ -9,5 +9,7 @@ let document: OpenApiDocument | undefined;
  */
 export function openApiDocument(basePath = ''): OpenApiDocument {
   document ??= buildOpenApiDocument(API_ROUTES);
-  return basePath === '' ? document : { ...document, servers: [{ url: basePath, description: 'The API Gateway stage this document was served from.' }] };
+  return basePath === ''
+    ? document
+    : { ...document, servers: [{ url: basePath, description: 'The API Gateway stage this document was served from.' }] };
 }

@@ -43,7 +43,12 @@ export async function beforeBody(req: IncomingMessage, checks: BeforeBodyChecks)
  * in the route's envelope, with the route's hint (POST /v1/files names the Uploads API). API Gateway answers its own
  * fixed message at that point on AWS; locally the reader gets the more useful one.
  */
-export function oversizeBodyResult(req: IncomingMessage, readUpTo: number, maxBodyBytes: number, maxPathChars: number): APIGatewayProxyStructuredResultV2 {
+export function oversizeBodyResult(
+  req: IncomingMessage,
+  readUpTo: number,
+  maxBodyBytes: number,
+  maxPathChars: number,
+): APIGatewayProxyStructuredResultV2 {
   const event = toApiGatewayEvent(req, Buffer.alloc(0));
   const match = matchRoute(event.requestContext.http.method, event.rawPath, maxPathChars);
   return failureResult(event, bodyTooLargeError(match.found === 'route' ? match.route : undefined, { moreThan: readUpTo }, maxBodyBytes));

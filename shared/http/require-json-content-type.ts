@@ -7,7 +7,10 @@ import { RerankError } from '../core/rerank-error.js';
  */
 export function requireJsonContentType(contentType: string | undefined): void {
   const [mediaType = '', ...params] = (contentType ?? '').split(';').map((p) => p.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replace(/^"|"$/g, '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replace(/^"|"$/g, '');
   if (mediaType === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return;
   const got = contentType === undefined || contentType.trim() === '' ? 'no Content-Type' : `Content-Type '${contentType.slice(0, 100)}'`;
   throw new RerankError('unsupported_media_type', `request bodies must be JSON sent as Content-Type: application/json; got ${got}`);

@@ -27,7 +27,9 @@ export interface ServiceInfo {
   readonly model_sha: null;
   readonly model_dtype: string;
   readonly served_model_name: string;
-  readonly model_type: { readonly reranker: { readonly id2label: Readonly<Record<string, string>>; readonly label2id: Readonly<Record<string, number>> } };
+  readonly model_type: {
+    readonly reranker: { readonly id2label: Readonly<Record<string, string>>; readonly label2id: Readonly<Record<string, number>> };
+  };
   readonly max_concurrent_requests: number;
   readonly max_input_length: number;
   readonly max_batch_tokens: number;
@@ -53,7 +55,11 @@ function maxInputTokens(scorer: unknown): number | null {
 }
 
 /** Built once at start-up from the configuration and the loaded models: the route answers a constant. */
-export function serviceInfo(config: ServiceConfig, scorers: ScorerRegistry, enabled: { readonly batches: boolean; readonly files: boolean }): ServiceInfo {
+export function serviceInfo(
+  config: ServiceConfig,
+  scorers: ScorerRegistry,
+  enabled: { readonly batches: boolean; readonly files: boolean },
+): ServiceInfo {
   const models = config.models.map((m): ServedModelInfo => {
     const base = { id: m.id, default: m.id === scorers.defaultId, max_input_tokens: maxInputTokens(scorers.get(m.id)) };
     if (m.kind === 'hybrid') return { ...base, kind: 'hybrid', components: [m.model, m.lexical] };

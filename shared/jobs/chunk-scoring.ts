@@ -24,7 +24,8 @@ export async function scoreChunk(scorer: Scorer, chunk: ChunkToScore, label: str
     ...(chunk.instruction === undefined ? {} : { instruction: chunk.instruction }),
   };
   const scored = await scorer.score(chunk.query, budget.texts, options);
-  if (scored.scores.length !== chunk.texts.length) throw new Error(`${label}: ${scored.scores.length} scores for ${chunk.texts.length} documents`);
+  if (scored.scores.length !== chunk.texts.length)
+    throw new Error(`${label}: ${scored.scores.length} scores for ${chunk.texts.length} documents`);
   return scored;
 }
 
@@ -40,7 +41,11 @@ export interface LedgerRequest {
  * answers true again, in case the first delivery died after counting: what runs next (a job's merge, a line's result)
  * is idempotent.
  */
-export async function recordChunk(ledger: ChunkLedger, request: LedgerRequest, scores: LedgerChunkScores): Promise<{ recorded: boolean; complete: boolean }> {
+export async function recordChunk(
+  ledger: ChunkLedger,
+  request: LedgerRequest,
+  scores: LedgerChunkScores,
+): Promise<{ recorded: boolean; complete: boolean }> {
   const counted = await ledger.putChunkScores(request.owner, request.line, scores, request.chunkCount);
   return { recorded: counted.recorded, complete: counted.chunksDone >= request.chunkCount };
 }

@@ -14,7 +14,11 @@ export function deadLetteredChunk(body: string): { jobId: string; chunkIndex: nu
   const { jobId, chunkIndex, kind } = parsed as { jobId?: unknown; chunkIndex?: unknown; kind?: unknown };
   if (typeof jobId !== 'string') return undefined;
   if (kind === 'merge') {
-    return { jobId, chunkIndex: undefined, reason: 'the job could not be merged: its merge failed on every delivery and was moved to the dead-letter queue' };
+    return {
+      jobId,
+      chunkIndex: undefined,
+      reason: 'the job could not be merged: its merge failed on every delivery and was moved to the dead-letter queue',
+    };
   }
   // No attempt count in the reason: ApproximateReceiveCount keeps counting on the dead-letter queue.
   const chunk = typeof chunkIndex === 'number' ? `chunk ${chunkIndex}` : 'a chunk';

@@ -12,7 +12,9 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
  */
 export class IdempotencyKeyReusedError extends RerankError {
   constructor(what: 'job' | 'batch') {
-    super('unprocessable', `this Idempotency-Key was already used for a different ${what} request; use a new key`, { param: 'Idempotency-Key' });
+    super('unprocessable', `this Idempotency-Key was already used for a different ${what} request; use a new key`, {
+      param: 'Idempotency-Key',
+    });
     this.name = 'IdempotencyKeyReusedError';
   }
 }
@@ -38,7 +40,12 @@ export interface IdempotentRecord {
  * when that owner made it (another owner's is none of this caller's business), and a retry must carry the same
  * request (else 422). Undefined when there is nothing to replay.
  */
-export function replayOf<R extends IdempotentRecord>(record: R | undefined, ownerKeyId: string, requestHash: string, what: 'job' | 'batch'): R | undefined {
+export function replayOf<R extends IdempotentRecord>(
+  record: R | undefined,
+  ownerKeyId: string,
+  requestHash: string,
+  what: 'job' | 'batch',
+): R | undefined {
   if (!record || record.ownerKeyId !== ownerKeyId) return undefined;
   if (record.requestHash !== requestHash) throw new IdempotencyKeyReusedError(what);
   return record;

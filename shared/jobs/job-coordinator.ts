@@ -95,7 +95,12 @@ export class JobCoordinator {
   /** The job a previous submit with this key created, if it is still kept; 422 if it was for another request. */
   async findIdempotent(submission: JobSubmission, idempotencyKey: string): Promise<JobRecord | undefined> {
     const stored = await this.#deps.store.get(idempotentJobId(submission.ownerKeyId, idempotencyKey));
-    const job = replayOf(stored, submission.ownerKeyId, requestFingerprint(submission.dialect, submission.model, submission.request), 'job');
+    const job = replayOf(
+      stored,
+      submission.ownerKeyId,
+      requestFingerprint(submission.dialect, submission.model, submission.request),
+      'job',
+    );
     return job && this.#withProgress(job);
   }
 
@@ -108,12 +113,16 @@ export class JobCoordinator {
   async #accept(submission: JobSubmission, idempotencyKey: string | undefined): Promise<{ job: JobRecord; replayed: boolean }> {
     const { ownerKeyId } = submission;
     const id = idempotencyKey === undefined ? (this.#deps.newId ?? randomUUID)() : idempotentJobId(ownerKeyId, idempotencyKey);
-    const requestHash = idempotencyKey === undefined ? undefined : requestFingerprint(submission.dialect, submission.model, submission.request);
+    const requestHash =
+      idempotencyKey === undefined ? undefined : requestFingerprint(submission.dialect, submission.model, submission.request);
     const raced = async (): Promise<{ job: JobRecord; replayed: boolean } | undefined> => {
       const first = idempotencyKey === undefined ? undefined : await this.findIdempotent(submission, idempotencyKey);
       return first && { job: first, replayed: true };
     };
-    const current = async (): Promise<{ job: JobRecord; replayed: boolean }> => ({ job: await this.#withProgress((await this.#deps.store.get(id)) as JobState), replayed: false });
+    const current = async (): Promise<{ job: JobRecord; replayed: boolean }> => ({
+      job: await this.#withProgress((await this.#deps.store.get(id)) as JobState),
+      replayed: false,
+    });
     let planned: PlannedJob | undefined;
     annotateJob(id);
     return acceptWork({
@@ -139,7 +148,9 @@ export class JobCoordinator {
         if (first) return first;
         // The id is taken by an expired job whose item the store has not dropped yet (DynamoDB TTL lags).
         if (idempotencyKey !== undefined && error instanceof JobExistsError) {
-          throw new RerankError('invalid_request', 'this Idempotency-Key belongs to a job that has expired; use a new key', { param: 'Idempotency-Key' });
+          throw new RerankError('invalid_request', 'this Idempotency-Key belongs to a job that has expired; use a new key', {
+            param: 'Idempotency-Key',
+          });
         }
         throw error;
       },
@@ -216,7 +227,8 @@ export class JobCoordinator {
     const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens };
     const request = { owner: jobLedgerOwner(task.jobId), line: JOB_LINE, chunkCount };
     // The merge runs as a task of its own; a duplicate merge task finds the job ended and does nothing.
-    if ((await recordChunk(this.#deps.chunks, request, scores)).complete) await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
+    if ((await recordChunk(this.#deps.chunks, request, scores)).complete)
+      await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
   }
 
   /** Idempotent: two workers finishing together may both merge; only the first `complete` wins. */
@@ -245,13 +257,22 @@ export class JobCoordinator {
       const fuser = this.#deps.fuserFor?.(job.model);
       if (!fuser) throw new IncompleteRequestError(`model '${job.model}' cannot fuse scores here`);
       const { query } = job.fusion;
-      fuse = async (scores) => fuser(query, (await this.#deps.store.getDocuments(job.id)).map((d) => d.text), scores);
+      fuse = async (scores) =>
+        fuser(
+          query,
+          (await this.#deps.store.getDocuments(job.id)).map((d) => d.text),
+          scores,
+        );
     }
     // Every candidate's final score, for the metrics only: a job's candidates came inline, so they are bounded.
     const rawScores = new Array<number>(job.documentCount).fill(Number.NaN);
     const options = { total: job.documentCount, activation: job.activation, topN: job.topN, threshold: job.threshold };
     const request = { owner: jobLedgerOwner(job.id), line: JOB_LINE, chunkCount: job.chunkCount };
-    const selected = await selectTopScores(this.#deps.chunks, request, { ...options, ...(fuse ? { fuse } : {}), onScore: (i, raw) => (rawScores[i] = raw) });
+    const selected = await selectTopScores(this.#deps.chunks, request, {
+      ...options,
+      ...(fuse ? { fuse } : {}),
+      onScore: (i, raw) => (rawScores[i] = raw),
+    });
     const ranked = rankSelected(selected, options).map((r) => [r.index, r.score] as const);
     return { result: { ranked, totalTokens: selected.tokens }, rawScores };
   }
@@ -366,6 +387,14 @@ export class JobCoordinator {
     if (!stored) return undefined;
     const documents = job.returnDocuments ? await this.#deps.store.getDocuments(job.id) : undefined;
     const wallMs = (job.updatedAt - job.createdAt) * 1000;
-    return outcomeFromStored({ id: job.id, model: job.model, ...stored, pairs: job.documentCount, wallMs, scoringMs: 0, ...(documents ? { documentOf: (index: number) => documents[index] } : {}) });
+    return outcomeFromStored({
+      id: job.id,
+      model: job.model,
+      ...stored,
+      pairs: job.documentCount,
+      wallMs,
+      scoringMs: 0,
+      ...(documents ? { documentOf: (index: number) => documents[index] } : {}),
+    });
   }
 }

@@ -44,7 +44,11 @@ export interface SelectedScores {
  */
 export async function selectTopScores(ledger: ChunkLedger, request: LedgerRequest, options: RankOptions): Promise<SelectedScores> {
   const { total } = options;
-  const selection = new TopNSelection({ capacity: Math.min(options.topN ?? total, total), activation: options.activation, threshold: options.threshold });
+  const selection = new TopNSelection({
+    capacity: Math.min(options.topN ?? total, total),
+    activation: options.activation,
+    threshold: options.threshold,
+  });
   const offer = (index: number, raw: number): void => {
     options.onScore?.(index, raw);
     selection.offer(index, raw);
@@ -55,11 +59,14 @@ export async function selectTopScores(ledger: ChunkLedger, request: LedgerReques
   for await (const chunk of ledger.readChunkScores(request.owner, request.line, request.chunkCount)) {
     const count = chunk.count ?? chunk.scores.length;
     if (chunk.offset < 0 || chunk.offset + count > total) {
-      throw new IncompleteRequestError(`chunk ${chunk.chunkIndex} scores documents ${chunk.offset}..${chunk.offset + count - 1} of ${total}`);
+      throw new IncompleteRequestError(
+        `chunk ${chunk.chunkIndex} scores documents ${chunk.offset}..${chunk.offset + count - 1} of ${total}`,
+      );
     }
     const { positions } = chunk;
     // A pruned chunk kept only what can reach top_n: exact for ranking, never for a fusion over the whole set.
-    if (positions && modelScores) throw new IncompleteRequestError(`chunk ${chunk.chunkIndex} was pruned; its request fuses over every score`);
+    if (positions && modelScores)
+      throw new IncompleteRequestError(`chunk ${chunk.chunkIndex} was pruned; its request fuses over every score`);
     chunk.scores.forEach((raw, i) => {
       const index = chunk.offset + (positions ? (positions[i] as number) : i);
       if (modelScores) modelScores[index] = raw;
@@ -83,7 +90,12 @@ export function rankSelected(
   documentOf?: (index: number) => RerankDocument,
 ): RankedResult[] {
   const documents = documentOf ? selected.indices.map(documentOf) : undefined;
-  return normalizeResults(selected.rawScores, { activation: options.activation, topN: options.topN, threshold: options.threshold, documents }).map((r) => ({
+  return normalizeResults(selected.rawScores, {
+    activation: options.activation,
+    topN: options.topN,
+    threshold: options.threshold,
+    documents,
+  }).map((r) => ({
     ...r,
     index: selected.indices[r.index] as number,
   }));

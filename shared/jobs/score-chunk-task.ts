@@ -25,7 +25,9 @@ export async function scoreChunkTask(task: ChunkTask, deps: { scorers: ScorerReg
   // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
   if (!(await deps.jobs.isRunning(task.jobId))) return;
   const chunk = { query: task.query, texts: task.documents, instruction: task.instruction, maxDocumentTokens: task.maxDocumentTokens };
-  const batch = await traced('scoring', () => scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of job ${task.jobId}`), { jobId: task.jobId });
+  const batch = await traced('scoring', () => scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of job ${task.jobId}`), {
+    jobId: task.jobId,
+  });
   await deps.jobs.recordChunk(task, batch);
 }
 

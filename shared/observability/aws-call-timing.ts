@@ -20,7 +20,10 @@ export function onAwsCall(listener: Listener): () => void {
 interface MiddlewareClient {
   readonly middlewareStack: {
     add(
-      middleware: (next: (args: unknown) => Promise<unknown>, context: { clientName?: string; commandName?: string }) => (args: unknown) => Promise<unknown>,
+      middleware: (
+        next: (args: unknown) => Promise<unknown>,
+        context: { clientName?: string; commandName?: string },
+      ) => (args: unknown) => Promise<unknown>,
       options: { step: 'initialize'; name: string },
     ): void;
   };
@@ -35,7 +38,11 @@ export function timeAwsCalls<T>(client: T): T {
       try {
         return await next(args);
       } finally {
-        const call = { client: context.clientName ?? 'unknown', command: context.commandName ?? 'unknown', ms: performance.now() - started };
+        const call = {
+          client: context.clientName ?? 'unknown',
+          command: context.commandName ?? 'unknown',
+          ms: performance.now() - started,
+        };
         for (const listener of listeners) listener(call);
       }
     },

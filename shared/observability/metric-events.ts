@@ -13,13 +13,24 @@ export type MetricEvent =
       readonly scoringSeconds: number;
       readonly fallback: boolean;
     }
-  | { readonly kind: 'job-ended'; readonly status: 'succeeded' | 'failed'; readonly documents: number; readonly chunks: number; readonly wallSeconds: number }
+  | {
+      readonly kind: 'job-ended';
+      readonly status: 'succeeded' | 'failed';
+      readonly documents: number;
+      readonly chunks: number;
+      readonly wallSeconds: number;
+    }
   /**
    * Batch chunks scored and recorded (once per chunk, whatever the deliveries), a task's at once: their corpus shard
    * analysed now (its documents encoded and stored), read from a stored analysis, or their documents encoded for their
    * line alone.
    */
-  | { readonly kind: 'batch-chunk'; readonly source: 'analysed' | 'stored' | 'encoded'; readonly chunks: number; readonly documents: number }
+  | {
+      readonly kind: 'batch-chunk';
+      readonly source: 'analysed' | 'stored' | 'encoded';
+      readonly chunks: number;
+      readonly documents: number;
+    }
   | { readonly kind: 'batch-ended'; readonly status: string; readonly completedLines: number; readonly failedLines: number }
   | { readonly kind: 'request-failed'; readonly errorKind: string; readonly status: number };
 

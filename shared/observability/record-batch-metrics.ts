@@ -1,8 +1,12 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { emitMetricEvent } from './metric-events.js';
 import { metrics } from './metrics.js';
-import { BATCH_CHUNKS_METRIC, BATCH_CHUNK_DOCUMENTS_METRIC, BATCH_CHUNK_SOURCE_DIMENSION, type BatchChunkSource } from './batch-metric-names.js';
-
+import {
+  BATCH_CHUNKS_METRIC,
+  BATCH_CHUNK_DOCUMENTS_METRIC,
+  BATCH_CHUNK_SOURCE_DIMENSION,
+  type BatchChunkSource,
+} from './batch-metric-names.js';
 
 /**
  * A task's batch chunks by source, recorded once when the task ends: a group task records a chunk for each of its up

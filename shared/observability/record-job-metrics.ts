@@ -26,5 +26,11 @@ export function recordJobEnded(job: EndedJob, status: 'succeeded' | 'failed', no
   documents.addMetric('JobDocuments', MetricUnit.Count, job.documentCount);
   const chunks = metrics.singleMetric();
   chunks.addMetric('JobChunks', MetricUnit.Count, job.chunkCount);
-  emitMetricEvent({ kind: 'job-ended', status, documents: job.documentCount, chunks: job.chunkCount, wallSeconds: Math.max(0, nowSeconds - job.createdAt) });
+  emitMetricEvent({
+    kind: 'job-ended',
+    status,
+    documents: job.documentCount,
+    chunks: job.chunkCount,
+    wallSeconds: Math.max(0, nowSeconds - job.createdAt),
+  });
 }

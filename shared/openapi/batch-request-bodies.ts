@@ -3,7 +3,16 @@
  * `/docs` pre-fills: without a declared body Swagger UI's "Try it out" sends none and the route answers 415.
  */
 
-export type FilesOperationName = 'create' | 'list' | 'get' | 'delete' | 'content' | 'upload-create' | 'upload-part' | 'upload-complete' | 'upload-cancel';
+export type FilesOperationName =
+  | 'create'
+  | 'list'
+  | 'get'
+  | 'delete'
+  | 'content'
+  | 'upload-create'
+  | 'upload-part'
+  | 'upload-complete'
+  | 'upload-cancel';
 
 const PURPOSE = { type: 'string', enum: ['batch', 'user_data'], default: 'batch' } as const;
 const MiB = 1024 * 1024;
@@ -53,18 +62,28 @@ export const FILES_REQUEST_BODY: Partial<Record<FilesOperationName, unknown>> = 
       },
       required: ['filename', 'purpose', 'bytes', 'mime_type'],
     },
-    { batchInput: { summary: 'a 9 MiB batch input, to be sent in three parts', value: { filename: 'requests.jsonl', purpose: 'batch', bytes: 9 * MiB, mime_type: 'application/jsonl' } } },
+    {
+      batchInput: {
+        summary: 'a 9 MiB batch input, to be sent in three parts',
+        value: { filename: 'requests.jsonl', purpose: 'batch', bytes: 9 * MiB, mime_type: 'application/jsonl' },
+      },
+    },
   ),
   'upload-complete': json(
     {
       type: 'object',
       properties: {
         part_ids: { type: 'array', items: { type: 'string' }, description: 'Every part, in the order the file is assembled from them.' },
-        md5: { type: 'string', description: 'The whole file\'s MD5, hex: checked on completion.' },
+        md5: { type: 'string', description: "The whole file's MD5, hex: checked on completion." },
       },
       required: ['part_ids'],
     },
-    { inOrder: { summary: 'the parts in order (ids from POST /v1/uploads/{id}/parts)', value: { part_ids: ['part_0f3c...', 'part_8a21...', 'part_c7d9...'] } } },
+    {
+      inOrder: {
+        summary: 'the parts in order (ids from POST /v1/uploads/{id}/parts)',
+        value: { part_ids: ['part_0f3c...', 'part_8a21...', 'part_c7d9...'] },
+      },
+    },
   ),
 };
 
@@ -84,7 +103,12 @@ export function batchCreateRequestBody(endpoints: readonly string[]): unknown {
     {
       rerank: {
         summary: 'OpenAI-style rerank lines (replace input_file_id with your file id)',
-        value: { input_file_id: 'file-0123456789abcdef01234567', endpoint: '/v1/rerank', completion_window: '24h', metadata: { project: 'docs' } },
+        value: {
+          input_file_id: 'file-0123456789abcdef01234567',
+          endpoint: '/v1/rerank',
+          completion_window: '24h',
+          metadata: { project: 'docs' },
+        },
       },
     },
   );

@@ -20,7 +20,20 @@ export interface DocumentedRoute {
         readonly byHeaders?: readonly { readonly dialect: Dialect }[];
       }
     | { readonly kind: 'submit-job'; readonly dialect: Dialect }
-    | { readonly kind: 'get-job' | 'cancel-job' | 'models' | 'model' | 'info' | 'index' | 'health' | 'openapi' | 'docs' | 'docs-asset' | 'weaviate-meta' }
+    | {
+        readonly kind:
+          | 'get-job'
+          | 'cancel-job'
+          | 'models'
+          | 'model'
+          | 'info'
+          | 'index'
+          | 'health'
+          | 'openapi'
+          | 'docs'
+          | 'docs-asset'
+          | 'weaviate-meta';
+      }
     | { readonly kind: 'batches'; readonly operation: 'create' | 'list' | 'get' | 'cancel' }
     | { readonly kind: 'files'; readonly operation: FilesOperationName };
   readonly errorDialect: Dialect;
@@ -28,7 +41,6 @@ export interface DocumentedRoute {
 }
 
 type Route = DocumentedRoute;
-
 
 const FILES_SUMMARY: Readonly<Record<FilesOperationName, string>> = {
   create: 'Upload a file (multipart: file, purpose batch or user_data; up to the body limit - larger files through /v1/uploads)',
@@ -50,7 +62,7 @@ type Operation = Record<string, unknown>;
 const OPENAPI_VERSION = '3.1.0';
 
 const DESCRIPTION = [
-  'Rerank: send a query and candidate documents, get the documents\' indices and relevance scores back, best first.',
+  "Rerank: send a query and candidate documents, get the documents' indices and relevance scores back, best first.",
   'Several wire dialects are served (OpenAI/Jina/Cohere v1, DashScope, chat-based, Llama Stack RAG tool and alpha inference,',
   'a RAG pipeline stage, Cohere v2, Voyage, and Hugging Face TEI on `/rerank` told apart from the OpenAI body by `texts`);',
   'each answers in its own response shape and its own error envelope.',
@@ -95,7 +107,12 @@ function componentSchemas(dialects: readonly Dialect[]): Record<string, JsonSche
     add(dialect.errorSchema);
   }
   const queueable = dialects.filter((d) => d.queueable !== false);
-  add(jobViewSchema(Object.keys(DIALECTS), queueable.map((d) => ref(schemaName(d.responseSchema)))));
+  add(
+    jobViewSchema(
+      Object.keys(DIALECTS),
+      queueable.map((d) => ref(schemaName(d.responseSchema))),
+    ),
+  );
   add(modelListSchema);
   add(healthSchema);
   add(serviceInfoSchema);
@@ -154,12 +171,19 @@ const anyOfRefs = (schemas: readonly JsonSchema[]): JsonSchema =>
 
 /** The `{name}` variables of a rerank path (Vertex AI's project, location and ranking config), each a path parameter. */
 const pathParameters = (path: string) =>
-  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: 'Any value: it is not read.' }));
+  [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+    description: 'Any value: it is not read.',
+  }));
 
 /** The dialects served on a rerank route besides its own, once each: told apart by their body, or by their headers. */
-const sharingDialects = (action: { readonly byBody?: readonly { readonly dialect: Dialect }[]; readonly byHeaders?: readonly { readonly dialect: Dialect }[] }): Dialect[] => [
-  ...new Set([...(action.byBody ?? []), ...(action.byHeaders ?? [])].map((alternative) => alternative.dialect)),
-];
+const sharingDialects = (action: {
+  readonly byBody?: readonly { readonly dialect: Dialect }[];
+  readonly byHeaders?: readonly { readonly dialect: Dialect }[];
+}): Dialect[] => [...new Set([...(action.byBody ?? []), ...(action.byHeaders ?? [])].map((alternative) => alternative.dialect))];
 
 function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, byBody: readonly Dialect[] = []): Operation {
   const queueable = dialect.queueable !== false;
@@ -176,7 +200,10 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
       : Object.fromEntries(
           ['400', '401', '413', '415', '422', '424', '429', '5XX'].map((status) => [
             status,
-            { description: ERROR_STATUSES[status], content: jsonContent(anyOfRefs([route.errorDialect, ...byBody].map((d) => d.errorSchema))) },
+            {
+              description: ERROR_STATUSES[status],
+              content: jsonContent(anyOfRefs([route.errorDialect, ...byBody].map((d) => d.errorSchema))),
+            },
           ]),
         );
   if (submitOnly) {
@@ -225,29 +252,45 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
       return {
         tags: ['service'],
         summary: 'The served models (OpenAI list format)',
-        responses: { '200': { description: 'The models.', content: jsonContent(ref('ModelList')) }, ...errorResponses(route.errorDialect, ['401']) },
+        responses: {
+          '200': { description: 'The models.', content: jsonContent(ref('ModelList')) },
+          ...errorResponses(route.errorDialect, ['401']),
+        },
       };
     case 'model':
       return {
         tags: ['service'],
         summary: 'One served model (OpenAI model object); 404 naming the served ids otherwise',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        responses: { '200': { description: 'The model.', content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['401', '404']) },
+        responses: {
+          '200': { description: 'The model.', content: jsonContent({ type: 'object' }) },
+          ...errorResponses(route.errorDialect, ['401', '404']),
+        },
       };
     case 'info':
       return {
         tags: ['service'],
         summary: 'What is served and accepted: the models (default first, token windows), aliases and request limits; TEI /info fields',
-        responses: { '200': { description: 'The service info.', content: jsonContent(ref('ServiceInfo')) }, ...errorResponses(route.errorDialect, ['401']) },
+        responses: {
+          '200': { description: 'The service info.', content: jsonContent(ref('ServiceInfo')) },
+          ...errorResponses(route.errorDialect, ['401']),
+        },
       };
     case 'weaviate-meta':
       return {
         tags: ['weaviate'],
         summary: "Weaviate reranker-transformers' /meta: the default model (`model._name_or_path`) and every served model",
-        responses: { '200': { description: 'The model.', content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['401']) },
+        responses: {
+          '200': { description: 'The model.', content: jsonContent({ type: 'object' }) },
+          ...errorResponses(route.errorDialect, ['401']),
+        },
       };
     case 'index':
-      return { tags: ['service'], summary: 'Where the docs, this document, health, the models and the service info are', responses: { '200': { description: 'Links.', content: jsonContent({ type: 'object' }) } } };
+      return {
+        tags: ['service'],
+        summary: 'Where the docs, this document, health, the models and the service info are',
+        responses: { '200': { description: 'Links.', content: jsonContent({ type: 'object' }) } },
+      };
     case 'health':
       return { tags: ['service'], summary: 'Liveness', responses: { '200': { description: 'Up.', content: jsonContent(ref('Health')) } } };
     case 'openapi':
@@ -262,10 +305,18 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
       // OpenAI's Batches API, unchanged: its official document (and SDKs) describe these bodies.
       return {
         tags: ['batches'],
-        summary: { create: 'Create a batch from an uploaded JSONL file', list: 'List your batches', get: 'Retrieve a batch', cancel: 'Cancel a batch' }[action.operation],
+        summary: {
+          create: 'Create a batch from an uploaded JSONL file',
+          list: 'List your batches',
+          get: 'Retrieve a batch',
+          cancel: 'Cancel a batch',
+        }[action.operation],
         ...(route.path.includes('{id}') ? { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] } : {}),
         ...(action.operation === 'create' ? { requestBody: batchCreateRequestBody(batchEndpoints) } : {}),
-        responses: { '200': { description: "OpenAI's batch object (or list).", content: jsonContent({ type: 'object' }) }, ...errorResponses(route.errorDialect, ['400', '401', '404', '429']) },
+        responses: {
+          '200': { description: "OpenAI's batch object (or list).", content: jsonContent({ type: 'object' }) },
+          ...errorResponses(route.errorDialect, ['400', '401', '404', '429']),
+        },
       };
     case 'files':
       // OpenAI's Files and Uploads APIs, unchanged: its official document (and SDKs) describe these objects.
@@ -275,7 +326,10 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
         ...(route.path.includes('{id}') ? { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }] } : {}),
         ...(FILES_REQUEST_BODY[action.operation] === undefined ? {} : { requestBody: FILES_REQUEST_BODY[action.operation] }),
         responses: {
-          '200': { description: "OpenAI's file, upload or part object (or list); a file's content as bytes.", content: jsonContent({ type: 'object' }) },
+          '200': {
+            description: "OpenAI's file, upload or part object (or list); a file's content as bytes.",
+            content: jsonContent({ type: 'object' }),
+          },
           ...(action.operation === 'content' ? { '302': { description: 'The file is downloaded from this short-lived URL (S3).' } } : {}),
           ...errorResponses(route.errorDialect, ['400', '401', '404', '409', '413', '429']),
         },

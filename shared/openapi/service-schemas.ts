@@ -7,33 +7,40 @@ import { objectSchema } from '../dialects/object-schema.js';
 export const jobViewSchema = (dialectNames: readonly string[], resultSchemas: readonly JsonSchema[]): JsonSchema =>
   objectSchema(
     {
-    id: { type: 'string' },
-    object: { const: 'rerank.job' },
-    status: { enum: ['running', 'succeeded', 'failed'] },
-    dialect: { enum: dialectNames, description: 'The dialect the job was submitted in; its result is formatted in it.' },
-    model: { type: 'string' },
-    progress: objectSchema({ chunks_done: { type: 'integer', minimum: 0 }, chunks_total: { type: 'integer', minimum: 0 } }),
-    created_at: { type: 'number', description: 'Unix seconds.' },
-    updated_at: { type: 'number', description: 'Unix seconds.' },
-    expires_at: { type: 'number', description: 'Unix seconds; after it the job is gone (404).' },
-    poll_url: { type: 'string', description: 'Where to poll, relative to the server.' },
-    result: { anyOf: resultSchemas, description: "Once succeeded: the submitting dialect's normal response body, holding the results of `result_page`." },
-    result_page: objectSchema(
-      {
-        offset: { type: 'integer', minimum: 0 },
-        limit: { type: 'integer', minimum: 0 },
-        total: { type: 'integer', minimum: 0 },
-        next_offset: { type: ['integer', 'null'], description: 'Poll with `?offset=` this for the next page; null on the last.' },
+      id: { type: 'string' },
+      object: { const: 'rerank.job' },
+      status: { enum: ['running', 'succeeded', 'failed'] },
+      dialect: { enum: dialectNames, description: 'The dialect the job was submitted in; its result is formatted in it.' },
+      model: { type: 'string' },
+      progress: objectSchema({ chunks_done: { type: 'integer', minimum: 0 }, chunks_total: { type: 'integer', minimum: 0 } }),
+      created_at: { type: 'number', description: 'Unix seconds.' },
+      updated_at: { type: 'number', description: 'Unix seconds.' },
+      expires_at: { type: 'number', description: 'Unix seconds; after it the job is gone (404).' },
+      poll_url: { type: 'string', description: 'Where to poll, relative to the server.' },
+      result: {
+        anyOf: resultSchemas,
+        description: "Once succeeded: the submitting dialect's normal response body, holding the results of `result_page`.",
       },
-      { description: 'Once succeeded: which slice of the sorted results `result` holds (as many as fit one answer).' },
-    ),
-    error: objectSchema(
-      { message: { type: 'string' }, code: { const: 'job_cancelled', description: 'Present when the job failed because it was cancelled (DELETE).' } },
-      {
-        optional: ['code'],
-        description: 'Once failed: why. A cancelled job reads `failed` with `code: "job_cancelled"` (a batch reads `cancelled`, OpenAI\'s word).',
-      },
-    ),
+      result_page: objectSchema(
+        {
+          offset: { type: 'integer', minimum: 0 },
+          limit: { type: 'integer', minimum: 0 },
+          total: { type: 'integer', minimum: 0 },
+          next_offset: { type: ['integer', 'null'], description: 'Poll with `?offset=` this for the next page; null on the last.' },
+        },
+        { description: 'Once succeeded: which slice of the sorted results `result` holds (as many as fit one answer).' },
+      ),
+      error: objectSchema(
+        {
+          message: { type: 'string' },
+          code: { const: 'job_cancelled', description: 'Present when the job failed because it was cancelled (DELETE).' },
+        },
+        {
+          optional: ['code'],
+          description:
+            'Once failed: why. A cancelled job reads `failed` with `code: "job_cancelled"` (a batch reads `cancelled`, OpenAI\'s word).',
+        },
+      ),
     },
     { title: 'RerankJob', optional: ['result', 'result_page', 'error'] },
   );
@@ -84,9 +91,16 @@ export const serviceInfoSchema = {
     model_sha: { type: 'null' },
     model_dtype: { type: 'string' },
     served_model_name: { type: 'string' },
-    model_type: { type: 'object', required: ['reranker'], properties: { reranker: { type: 'object', required: ['id2label', 'label2id'] } } },
+    model_type: {
+      type: 'object',
+      required: ['reranker'],
+      properties: { reranker: { type: 'object', required: ['id2label', 'label2id'] } },
+    },
     max_concurrent_requests: count,
-    max_input_length: { ...count, description: "The default model's tokens per pair, or, for a default without a token window, the characters per document." },
+    max_input_length: {
+      ...count,
+      description: "The default model's tokens per pair, or, for a default without a token window, the characters per document.",
+    },
     max_batch_tokens: { ...count, description: 'Characters one synchronous request may carry (an upper bound on its tokens).' },
     max_client_batch_size: { ...count, description: 'Most documents one request may carry.' },
     auto_truncate: { type: 'boolean' },
@@ -112,7 +126,11 @@ export const serviceInfoSchema = {
         { optional: ['components'] },
       ),
     },
-    aliases: { type: 'object', additionalProperties: { type: 'string' }, description: 'Model names clients may send, and the served model each means.' },
+    aliases: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Model names clients may send, and the served model each means.',
+    },
     limits: { type: 'object', additionalProperties: count },
     features: objectSchema({ jobs: { const: true }, batches: { type: 'boolean' }, files: { type: 'boolean' } }),
   },

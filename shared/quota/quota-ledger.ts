@@ -5,7 +5,14 @@
  */
 export type QuotaCounter = 'files' | 'stored_bytes' | 'pending_uploads' | 'running_batches' | 'running_jobs' | 'output_bytes';
 
-export const QUOTA_COUNTERS: readonly QuotaCounter[] = ['files', 'stored_bytes', 'pending_uploads', 'running_batches', 'running_jobs', 'output_bytes'];
+export const QUOTA_COUNTERS: readonly QuotaCounter[] = [
+  'files',
+  'stored_bytes',
+  'pending_uploads',
+  'running_batches',
+  'running_jobs',
+  'output_bytes',
+];
 
 /** Amounts per counter (absent = 0). As limits: absent = no bound on that counter. */
 export type QuotaAmounts = Partial<Readonly<Record<QuotaCounter, number>>>;

@@ -18,7 +18,9 @@ export function aliasedScorerCatalog(catalog: ScorerCatalog, aliases: ReadonlyMa
   for (const [alias, target] of aliases) {
     if (served.has(alias)) continue;
     if (target !== DEFAULT_MODEL_TARGET && !served.has(target)) {
-      throw new ConfigError(`RERANK_MODEL_ALIASES: '${alias}' points at '${target}', which is not served (served: ${[...served].join(', ')})`);
+      throw new ConfigError(
+        `RERANK_MODEL_ALIASES: '${alias}' points at '${target}', which is not served (served: ${[...served].join(', ')})`,
+      );
     }
     resolved.set(alias, target === DEFAULT_MODEL_TARGET ? undefined : target);
   }

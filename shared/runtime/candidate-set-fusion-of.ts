@@ -20,7 +20,8 @@ export function candidateSetFusionOf(scorers: ScorerRegistry, modelId: string): 
   return {
     lexical: scorer.lexical,
     components: (modelRaw, lexical) => [modelIsLogit ? sigmoid(modelRaw) : modelRaw, lexical],
-    fuse: ([model, lexical], [modelRange, lexicalRange]) => weight * minMaxScale(model, modelRange) + (1 - weight) * minMaxScale(lexical, lexicalRange),
+    fuse: ([model, lexical], [modelRange, lexicalRange]) =>
+      weight * minMaxScale(model, modelRange) + (1 - weight) * minMaxScale(lexical, lexicalRange),
     widen: (range, value) => finiteRange([value], range),
   };
 }

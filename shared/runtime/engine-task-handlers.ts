@@ -71,7 +71,10 @@ export function perRecord(run: (record: SQSRecord) => Promise<void>): (event: SQ
 }
 
 /** The engine's routine and dead-letter path as queue consumers: what an in-process lane is attached to. */
-export function engineTaskHandlers(owners: EngineOwners): { worker: (event: SQSEvent) => Promise<SQSBatchResponse>; deadLetter: (event: SQSEvent) => Promise<SQSBatchResponse> } {
+export function engineTaskHandlers(owners: EngineOwners): {
+  worker: (event: SQSEvent) => Promise<SQSBatchResponse>;
+  deadLetter: (event: SQSEvent) => Promise<SQSBatchResponse>;
+} {
   return {
     worker: perRecord((record) => runEngineTaskWith(record.body, owners)),
     deadLetter: perRecord((record) => deadLetterEngineTaskWith(record.body, record.messageId, owners)),

@@ -69,7 +69,11 @@ export async function createServiceRuntime(config: ServiceConfig, overrides: Run
 }
 
 /** The wiring itself, once the scorers exist (synchronous, so a test builds a runtime in one call). */
-export function assembleServiceRuntime(config: ServiceConfig, scorerList: readonly Scorer[], overrides: RuntimeOverrides = {}): ServiceRuntime {
+export function assembleServiceRuntime(
+  config: ServiceConfig,
+  scorerList: readonly Scorer[],
+  overrides: RuntimeOverrides = {},
+): ServiceRuntime {
   const scorers = createScorerRegistry(scorerList);
   const lexical = createBm25Scorer({ id: 'bm25' });
   const hybrids = new Map<string, Scorer>();
@@ -102,7 +106,11 @@ export function assembleServiceRuntime(config: ServiceConfig, scorerList: readon
     auth: new RequestAuthenticator({
       operatorKeys: new BearerAuth(config.apiKeys),
       // The local key file is read on every lookup, so a revocation bites at once; DynamoDB lookups are cached.
-      clientKeys: new ApiKeyAuthenticator({ store: config.jobs.backend === 'aws' ? new CachedApiKeyStore(keys) : keys, rateLimiter, defaults }),
+      clientKeys: new ApiKeyAuthenticator({
+        store: config.jobs.backend === 'aws' ? new CachedApiKeyStore(keys) : keys,
+        rateLimiter,
+        defaults,
+      }),
       openAccess: decideOpenAccess({
         setting: config.auth,
         backend: config.jobs.backend,

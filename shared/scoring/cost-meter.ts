@@ -60,7 +60,9 @@ export class CostMeter {
       seconds += sample.seconds;
     }
     if (units === 0) return undefined;
-    const lengths = documents.map((document) => Math.min(this.maxLength, Math.ceil((query.length + document.length) / CHARS_PER_TOKEN) + 4));
+    const lengths = documents.map((document) =>
+      Math.min(this.maxLength, Math.ceil((query.length + document.length) / CHARS_PER_TOKEN) + 4),
+    );
     return this.unitsOf(lengths) * (seconds / units);
   }
 }

@@ -48,7 +48,10 @@ export function batchCost(rows: number, width: number, hiddenSize: number = DEFA
  * A single pair longer than maxBatchTokens still gets its own batch (it is already truncated to the model).
  * `maxBatchCost` (default unbounded) additionally caps the estimated cost (batchCost) of one batch.
  */
-export function lengthBatches(lengths: readonly number[], limits: BatchLimits & { readonly maxBatchCost?: number; readonly hiddenSize?: number }): number[][] {
+export function lengthBatches(
+  lengths: readonly number[],
+  limits: BatchLimits & { readonly maxBatchCost?: number; readonly hiddenSize?: number },
+): number[][] {
   const order = lengths.map((_, index) => index).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
   const maxCost = limits.maxBatchCost ?? Number.POSITIVE_INFINITY;
   const batches: number[][] = [];

@@ -4,7 +4,6 @@ import { ONNX_FILE_CANDIDATES } from './onnx-file-names.js';
 
 export { ONNX_FILE_CANDIDATES };
 
-
 /** Used when neither tokenizer_config.json nor config.json gives a usable length (BERT's value). */
 export const FALLBACK_MAX_LENGTH = 512;
 
@@ -67,8 +66,11 @@ export async function readModelFamily(folder: string): Promise<ModelFamily> {
   const config = (await readFolderJson(root, 'config.json', true)) ?? {};
   const kind = config['rerank_kind'];
   if (kind === 'bi-encoder') return 'bi-encoder';
-  if (kind !== undefined && kind !== 'cross-encoder') throw new ModelFolderError(`model folder ${root}: unknown rerank_kind ${JSON.stringify(kind)}`);
-  const architectures = Array.isArray(config['architectures']) ? config['architectures'].filter((a): a is string => typeof a === 'string') : [];
+  if (kind !== undefined && kind !== 'cross-encoder')
+    throw new ModelFolderError(`model folder ${root}: unknown rerank_kind ${JSON.stringify(kind)}`);
+  const architectures = Array.isArray(config['architectures'])
+    ? config['architectures'].filter((a): a is string => typeof a === 'string')
+    : [];
   return isCausalLm({ architectures }) ? 'causal-lm' : 'cross-encoder';
 }
 
@@ -145,7 +147,8 @@ function positiveInt(value: unknown): number | undefined {
 
 function headActivation(raw: Record<string, unknown>): HeadActivation | undefined {
   const st = raw.sentence_transformers;
-  const named = st !== null && typeof st === 'object' ? (st as Record<string, unknown>).activation_fn : raw.sbert_ce_default_activation_function;
+  const named =
+    st !== null && typeof st === 'object' ? (st as Record<string, unknown>).activation_fn : raw.sbert_ce_default_activation_function;
   if (typeof named !== 'string') return undefined;
   const leaf = named.split('.').pop()!.toLowerCase();
   return leaf === 'sigmoid' || leaf === 'identity' || leaf === 'softmax' ? leaf : 'other';
@@ -177,7 +180,9 @@ function parseConfig(folder: string, raw: Record<string, unknown>): CrossEncoder
     hiddenSize: positiveInt(raw.hidden_size) ?? positiveInt(raw.d_model) ?? positiveInt(raw.n_embd),
     headDim:
       positiveInt(raw.head_dim) ??
-      (positiveInt(raw.hidden_size) && positiveInt(raw.num_attention_heads) ? Number(raw.hidden_size) / Number(raw.num_attention_heads) : undefined),
+      (positiveInt(raw.hidden_size) && positiveInt(raw.num_attention_heads)
+        ? Number(raw.hidden_size) / Number(raw.num_attention_heads)
+        : undefined),
   };
 }
 

@@ -199,7 +199,13 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
       lengths,
       this.limits,
       async (batch, runner) => {
-        const output = await runner.run(batchFeeds(batch.map((index) => pairs[index]!), this.tokenizer.padId, this.inputNames));
+        const output = await runner.run(
+          batchFeeds(
+            batch.map((index) => pairs[index]!),
+            this.tokenizer.padId,
+            this.inputNames,
+          ),
+        );
         const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
         const read = relevanceReader(this.config, width);
         batch.forEach((index, row) => {
@@ -245,7 +251,10 @@ async function resolveFolder(options: OnnxCrossEncoderOptions): Promise<ModelFol
       if (!(error instanceof ModelFolderError && error.code === 'no_onnx_file')) throw error;
     }
   }
-  throw new ModelFolderError(`model folder ${options.folder}: no ${options.variant} ONNX model (looked for ${candidates.join(', ')})`, 'no_onnx_file');
+  throw new ModelFolderError(
+    `model folder ${options.folder}: no ${options.variant} ONNX model (looked for ${candidates.join(', ')})`,
+    'no_onnx_file',
+  );
 }
 
 /**
@@ -255,7 +264,9 @@ async function resolveFolder(options: OnnxCrossEncoderOptions): Promise<ModelFol
 export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Promise<OnnxCrossEncoder> {
   const folder = await resolveFolder(options);
   if (isCausalLm(folder.config)) {
-    throw new ModelFolderError(`model ${options.id}: ${folder.folder} is a causal LM (${folder.config.architectures.join(', ')}); load it with loadCausalLmReranker`);
+    throw new ModelFolderError(
+      `model ${options.id}: ${folder.folder} is a causal LM (${folder.config.architectures.join(', ')}); load it with loadCausalLmReranker`,
+    );
   }
   if (folder.config.numLabels > 2) {
     throw new Error(`model ${options.id}: ${folder.config.numLabels} labels; only 1 or 2 are supported for reranking`);
@@ -273,7 +284,8 @@ export async function loadOnnxCrossEncoder(options: OnnxCrossEncoderOptions): Pr
     onnxPath: folder.onnxPath,
     threads: options.threads ?? defaultIntraOpThreads(),
     ...explicitPlacement(options),
-    warmupFeeds: (inputNames) => batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, inputNames),
+    warmupFeeds: (inputNames) =>
+      batchFeeds([{ inputIds: [tokenizer.padId, tokenizer.padId], tokenTypeIds: [0, 0] }], tokenizer.padId, inputNames),
   });
   const unexpected = runners.inputNames.filter((name) => !KNOWN_INPUTS.has(name));
   if (unexpected.length > 0 || !runners.inputNames.includes('input_ids')) {

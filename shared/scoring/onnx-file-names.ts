@@ -13,7 +13,13 @@ export const MODEL_VARIANTS: readonly ModelVariant[] = ['fp32', 'fp16', 'quantiz
 export const ONNX_VARIANT_FILES: Readonly<Record<ModelVariant, readonly string[]>> = {
   fp32: ['onnx/model.onnx', 'model.onnx'],
   fp16: ['onnx/model_fp16.onnx', 'model_fp16.onnx'],
-  quantized: ['onnx/model_quantized.onnx', 'model_quantized.onnx', 'onnx/model_int8.onnx', 'onnx/model_qint8_avx512_vnni.onnx', 'onnx/model_quint8_avx2.onnx'],
+  quantized: [
+    'onnx/model_quantized.onnx',
+    'model_quantized.onnx',
+    'onnx/model_int8.onnx',
+    'onnx/model_qint8_avx512_vnni.onnx',
+    'onnx/model_quint8_avx2.onnx',
+  ],
   // optimum's dynamic int8 export is named model_quantized.onnx: the same weights when no model_int8.onnx exists.
   int8: ['onnx/model_int8.onnx', 'model_int8.onnx', 'onnx/model_quantized.onnx', 'model_quantized.onnx'],
   uint8: ['onnx/model_uint8.onnx', 'model_uint8.onnx'],

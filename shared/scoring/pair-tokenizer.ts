@@ -66,8 +66,20 @@ function clsSepPairTemplate(processor: Record<string, unknown>, style: 'bert' | 
   const cls = specialId(processor.cls, 'cls');
   const sep = specialId(processor.sep, 'sep');
   const second = style === 'bert' ? 1 : 0;
-  const between: TemplatePiece[] = style === 'bert' ? [{ special: sep, typeId: 0 }] : [{ special: sep, typeId: 0 }, { special: sep, typeId: 0 }];
-  return [{ special: cls, typeId: 0 }, { sequence: 'A', typeId: 0 }, ...between, { sequence: 'B', typeId: second }, { special: sep, typeId: second }];
+  const between: TemplatePiece[] =
+    style === 'bert'
+      ? [{ special: sep, typeId: 0 }]
+      : [
+          { special: sep, typeId: 0 },
+          { special: sep, typeId: 0 },
+        ];
+  return [
+    { special: cls, typeId: 0 },
+    { sequence: 'A', typeId: 0 },
+    ...between,
+    { sequence: 'B', typeId: second },
+    { special: sep, typeId: second },
+  ];
 }
 
 /**

@@ -71,7 +71,12 @@ function preTokenizerSplitsOnSpace(preTokenizer: unknown): boolean {
   if (config.type !== 'Sequence' || !Array.isArray(config.pretokenizers)) return false;
   const [first, ...rest] = config.pretokenizers.map(asObject);
   // Later pre-tokenizers see one word at a time (Sequence maps each over the pieces of the previous one).
-  return first !== undefined && typeof first.type === 'string' && WHITESPACE_SPLITTERS.has(first.type) && rest.every((p) => p !== undefined && isPerWordMetaspace(p));
+  return (
+    first !== undefined &&
+    typeof first.type === 'string' &&
+    WHITESPACE_SPLITTERS.has(first.type) &&
+    rest.every((p) => p !== undefined && isPerWordMetaspace(p))
+  );
 }
 
 /** Whether pieces(text) equals the concatenation of pieces(chunk) over text.split(' ') for this tokenizer. */
@@ -130,7 +135,11 @@ function asciiEffect(normalizer: unknown): 'lowercase' | 'identity' | undefined 
  * ~1.5x less. A chunk that holds an added token's text goes to the plain encode. Printable ASCII skips the
  * normalizer (its per-character regexes), which leaves such text as is or lowercased (asciiEffect).
  */
-function createChunkEncoder(tokenizer: ChunkTokenizer, tokenizerJson: Json, plain: (text: string) => number[]): (chunk: string) => number[] {
+function createChunkEncoder(
+  tokenizer: ChunkTokenizer,
+  tokenizerJson: Json,
+  plain: (text: string) => number[],
+): (chunk: string) => number[] {
   const { normalizer, pre_tokenizer: preTokenizer, model } = tokenizer;
   const rawContents: string[] = [];
   const normalizedContents: string[] = [];
@@ -188,7 +197,10 @@ export interface SpaceChunkPieces {
  * hit); when the current one is full it becomes the previous one and the old previous one is dropped. That
  * is LRU-like at O(1) per lookup, and bounded at 2 x entriesPerGeneration whatever callers send.
  */
-export function createSpaceChunkPieces(encodePlain: (text: string) => number[], limits: ChunkCacheLimits = DEFAULT_CHUNK_CACHE_LIMITS): SpaceChunkPieces {
+export function createSpaceChunkPieces(
+  encodePlain: (text: string) => number[],
+  limits: ChunkCacheLimits = DEFAULT_CHUNK_CACHE_LIMITS,
+): SpaceChunkPieces {
   let current = new Map<string, readonly number[]>();
   let previous = new Map<string, readonly number[]>();
 

@@ -37,7 +37,11 @@ const scores = (chunkIndex: number, values: number[] = [chunkIndex + 0.25, -chun
   tokens: 7 * (chunkIndex + 1),
 });
 
-const result = (line: number, outcome: BatchRequestResult['outcome'] = 'completed', jsonl = `{"custom_id":"req-${line}"}`): BatchRequestResult => ({
+const result = (
+  line: number,
+  outcome: BatchRequestResult['outcome'] = 'completed',
+  jsonl = `{"custom_id":"req-${line}"}`,
+): BatchRequestResult => ({
   line,
   outcome,
   jsonl,
@@ -91,7 +95,12 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       const batch = makeBatch();
       await store.create(batch);
       expect(await store.update(batch.id, ['in_progress'], { status: 'finalizing' })).toBeUndefined();
-      const started = await store.update(batch.id, ['validating'], { status: 'in_progress', inProgressAt: NOW + 1, total: 4, planned: true });
+      const started = await store.update(batch.id, ['validating'], {
+        status: 'in_progress',
+        inProgressAt: NOW + 1,
+        total: 4,
+        planned: true,
+      });
       expect(started).toEqual({ ...batch, status: 'in_progress', inProgressAt: NOW + 1, total: 4, planned: true });
       expect(await store.get(batch.id)).toEqual(started);
       const [finalizing, cancelling] = await Promise.all([
@@ -109,7 +118,11 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       await store.create(a);
       await store.create(b);
       // The table may hold other tests' batches: only these two are looked for.
-      const ours = async () => (await store.listActive()).map((x) => x.id).filter((id) => id === a.id || id === b.id).sort();
+      const ours = async () =>
+        (await store.listActive())
+          .map((x) => x.id)
+          .filter((id) => id === a.id || id === b.id)
+          .sort();
       expect(await ours()).toEqual([a.id, b.id].sort());
       await store.update(a.id, ['validating'], { status: 'failed', failedAt: NOW + 1 });
       expect(await ours()).toEqual([b.id]);
@@ -138,7 +151,9 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       expect(await store.putChunkScores(batch.id, 5, scores(0), 3)).toEqual({ recorded: false, chunksDone: 2 });
       const read = await collect(store.readChunkScores(batch.id, 5, 3));
       expect(read.map((c) => c.chunkIndex)).toEqual([0, 1]);
-      expect(read[1]?.scores.map((v) => Object.is(v, -0) ? '-0' : String(v))).toEqual(odd.scores.map((v) => Object.is(v, -0) ? '-0' : String(v)));
+      expect(read[1]?.scores.map((v) => (Object.is(v, -0) ? '-0' : String(v)))).toEqual(
+        odd.scores.map((v) => (Object.is(v, -0) ? '-0' : String(v))),
+      );
       expect(read[1]).toMatchObject({ offset: odd.offset, tokens: odd.tokens });
       await store.deleteChunkScores(batch.id, 5, 3);
       expect(await collect(store.readChunkScores(batch.id, 5, 3))).toEqual([]);
@@ -177,7 +192,9 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       await store.create(batch);
       const lines = Array.from({ length: 40 }, (_, i) => i + 1);
       for (const line of lines) await store.putRequest(batch.id, plan(line, 1));
-      const outcomes = await Promise.all(lines.map((line) => store.putResult(batch.id, result(line, line % 5 === 0 ? 'failed' : 'completed'))));
+      const outcomes = await Promise.all(
+        lines.map((line) => store.putResult(batch.id, result(line, line % 5 === 0 ? 'failed' : 'completed'))),
+      );
       expect(outcomes.every(Boolean)).toBe(true);
       expect(await store.putResult(batch.id, result(7, 'failed', '{"other":"finalizer"}'))).toBe(false);
       expect(await store.getResult(batch.id, 7)).toEqual(result(7));
@@ -195,7 +212,10 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       const store = await makeStore();
       const batch = makeBatch();
       await store.create(batch);
-      const big = JSON.stringify({ custom_id: 'big', results: Array.from({ length: 40_000 }, (_, index) => ({ index, relevance_score: index / 3 })) });
+      const big = JSON.stringify({
+        custom_id: 'big',
+        results: Array.from({ length: 40_000 }, (_, index) => ({ index, relevance_score: index / 3 })),
+      });
       expect(big.length).toBeGreaterThan(1_000_000);
       expect(await store.putResult(batch.id, result(3, 'completed', big))).toBe(true);
       expect((await store.getResult(batch.id, 3))?.jsonl).toBe(big);

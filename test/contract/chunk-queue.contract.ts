@@ -114,7 +114,10 @@ export function describeChunkQueueContract(name: string, makeHarness: () => Prom
 
     it('carries a 900 KB task, and batches many large tasks without exceeding the size limit', async () => {
       await withHarness(makeHarness, async (h) => {
-        const big = task(0, Array.from({ length: 9 }, (_, i) => `${i}`.repeat(100_000)));
+        const big = task(
+          0,
+          Array.from({ length: 9 }, (_, i) => `${i}`.repeat(100_000)),
+        );
         const large = Array.from({ length: 12 }, (_, i) => task(i + 1, ['y'.repeat(200_000)]));
         await h.queue.send([big, ...large]);
         const r = recorder();

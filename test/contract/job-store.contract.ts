@@ -58,7 +58,13 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       const spec = makeSpec({ chunkCount: 1 });
       await store.create(spec, undefined, 100);
       expect(await store.getResult(spec.id)).toBeUndefined();
-      const result = { ranked: [[1, 0.9], [0, 0.1]] as [number, number][], totalTokens: 42 };
+      const result = {
+        ranked: [
+          [1, 0.9],
+          [0, 0.1],
+        ] as [number, number][],
+        totalTokens: 42,
+      };
       expect(await store.complete(spec.id, result, 102)).toBe(true);
       expect(await store.complete(spec.id, { ranked: [[0, 1]], totalTokens: 1 }, 103)).toBe(false);
       expect(await store.fail(spec.id, 'too late', 104)).toBe(false);

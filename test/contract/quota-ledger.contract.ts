@@ -14,10 +14,15 @@ export function describeQuotaLedgerContract(name: string, make: () => QuotaLedge
       const limits = { files: 2, stored_bytes: 100 };
       expect(await ledger.reserve(key, { id: 'file:a', amounts: { files: 1, stored_bytes: 60 } }, limits)).toBe(true);
       // Bytes would pass (60 + 41 > 100): nothing is taken, not even the file count.
-      expect(refusal(await ledger.reserve(key, { id: 'file:b', amounts: { files: 1, stored_bytes: 41 } }, limits).catch((e: unknown) => e))).toEqual({ counter: 'stored_bytes', limit: 100 });
+      expect(
+        refusal(await ledger.reserve(key, { id: 'file:b', amounts: { files: 1, stored_bytes: 41 } }, limits).catch((e: unknown) => e)),
+      ).toEqual({ counter: 'stored_bytes', limit: 100 });
       expect(await ledger.usage(key)).toMatchObject({ files: 1, stored_bytes: 60 });
       expect(await ledger.reserve(key, { id: 'file:b', amounts: { files: 1, stored_bytes: 40 } }, limits)).toBe(true);
-      expect(refusal(await ledger.reserve(key, { id: 'file:c', amounts: { files: 1 } }, limits).catch((e: unknown) => e))).toEqual({ counter: 'files', limit: 2 });
+      expect(refusal(await ledger.reserve(key, { id: 'file:c', amounts: { files: 1 } }, limits).catch((e: unknown) => e))).toEqual({
+        counter: 'files',
+        limit: 2,
+      });
       expect(await ledger.release(key, 'file:a')).toBe(true);
       expect(await ledger.release(key, 'file:a')).toBe(false);
       expect(await ledger.usage(key)).toMatchObject({ files: 1, stored_bytes: 40, pending_uploads: 0 });
@@ -43,7 +48,11 @@ export function describeQuotaLedgerContract(name: string, make: () => QuotaLedge
       expect(await ledger.usage(key)).toMatchObject({ files: 1, stored_bytes: 90, pending_uploads: 0 });
       expect(await ledger.replace(key, 'upload:u', { id: 'file:g', amounts: { files: 1 } }, limits)).toBe(false);
       // Growing past a limit is refused and leaves the old hold.
-      expect(refusal(await ledger.replace(key, 'file:f', { id: 'file:f2', amounts: { files: 1, stored_bytes: 101 } }, limits).catch((e: unknown) => e))).toEqual({ counter: 'stored_bytes', limit: 100 });
+      expect(
+        refusal(
+          await ledger.replace(key, 'file:f', { id: 'file:f2', amounts: { files: 1, stored_bytes: 101 } }, limits).catch((e: unknown) => e),
+        ),
+      ).toEqual({ counter: 'stored_bytes', limit: 100 });
       expect(await ledger.replace(key, 'file:f', { id: 'file:f', amounts: { files: 1, stored_bytes: 100 } }, limits)).toBe(true);
       expect(await ledger.usage(key)).toMatchObject({ files: 1, stored_bytes: 100 });
       expect(await ledger.release(key, 'file:f')).toBe(true);
@@ -53,7 +62,11 @@ export function describeQuotaLedgerContract(name: string, make: () => QuotaLedge
     it('lets exactly the limit through when 30 reserves race for it', async () => {
       const ledger = make();
       const key = freshKey();
-      const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => ledger.reserve(key, { id: `file:${i}`, amounts: { files: 1, stored_bytes: 10 } }, { files: 40, stored_bytes: 75 })));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) =>
+          ledger.reserve(key, { id: `file:${i}`, amounts: { files: 1, stored_bytes: 10 } }, { files: 40, stored_bytes: 75 }),
+        ),
+      );
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(7);
       for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toBeInstanceOf(QuotaExceededError);
       expect(await ledger.usage(key)).toMatchObject({ files: 7, stored_bytes: 70 });

@@ -30,7 +30,12 @@ export function describeRateLimiterContract(name: string, makeLimiter: () => Rat
       const now = currentWindow() + 5;
       const decisions = await Promise.all(Array.from({ length: 25 }, () => limiter.consume(keyId, 7, now)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
-      expect(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => x - y)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      expect(
+        decisions
+          .filter((d) => d.allowed)
+          .map((d) => d.remaining)
+          .sort((x, y) => x - y),
+      ).toEqual([0, 1, 2, 3, 4, 5, 6]);
       expect(decisions.filter((d) => !d.allowed).every((d) => d.retryAfterSeconds === 55)).toBe(true);
     });
 

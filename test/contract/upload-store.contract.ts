@@ -15,7 +15,12 @@ const upload = (overrides: Partial<UploadRecord> = {}): UploadRecord => ({
   parts: [],
   ...overrides,
 });
-const part = (i: number) => ({ id: `part_${i}`, fileId: `file-${String(i).padStart(24, '0')}`, bytes: i + 1, createdAt: 1_800_000_000 + i });
+const part = (i: number) => ({
+  id: `part_${i}`,
+  fileId: `file-${String(i).padStart(24, '0')}`,
+  bytes: i + 1,
+  createdAt: 1_800_000_000 + i,
+});
 
 /** What every UploadStore adapter must do; run against each (in memory, DynamoDB Local). */
 export function describeUploadStoreContract(name: string, make: () => UploadStore): void {

@@ -66,7 +66,11 @@ describe('client API keys from the key store', () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(limited.body).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
-    const dashscope = await post('/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'q', documents: ['a'] } }, keys['limited']);
+    const dashscope = await post(
+      '/api/v1/services/rerank/text-rerank/text-rerank',
+      { input: { query: 'q', documents: ['a'] } },
+      keys['limited'],
+    );
     expect(dashscope.status).toBe(429);
     expect(dashscope.body).toMatchObject({ code: 'Throttling' });
   });
@@ -81,7 +85,9 @@ describe('client API keys from the key store', () => {
     let status = 'running';
     for (let i = 0; i < 300 && status === 'running'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      const res = await fetch(`${server.url}${first.body['poll_url'] as string}`, { headers: { authorization: `Bearer ${keys['oneJob']}` } });
+      const res = await fetch(`${server.url}${first.body['poll_url'] as string}`, {
+        headers: { authorization: `Bearer ${keys['oneJob']}` },
+      });
       status = ((await res.json()) as { status: string }).status;
     }
     expect(status).toBe('succeeded');

@@ -59,7 +59,10 @@ describe('client SDK batches', () => {
     expect(seen.at(-1)?.status).toBe('completed');
     const results = new Map<string | undefined, unknown>();
     for await (const [customId, line] of client.batches.results(done)) results.set(customId, line);
-    expect(results.get('good')).toMatchObject({ response: { status_code: 200, body: { results: [{ index: 0 }, { index: 2 }] } }, error: null });
+    expect(results.get('good')).toMatchObject({
+      response: { status_code: 200, body: { results: [{ index: 0 }, { index: 2 }] } },
+      error: null,
+    });
     expect(results.get('bad')).toMatchObject({ error: { code: 'invalid_request' } });
   });
 });
@@ -68,24 +71,53 @@ describe('npm run batch', () => {
   it('submit --wait --out writes the results and the errors beside them, with plain progress lines off a terminal', async () => {
     const input = join(scratch, 'requests.jsonl');
     const out = join(scratch, 'results.jsonl');
-    writeFileSync(input, [
-      JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/rerank', body: { query: 'python', documents: DOCS } }),
-      JSON.stringify({ custom_id: 'b', method: 'POST', url: '/v2/rerank', body: { query: 'python', documents: DOCS } }),
-    ].join('\n'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/batch-cli/batch-cli.ts', 'submit', input, '--wait', '--out', out, '--base-url', origin, '--key', 'key-a'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    writeFileSync(
+      input,
+      [
+        JSON.stringify({ custom_id: 'a', method: 'POST', url: '/v1/rerank', body: { query: 'python', documents: DOCS } }),
+        JSON.stringify({ custom_id: 'b', method: 'POST', url: '/v2/rerank', body: { query: 'python', documents: DOCS } }),
+      ].join('\n'),
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'scripts/batch-cli/batch-cli.ts',
+        'submit',
+        input,
+        '--wait',
+        '--out',
+        out,
+        '--base-url',
+        origin,
+        '--key',
+        'key-a',
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const code = await new Promise<number | null>((done) => child.once('exit', done));
-    expect([code, stderr]).toEqual([0, expect.stringMatching(/created batch_\w+[\s\S]*2\/2 lines \(1 failed\)[\s\S]*completed[\s\S]*wrote /)]);
+    expect([code, stderr]).toEqual([
+      0,
+      expect.stringMatching(/created batch_\w+[\s\S]*2\/2 lines \(1 failed\)[\s\S]*completed[\s\S]*wrote /),
+    ]);
     expect(stderr).not.toContain('\r');
     expect((JSON.parse(stdout.trim()) as RerankBatch).status).toBe('completed');
-    const results = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string });
-    const errors = readFileSync(join(scratch, 'results.errors.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; error: { code: string } });
+    const results = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { custom_id: string });
+    const errors = readFileSync(join(scratch, 'results.errors.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { custom_id: string; error: { code: string } });
     expect(results.map((r) => r.custom_id)).toEqual(['a']);
     expect(errors.map((e) => [e.custom_id, e.error.code])).toEqual([['b', 'mismatched_url']]);
   }, 60_000);

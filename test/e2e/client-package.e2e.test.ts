@@ -45,7 +45,15 @@ describe('the client SDK as a package', () => {
   it('npm pack -> installed offline into a fresh project -> its typed code compiles against the declarations and runs', async () => {
     const tarball = packClient(scratch);
     const listed = (await run('tar', ['-tzf', tarball])).stdout.split('\n');
-    expect(listed).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts']));
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        'package/README.md',
+        'package/LICENSE',
+        'package/package.json',
+        'package/dist/index.js',
+        'package/dist/index.d.ts',
+      ]),
+    );
     const project = join(scratch, 'consumer');
     const env = { ...cleanServerEnv(), npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
     await run('mkdir', ['-p', project]);
@@ -56,8 +64,21 @@ describe('the client SDK as a package', () => {
     // Compiled by the project's TypeScript with only Node's types: the package must bring its own declarations.
     await run(
       process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '--strict', '--module', 'nodenext', '--target', 'es2022', '--skipLibCheck', 'false',
-        '--types', 'node', '--typeRoots', join(ROOT, 'node_modules/@types'), 'consumer.ts'],
+      [
+        join(ROOT, 'node_modules/typescript/bin/tsc'),
+        '--strict',
+        '--module',
+        'nodenext',
+        '--target',
+        'es2022',
+        '--skipLibCheck',
+        'false',
+        '--types',
+        'node',
+        '--typeRoots',
+        join(ROOT, 'node_modules/@types'),
+        'consumer.ts',
+      ],
       { cwd: project, env },
     );
     const { stdout } = await run(process.execPath, ['consumer.js', `${server.url}/v1`, KEY], { cwd: project, env });

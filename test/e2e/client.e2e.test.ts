@@ -21,7 +21,13 @@ const DOCS = [
   'httpx is a modern async HTTP client for Python',
   'the tide tables for the harbour',
 ];
-const TOPICS = ['backpropagation adjusts weights', 'gradient descent on a loss', 'pandas eat bamboo', 'http clients for python', 'neural networks'];
+const TOPICS = [
+  'backpropagation adjusts weights',
+  'gradient descent on a loss',
+  'pandas eat bamboo',
+  'http clients for python',
+  'neural networks',
+];
 const MANY_DOCS = Array.from({ length: 40 }, (_, i) => `document ${i}: ${TOPICS[i % 5]} ${'detail '.repeat(i % 7)}`);
 
 let server: RunningServer;

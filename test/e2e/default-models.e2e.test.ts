@@ -62,7 +62,7 @@ describe('the default models', () => {
     expect(body.results.every((r) => r.relevance_score >= 0 && r.relevance_score <= 1)).toBe(true);
   });
 
-  it("gives a document the same default-model score whatever else is sent (absolute, not min-max)", async () => {
+  it('gives a document the same default-model score whatever else is sent (absolute, not min-max)', async () => {
     const score = async (documents: string[]) => {
       const res = await fetch(`${server.url}/v1/rerank`, {
         method: 'POST',
@@ -93,7 +93,13 @@ describe('the default models', () => {
   });
 
   it('fans the hybrid out over the queue (each chunk scored on its own: absolute scores) with the synchronous ranking', async () => {
-    const topics = ['python http client library', 'panda bears eat bamboo', 'http requests in python', 'lambda functions on aws', 'rerank search results'];
+    const topics = [
+      'python http client library',
+      'panda bears eat bamboo',
+      'http requests in python',
+      'lambda functions on aws',
+      'rerank search results',
+    ];
     const documents = Array.from({ length: 30 }, (_, i) => `${topics[i % topics.length]} number ${i} ${'filler '.repeat(i % 4)}`);
     const body = JSON.stringify({ query: 'python http library', documents, top_n: 10 });
     const call = (s: RunningServer) =>

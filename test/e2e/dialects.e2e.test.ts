@@ -38,12 +38,17 @@ function expectRanked(pairs: { index: number; score: number }[], topN = DOCS.len
   const all = expected.map((score, index) => ({ index, score })).sort((a, b) => b.score - a.score || a.index - b.index);
   expect(pairs.map((p) => p.index)).toEqual(all.slice(0, topN).map((p) => p.index));
   for (const p of pairs) expect(p.score).toBeCloseTo(expected[p.index] as number, 6);
-  for (let i = 1; i < pairs.length; i++) expect((pairs[i - 1] as { score: number }).score).toBeGreaterThanOrEqual((pairs[i] as { score: number }).score);
+  for (let i = 1; i < pairs.length; i++)
+    expect((pairs[i - 1] as { score: number }).score).toBeGreaterThanOrEqual((pairs[i] as { score: number }).score);
 }
 
 beforeAll(async () => {
   server = await startDevServer();
-  scorer = await loadOnnxCrossEncoder({ id: 'reference', folder: resolve(import.meta.dirname, '../../models/tinybert-l2-fixture'), threads: 1 });
+  scorer = await loadOnnxCrossEncoder({
+    id: 'reference',
+    folder: resolve(import.meta.dirname, '../../models/tinybert-l2-fixture'),
+    threads: 1,
+  });
   expected = (await scorer.score(QUERY, DOCS)).scores.map(sigmoid);
 });
 
@@ -67,7 +72,10 @@ describe('OpenAI-compatible dialect over HTTP', () => {
     const { status, body } = await post('/rerank', { query: QUERY, documents: DOCS, top_n: 2, return_documents: true });
     expect(status).toBe(200);
     const results = body['results'] as { index: number; relevance_score: number; document: { text: string } }[];
-    expectRanked(results.map((r) => ({ index: r.index, score: r.relevance_score })), 2);
+    expectRanked(
+      results.map((r) => ({ index: r.index, score: r.relevance_score })),
+      2,
+    );
     for (const r of results) expect(r.document.text).toBe(DOCS[r.index]);
   });
 });
@@ -81,7 +89,10 @@ describe('DashScope dialect over HTTP', () => {
     });
     expect(status).toBe(200);
     const results = (body['output'] as { results: { index: number; relevance_score: number; document: { text: string } }[] }).results;
-    expectRanked(results.map((r) => ({ index: r.index, score: r.relevance_score })), 3);
+    expectRanked(
+      results.map((r) => ({ index: r.index, score: r.relevance_score })),
+      3,
+    );
     for (const r of results) expect(r.document.text).toBe(DOCS[r.index]);
     expect(typeof body['request_id']).toBe('string');
   });
@@ -89,7 +100,10 @@ describe('DashScope dialect over HTTP', () => {
 
 describe('chat-based dialect over HTTP', () => {
   it('replies with the results JSON string in choices[0].message.content', async () => {
-    const { status, body } = await post('/v1/chat/completions', chatBody({ query: QUERY, candidates: DOCS, top_k: 4, include_docs: false }));
+    const { status, body } = await post(
+      '/v1/chat/completions',
+      chatBody({ query: QUERY, candidates: DOCS, top_k: 4, include_docs: false }),
+    );
     expect(status).toBe(200);
     const choice = (body['choices'] as { message: { role: string; content: string } }[])[0];
     expect(choice?.message.role).toBe('assistant');

@@ -58,7 +58,9 @@ const blockKey = (c: { page: string; block: number }): string => `${c.page}#${c.
 /** The bash blocks of the batch walkthroughs: every command of a block that names a .jsonl file runs with its block. */
 const BATCH_BLOCKS = new Set(commands.filter((c) => /\.jsonl\b/.test(withoutComment(c.text))).map(blockKey));
 const howOf = (command: DocumentedCommand): How[] =>
-  BATCH_BLOCKS.has(blockKey(command)) ? ['batch-example'] : RULES.filter(([pattern]) => pattern.test(withoutComment(command.text))).map(([, how]) => how);
+  BATCH_BLOCKS.has(blockKey(command))
+    ? ['batch-example']
+    : RULES.filter(([pattern]) => pattern.test(withoutComment(command.text))).map(([, how]) => how);
 const where = (c: DocumentedCommand): string => `${c.page}:${c.line}: ${c.text}`;
 const ofKind = (how: How): DocumentedCommand[] => commands.filter((c) => howOf(c)[0] === how);
 
@@ -73,11 +75,19 @@ describe('the commands the README and docs/ show', () => {
   });
 
   it('name only npm scripts that exist, and docs/development.md lists every script', () => {
-    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts);
-    const named = DOCUMENTED_PAGES.flatMap((page) => npmScriptsNamed(readFileSync(join(ROOT, page), 'utf8')).map((name) => `${page}: npm run ${name}`));
+    const scripts = Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
+    );
+    const named = DOCUMENTED_PAGES.flatMap((page) =>
+      npmScriptsNamed(readFileSync(join(ROOT, page), 'utf8')).map((name) => `${page}: npm run ${name}`),
+    );
     expect(named.filter((entry) => !scripts.includes(entry.split('npm run ')[1]!))).toEqual([]);
     const development = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
-    expect(scripts.filter((name) => !development.includes(`\`${name}\``) && !development.includes(`npm run ${name}`) && !['start', 'test'].includes(name))).toEqual([]);
+    expect(
+      scripts.filter(
+        (name) => !development.includes(`\`${name}\``) && !development.includes(`npm run ${name}`) && !['start', 'test'].includes(name),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -111,8 +121,16 @@ describe('cdk deploy as the docs write it: its context passes the checks synth r
       const resolved = await resolveDeployHubModels((key) => context[key], { env, progress: { write: () => true } });
       const settings = readRerankSettings(resolved);
       // The models the command names are the ones deployed, in its order.
-      const named = String(context['rerank:models'] ?? '').split(',').filter(Boolean).map((entry) => entry.split('=')[0]);
-      if (named.length > 0) expect(bundledModelsSpec(settings.deployModels).split(',').map((entry) => entry.split('=')[0])).toEqual(named);
+      const named = String(context['rerank:models'] ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((entry) => entry.split('=')[0]);
+      if (named.length > 0)
+        expect(
+          bundledModelsSpec(settings.deployModels)
+            .split(',')
+            .map((entry) => entry.split('=')[0]),
+        ).toEqual(named);
     });
   }
 });
@@ -152,7 +170,13 @@ describe('the deploy guide smoke test, against npm start', () => {
 });
 
 describe('npm run keys -- --table as the deploy guide writes it, against DynamoDB Local', () => {
-  const env = (extra: Record<string, string>) => ({ ...cleanServerEnv(), AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_REGION: 'us-east-1', ...extra });
+  const env = (extra: Record<string, string>) => ({
+    ...cleanServerEnv(),
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_REGION: 'us-east-1',
+    ...extra,
+  });
   const runAll = async (list: readonly DocumentedCommand[], vars: Record<string, string>): Promise<string[]> => {
     const outputs: string[] = [];
     let keyId = '';
@@ -208,11 +232,21 @@ describe('RERANK_MODELS=... npm start as the README writes it', () => {
       const repos = [...spec.matchAll(/hf:([\w.-]+\/[\w.-]+)/g)].map((m) => m[1]!);
       await hub?.close();
       hub = await startFakeHub(Object.fromEntries(repos.map((repo) => [repo, fixtureHubRepo()])));
-      const server = await startDevServer({ RERANK_MODELS: spec, HF_ENDPOINT: hub.endpoint, RERANK_MODEL_CACHE: scratchDir('docs-start-cache-') });
+      const server = await startDevServer({
+        RERANK_MODELS: spec,
+        HF_ENDPOINT: hub.endpoint,
+        RERANK_MODEL_CACHE: scratchDir('docs-start-cache-'),
+      });
       try {
         const models = (await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] };
         expect(models.data.map((m) => m.id)).toEqual(spec.split(',').map((entry) => entry.split('=')[0]));
-        const ranked = (await (await fetch(`${server.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'q', documents: ['a', 'b'] }) })).json()) as { results: unknown[] };
+        const ranked = (await (
+          await fetch(`${server.url}/v1/rerank`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query: 'q', documents: ['a', 'b'] }),
+          })
+        ).json()) as { results: unknown[] };
         expect(ranked.results).toHaveLength(2);
       } finally {
         await server.stop();
@@ -226,8 +260,15 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
   // fresh folder, as a reader pastes them: the first makes the input files, each client after it runs a whole batch.
   const KEY = 'rk-documented-batches-0123456789';
   const IDS = ['c1', 'q1', 'q2', 'q3'];
-  const runnable = (b: DocumentedBlock): boolean => (b.lang === 'bash' && BATCH_BLOCKS.has(blockKey(b))) || b.lang === 'python' || b.lang === 'ts';
-  const pages = [...new Set(documentedBlocks().filter(runnable).map((b) => b.page))];
+  const runnable = (b: DocumentedBlock): boolean =>
+    (b.lang === 'bash' && BATCH_BLOCKS.has(blockKey(b))) || b.lang === 'python' || b.lang === 'ts';
+  const pages = [
+    ...new Set(
+      documentedBlocks()
+        .filter(runnable)
+        .map((b) => b.page),
+    ),
+  ];
   let server: RunningServer;
   // Under the checkout (gitignored), so `npm run batch` finds the package and the TypeScript example finds `openai`.
   const work = join(ROOT, '.tmp');
@@ -247,7 +288,8 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
     expect(blocks.some((b) => b.lang === 'ts' && /endpoint: '\/v1\/rerank' as '\/v1\/chat\/completions'/.test(b.text))).toBe(true);
     expect(blocks.some((b) => b.lang === 'bash' && /npm run batch -- submit/.test(b.text))).toBe(true);
     // Each covers a many-query batch and a corpus line by documents_file_id.
-    for (const block of blocks.filter((b) => /batches|batch -- submit/.test(b.text))) expect(block.text, `${block.page}:${block.line}`).toMatch(/documents_file_id/);
+    for (const block of blocks.filter((b) => /batches|batch -- submit/.test(b.text)))
+      expect(block.text, `${block.page}:${block.line}`).toMatch(/documents_file_id/);
   });
 
   for (const page of pages) {
@@ -271,19 +313,37 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
         } else {
           // Type-checked as a reader's strict TypeScript project would (the cast is what lets '/v1/rerank' through), then run.
           writeFileSync(join(dir, 'batch.mts'), block.text);
-          const strict = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck', '--types', 'node'];
+          const strict = [
+            '--noEmit',
+            '--strict',
+            '--module',
+            'nodenext',
+            '--moduleResolution',
+            'nodenext',
+            '--target',
+            'es2022',
+            '--skipLibCheck',
+            '--types',
+            'node',
+          ];
           await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), ...strict, 'batch.mts'], { cwd: dir, env });
           stdout = (await run(process.execPath, ['--import', 'tsx', 'batch.mts'], { cwd: dir, env, maxBuffer: 1 << 22 })).stdout;
         }
         if (!/\$RERANK_URL|npm run|client\.batches/.test(block.text)) continue; // the block that makes the input files
         if (existsSync(join(dir, 'results.jsonl'))) {
-          const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: { results: unknown[] } } });
+          const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: { results: unknown[] } } });
           expect(lines.map((l) => l.custom_id).sort(), where).toEqual(IDS);
           for (const line of lines) expect(line.response.status_code, where).toBe(200);
           expect(lines.find((l) => l.custom_id === 'c1')?.response.body.results, where).toHaveLength(2);
         } else {
           // The SDK examples print each line's best result: "<custom_id> <result>".
-          const printed = stdout.trim().split('\n').map((l) => l.split(' ')[0]);
+          const printed = stdout
+            .trim()
+            .split('\n')
+            .map((l) => l.split(' ')[0]);
           expect(printed.sort(), `${where}: ${stdout}`).toEqual(IDS);
           expect(stdout, where).toMatch(/index/);
         }

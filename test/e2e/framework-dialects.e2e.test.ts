@@ -8,7 +8,11 @@ import { startDevServer, type RunningServer } from '../support/start-dev-server.
  */
 const KEY = 'sk-framework-dialects';
 const QUERY = 'how do python programs send http requests';
-const FEW = ['urllib is a built-in Python library for HTTP requests', 'pandas eat bamboo in the mountains', 'requests is a popular HTTP library for Python'];
+const FEW = [
+  'urllib is a built-in Python library for HTTP requests',
+  'pandas eat bamboo in the mountains',
+  'requests is a popular HTTP library for Python',
+];
 /** More than RERANK_SYNC_MAX_DOCUMENTS: a job of 7-document chunks. */
 const MANY = Array.from({ length: 20 }, (_, i) => `${FEW[i % FEW.length]} (${i})`);
 
@@ -34,7 +38,12 @@ const CASES: readonly FrameworkCase[] = [
   {
     name: 'NVIDIA NIM',
     path: '/v1/ranking',
-    body: (query, documents) => ({ model: 'nvidia/nv-rerankqa-mistral-4b-v3', query: { text: query }, passages: documents.map((text) => ({ text })), truncate: 'END' }),
+    body: (query, documents) => ({
+      model: 'nvidia/nv-rerankqa-mistral-4b-v3',
+      query: { text: query },
+      passages: documents.map((text) => ({ text })),
+      truncate: 'END',
+    }),
     ranked: (reply) => (reply as { rankings: { index: number; logit: number }[] }).rankings.map((r) => [r.index, r.logit] as const),
     rawScores: true,
     bad: { query: 'not an object', passages: [{ text: 'a' }] },
@@ -53,7 +62,8 @@ const CASES: readonly FrameworkCase[] = [
     },
     rawScores: false,
     bad: { text_1: ['q1', 'q2'], text_2: ['a', 'b'] },
-    errorShape: (body) => expect(body).toMatchObject({ message: expect.stringContaining('text_1'), error: { type: 'invalid_request_error', param: 'text_1' } }),
+    errorShape: (body) =>
+      expect(body).toMatchObject({ message: expect.stringContaining('text_1'), error: { type: 'invalid_request_error', param: 'text_1' } }),
   },
   {
     name: 'Mixedbread',
@@ -67,7 +77,11 @@ const CASES: readonly FrameworkCase[] = [
   {
     name: 'Vertex AI',
     path: '/v1/projects/my-project/locations/global/rankingConfigs/default_ranking_config:rank',
-    body: (query, documents) => ({ model: 'semantic-ranker-default@latest', query, records: documents.map((content, i) => ({ id: `r${i}`, content })) }),
+    body: (query, documents) => ({
+      model: 'semantic-ranker-default@latest',
+      query,
+      records: documents.map((content, i) => ({ id: `r${i}`, content })),
+    }),
     ranked(reply) {
       const records = (reply as { records: { id: string; content: string; score: number }[] }).records;
       // Every record comes back with its id and content, a polled job's too.
@@ -76,7 +90,8 @@ const CASES: readonly FrameworkCase[] = [
     },
     rawScores: false,
     bad: { query: 'q', records: [{ id: 'no text' }] },
-    errorShape: (body) => expect(body).toEqual({ error: { code: 400, message: expect.stringContaining('records[0]'), status: 'INVALID_ARGUMENT' } }),
+    errorShape: (body) =>
+      expect(body).toEqual({ error: { code: 400, message: expect.stringContaining('records[0]'), status: 'INVALID_ARGUMENT' } }),
   },
 ];
 
@@ -95,7 +110,9 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 async function reference(documents: readonly string[], rawScores: boolean): Promise<Ranked> {
   const reply = await post('/v1/rerank', { query: QUERY, documents, raw_scores: rawScores });
   expect(reply.status).toBe(200);
-  return (reply.body as { results: { index: number; relevance_score: number }[] }).results.map((r) => [r.index, r.relevance_score] as const);
+  return (reply.body as { results: { index: number; relevance_score: number }[] }).results.map(
+    (r) => [r.index, r.relevance_score] as const,
+  );
 }
 
 beforeAll(async () => {
@@ -124,10 +141,16 @@ describe.each(CASES)('$name on $path', (c) => {
     const accepted = await post(c.path, c.body(QUERY, MANY), { prefer: 'respond-async' });
     expect(accepted.status).toBe(202);
     const pollUrl = (accepted.body as { poll_url: string }).poll_url;
-    let view = (await (await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { status: string; result?: unknown };
+    let view = (await (await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as {
+      status: string;
+      result?: unknown;
+    };
     for (let i = 0; i < 400 && view.status === 'running'; i++) {
       await new Promise((r) => setTimeout(r, 50));
-      view = (await (await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as { status: string; result?: unknown };
+      view = (await (await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } })).json()) as {
+        status: string;
+        result?: unknown;
+      };
     }
     expect(view.status).toBe('succeeded');
     expect(c.ranked(view.result)).toEqual(await reference(MANY, c.rawScores));

@@ -9,7 +9,11 @@ let server: RunningServer;
 type Json = Record<string, unknown>;
 
 const post = async (path: string, body: unknown) => {
-  const res = await fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Json };
 };
 
@@ -40,15 +44,20 @@ describe('boost strategy bounds', () => {
   it('keeps /health answering while the largest allowed boost request is scored', async () => {
     // The most and longest terms allowed over 64 documents: the model scores off the event loop and the
     // terms are matched in one pass per document, so a /health sent after it is answered before it.
-    const terms = Array.from({ length: REQUEST_BOUNDS.maxBoostTerms }, (_, i) => `w${i} ${'x'.repeat(REQUEST_BOUNDS.maxBoostTermChars - 8)}`.slice(0, REQUEST_BOUNDS.maxBoostTermChars));
+    const terms = Array.from({ length: REQUEST_BOUNDS.maxBoostTerms }, (_, i) =>
+      `w${i} ${'x'.repeat(REQUEST_BOUNDS.maxBoostTermChars - 8)}`.slice(0, REQUEST_BOUNDS.maxBoostTermChars),
+    );
     const documents = Array.from({ length: 64 }, (_, i) => words(100, i));
     let boostDone = false;
-    const boost = post(RAG_PATH, { query: 'w1 w2', retrieved_docs: documents, rerank_strategy: 'boost', rerank_config: { boost: { terms: ['w1', ...terms.slice(1)] } } }).then(
-      (reply) => {
-        boostDone = true;
-        return reply;
-      },
-    );
+    const boost = post(RAG_PATH, {
+      query: 'w1 w2',
+      retrieved_docs: documents,
+      rerank_strategy: 'boost',
+      rerank_config: { boost: { terms: ['w1', ...terms.slice(1)] } },
+    }).then((reply) => {
+      boostDone = true;
+      return reply;
+    });
     const health = await fetch(`${server.url}/health`);
     const answeredBeforeBoost = !boostDone;
     expect(health.status).toBe(200);
@@ -87,7 +96,9 @@ describe('request paths', () => {
     // A run of slashes then another character made the old trailing-slash regex quadratic (issue 21, item 3).
     const hostile = await fetch(`${server.url}/docs${'/'.repeat(8_000)}x`);
     expect(hostile.status).toBe(414);
-    expect(await hostile.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'uri_too_long', message: expect.stringMatching(/at most 2048/) } });
+    expect(await hostile.json()).toMatchObject({
+      error: { type: 'invalid_request_error', code: 'uri_too_long', message: expect.stringMatching(/at most 2048/) },
+    });
     const atLimit = await fetch(`${server.url}/v1/${'a'.repeat(2_048 - 4)}`);
     expect(atLimit.status).toBe(404);
     const trailing = await fetch(`${server.url}/health${'/'.repeat(2_000)}`);
@@ -111,7 +122,11 @@ describe('POST bodies must be sent as application/json', () => {
     // A Blob body without a type: fetch sends no Content-Type at all.
     const untyped = await fetch(`${server.url}/v1/rerank`, { method: 'POST', body: new Blob([openai]) });
     expect(untyped.status).toBe(415);
-    const dashscope = await send('/api/v1/services/rerank/text-rerank/text-rerank', JSON.stringify({ input: { query: 'q', documents: ['a'] } }), { 'content-type': 'text/plain' });
+    const dashscope = await send(
+      '/api/v1/services/rerank/text-rerank/text-rerank',
+      JSON.stringify({ input: { query: 'q', documents: ['a'] } }),
+      { 'content-type': 'text/plain' },
+    );
     expect(dashscope.status).toBe(415);
     expect(dashscope.body).toMatchObject({ code: 'UnsupportedMediaType' });
   });

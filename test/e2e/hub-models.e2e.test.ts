@@ -14,7 +14,11 @@ const cacheDir = mkdtempSync(path.join(tmpdir(), 'rerank-hub-cache-'));
 
 beforeAll(async () => {
   hub = await startFakeHub({ 'cross-encoder/fixture': fixtureHubRepo() });
-  server = await startDevServer({ RERANK_MODELS: 'mini=hf:cross-encoder/fixture:quantized,bm25=lexical', HF_ENDPOINT: hub.endpoint, RERANK_MODEL_CACHE: cacheDir });
+  server = await startDevServer({
+    RERANK_MODELS: 'mini=hf:cross-encoder/fixture:quantized,bm25=lexical',
+    HF_ENDPOINT: hub.endpoint,
+    RERANK_MODEL_CACHE: cacheDir,
+  });
 });
 
 afterAll(async () => {
@@ -38,7 +42,9 @@ describe('npm start with RERANK_MODELS=mini=hf:<repo>', () => {
   });
 
   it("exits 1 with model:pull's message for a repo the hub does not have", async () => {
-    await expect(startDevServer({ RERANK_MODELS: 'x=hf:org/nope', HF_ENDPOINT: hub.endpoint, RERANK_MODEL_CACHE: cacheDir })).rejects.toThrow(
+    await expect(
+      startDevServer({ RERANK_MODELS: 'x=hf:org/nope', HF_ENDPOINT: hub.endpoint, RERANK_MODEL_CACHE: cacheDir }),
+    ).rejects.toThrow(
       /dev server exited with 1:[\s\S]*model:pull: RERANK_MODELS entry 'x=hf:org\/nope': repository org\/nope \(revision main\) not found/,
     );
   });

@@ -19,7 +19,13 @@ afterAll(async () => {
 });
 
 const PATH = '/api/v1/services/rerank/text-rerank/text-rerank';
-const documents = ['Paris est la capitale de la France.', 'Berlin is the capital of Germany.', 'Madrid es la capital de España.', 'Rome is in Italy.', 'Lisbonne est au Portugal.'];
+const documents = [
+  'Paris est la capitale de la France.',
+  'Berlin is the capital of Germany.',
+  'Madrid es la capital de España.',
+  'Rome is in Italy.',
+  'Lisbonne est au Portugal.',
+];
 type Results = { index: number; relevance_score: number }[];
 const send = (server: RunningServer, instruct: string | undefined, headers: Record<string, string> = {}) =>
   fetch(`${server.url}${PATH}`, {

@@ -9,7 +9,11 @@ const KEY_A = 'sk-owner-a';
 const KEY_B = 'sk-owner-b';
 
 const QUERY = 'how do neural networks learn';
-const DOCS = Array.from({ length: 60 }, (_, i) => `document ${i}: ${['backpropagation adjusts weights', 'gradient descent on a loss', 'pandas eat bamboo', 'http clients for python', 'neural networks learn representations'][i % 5]} ${'detail '.repeat(i % 7)}`);
+const DOCS = Array.from(
+  { length: 60 },
+  (_, i) =>
+    `document ${i}: ${['backpropagation adjusts weights', 'gradient descent on a loss', 'pandas eat bamboo', 'http clients for python', 'neural networks learn representations'][i % 5]} ${'detail '.repeat(i % 7)}`,
+);
 
 async function post(server: RunningServer, path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${server.url}${path}`, {
@@ -46,7 +50,9 @@ describe('large candidate sets fan out over the in-process queue', () => {
     expect(fanned.status).toBe(200);
     expect(fanned.headers.get('x-rerank-job-id')).toBeTruthy();
     expect(fanned.body['results']).toEqual(sync.body['results']);
-    expect((fanned.body['usage'] as { total_tokens: number }).total_tokens).toBe((sync.body['usage'] as { total_tokens: number }).total_tokens);
+    expect((fanned.body['usage'] as { total_tokens: number }).total_tokens).toBe(
+      (sync.body['usage'] as { total_tokens: number }).total_tokens,
+    );
   });
 
   it('Prefer: respond-async answers 202 and the poll returns the result in the submitting dialect', async () => {
@@ -120,7 +126,9 @@ describe('a result larger than one answer', () => {
     }
     // Asking for a slice gives that slice.
     const second = await poll(jobServer, `${path}?offset=3&limit=2`);
-    expect((second.body['result'] as { results: typeof results }).results.map((r) => r.index)).toEqual(results.slice(3, 5).map((r) => r.index));
+    expect((second.body['result'] as { results: typeof results }).results.map((r) => r.index)).toEqual(
+      results.slice(3, 5).map((r) => r.index),
+    );
     expect(second.body['result_page']).toEqual({ offset: 3, limit: 2, total: big.length, next_offset: 5 });
     expect((await poll(jobServer, `${path}?limit=0`)).status).toBe(400);
 

@@ -31,7 +31,11 @@ afterAll(async () => {
 });
 
 async function post<T>(urlPath: string, body: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.url}${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}${urlPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as T };
 }
 

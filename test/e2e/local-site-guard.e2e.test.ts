@@ -43,11 +43,16 @@ describe('npm start without keys: only its own host names and its own site', () 
     const rebound = await get('/v1/files', `attacker.example:${port}`);
     expect(rebound.status).toBe(401);
     expect(JSON.parse(rebound.body)).toMatchObject({ error: { message: expect.stringContaining('RERANK_ALLOWED_HOSTS') } });
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `rerank.internal:${port}`]) expect((await get('/v1/files', host)).status).toBe(200);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `rerank.internal:${port}`])
+      expect((await get('/v1/files', host)).status).toBe(200);
   });
 
   it('refuses a cross-site form post (Sec-Fetch-Site or a foreign Origin) and takes the same post from its own site', async () => {
-    const crossSite: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://attacker.example' }, { origin: 'null' }];
+    const crossSite: Record<string, string>[] = [
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://attacker.example' },
+      { origin: 'null' },
+    ];
     for (const headers of crossSite) {
       const res = await formPost(headers);
       expect(res.status).toBe(401);

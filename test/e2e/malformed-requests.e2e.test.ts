@@ -15,7 +15,12 @@ const OVERSIZE = 'x'.repeat(7 * 1024 * 1024); // above the 6 MiB body limit, bel
 const raw = (text: string) => ({ raw: text });
 
 async function send(path: string, c: Case): Promise<{ status: number; body: Record<string, unknown> }> {
-  const body = c.body === undefined ? undefined : typeof c.body === 'object' && c.body !== null && 'raw' in c.body ? (c.body as { raw: string }).raw : JSON.stringify(c.body);
+  const body =
+    c.body === undefined
+      ? undefined
+      : typeof c.body === 'object' && c.body !== null && 'raw' in c.body
+        ? (c.body as { raw: string }).raw
+        : JSON.stringify(c.body);
   const res = await fetch(`${server.url}${c.path ?? path}`, {
     method: c.method ?? 'POST',
     headers: { 'content-type': 'application/json' },
@@ -109,7 +114,12 @@ afterAll(async () => {
 
 describe.each([
   { dialect: 'OpenAI-compatible', path: '/v1/rerank', cases: openAiCases, envelope: expectOpenAiEnvelope },
-  { dialect: 'DashScope', path: '/api/v1/services/rerank/text-rerank/text-rerank', cases: dashScopeCases, envelope: expectDashScopeEnvelope },
+  {
+    dialect: 'DashScope',
+    path: '/api/v1/services/rerank/text-rerank/text-rerank',
+    cases: dashScopeCases,
+    envelope: expectDashScopeEnvelope,
+  },
   { dialect: 'chat-based', path: '/v1/chat/completions', cases: chatCases, envelope: expectOpenAiEnvelope },
 ])('$dialect: malformed requests get a 4xx in the dialect envelope', ({ path, cases, envelope }) => {
   it.each(cases)('$name -> $status', async (c) => {
@@ -123,20 +133,40 @@ describe('errors that say where', () => {
   it('invalid JSON names the line and column of the first bad character, in every dialect', async () => {
     const text = '{\n  "query": "q",\n  "documents": ["a",]\n}';
     const openai = await send('/v1/rerank', { name: 'trailing comma', body: raw(text), status: 400 });
-    expect((openai.body['error'] as { message: string }).message).toBe('request body is not valid JSON: unexpected character "]" at line 3, column 21');
-    const dashscope = await send('/api/v1/services/rerank/text-rerank/text-rerank', { name: 'cut', body: raw('{"input": {"query": "q"'), status: 400 });
+    expect((openai.body['error'] as { message: string }).message).toBe(
+      'request body is not valid JSON: unexpected character "]" at line 3, column 21',
+    );
+    const dashscope = await send('/api/v1/services/rerank/text-rerank/text-rerank', {
+      name: 'cut',
+      body: raw('{"input": {"query": "q"'),
+      status: 400,
+    });
     expect(dashscope.body['message']).toBe('request body is not valid JSON: it ends early, at line 1, column 24');
-    const chatContent = await send('/v1/chat/completions', { name: 'content', body: chat('{"query": "q", "candidates": [a]}'), status: 400 });
-    expect((chatContent.body['error'] as { message: string }).message).toMatch(/is not valid JSON: unexpected character "a" at line 1, column 31$/);
+    const chatContent = await send('/v1/chat/completions', {
+      name: 'content',
+      body: chat('{"query": "q", "candidates": [a]}'),
+      status: 400,
+    });
+    expect((chatContent.body['error'] as { message: string }).message).toMatch(
+      /is not valid JSON: unexpected character "a" at line 1, column 31$/,
+    );
   });
 });
 
 describe('errors that say what to do', () => {
   it('an unknown model lists the served models (not every alias) and how to serve another', async () => {
-    const { body } = await send('/v1/rerank', { name: 'unknown model', body: { model: 'no-such-model', query: 'q', documents: ['a'] }, status: 400 });
+    const { body } = await send('/v1/rerank', {
+      name: 'unknown model',
+      body: { model: 'no-such-model', query: 'q', documents: ['a'] },
+      status: 400,
+    });
     const message = (body['error'] as { message: string }).message;
     const served = ((await (await fetch(`${server.url}/v1/models`)).json()) as { data: { id: string }[] }).data.map((m) => m.id);
-    expect(message).toMatch(new RegExp(`^model 'no-such-model' is not served here; served models: ${served.join(', ')} \\(plus \\d+ aliases of them\\); to serve another, add it to RERANK_MODELS \\(docs/models\\.md\\)$`));
+    expect(message).toMatch(
+      new RegExp(
+        `^model 'no-such-model' is not served here; served models: ${served.join(', ')} \\(plus \\d+ aliases of them\\); to serve another, add it to RERANK_MODELS \\(docs/models\\.md\\)$`,
+      ),
+    );
     expect(message).not.toContain('rerank-v3.5');
   });
 });

@@ -7,7 +7,10 @@ let sync: RunningServer;
 let fanOut: RunningServer;
 
 beforeAll(async () => {
-  [sync, fanOut] = await Promise.all([startDevServer(), startDevServer({ RERANK_SYNC_MAX_DOCUMENTS: '4', RERANK_DEFAULT_BATCH_SIZE: '3' })]);
+  [sync, fanOut] = await Promise.all([
+    startDevServer(),
+    startDevServer({ RERANK_SYNC_MAX_DOCUMENTS: '4', RERANK_DEFAULT_BATCH_SIZE: '3' }),
+  ]);
 });
 
 afterAll(async () => {
@@ -16,14 +19,22 @@ afterAll(async () => {
 
 const documents = Array.from({ length: 10 }, (_, i) => `document ${i} about python http clients, sessions and retries, number ${i * 7}`);
 const rerank = async (server: RunningServer, body: unknown) => {
-  const res = await fetch(`${server.url}/v2/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${server.url}/v2/rerank`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { results: { index: number; relevance_score: number }[] } };
 };
 
 describe('max_tokens_per_doc in a queued job', () => {
   it('scores the same tokens as the synchronous path', async () => {
     const body = { query: 'python http library', documents, max_tokens_per_doc: 4 };
-    const [direct, queued, whole] = await Promise.all([rerank(sync, body), rerank(fanOut, body), rerank(sync, { query: body.query, documents })]);
+    const [direct, queued, whole] = await Promise.all([
+      rerank(sync, body),
+      rerank(fanOut, body),
+      rerank(sync, { query: body.query, documents }),
+    ]);
     expect([direct.status, queued.status]).toEqual([200, 200]);
     expect(queued.body.results.map((r) => r.index)).toEqual(direct.body.results.map((r) => r.index));
     queued.body.results.forEach((r, i) => expect(r.relevance_score).toBeCloseTo(direct.body.results[i]!.relevance_score, 9));

@@ -27,7 +27,13 @@ describe('npm start', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s to the npm process stops the server: nothing listens afterwards', async (signal) => {
     const npm = spawn('npm', ['start', '--silent'], {
       cwd: ROOT,
-      env: { ...cleanServerEnv(), PORT: '0', HOST: '127.0.0.1', RERANK_MODELS: FIXTURE_MODEL_SPEC, RERANK_KEYS_FILE: join(scratch, 'keys.json') },
+      env: {
+        ...cleanServerEnv(),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        RERANK_MODELS: FIXTURE_MODEL_SPEC,
+        RERANK_KEYS_FILE: join(scratch, 'keys.json'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

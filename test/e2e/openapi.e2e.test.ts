@@ -9,7 +9,11 @@ type Json = Record<string, unknown>;
 const KEY = 'sk-openapi-0123456789abcdef';
 let server: RunningServer;
 
-const post = async (path: string, body: unknown, headers: Readonly<Record<string, string>> = {}): Promise<{ status: number; body: Json }> => {
+const post = async (
+  path: string,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<{ status: number; body: Json }> => {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...headers },
@@ -34,21 +38,34 @@ describe('GET /openapi.json', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Json>; components: { schemas: Json } };
     expect(doc.openapi).toBe('3.1.0');
-    for (const route of API_ROUTES) expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['OpenAiRerankRequest', 'DashScopeRerankRequest', 'ChatRerankRequest', 'RerankJob']));
+    for (const route of API_ROUTES)
+      expect(doc.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['OpenAiRerankRequest', 'DashScopeRerankRequest', 'ChatRerankRequest', 'RerankJob']),
+    );
   });
 
   it('gives every JSON request body a ready-to-send example that the route answers 200 (202 for a job)', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, Json>> };
     let sent = 0;
     for (const route of API_ROUTES) {
-      const content = (doc.paths[route.path]?.[route.method.toLowerCase()]?.['requestBody'] as { content?: Record<string, { examples?: Record<string, { value: unknown }> }> } | undefined)?.content;
+      const content = (
+        doc.paths[route.path]?.[route.method.toLowerCase()]?.['requestBody'] as
+          | { content?: Record<string, { examples?: Record<string, { value: unknown }> }> }
+          | undefined
+      )?.content;
       const json = content?.['application/json'];
       if (route.action.kind !== 'rerank' && route.action.kind !== 'submit-job') continue;
       expect(Object.keys(json?.examples ?? {}), `${route.method} ${route.path}`).not.toHaveLength(0);
       // A path that names a value (Bedrock's `/model/{model}/invoke`) is sent with its parameter's documented example.
-      const parameters = (doc.paths[route.path]?.[route.method.toLowerCase()]?.['parameters'] ?? []) as { name: string; in: string; schema?: { examples?: unknown[] } }[];
-      const path = parameters.filter((p) => p.in === 'path').reduce((at, p) => at.replace(`{${p.name}}`, encodeURIComponent(String(p.schema?.examples?.[0]))), route.path);
+      const parameters = (doc.paths[route.path]?.[route.method.toLowerCase()]?.['parameters'] ?? []) as {
+        name: string;
+        in: string;
+        schema?: { examples?: unknown[] };
+      }[];
+      const path = parameters
+        .filter((p) => p.in === 'path')
+        .reduce((at, p) => at.replace(`{${p.name}}`, encodeURIComponent(String(p.schema?.examples?.[0]))), route.path);
       for (const [name, example] of Object.entries(json?.examples ?? {})) {
         // A dialect told apart by its headers (Pinecone's) gets them, as its clients send them.
         const { status, body } = await post(path, example.value, DIALECTS[name as DialectName]?.exampleHeaders);
@@ -61,15 +78,25 @@ describe('GET /openapi.json', () => {
 
   it("the Files, Uploads and Batches examples, sent as /docs' Try it out sends them (ids filled in), are answered 200", async () => {
     type Body = { content: Record<string, { examples?: Record<string, { value: Json }>; example?: Json }> };
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { requestBody?: Body }>> };
-    const jsonExample = (path: string): Json => Object.values(doc.paths[path]!['post']!.requestBody!.content['application/json']!.examples!)[0]!.value;
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { requestBody?: Body }>>;
+    };
+    const jsonExample = (path: string): Json =>
+      Object.values(doc.paths[path]!['post']!.requestBody!.content['application/json']!.examples!)[0]!.value;
     const formExample = (path: string): Json => doc.paths[path]!['post']!.requestBody!.content['multipart/form-data']!.example!;
     const auth = { authorization: `Bearer ${KEY}` };
 
     // POST /v1/files: the form's example fields and a two-line batch input.
     const form = new FormData();
     for (const [name, value] of Object.entries(formExample('/v1/files'))) form.set(name, String(value));
-    const lines = ['q1', 'q2'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: ['requests is an HTTP library', 'a cake recipe'] } }));
+    const lines = ['q1', 'q2'].map((id) =>
+      JSON.stringify({
+        custom_id: id,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { query: 'python http', documents: ['requests is an HTTP library', 'a cake recipe'] },
+      }),
+    );
     form.set('file', new Blob([`${lines.join('\n')}\n`]), 'requests.jsonl');
     const file = await fetch(`${server.url}/v1/files`, { method: 'POST', headers: auth, body: form });
     expect(file.status).toBe(200);
@@ -90,7 +117,10 @@ describe('GET /openapi.json', () => {
     const added = await fetch(`${server.url}/v1/uploads/${String(small.body['id'])}/parts`, { method: 'POST', headers: auth, body: part });
     expect(added.status).toBe(200);
     const partId = ((await added.json()) as { id: string }).id;
-    const complete = await post(`/v1/uploads/${String(small.body['id'])}/complete`, { ...jsonExample('/v1/uploads/{id}/complete'), part_ids: [partId] });
+    const complete = await post(`/v1/uploads/${String(small.body['id'])}/complete`, {
+      ...jsonExample('/v1/uploads/{id}/complete'),
+      part_ids: [partId],
+    });
     expect(complete.status, JSON.stringify(complete.body)).toBe(200);
     expect(complete.body).toMatchObject({ status: 'completed', file: { bytes: 5 } });
   });
@@ -122,7 +152,11 @@ describe('a body violating the published schema is a 400 in its route envelope',
     const { status, body } = await post(DASHSCOPE_RERANK_PATH, { input: { query: 'q', documents: ['a'] }, parameters: { top_n: '2' } });
 
     expect(status).toBe(400);
-    expect(body).toMatchObject({ code: 'InvalidParameter', message: 'parameters.top_n must be an integer, got a string', request_id: expect.any(String) });
+    expect(body).toMatchObject({
+      code: 'InvalidParameter',
+      message: 'parameters.top_n must be an integer, got a string',
+      request_id: expect.any(String),
+    });
   });
 
   it('chat: the envelope is checked by the schema, the content JSON by the reader; both answer 400', async () => {
@@ -147,7 +181,12 @@ describe('a body violating the published schema is a 400 in its route envelope',
   });
 
   it('a valid body still ranks (null optional fields are absent)', async () => {
-    const { status, body } = await post('/v1/rerank', { query: 'python http', documents: ['urllib', { text: 'httpx' }], top_n: null, return_documents: null });
+    const { status, body } = await post('/v1/rerank', {
+      query: 'python http',
+      documents: ['urllib', { text: 'httpx' }],
+      top_n: null,
+      return_documents: null,
+    });
     expect(status).toBe(200);
     expect(body['results']).toHaveLength(2);
   });

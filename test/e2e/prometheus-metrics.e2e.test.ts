@@ -30,7 +30,11 @@ const post = (url: string, path: string, body: unknown, headers: Record<string, 
 describe('GET /metrics', () => {
   it('counts requests by route template, documents and tokens by model, and jobs by how they ended', async () => {
     expect((await post(open.url, '/v1/rerank', { query: 'q', documents: ['a', 'b'] })).status).toBe(200);
-    const submitted = await post(open.url, '/v1/rerank/jobs', { query: 'q', documents: Array.from({ length: 9 }, (_, i) => `doc ${i}`), batch_size: 3 });
+    const submitted = await post(open.url, '/v1/rerank/jobs', {
+      query: 'q',
+      documents: Array.from({ length: 9 }, (_, i) => `doc ${i}`),
+      batch_size: 3,
+    });
     expect(submitted.status).toBe(202);
     const { id } = (await submitted.json()) as { id: string };
     let status = 'running';

@@ -60,7 +60,8 @@ const orderBy = (scores: readonly number[]): number[] =>
     .map((r) => r.index);
 
 const expectSortedDesc = (items: readonly Ranked[]): void => {
-  for (let i = 1; i < items.length; i++) expect((items[i - 1] as Ranked).relevance_score).toBeGreaterThanOrEqual((items[i] as Ranked).relevance_score);
+  for (let i = 1; i < items.length; i++)
+    expect((items[i - 1] as Ranked).relevance_score).toBeGreaterThanOrEqual((items[i] as Ranked).relevance_score);
 };
 
 async function freePort(): Promise<number> {
@@ -75,7 +76,11 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   // The external-provider tests point the service at itself; '*' lets the loopback host through.
   server = await startDevServer({ RERANK_UPSTREAM_ALLOWED_HOSTS: '*' });
-  scorer = await loadOnnxCrossEncoder({ id: 'reference', folder: resolve(import.meta.dirname, '../../models/tinybert-l2-fixture'), threads: 1 });
+  scorer = await loadOnnxCrossEncoder({
+    id: 'reference',
+    folder: resolve(import.meta.dirname, '../../models/tinybert-l2-fixture'),
+    threads: 1,
+  });
   logits = [...(await scorer.score(QUERY, DOCS)).scores];
   probs = logits.map(sigmoid);
   deadPort = await freePort();
@@ -88,13 +93,22 @@ afterAll(async () => {
 
 describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () => {
   it('strategy NONE: the input order, every score 0, top_k 5 by default', async () => {
-    const { status, rag: body } = await post('/tool-runtime/rag-tool/rerank', { query: QUERY, retrieved_docs: RAG_DOCS, rerank_strategy: 'NONE' }).then(
-      (r) => ({ ...r, rag: r.body as unknown as RagBody }),
-    );
+    const { status, rag: body } = await post('/tool-runtime/rag-tool/rerank', {
+      query: QUERY,
+      retrieved_docs: RAG_DOCS,
+      rerank_strategy: 'NONE',
+    }).then((r) => ({ ...r, rag: r.body as unknown as RagBody }));
 
     expect(status).toBe(200);
     expect(body.reranked_documents).toEqual([0, 1, 2, 3, 4].map((index) => ({ index, relevance_score: 0 })));
-    expect(body.metadata).toMatchObject({ strategy: 'none', total_chunks: 6, raw_scores: [0, 0, 0, 0, 0, 0], mean_score: 0, std_score: 0, score_gap: 0 });
+    expect(body.metadata).toMatchObject({
+      strategy: 'none',
+      total_chunks: 6,
+      raw_scores: [0, 0, 0, 0, 0, 0],
+      mean_score: 0,
+      std_score: 0,
+      score_gap: 0,
+    });
   });
 
   it('strategy DEFAULT: the model ranking, sigmoid scores, and the RFC metadata over the raw logits', async () => {
@@ -118,7 +132,12 @@ describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () =
 
   it('query as InterleavedContent text items, on the /v1-prefixed path too', async () => {
     const { status, rag: body } = await rag(
-      { query: [{ type: 'text', text: 'python http' }, { type: 'text', text: 'library' }] },
+      {
+        query: [
+          { type: 'text', text: 'python http' },
+          { type: 'text', text: 'library' },
+        ],
+      },
       '/v1/tool-runtime/rag-tool/rerank',
     );
 
@@ -138,7 +157,10 @@ describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () =
     expect(byTerm.rag.metadata['strategy']).toBe('boost');
     expectSortedDesc(byTerm.rag.reranked_documents);
 
-    const byField = await rag({ rerank_strategy: 'BOOST', rerank_config: { boost: { fields: [{ field: 'metadata.source', value: 'zoo', weight: 3 }] } } });
+    const byField = await rag({
+      rerank_strategy: 'BOOST',
+      rerank_config: { boost: { fields: [{ field: 'metadata.source', value: 'zoo', weight: 3 }] } },
+    });
     expect(byField.rag.reranked_documents[0]?.index).toBe(5);
     expect(byField.rag.reranked_documents[0]?.relevance_score).toBeCloseTo((probs[5] as number) + 3, 6);
   });
@@ -171,8 +193,12 @@ describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () =
     expect(capped.rag.reranked_documents).toHaveLength(2);
   });
 
-  it('LLM_RERANK through an external chat provider (this same server, mode chat): the model\'s scores come back', async () => {
-    const { status, text, rag: body } = await rag({
+  it("LLM_RERANK through an external chat provider (this same server, mode chat): the model's scores come back", async () => {
+    const {
+      status,
+      text,
+      rag: body,
+    } = await rag({
       rerank_strategy: 'LLM_RERANK',
       rerank_config: { api_url: `${server.url}/v1`, api_key: 'sk-upstream-SECRET', mode: 'chat', timeout: 20 },
     });
@@ -185,8 +211,11 @@ describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () =
     expect(text).not.toContain('SECRET');
   });
 
-  it('DEFAULT with rerank_config.api_url: the RFC\'s external provider, an OpenAI-style upstream by default', async () => {
-    const { status, rag: body } = await rag({ rerank_strategy: 'DEFAULT', rerank_config: { api_url: `${server.url}/v1`, api_key: 'API_KEY' } });
+  it("DEFAULT with rerank_config.api_url: the RFC's external provider, an OpenAI-style upstream by default", async () => {
+    const { status, rag: body } = await rag({
+      rerank_strategy: 'DEFAULT',
+      rerank_config: { api_url: `${server.url}/v1`, api_key: 'API_KEY' },
+    });
 
     expect(status).toBe(200);
     expect(body.reranked_documents.map((r) => r.index)).toEqual(orderBy(logits));
@@ -203,7 +232,10 @@ describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () =
     expect(fellBack.headers.get('x-rerank-fallback')).toBe('input-order');
     expect(fellBack.text).not.toContain('SECRET');
 
-    const failed = await rag({ rerank_strategy: 'llm_rerank', rerank_config: { api_url, api_key: 'sk-SECRET', timeout: 2, fallback: false } });
+    const failed = await rag({
+      rerank_strategy: 'llm_rerank',
+      rerank_config: { api_url, api_key: 'sk-SECRET', timeout: 2, fallback: false },
+    });
     expect(failed.status).toBe(502);
     expect((failed.body['error'] as Json)['detail']).toMatch(/upstream/);
     expect(failed.text).not.toContain('SECRET');
@@ -237,7 +269,12 @@ describe('RAG-stack rerank (seed 002): POST /tool-runtime/rag-tool/rerank', () =
 describe('Llama Stack alpha: POST /v1alpha/inference/rerank', () => {
   it('answers {data:[{index, relevance_score}]} for string and text-part items, max_num_results honoured', async () => {
     const items = DOCS.map((text, i) => (i % 2 === 0 ? text : { type: 'text', text }));
-    const { status, body } = await post('/v1alpha/inference/rerank', { model: MODEL, query: { type: 'text', text: QUERY }, items, max_num_results: 3 });
+    const { status, body } = await post('/v1alpha/inference/rerank', {
+      model: MODEL,
+      query: { type: 'text', text: QUERY },
+      items,
+      max_num_results: 3,
+    });
 
     expect(status).toBe(200);
     expect(Object.keys(body)).toEqual(['data']);
@@ -247,7 +284,11 @@ describe('Llama Stack alpha: POST /v1alpha/inference/rerank', () => {
   });
 
   it('image items are a 400 in the Llama Stack envelope', async () => {
-    const { status, body } = await post('/v1alpha/inference/rerank', { model: MODEL, query: QUERY, items: [{ type: 'image_url', image_url: { url: 'data:,' } }] });
+    const { status, body } = await post('/v1alpha/inference/rerank', {
+      model: MODEL,
+      query: QUERY,
+      items: [{ type: 'image_url', image_url: { url: 'data:,' } }],
+    });
 
     expect(status).toBe(400);
     expect((body['error'] as Json)['detail']).toMatch(/only text items/);

@@ -48,7 +48,8 @@ export function shownPattern(shown: string): RegExp {
   for (const m of shown.matchAll(/ ?[0-9a-f]*… ?|-?\d+\.\d{6,}(?:e-?\d+)?|\b\d{10}\b/g)) {
     pattern += escape(shown.slice(last, m.index));
     const token = m[0];
-    if (token.trim().endsWith("…")) pattern += '[\\s\\S]*?'; // a shortened id (its shown prefix is an example's) or elided text
+    if (token.trim().endsWith('…'))
+      pattern += '[\\s\\S]*?'; // a shortened id (its shown prefix is an example's) or elided text
     else if (/^\d{10}$/.test(token)) pattern += '\\d{10}';
     else pattern += `${escape(token.slice(0, token.indexOf('.') + 6))}\\d*(?:e-?\\d+)?`;
     last = m.index + token.length;
@@ -77,7 +78,9 @@ describe('the README examples', () => {
     const env = { ...process.env, AUTH: `Authorization: Bearer ${KEY}`, RERANK_KEY: KEY };
     let jobId = '';
     for (const example of examples) {
-      const command = example.command.replaceAll('localhost:3000', host).replace(/\/v1\/rerank\/jobs\/[0-9a-f]+…/, `/v1/rerank/jobs/${jobId}`);
+      const command = example.command
+        .replaceAll('localhost:3000', host)
+        .replace(/\/v1\/rerank\/jobs\/[0-9a-f]+…/, `/v1/rerank/jobs/${jobId}`);
       const pattern = shownPattern(example.shown!);
       // A poll may find the job still running: poll as a reader would, until it ends.
       let output = '';

@@ -47,7 +47,11 @@ function headersOnly(path: string, headers: Record<string, string>, body = ''): 
       const length = Number(/content-length: (\d+)/i.exec(raw)?.[1]);
       if (headEnd < 0 || !Number.isFinite(length) || raw.length < headEnd + 4 + length) return;
       socket.destroy();
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]), body: JSON.parse(raw.slice(headEnd + 4, headEnd + 4 + length)) as unknown, raw });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1]),
+        body: JSON.parse(raw.slice(headEnd + 4, headEnd + 4 + length)) as unknown,
+        raw,
+      });
     });
   });
 }
@@ -57,7 +61,10 @@ describe('the local server refuses on the headers, before reading a body', () =>
     const reply = await headersOnly('/v1/rerank', { 'content-length': String(10 * 1024 * 1024) });
     expect(reply.status).toBe(401);
     expect(reply.body).toMatchObject({ error: { code: 'invalid_api_key' } });
-    const dashScope = await headersOnly('/api/v1/services/rerank/text-rerank/text-rerank', { 'content-length': '5000000', authorization: 'Bearer wrong' });
+    const dashScope = await headersOnly('/api/v1/services/rerank/text-rerank/text-rerank', {
+      'content-length': '5000000',
+      authorization: 'Bearer wrong',
+    });
     expect(dashScope.status).toBe(401);
     expect(dashScope.body).toMatchObject({ code: 'InvalidApiKey' });
   });
@@ -70,13 +77,21 @@ describe('the local server refuses on the headers, before reading a body', () =>
 
   it('asks a client that expects 100-continue for the body of a request it accepts', async () => {
     const body = JSON.stringify({ query: 'python http', documents: ['requests is an HTTP library', 'pandas eat bamboo'] });
-    const reply = await headersOnly('/v1/rerank', { 'content-length': String(Buffer.byteLength(body)), authorization: `Bearer ${KEY}` }, body);
+    const reply = await headersOnly(
+      '/v1/rerank',
+      { 'content-length': String(Buffer.byteLength(body)), authorization: `Bearer ${KEY}` },
+      body,
+    );
     expect(reply.status).toBe(200);
     expect((reply.body as { results: unknown[] }).results).toHaveLength(2);
   });
 
   it('answers a key-less client that sends its 7 MiB body without asking once the body has gone by, not with a reset', async () => {
-    const res = await fetch(`${server.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(7 * 1024 * 1024) });
+    const res = await fetch(`${server.url}/v1/rerank`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(7 * 1024 * 1024),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: { code: 'invalid_api_key' } });
   });

@@ -50,12 +50,19 @@ describe('the checks themselves', () => {
 
 describe("Cohere's official document", () => {
   it('POST /v2/rerank: the reply and the errors', async () => {
-    for (const body of [{ model: 'rerank-v3.5', query: QUERY, documents: DOCUMENTS, top_n: 2 }, { query: QUERY, documents: DOCUMENTS, return_documents: true }]) {
+    for (const body of [
+      { model: 'rerank-v3.5', query: QUERY, documents: DOCUMENTS, top_n: 2 },
+      { query: QUERY, documents: DOCUMENTS, return_documents: true },
+    ]) {
       const ok = await call('POST', '/v2/rerank', body);
       expect(ok.status).toBe(200);
       expect(cohere.checkResponse('post', '/v2/rerank', ok.status, ok.body)).toBeUndefined();
     }
-    for (const bad of [{ query: QUERY, documents: [] }, { query: QUERY, documents: DOCUMENTS, model: 'no-such-model' }, { documents: DOCUMENTS }]) {
+    for (const bad of [
+      { query: QUERY, documents: [] },
+      { query: QUERY, documents: DOCUMENTS, model: 'no-such-model' },
+      { documents: DOCUMENTS },
+    ]) {
       const refused = await call('POST', '/v2/rerank', bad);
       expect(refused.status).toBe(400);
       expect(cohere.checkResponse('post', '/v2/rerank', refused.status, refused.body)).toBeUndefined();
@@ -63,7 +70,10 @@ describe("Cohere's official document", () => {
   });
 
   it('POST /v1/rerank (Cohere v1 / Jina shape): the reply, with and without documents', async () => {
-    for (const body of [{ query: QUERY, documents: DOCUMENTS, top_n: 2 }, { query: QUERY, documents: DOCUMENTS, return_documents: true }]) {
+    for (const body of [
+      { query: QUERY, documents: DOCUMENTS, top_n: 2 },
+      { query: QUERY, documents: DOCUMENTS, return_documents: true },
+    ]) {
       const ok = await call('POST', '/v1/rerank', body);
       expect(ok.status).toBe(200);
       expect(cohere.checkResponse('post', '/v1/rerank', ok.status, ok.body)).toBeUndefined();
@@ -86,7 +96,10 @@ describe("OpenAI's official document", () => {
     expect(openai.checkSchema('CreateChatCompletionResponse', ok.body)).toBeUndefined();
 
     const streamed = await call('POST', '/v1/chat/completions', chat({ stream: true, stream_options: { include_usage: true } }));
-    const chunks = streamed.text.split('\n').filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]').map((line) => JSON.parse(line.slice(6)) as unknown);
+    const chunks = streamed.text
+      .split('\n')
+      .filter((line) => line.startsWith('data: ') && line !== 'data: [DONE]')
+      .map((line) => JSON.parse(line.slice(6)) as unknown);
     expect(chunks.length).toBeGreaterThanOrEqual(2);
     for (const chunk of chunks) expect(openai.checkSchema('CreateChatCompletionStreamResponse', chunk)).toBeUndefined();
 
@@ -105,7 +118,12 @@ describe("OpenAI's official document", () => {
 
 describe("Llama Stack's official document", () => {
   it('POST /v1alpha/inference/rerank: the reply', async () => {
-    const ok = await call('POST', '/v1alpha/inference/rerank', { model: 'tinybert-l2-fixture', query: QUERY, items: DOCUMENTS, max_num_results: 2 });
+    const ok = await call('POST', '/v1alpha/inference/rerank', {
+      model: 'tinybert-l2-fixture',
+      query: QUERY,
+      items: DOCUMENTS,
+      max_num_results: 2,
+    });
     expect(ok.status).toBe(200);
     expect(llamaStack.checkResponse('post', '/v1alpha/inference/rerank', ok.status, ok.body)).toBeUndefined();
   });

@@ -32,12 +32,16 @@ async function failedStart(env: Record<string, string>): Promise<string> {
 describe('npm start refuses to start with one line', () => {
   it('on a port that is in use, naming it and another to use', async () => {
     const output = await failedStart({ PORT: String(busyPort) });
-    expect(output).toBe(`port ${busyPort} is already in use on 127.0.0.1: stop what listens there, or start on another port, e.g. PORT=${busyPort + 1} npm start`);
+    expect(output).toBe(
+      `port ${busyPort} is already in use on 127.0.0.1: stop what listens there, or start on another port, e.g. PORT=${busyPort + 1} npm start`,
+    );
   });
 
   it('on a setting that does not parse, naming it and where the settings are listed', async () => {
     const output = await failedStart({ RERANK_MAX_DOCUMENTS: 'abc' });
-    expect(output).toBe("configuration: RERANK_MAX_DOCUMENTS must be a positive integer, got 'abc' (docs/configuration.md lists every setting)");
+    expect(output).toBe(
+      "configuration: RERANK_MAX_DOCUMENTS must be a positive integer, got 'abc' (docs/configuration.md lists every setting)",
+    );
   });
 
   it('on a PORT that is no port', async () => {

@@ -34,9 +34,18 @@ async function upload(url: string, name: string, purpose: string, text: string):
 }
 
 async function runLine(url: string, corpusId: string, query: string): Promise<Record<string, unknown>> {
-  const line = JSON.stringify({ custom_id: 'q', method: 'POST', url: '/v1/rerank', body: { model: 'use-lite-bm25', query, documents_file_id: corpusId, top_n: 3 } });
+  const line = JSON.stringify({
+    custom_id: 'q',
+    method: 'POST',
+    url: '/v1/rerank',
+    body: { model: 'use-lite-bm25', query, documents_file_id: corpusId, top_n: 3 },
+  });
   const inputId = await upload(url, 'in.jsonl', 'batch', `${line}\n`);
-  const created = await fetch(`${url}/v1/batches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input_file_id: inputId, endpoint: '/v1/rerank', completion_window: '24h' }) });
+  const created = await fetch(`${url}/v1/batches`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ input_file_id: inputId, endpoint: '/v1/rerank', completion_window: '24h' }),
+  });
   expect(created.status).toBe(200);
   const { id } = (await created.json()) as { id: string };
   let batch: Record<string, unknown> = {};
@@ -51,7 +60,11 @@ async function runLine(url: string, corpusId: string, query: string): Promise<Re
 
 const chunkDocuments = async (url: string) => {
   const s = prometheusSamples(await (await fetch(`${url}/metrics`)).text());
-  return { analysed: s.get('rerank_batch_chunk_documents_total{source="analysed"}'), stored: s.get('rerank_batch_chunk_documents_total{source="stored"}'), encoded: s.get('rerank_batch_chunk_documents_total{source="encoded"}') };
+  return {
+    analysed: s.get('rerank_batch_chunk_documents_total{source="analysed"}'),
+    stored: s.get('rerank_batch_chunk_documents_total{source="stored"}'),
+    encoded: s.get('rerank_batch_chunk_documents_total{source="encoded"}'),
+  };
 };
 
 describe('a corpus analysed once survives a restart of npm start (default model)', () => {

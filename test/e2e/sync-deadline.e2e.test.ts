@@ -14,9 +14,14 @@ afterAll(async () => {
 });
 
 const post = (documents: string[], extra: Record<string, unknown> = {}) =>
-  fetch(`${server.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'python http library', documents, ...extra }) });
+  fetch(`${server.url}/v1/rerank`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: 'python http library', documents, ...extra }),
+  });
 
-const longDocuments = () => Array.from({ length: 250 }, (_, i) => `document ${i}: ${'python http clients, sessions, retries and connection pools '.repeat(12)}`);
+const longDocuments = () =>
+  Array.from({ length: 250 }, (_, i) => `document ${i}: ${'python http clients, sessions, retries and connection pools '.repeat(12)}`);
 
 describe('RERANK_SYNC_TIMEOUT_MS', () => {
   it('plans a request over its budget as a job from the first request on (the pace measured at load), and answers it', async () => {

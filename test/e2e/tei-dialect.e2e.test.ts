@@ -7,13 +7,21 @@ import { startDevServer, type RunningServer } from '../support/start-dev-server.
  * dialect (`texts` = TEI), and TEI's answers validate against TEI's own OpenAPI document (test/fixtures/specs).
  */
 const QUERY = 'python http library';
-const TEXTS = ['urllib is a built-in Python library for HTTP requests', 'The giant panda is a bear species endemic to China', 'httpx is a modern async HTTP client'];
+const TEXTS = [
+  'urllib is a built-in Python library for HTTP requests',
+  'The giant panda is a bear species endemic to China',
+  'httpx is a modern async HTTP client',
+];
 
 let server: RunningServer;
 let validate: (name: string, value: unknown) => string | undefined;
 
 const post = async (body: unknown) => {
-  const res = await fetch(`${server.url}/rerank`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${server.url}/rerank`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as unknown };
 };
 
@@ -28,11 +36,16 @@ afterAll(async () => {
 });
 
 describe("TEI's dialect on /rerank", () => {
-  it("answers GET /info with a valid TEI Info naming the default model and its token window", async () => {
+  it('answers GET /info with a valid TEI Info naming the default model and its token window', async () => {
     const info = (await (await fetch(`${server.url}/info`)).json()) as Record<string, unknown>;
     expect(validate('Info', info)).toBeUndefined();
     // The dev server of these tests serves the fixture cross-encoder: a 512-token window.
-    expect(info).toMatchObject({ model_id: 'tinybert-l2-fixture', served_model_name: 'tinybert-l2-fixture', max_input_length: 512, model_type: { reranker: {} } });
+    expect(info).toMatchObject({
+      model_id: 'tinybert-l2-fixture',
+      served_model_name: 'tinybert-l2-fixture',
+      max_input_length: 512,
+      model_type: { reranker: {} },
+    });
     expect(info['units']).toEqual({ max_input_length: 'tokens', max_batch_tokens: 'characters' });
   });
 
@@ -80,7 +93,9 @@ describe("TEI's dialect on /rerank", () => {
   });
 
   it('is described in /openapi.json as one of the bodies on /rerank', async () => {
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }> };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, { schema: unknown }> } } }>;
+    };
     expect(doc.paths['/rerank']!.post.requestBody.content['application/json']!.schema).toEqual({
       anyOf: [
         { $ref: '#/components/schemas/OpenAiRerankRequest' },

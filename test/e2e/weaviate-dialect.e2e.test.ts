@@ -10,7 +10,11 @@ const KEY = 'sk-weaviate-0123456789';
 const PREFIX = '/reranker/v1';
 const BASIC = `Basic ${Buffer.from(`weaviate:${KEY}`).toString('base64')}`;
 const QUERY = 'python http library';
-const DOCS = ['urllib is a built-in Python library for HTTP requests', 'the weather in Lisbon is mild in winter', 'requests is a popular third-party HTTP library for Python'];
+const DOCS = [
+  'urllib is a built-in Python library for HTTP requests',
+  'the weather in Lisbon is mild in winter',
+  'requests is a popular third-party HTTP library for Python',
+];
 
 let server: RunningServer;
 
@@ -24,7 +28,11 @@ afterAll(async () => {
 
 /** A POST as Go's http.Client sends a bytes.Reader body: no Content-Type header at all. */
 const weaviatePost = async (body: unknown, authorization = BASIC) => {
-  const res = await fetch(`${server.url}${PREFIX}/rerank`, { method: 'POST', headers: { authorization }, body: new Blob([JSON.stringify(body)]) });
+  const res = await fetch(`${server.url}${PREFIX}/rerank`, {
+    method: 'POST',
+    headers: { authorization },
+    body: new Blob([JSON.stringify(body)]),
+  });
   return { status: res.status, contentType: res.headers.get('content-type'), body: (await res.json()) as unknown };
 };
 
@@ -50,13 +58,17 @@ describe("Weaviate's reranker-transformers protocol under RERANK_WEAVIATE_PREFIX
     expect(body).toEqual({ query: QUERY, scores: inInputOrder.map((r) => ({ document: DOCS[r.index], score: r.relevance_score })) });
   });
 
-  it("answers failures as {error}, which Weaviate quotes: a wrong key, a bad body, a wrong Content-Type", async () => {
+  it('answers failures as {error}, which Weaviate quotes: a wrong key, a bad body, a wrong Content-Type', async () => {
     const denied = await weaviatePost({ query: QUERY, documents: DOCS }, `Basic ${Buffer.from('weaviate:sk-wrong').toString('base64')}`);
     expect(denied).toMatchObject({ status: 401, body: { error: 'invalid API key' } });
     const bad = await weaviatePost({ query: QUERY, documents: 'one' });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: expect.stringContaining('documents') });
-    const typed = await fetch(`${server.url}${PREFIX}/rerank`, { method: 'POST', headers: { authorization: BASIC, 'content-type': 'text/plain' }, body: '{}' });
+    const typed = await fetch(`${server.url}${PREFIX}/rerank`, {
+      method: 'POST',
+      headers: { authorization: BASIC, 'content-type': 'text/plain' },
+      body: '{}',
+    });
     expect(typed.status).toBe(415);
   });
 

@@ -15,7 +15,12 @@ beforeAll(() => {
     synthRerankStack({ bundle: false }),
     synthRerankStack({
       bundle: false,
-      context: { 'rerank:edgeAuthorizer': 'false', 'rerank:alarmEmail': 'ops@example.com', 'rerank:apiProvisionedConcurrency': '2', 'rerank:retainTable': 'false' },
+      context: {
+        'rerank:edgeAuthorizer': 'false',
+        'rerank:alarmEmail': 'ops@example.com',
+        'rerank:apiProvisionedConcurrency': '2',
+        'rerank:retainTable': 'false',
+      },
     }),
     // Container-image scoring functions: Lambda pulls the image with its own service access, the role gains nothing.
     synthRerankStack({ bundle: false, context: { 'rerank:packaging': 'image' } }),
@@ -39,7 +44,9 @@ describe('cdk-nag AwsSolutions and Serverless packs', () => {
   it('gives every acknowledgement a reason and records it in the template metadata', () => {
     for (const ack of Object.values(NAG_ACKNOWLEDGEMENTS)) expect(ack.reason.length, ack.id).toBeGreaterThan(40);
     const acknowledged = JSON.stringify(
-      synths.flatMap(({ stack }) => stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === 'aws:cdk:acknowledged-rules'))),
+      synths.flatMap(({ stack }) =>
+        stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === 'aws:cdk:acknowledged-rules')),
+      ),
     );
     for (const ack of Object.values(NAG_ACKNOWLEDGEMENTS)) expect(acknowledged, ack.id).toContain(ack.reason.slice(0, 40));
   });

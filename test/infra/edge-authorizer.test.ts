@@ -37,7 +37,12 @@ describe('edge authorizer (Lambda REQUEST authorizer of the HTTP API)', () => {
     const signed = await sigV4Authorization('https://api.example/rerank', '{"queries":[]}', key);
     expect(await authorizeRequest(signed, store)).toEqual({ isAuthorized: true, context: { keyId: record.keyId } });
     // The handler reads the event's (lower-cased) headers through authorizationOf: Api-Key when no Authorization.
-    expect(await authorizeRequest(authorizationOf((name) => ({ 'api-key': key })[name]), store)).toEqual({ isAuthorized: true, context: { keyId: record.keyId } });
+    expect(
+      await authorizeRequest(
+        authorizationOf((name) => ({ 'api-key': key })[name]),
+        store,
+      ),
+    ).toEqual({ isAuthorized: true, context: { keyId: record.keyId } });
     const stranger = await sigV4Authorization('https://api.example/rerank', '{}', `rk-${'C'.repeat(40)}`);
     expect(await authorizeRequest(stranger, store)).toEqual({ isAuthorized: false });
   });
@@ -54,7 +59,16 @@ describe('edge authorizer (Lambda REQUEST authorizer of the HTTP API)', () => {
 
   it('refuses headers that cannot carry one of our keys without reading the store', async () => {
     const { store, lookups } = countingStore();
-    const junk = [undefined, '', 'Basic abc', 'Bearer', 'Bearer rk-short', `Bearer sk-${'a'.repeat(48)}`, `Bearer rk-${'!'.repeat(40)}`, `Bearer ${'x'.repeat(100_000)}`];
+    const junk = [
+      undefined,
+      '',
+      'Basic abc',
+      'Bearer',
+      'Bearer rk-short',
+      `Bearer sk-${'a'.repeat(48)}`,
+      `Bearer rk-${'!'.repeat(40)}`,
+      `Bearer ${'x'.repeat(100_000)}`,
+    ];
     for (const header of junk) expect(await authorizeRequest(header, store), String(header).slice(0, 20)).toEqual({ isAuthorized: false });
     expect(lookups()).toBe(0);
   });

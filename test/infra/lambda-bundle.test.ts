@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
 import { httpApiEvent, invokeBundle, sqsEvent } from './support/invoke-bundle.js';
 import { expectScorerBundleLayout, expectWithinLambdaLimits } from './support/lambda-bundle.js';
-import { functionAssets, listFiles, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type FunctionAsset } from './support/synth-rerank.js';
+import {
+  functionAssets,
+  listFiles,
+  PROJECT_ROOT,
+  removeScratchDirs,
+  synthRerankStack,
+  type FunctionAsset,
+} from './support/synth-rerank.js';
 
 /**
  * The deployed code is the bundle CDK builds from the same entry files the local server runs. One bundled
@@ -84,7 +91,11 @@ describe(`bundled functions (linux/${nodeArch})`, () => {
     const [size] = expectWithinLambdaLimits([authorizer]);
     expect(size!.unzippedMb).toBeLessThan(5);
     expect(listFiles(authorizer.dir).some((f) => /onnx/.test(f))).toBe(false);
-    const event = (authorization?: string) => ({ ...httpApiEvent('POST', '/v1/rerank'), type: 'REQUEST', headers: authorization ? { authorization } : {} });
+    const event = (authorization?: string) => ({
+      ...httpApiEvent('POST', '/v1/rerank'),
+      type: 'REQUEST',
+      headers: authorization ? { authorization } : {},
+    });
     // The template's RERANK_JOBS_TABLE is a CloudFormation Ref, absent here: the authorizer must refuse, not open.
     const { results, ortEntry } = invokeBundle(authorizer, [event(), event(`Bearer rk-${'A'.repeat(40)}`)]);
     expect(ortEntry).toBe('');

@@ -26,14 +26,21 @@ afterAll(async () => {
   removeScratchDirs();
 });
 
-const envFor = (cacheDir: string, endpoint = hub.endpoint) => ({ RERANK_MODEL_CACHE: cacheDir, HF_ENDPOINT: endpoint, HOME: '/nonexistent' });
+const envFor = (cacheDir: string, endpoint = hub.endpoint) => ({
+  RERANK_MODEL_CACHE: cacheDir,
+  HF_ENDPOINT: endpoint,
+  HOME: '/nonexistent',
+});
 
 describe('rerank:models with Hub repo ids (resolved before the settings are read)', () => {
   it('pulls a missing repo with model:pull progress, then deploys its cached folder like any folder', async () => {
     // Arrange
     const cacheDir = scratchDir('rerank-hub-cache-');
     const progress = captureStream();
-    const context: Record<string, unknown> = { ...cdkJsonContext(), 'rerank:models': 'mini=hf:cross-encoder/fixture:quantized,bm25=lexical' };
+    const context: Record<string, unknown> = {
+      ...cdkJsonContext(),
+      'rerank:models': 'mini=hf:cross-encoder/fixture:quantized,bm25=lexical',
+    };
 
     // Act
     const resolved = await resolveDeployHubModels((key) => context[key], { projectRoot: PROJECT_ROOT, env: envFor(cacheDir), progress });
@@ -52,13 +59,24 @@ describe('rerank:models with Hub repo ids (resolved before the settings are read
     // Arrange
     const cacheDir = scratchDir('rerank-hub-cache-');
     const ownHub = await startFakeHub({ 'cross-encoder/fixture': fixtureHubRepo() });
-    const context: Record<string, unknown> = { ...cdkJsonContext(), 'rerank:models': `mini=hf:cross-encoder/fixture@${FIXTURE_COMMIT}:int8` };
-    const first = await resolveDeployHubModels((key) => context[key], { projectRoot: PROJECT_ROOT, env: envFor(cacheDir, ownHub.endpoint), progress: captureStream() });
+    const context: Record<string, unknown> = {
+      ...cdkJsonContext(),
+      'rerank:models': `mini=hf:cross-encoder/fixture@${FIXTURE_COMMIT}:int8`,
+    };
+    const first = await resolveDeployHubModels((key) => context[key], {
+      projectRoot: PROJECT_ROOT,
+      env: envFor(cacheDir, ownHub.endpoint),
+      progress: captureStream(),
+    });
     await ownHub.close();
     const progress = captureStream();
 
     // Act
-    const second = await resolveDeployHubModels((key) => context[key], { projectRoot: PROJECT_ROOT, env: envFor(cacheDir, ownHub.endpoint), progress });
+    const second = await resolveDeployHubModels((key) => context[key], {
+      projectRoot: PROJECT_ROOT,
+      env: envFor(cacheDir, ownHub.endpoint),
+      progress,
+    });
 
     // Assert
     expect(readRerankSettings(second).deployModels).toEqual(readRerankSettings(first).deployModels);
@@ -70,7 +88,11 @@ describe('rerank:models with Hub repo ids (resolved before the settings are read
     const context: Record<string, unknown> = { ...cdkJsonContext(), 'rerank:modelFolder': 'hf:cross-encoder/fixture:quantized' };
 
     // Act
-    const resolved = await resolveDeployHubModels((key) => context[key], { projectRoot: PROJECT_ROOT, env: envFor(scratchDir('rerank-hub-cache-')), progress: captureStream() });
+    const resolved = await resolveDeployHubModels((key) => context[key], {
+      projectRoot: PROJECT_ROOT,
+      env: envFor(scratchDir('rerank-hub-cache-')),
+      progress: captureStream(),
+    });
 
     // Assert
     expect(bundledModelsSpec(readRerankSettings(resolved).deployModels)).toBe('fixture=models/fixture');
@@ -83,9 +105,13 @@ describe('rerank:models with Hub repo ids (resolved before the settings are read
 
     // Act / Assert
     await expect(resolveDeployHubModels(read('x=hf:org/nope'), options)).rejects.toThrow(ModelPullError);
-    await expect(resolveDeployHubModels(read('x=hf:org/nope'), options)).rejects.toThrow(`RERANK_MODELS entry 'x=hf:org/nope': repository org/nope (revision main) not found on ${hub.endpoint}`);
+    await expect(resolveDeployHubModels(read('x=hf:org/nope'), options)).rejects.toThrow(
+      `RERANK_MODELS entry 'x=hf:org/nope': repository org/nope (revision main) not found on ${hub.endpoint}`,
+    );
     await expect(resolveDeployHubModels(read('x=nothing-here'), options)).rejects.toThrow(DeployModelsError);
-    await expect(resolveDeployHubModels(read('x=nothing-here'), options)).rejects.toThrow(/^rerank:models: RERANK_MODELS entry 'x=nothing-here' is neither a model folder/);
+    await expect(resolveDeployHubModels(read('x=nothing-here'), options)).rejects.toThrow(
+      /^rerank:models: RERANK_MODELS entry 'x=nothing-here' is neither a model folder/,
+    );
   });
 });
 
@@ -101,7 +127,11 @@ describe('synth of rerank:models=mini=hf:<repo> (infra/app.ts path, bundled)', (
       'aws:cdk:enable-asset-metadata': true,
     };
     const app = new App({ outdir, context, builtinCloudFormationValidation: false });
-    const stack = await addRerankStack(app, { projectRoot: PROJECT_ROOT, env: envFor(scratchDir('rerank-hub-cache-')), progress: captureStream() });
+    const stack = await addRerankStack(app, {
+      projectRoot: PROJECT_ROOT,
+      env: envFor(scratchDir('rerank-hub-cache-')),
+      progress: captureStream(),
+    });
     const templateJson = app.synth().getStackByName(stack.stackName).template as Record<string, unknown>;
     asset = functionAssets(outdir, templateJson).find((a) => a.logicalId.startsWith('ApiFunction'))!;
   }, 180_000);
@@ -115,7 +145,10 @@ describe('synth of rerank:models=mini=hf:<repo> (infra/app.ts path, bundled)', (
 
   it('the bundled API function serves the pulled model as its default', () => {
     const { results } = invokeBundle(asset, [
-      httpApiEvent('POST', '/v1/rerank', { query: 'python http library', documents: ['urllib is a built-in Python library for HTTP requests', 'bananas'] }),
+      httpApiEvent('POST', '/v1/rerank', {
+        query: 'python http library',
+        documents: ['urllib is a built-in Python library for HTTP requests', 'bananas'],
+      }),
     ]);
     const response = results[0] as { statusCode: number; body: string };
     expect(response.statusCode).toBe(200);

@@ -12,13 +12,17 @@ describe('rerank:models (cdk context, the RERANK_MODELS syntax)', () => {
 
     // Assert
     expect(models.models).toEqual(loadServiceConfig({ RERANK_CODE_ROOT: PROJECT_ROOT }).models);
-    expect(bundledModelsSpec(models)).toBe('use-lite-bm25=hybrid:use-lite+bm25,use-lite=models/use-lite,bm25=lexical,tinybert-l2-fixture=models/tinybert-l2-fixture');
+    expect(bundledModelsSpec(models)).toBe(
+      'use-lite-bm25=hybrid:use-lite+bm25,use-lite=models/use-lite,bm25=lexical,tinybert-l2-fixture=models/tinybert-l2-fixture',
+    );
     expect(bundledFolders(models).map((f) => f.target)).toEqual(['models/use-lite', 'models/tinybert-l2-fixture']);
   });
 
   it('takes folders, lexical and hybrids with the first as the default', () => {
     // Act
-    const models = deploy({ 'rerank:models': 'xlmr=models/xlmr-fixture,bm25=lexical,blend=hybrid:xlmr+bm25,qwen3=models/qwen3-reranker-fixture' });
+    const models = deploy({
+      'rerank:models': 'xlmr=models/xlmr-fixture,bm25=lexical,blend=hybrid:xlmr+bm25,qwen3=models/qwen3-reranker-fixture',
+    });
 
     // Assert
     expect(models.defaultId).toBe('xlmr');

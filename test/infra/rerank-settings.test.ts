@@ -123,16 +123,25 @@ describe('rerank cdk context', () => {
   it('bounds API concurrency: the stage rate times the job wait must fit in the reserved concurrency', () => {
     // cdk.json: 20 rps x 10 s = 200 executions = the API's reserved 200.
     expect(fromContext({})).toMatchObject({ throttleRateLimit: 20, jobWaitMs: 10_000, apiReservedConcurrency: 200 });
-    expect(() => fromContext({ 'rerank:throttleRateLimit': 21 })).toThrow(/apiReservedConcurrency \(200\) must cover throttleRateLimit x jobWaitMs = 21\/s x 10 s = 210/);
+    expect(() => fromContext({ 'rerank:throttleRateLimit': 21 })).toThrow(
+      /apiReservedConcurrency \(200\) must cover throttleRateLimit x jobWaitMs = 21\/s x 10 s = 210/,
+    );
     expect(() => fromContext({ 'rerank:jobWaitMs': 20_000 })).toThrow(/apiReservedConcurrency/);
-    expect(fromContext({ 'rerank:throttleRateLimit': 50, 'rerank:jobWaitMs': 2_000, 'rerank:apiReservedConcurrency': 100 }).apiReservedConcurrency).toBe(100);
-    expect(() => fromContext({ 'rerank:workerMaxConcurrency': 20 })).toThrow(/workerReservedConcurrency \(10\) must be at least workerMaxConcurrency \(20\)/);
+    expect(
+      fromContext({ 'rerank:throttleRateLimit': 50, 'rerank:jobWaitMs': 2_000, 'rerank:apiReservedConcurrency': 100 })
+        .apiReservedConcurrency,
+    ).toBe(100);
+    expect(() => fromContext({ 'rerank:workerMaxConcurrency': 20 })).toThrow(
+      /workerReservedConcurrency \(10\) must be at least workerMaxConcurrency \(20\)/,
+    );
     expect(() => fromContext({ 'rerank:apiProvisionedConcurrency': 201 })).toThrow(/apiProvisionedConcurrency/);
     expect(fromContext({ 'rerank:apiProvisionedConcurrency': '4' }).apiProvisionedConcurrency).toBe(4);
   });
 
   it('offers the CodeDeploy rollouts by name and an edge authorizer switch', () => {
-    expect(fromContext({ 'rerank:deploymentPreference': 'Linear10PercentEvery1Minute' }).deploymentPreference).toBe('Linear10PercentEvery1Minute');
+    expect(fromContext({ 'rerank:deploymentPreference': 'Linear10PercentEvery1Minute' }).deploymentPreference).toBe(
+      'Linear10PercentEvery1Minute',
+    );
     expect(() => fromContext({ 'rerank:deploymentPreference': 'YOLO' })).toThrow(/rerank:deploymentPreference/);
     expect(fromContext({ 'rerank:edgeAuthorizer': 'false' }).edgeAuthorizer).toBe(false);
     expect(() => fromContext({ 'rerank:authorizerCacheSeconds': 3601 })).toThrow(/authorizerCacheSeconds/);

@@ -17,8 +17,7 @@ let template: Template;
 type Resource = { Type: string; Properties: Record<string, unknown> };
 type Statement = { Effect: string; Action: string | string[]; Resource: unknown; Condition?: Record<string, Record<string, unknown>> };
 
-const resources = (type: string): [string, Resource][] =>
-  Object.entries(template.findResources(type) as Record<string, Resource>);
+const resources = (type: string): [string, Resource][] => Object.entries(template.findResources(type) as Record<string, Resource>);
 
 const logicalId = (type: string, pathFragment: string): string => {
   const hits = resources(type).filter(([id]) => id.startsWith(pathFragment));
@@ -57,7 +56,12 @@ function tableGrants(role: string): Record<string, string[]> {
 
 /** IAM StringLike: `*` any run of characters, `?` one character. */
 const globMatches = (pattern: string, value: string): boolean =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(value);
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  ).test(value);
 
 beforeAll(() => {
   synth = synthRerankStack({ bundle: false });
@@ -79,19 +83,29 @@ describe('functions', () => {
   });
 
   it('reserves concurrency for every function, so no flood can take the account pool (or starve the workers)', () => {
-    const reserved = (name: string) => template.toJSON().Resources[logicalId('AWS::Lambda::Function', name)].Properties.ReservedConcurrentExecutions;
+    const reserved = (name: string) =>
+      template.toJSON().Resources[logicalId('AWS::Lambda::Function', name)].Properties.ReservedConcurrentExecutions;
     // cdk.json: API 200 = 20 rps x 10 s job wait; worker 10 = its event source maximum; authorizer 20.
-    expect([reserved('ApiFunction'), reserved('WorkerFunction'), reserved('DeadLetterFunction'), reserved('EdgeAuthFunction')]).toEqual([200, 10, 2, 20]);
+    expect([reserved('ApiFunction'), reserved('WorkerFunction'), reserved('DeadLetterFunction'), reserved('EdgeAuthFunction')]).toEqual([
+      200, 10, 2, 20,
+    ]);
   });
 
   it('has the outputs the deploy guide lists, and no others', () => {
     const guide = readFileSync(path.join(PROJECT_ROOT, 'docs/deploy-aws.md'), 'utf8');
-    const listed = /Stack outputs: ([^.]+)\./.exec(guide)?.[1]?.match(/`(\w+)`/g)?.map((name) => name.slice(1, -1)) ?? [];
+    const listed =
+      /Stack outputs: ([^.]+)\./
+        .exec(guide)?.[1]
+        ?.match(/`(\w+)`/g)
+        ?.map((name) => name.slice(1, -1)) ?? [];
     expect(listed.sort()).toEqual(Object.keys(template.toJSON().Outputs as Record<string, unknown>).sort());
   });
 
   it('reserves what the deploy guide tells an account to allow (its total plus the 100 AWS keeps unreserved)', () => {
-    const total = resources('AWS::Lambda::Function').reduce((sum, [, fn]) => sum + Number(fn.Properties['ReservedConcurrentExecutions'] ?? 0), 0);
+    const total = resources('AWS::Lambda::Function').reduce(
+      (sum, [, fn]) => sum + Number(fn.Properties['ReservedConcurrentExecutions'] ?? 0),
+      0,
+    );
     const guide = readFileSync(path.join(PROJECT_ROOT, 'docs/deploy-aws.md'), 'utf8');
     const stated = /the stack reserves (\d+) concurrent executions[\s\S]*?must be at least (\d+)/.exec(guide);
     expect(stated?.slice(1).map(Number)).toEqual([total, total + 100]);
@@ -111,7 +125,8 @@ describe('functions', () => {
           RERANK_JOB_TTL_SECONDS: '86400',
           RERANK_MAX_MESSAGE_BYTES: '1048576',
           // What npm start serves, folders inside the bundle: no override, no random-weight fixture as the default.
-          RERANK_MODELS: 'use-lite-bm25=hybrid:use-lite+bm25,use-lite=models/use-lite,bm25=lexical,tinybert-l2-fixture=models/tinybert-l2-fixture',
+          RERANK_MODELS:
+            'use-lite-bm25=hybrid:use-lite+bm25,use-lite=models/use-lite,bm25=lexical,tinybert-l2-fixture=models/tinybert-l2-fixture',
           // 3008 MB is 1.7 vCPU: two intra-op threads.
           RERANK_THREADS: '2',
           RERANK_JOBS_TABLE: { Ref: Match.stringLikeRegexp('^JobsTable') },
@@ -198,8 +213,12 @@ describe('queues and event sources', () => {
   it('feeds the worker from the chunk queue with batch size, window, maximum concurrency and partial failures', () => {
     // Through the alias (`<function>:live`): a CodeDeploy rollout shifts chunks to the new version with the API.
     const queue = logicalId('AWS::SQS::Queue', 'ChunksQueue');
-    const [, mapping] = resources('AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties['EventSourceArn']).includes(`"${queue}"`))!;
-    expect(JSON.stringify(mapping.Properties['FunctionName'])).toMatch(new RegExp(`"${logicalId('AWS::Lambda::Alias', 'WorkerAlias')}".*:live`));
+    const [, mapping] = resources('AWS::Lambda::EventSourceMapping').find(([, m]) =>
+      JSON.stringify(m.Properties['EventSourceArn']).includes(`"${queue}"`),
+    )!;
+    expect(JSON.stringify(mapping.Properties['FunctionName'])).toMatch(
+      new RegExp(`"${logicalId('AWS::Lambda::Alias', 'WorkerAlias')}".*:live`),
+    );
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksQueue'), 'Arn'] },
       BatchSize: 1,
@@ -209,8 +228,11 @@ describe('queues and event sources', () => {
     });
   });
 
-  it('feeds the batch worker from its task queue (one task per invocation) and from that queue\'s DLQ, with partial failures', () => {
-    for (const [queue, batchSize, concurrency] of [['BatchTasksQueue', 1, 10], ['BatchTasksDeadLetterQueue', 10, 2]] as const) {
+  it("feeds the batch worker from its task queue (one task per invocation) and from that queue's DLQ, with partial failures", () => {
+    for (const [queue, batchSize, concurrency] of [
+      ['BatchTasksQueue', 1, 10],
+      ['BatchTasksDeadLetterQueue', 10, 2],
+    ] as const) {
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
         FunctionName: { Ref: functionId('BatchWorker') },
         EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', queue), 'Arn'] },
@@ -220,7 +242,11 @@ describe('queues and event sources', () => {
       });
     }
     // A plan or finalize task streams a whole file: the queue hides a task for six of the worker's 900 s timeouts.
-    template.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: 5400, MessageRetentionPeriod: 86_400, SqsManagedSseEnabled: true });
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      VisibilityTimeout: 5400,
+      MessageRetentionPeriod: 86_400,
+      SqsManagedSseEnabled: true,
+    });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('BatchWorker'), 'Arn'] } })],
@@ -241,17 +267,29 @@ describe('files bucket', () => {
   it('is private, encrypted, TLS only, versioned, access-logged and expires files after the documented retention', () => {
     const bucket = logicalId('AWS::S3::Bucket', 'FilesBucket');
     const props = template.toJSON().Resources[bucket].Properties;
-    expect(props.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(props.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(props.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
     expect(props.VersioningConfiguration).toEqual({ Status: 'Enabled' });
     expect(props.LoggingConfiguration.DestinationBucketName).toEqual({ Ref: logicalId('AWS::S3::Bucket', 'FilesAccessLogs') });
     expect(props.LifecycleConfiguration.Rules).toEqual([
-      expect.objectContaining({ ExpirationInDays: 30, NoncurrentVersionExpiration: { NoncurrentDays: 1 }, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+      expect.objectContaining({
+        ExpirationInDays: 30,
+        NoncurrentVersionExpiration: { NoncurrentDays: 1 },
+        AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+        Status: 'Enabled',
+      }),
     ]);
     // enforceSSL: a bucket policy denies every request without TLS.
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucket },
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+      },
     });
   });
 
@@ -293,7 +331,9 @@ describe('jobs table', () => {
 
 describe('least-privilege IAM', () => {
   it('lets each function assume only its own role, with no managed policies (no logs:* on "*")', () => {
-    const lambdaRoles = resources('AWS::IAM::Role').filter(([, role]) => JSON.stringify(role.Properties['AssumeRolePolicyDocument']).includes('lambda.amazonaws.com'));
+    const lambdaRoles = resources('AWS::IAM::Role').filter(([, role]) =>
+      JSON.stringify(role.Properties['AssumeRolePolicyDocument']).includes('lambda.amazonaws.com'),
+    );
     expect(lambdaRoles).toHaveLength(5);
     for (const [, role] of lambdaRoles) {
       expect(role.Properties['ManagedPolicyArns']).toBeUndefined();
@@ -305,11 +345,12 @@ describe('least-privilege IAM', () => {
     expect(new Set(roleRefs.map((r) => JSON.stringify(r))).size).toBe(3);
   });
 
-  it('grants no wildcard resource (but X-Ray\'s, which has no resource ARNs) and no wildcard action anywhere', () => {
+  it("grants no wildcard resource (but X-Ray's, which has no resource ARNs) and no wildcard action anywhere", () => {
     for (const [id, policy] of resources('AWS::IAM::Policy')) {
       for (const statement of (policy.Properties['PolicyDocument'] as { Statement: Statement[] }).Statement) {
         expect(statement.Effect, id).toBe('Allow');
-        if (statement.Resource === '*') expect(actionsOf(statement).sort(), id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        if (statement.Resource === '*')
+          expect(actionsOf(statement).sort(), id).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
         else expect(JSON.stringify(statement.Resource), id).not.toMatch(/^"\*"$|"\*"[,\]]/);
         for (const action of actionsOf(statement)) expect(action, id).not.toMatch(/\*/);
       }
@@ -366,7 +407,9 @@ describe('least-privilege IAM', () => {
     const byAction = (prefix: string) => statements.filter((s) => actionsOf(s).some((a) => a.startsWith(prefix)));
     // Sends chunks of jobs and plan tasks of batches; consumes neither queue.
     const sendable = [logicalId('AWS::SQS::Queue', 'ChunksQueue'), logicalId('AWS::SQS::Queue', 'BatchTasksQueue')];
-    expect(byAction('sqs:').every((s) => actionsOf(s).every((a) => a === 'sqs:SendMessage') && sendable.some((q) => refersTo(s, q)))).toBe(true);
+    expect(byAction('sqs:').every((s) => actionsOf(s).every((a) => a === 'sqs:SendMessage') && sendable.some((q) => refersTo(s, q)))).toBe(
+      true,
+    );
     expect(byAction('logs:').every((s) => refersTo(s, logicalId('AWS::Logs::LogGroup', 'ApiLogs')))).toBe(true);
   });
 
@@ -451,7 +494,8 @@ describe('least-privilege IAM', () => {
         expect(Object.keys(statement.Condition!['ForAllValues:StringLike']!), name).toEqual(['dynamodb:LeadingKeys']);
       }
       // KEYS/<keyId> lists every key's digest: only the operator's CLI may read it.
-      for (const pattern of Object.keys(tableGrants(roleId(name)))) expect(globMatches(pattern, KEY_LIST_PK), `${name} ${pattern}`).toBe(false);
+      for (const pattern of Object.keys(tableGrants(roleId(name))))
+        expect(globMatches(pattern, KEY_LIST_PK), `${name} ${pattern}`).toBe(false);
     }
   });
 
@@ -480,14 +524,23 @@ describe('least-privilege IAM', () => {
       expect(JSON.stringify(permission.Properties['SourceArn'])).toContain(logicalId('AWS::ApiGatewayV2::Api', 'HttpHttpApi'));
     }
     expect([...targets].sort()).toEqual(
-      [JSON.stringify({ Ref: logicalId('AWS::Lambda::Alias', 'ApiAlias') }), JSON.stringify({ 'Fn::GetAtt': [logicalId('AWS::Lambda::Function', 'EdgeAuthFunction'), 'Arn'] })].sort(),
+      [
+        JSON.stringify({ Ref: logicalId('AWS::Lambda::Alias', 'ApiAlias') }),
+        JSON.stringify({ 'Fn::GetAtt': [logicalId('AWS::Lambda::Function', 'EdgeAuthFunction'), 'Arn'] }),
+      ].sort(),
     );
   });
 
   it('edge authorizer: reads key records by digest only', () => {
     const auth = logicalId('AWS::IAM::Role', 'EdgeAuthRole');
     expect(tableGrants(auth)).toEqual({ 'KEY#*': ['GetItem'] });
-    expect(allActions(auth)).toEqual(['dynamodb:GetItem', 'logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    expect(allActions(auth)).toEqual([
+      'dynamodb:GetItem',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
   });
 });
 
@@ -503,7 +556,7 @@ describe('HTTP API', () => {
     });
   });
 
-  it('routes exactly the handler\'s routes: no $default, so API Gateway answers unknown paths without the function', () => {
+  it("routes exactly the handler's routes: no $default, so API Gateway answers unknown paths without the function", () => {
     const routeKeys = resources('AWS::ApiGatewayV2::Route')
       .map(([, route]) => route.Properties['RouteKey'] as string)
       .sort();
@@ -532,7 +585,8 @@ describe('HTTP API', () => {
       const key = route.Properties['RouteKey'] as string;
       const isPublic = API_ROUTES.some((r) => r.public === true && `${r.method} ${gatewayPath(r.path)}` === key);
       if (isPublic) expect(route.Properties['AuthorizationType'] ?? 'NONE', key).toBe('NONE');
-      else if (key === 'POST /rerank') expect(route.Properties, key).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: keyHeaderAuthorizer } });
+      else if (key === 'POST /rerank')
+        expect(route.Properties, key).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: keyHeaderAuthorizer } });
       else expect(route.Properties, key).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizer } });
     }
     template.hasResourceProperties('AWS::Lambda::Function', {
@@ -567,7 +621,10 @@ describe('operations', () => {
     const hits = alarmOn('NumberOfMessagesReceived', 'AWS/SQS');
     expect(hits).toHaveLength(2);
     expect(alarmOn('ApproximateNumberOfMessagesVisible', 'AWS/SQS')).toHaveLength(0);
-    for (const [hit, queue] of [[hits[0], 'ChunksDeadLetterQueue'], [hits[1], 'BatchTasksDeadLetterQueue']] as const) {
+    for (const [hit, queue] of [
+      [hits[0], 'ChunksDeadLetterQueue'],
+      [hits[1], 'BatchTasksDeadLetterQueue'],
+    ] as const) {
       expect(hit![1].Properties).toMatchObject({
         Threshold: 0,
         Statistic: 'Sum',
@@ -581,7 +638,10 @@ describe('operations', () => {
     for (const metric of ['Errors', 'Throttles']) {
       const watched = alarmOn(metric, 'AWS/Lambda').map(([, a]) => JSON.stringify(a.Properties['Dimensions']));
       for (const name of ['Api', 'Worker', 'DeadLetter', 'EdgeAuth'] as const) {
-        expect(watched.some((d) => d.includes(logicalId('AWS::Lambda::Function', `${name}Function`))), `${metric} ${name}`).toBe(true);
+        expect(
+          watched.some((d) => d.includes(logicalId('AWS::Lambda::Function', `${name}Function`))),
+          `${metric} ${name}`,
+        ).toBe(true);
       }
     }
   });
@@ -591,14 +651,19 @@ describe('operations', () => {
     expect(JSON.stringify(hit![1].Properties['Dimensions'])).toContain(logicalId('AWS::ApiGatewayV2::Api', 'HttpHttpApi'));
   });
 
-  it('alarms on API p99 latency, the oldest chunk\'s age, failed jobs (the service\'s own metric) and table throttles', () => {
+  it("alarms on API p99 latency, the oldest chunk's age, failed jobs (the service's own metric) and table throttles", () => {
     const [latency] = alarmOn('Latency', 'AWS/ApiGateway');
     expect(latency![1].Properties).toMatchObject({ ExtendedStatistic: 'p99', Threshold: 12_000, EvaluationPeriods: 3 });
     const [age] = alarmOn('ApproximateAgeOfOldestMessage', 'AWS/SQS');
-    expect(age![1].Properties).toMatchObject({ Threshold: 300, Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksQueue'), 'QueueName'] } }] });
+    expect(age![1].Properties).toMatchObject({
+      Threshold: 300,
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', 'ChunksQueue'), 'QueueName'] } }],
+    });
     const [failed] = alarmOn('JobsFailed', 'RerankService');
     expect(failed![1].Properties).toMatchObject({ Threshold: 0, Statistic: 'Sum', Dimensions: [{ Name: 'service', Value: 'rerank' }] });
-    const throttles = resources('AWS::CloudWatch::Alarm').filter(([, a]) => JSON.stringify(a.Properties['Metrics'] ?? []).includes('ThrottleEvents'));
+    const throttles = resources('AWS::CloudWatch::Alarm').filter(([, a]) =>
+      JSON.stringify(a.Properties['Metrics'] ?? []).includes('ThrottleEvents'),
+    );
     expect(throttles).toHaveLength(1);
     expect(JSON.stringify(throttles[0]![1].Properties['Metrics'])).toMatch(/ReadThrottleEvents[\s\S]*WriteThrottleEvents/);
   });
@@ -606,16 +671,27 @@ describe('operations', () => {
   it('sends every alarm and its recovery to the KMS-encrypted alarm topic and draws a dashboard', () => {
     const topic = logicalId('AWS::SNS::Topic', 'MonitoringAlarmTopic');
     template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
-    template.allResourcesProperties('AWS::CloudWatch::Alarm', { AlarmActions: [{ Ref: topic }], OKActions: [{ Ref: topic }], TreatMissingData: 'notBreaching' });
-    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [logicalId('AWS::KMS::Key', 'MonitoringAlarmTopicKey'), 'Arn'] } });
+    template.allResourcesProperties('AWS::CloudWatch::Alarm', {
+      AlarmActions: [{ Ref: topic }],
+      OKActions: [{ Ref: topic }],
+      TreatMissingData: 'notBreaching',
+    });
+    template.hasResourceProperties('AWS::SNS::Topic', {
+      KmsMasterKeyId: { 'Fn::GetAtt': [logicalId('AWS::KMS::Key', 'MonitoringAlarmTopicKey'), 'Arn'] },
+    });
     template.hasResourceProperties('AWS::KMS::Key', {
       EnableKeyRotation: true,
-      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] }),
+        ]),
+      },
     });
     template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
     // The batch chunks' EMF metrics (record-batch-metrics.ts) by source: a corpus analysed once, then served stored.
     const dashboard = JSON.stringify(resources('AWS::CloudWatch::Dashboard')[0]![1].Properties['DashboardBody']);
-    for (const source of ['analysed', 'stored', 'encoded']) expect(dashboard).toMatch(new RegExp(`BatchChunks[^\\]]*source[^\\]]*${source}`));
+    for (const source of ['analysed', 'stored', 'encoded'])
+      expect(dashboard).toMatch(new RegExp(`BatchChunks[^\\]]*source[^\\]]*${source}`));
     expect(dashboard).toContain('BatchChunkDocuments');
     // The dev stage deploys its alarms unsubscribed (any other stage fails synth until it chooses).
     template.resourceCountIs('AWS::SNS::Subscription', 0);
@@ -624,7 +700,17 @@ describe('operations', () => {
   it('outputs the API URL, the table (where `npm run keys --table` creates keys) and queue names', () => {
     const outputs = template.toJSON().Outputs as Record<string, unknown>;
     expect(Object.keys(outputs).sort()).toEqual(
-      ['AlarmTopicArn', 'ApiFunctionName', 'ApiUrl', 'BatchTaskQueueName', 'ChunkDeadLetterQueueName', 'ChunkQueueName', 'DashboardName', 'FilesBucketName', 'JobsTableName'].sort(),
+      [
+        'AlarmTopicArn',
+        'ApiFunctionName',
+        'ApiUrl',
+        'BatchTaskQueueName',
+        'ChunkDeadLetterQueueName',
+        'ChunkQueueName',
+        'DashboardName',
+        'FilesBucketName',
+        'JobsTableName',
+      ].sort(),
     );
     template.hasOutput('JobsTableName', { Value: { Ref: logicalId('AWS::DynamoDB::Table', 'JobsTable') } });
   });
@@ -643,18 +729,34 @@ describe('rollout and hygiene', () => {
       AutoRollbackConfiguration: { Enabled: true, Events: Match.arrayWith(['DEPLOYMENT_FAILURE', 'DEPLOYMENT_STOP_ON_ALARM']) },
     });
     const alarmNames = (group: Resource) => JSON.stringify((group.Properties['AlarmConfiguration'] as { Alarms: unknown[] }).Alarms);
-    const [api, worker] = ['ApiDeployment', 'WorkerDeployment'].map((id) => resources('AWS::CodeDeploy::DeploymentGroup').find(([k]) => k.startsWith(id))![1]);
+    const [api, worker] = ['ApiDeployment', 'WorkerDeployment'].map(
+      (id) => resources('AWS::CodeDeploy::DeploymentGroup').find(([k]) => k.startsWith(id))![1],
+    );
     for (const alarm of ['MonitoringApiErrors', 'MonitoringApi5xx', 'MonitoringApiLatencyP99']) expect(alarmNames(api!)).toContain(alarm);
-    for (const alarm of ['MonitoringWorkerErrors', 'MonitoringJobsFailed', 'MonitoringDeadLetterQueueReceived']) expect(alarmNames(worker!)).toContain(alarm);
+    for (const alarm of ['MonitoringWorkerErrors', 'MonitoringJobsFailed', 'MonitoringDeadLetterQueueReceived'])
+      expect(alarmNames(worker!)).toContain(alarm);
     // The alias carries CodeDeploy's update policy, so CloudFormation hands the version shift to it.
     const [, apiAlias] = Object.entries(template.findResources('AWS::Lambda::Alias')).find(([id]) => id.startsWith('ApiAlias'))!;
     expect(apiAlias).toHaveProperty('UpdatePolicy.CodeDeployLambdaAliasUpdate');
   });
 
   it('tags every taggable resource with project and stage', () => {
-    for (const type of ['AWS::Lambda::Function', 'AWS::DynamoDB::Table', 'AWS::SQS::Queue', 'AWS::SNS::Topic', 'AWS::KMS::Key', 'AWS::IAM::Role', 'AWS::Logs::LogGroup']) {
+    for (const type of [
+      'AWS::Lambda::Function',
+      'AWS::DynamoDB::Table',
+      'AWS::SQS::Queue',
+      'AWS::SNS::Topic',
+      'AWS::KMS::Key',
+      'AWS::IAM::Role',
+      'AWS::Logs::LogGroup',
+    ]) {
       for (const [id, resource] of resources(type)) {
-        expect(resource.Properties['Tags'], `${type} ${id}`).toEqual(expect.arrayContaining([{ Key: 'project', Value: 'rerank' }, { Key: 'stage', Value: 'dev' }]));
+        expect(resource.Properties['Tags'], `${type} ${id}`).toEqual(
+          expect.arrayContaining([
+            { Key: 'project', Value: 'rerank' },
+            { Key: 'stage', Value: 'dev' },
+          ]),
+        );
       }
     }
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { Tags: { project: 'rerank', stage: 'dev' } });
@@ -667,7 +769,8 @@ describe('rollout and hygiene', () => {
   it('sets every recommended CDK feature flag for a new app in cdk.json', async () => {
     const { CURRENTLY_RECOMMENDED_FLAGS, NEW_PROJECT_DEFAULT_CONTEXT } = await import('aws-cdk-lib/cx-api');
     const context = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'cdk.json'), 'utf8')).context as Record<string, unknown>;
-    for (const [flag, value] of Object.entries({ ...NEW_PROJECT_DEFAULT_CONTEXT, ...CURRENTLY_RECOMMENDED_FLAGS })) expect(context[flag], flag).toEqual(value);
+    for (const [flag, value] of Object.entries({ ...NEW_PROJECT_DEFAULT_CONTEXT, ...CURRENTLY_RECOMMENDED_FLAGS }))
+      expect(context[flag], flag).toEqual(value);
   });
 });
 
@@ -711,25 +814,38 @@ describe('context overrides', () => {
       Description: Match.stringLikeRegexp('^Rerank API'),
       Environment: { Variables: Match.objectLike({ RERANK_RATE_LIMIT_PER_MINUTE: '120', RERANK_MAX_CONCURRENT_JOBS: '3' }) },
     });
-    t.hasResourceProperties('AWS::Lambda::Function', { MemorySize: 5307, Environment: { Variables: Match.objectLike({ RERANK_THREADS: '3' }) } });
+    t.hasResourceProperties('AWS::Lambda::Function', {
+      MemorySize: 5307,
+      Environment: { Variables: Match.objectLike({ RERANK_THREADS: '3' }) },
+    });
     t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
   });
 
   it('adds provisioned concurrency to the API alias, can drop the authorizer, and rolls out linearly when told', () => {
     const { template: t } = synthRerankStack({
       bundle: false,
-      context: { 'rerank:apiProvisionedConcurrency': '3', 'rerank:edgeAuthorizer': 'false', 'rerank:deploymentPreference': 'Linear10PercentEvery1Minute' },
+      context: {
+        'rerank:apiProvisionedConcurrency': '3',
+        'rerank:edgeAuthorizer': 'false',
+        'rerank:deploymentPreference': 'Linear10PercentEvery1Minute',
+      },
     });
     t.hasResourceProperties('AWS::Lambda::Alias', { Name: 'live', ProvisionedConcurrencyConfig: { ProvisionedConcurrentExecutions: 3 } });
     t.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
     t.resourceCountIs('AWS::Lambda::Function', 4);
-    t.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', { DeploymentConfigName: 'CodeDeployDefault.LambdaLinear10PercentEvery1Minute' });
+    t.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', {
+      DeploymentConfigName: 'CodeDeployDefault.LambdaLinear10PercentEvery1Minute',
+    });
   });
 
   it("routes Weaviate's protocol under rerank:weaviatePrefix on API Gateway and tells the API function the same prefix", () => {
     const { template: t } = synthRerankStack({ bundle: false, context: { 'rerank:weaviatePrefix': '/reranker/v1' } });
-    const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map((route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey);
-    expect(routeKeys).toEqual(expect.arrayContaining(['POST /reranker/v1/rerank', 'GET /reranker/v1/meta', 'GET /reranker/v1/.well-known/ready']));
+    const routeKeys = Object.values(t.findResources('AWS::ApiGatewayV2::Route')).map(
+      (route) => (route as { Properties: { RouteKey: string } }).Properties.RouteKey,
+    );
+    expect(routeKeys).toEqual(
+      expect.arrayContaining(['POST /reranker/v1/rerank', 'GET /reranker/v1/meta', 'GET /reranker/v1/.well-known/ready']),
+    );
     expect(routeKeys.filter((key) => key.includes('/weaviate/'))).toEqual([]);
     t.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('^Rerank API'),

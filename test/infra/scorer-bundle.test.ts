@@ -2,7 +2,13 @@ import { execSync } from 'node:child_process';
 import { closeSync, cpSync, ftruncateSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAMBDA_IMAGE_LIMIT_BYTES, LAMBDA_UNZIPPED_LIMIT_BYTES, ScorerBundleError, locateOnnxRuntime, scorerBundleCommands } from '../../infra/packaging/scorer-bundle.js';
+import {
+  LAMBDA_IMAGE_LIMIT_BYTES,
+  LAMBDA_UNZIPPED_LIMIT_BYTES,
+  ScorerBundleError,
+  locateOnnxRuntime,
+  scorerBundleCommands,
+} from '../../infra/packaging/scorer-bundle.js';
 import { PROJECT_ROOT, removeScratchDirs, scratchDir } from './support/synth-rerank.js';
 
 afterAll(removeScratchDirs);
@@ -69,8 +75,8 @@ describe('scorer bundle packaging (afterBundling hook)', () => {
   });
 
   it('rejects a model folder that is not a Hugging Face folder', () => {
-    expect(() => scorerBundleCommands({ ...bundleOptions('/tmp/x'), folders: [{ id: 'x', source: 'models/no-such-model', target: 'models/x' }] })).toThrow(
-      ScorerBundleError,
-    );
+    expect(() =>
+      scorerBundleCommands({ ...bundleOptions('/tmp/x'), folders: [{ id: 'x', source: 'models/no-such-model', target: 'models/x' }] }),
+    ).toThrow(ScorerBundleError);
   });
 });

@@ -6,7 +6,14 @@ import { cfnLint } from './support/cfn-lint.js';
 import { parseDockerfile } from './support/dockerfile.js';
 import { httpApiEvent, invokeBundle, sqsEvent } from './support/invoke-bundle.js';
 import { expectScorerBundleLayout } from './support/lambda-bundle.js';
-import { functionAssets, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type FunctionAsset, type SynthResult } from './support/synth-rerank.js';
+import {
+  functionAssets,
+  PROJECT_ROOT,
+  removeScratchDirs,
+  synthRerankStack,
+  type FunctionAsset,
+  type SynthResult,
+} from './support/synth-rerank.js';
 
 /**
  * `rerank:packaging=image`: the scoring functions run from one container image holding what their zips hold.
@@ -20,7 +27,11 @@ const context = {
   'rerank:architecture': nodeArch === 'arm64' ? 'arm64' : 'x86_64',
   'rerank:models': 'fixture=models/tinybert-l2-fixture,bm25=lexical',
 };
-const ENTRIES = { Api: 'functions/api/handler.ts', Worker: 'functions/workers/score-chunk.ts', DeadLetter: 'functions/workers/chunk-dead-letter.ts' } as const;
+const ENTRIES = {
+  Api: 'functions/api/handler.ts',
+  Worker: 'functions/workers/score-chunk.ts',
+  DeadLetter: 'functions/workers/chunk-dead-letter.ts',
+} as const;
 const SCORERS = Object.keys(ENTRIES) as (keyof typeof ENTRIES)[];
 type Props = Record<string, unknown>;
 
@@ -34,7 +45,8 @@ const functionProps = (synth: SynthResult, name: string): Props => {
   return (found[0]![1] as { Properties: Props }).Properties;
 };
 
-const without = (props: Props, keys: readonly string[]): Props => Object.fromEntries(Object.entries(props).filter(([key]) => !keys.includes(key)));
+const without = (props: Props, keys: readonly string[]): Props =>
+  Object.fromEntries(Object.entries(props).filter(([key]) => !keys.includes(key)));
 const assetManifest = () =>
   JSON.parse(readFileSync(path.join(image.outdir, `${image.stack.stackName}.assets.json`), 'utf8')) as {
     dockerImages: Record<string, { source: { directory: string; dockerFile?: string; platform?: string } }>;
@@ -84,7 +96,16 @@ describe('scoring functions as a container image (rerank:packaging=image)', () =
       expect(zipProps['Runtime']).toBe('nodejs24.x');
       expect(without(imageProps, ['Code', 'PackageType', 'ImageConfig'])).toEqual(without(zipProps, ['Code', 'Handler', 'Runtime']));
       expect(Object.keys(imageProps)).toEqual(
-        expect.arrayContaining(['Environment', 'Role', 'LoggingConfig', 'TracingConfig', 'ReservedConcurrentExecutions', 'Architectures', 'MemorySize', 'Timeout']),
+        expect.arrayContaining([
+          'Environment',
+          'Role',
+          'LoggingConfig',
+          'TracingConfig',
+          'ReservedConcurrentExecutions',
+          'Architectures',
+          'MemorySize',
+          'Timeout',
+        ]),
       );
     }
     const env = (functionProps(image, 'Api')['Environment'] as { Variables: Record<string, unknown> }).Variables;
@@ -98,7 +119,9 @@ describe('scoring functions as a container image (rerank:packaging=image)', () =
     const { source } = images[0]!;
     expect(source.platform).toBe(nodeArch === 'arm64' ? 'linux/arm64' : 'linux/amd64');
     expect(path.resolve(image.outdir, source.directory)).toBe(assets.Api.dir);
-    expect(readFileSync(path.join(assets.Api.dir, source.dockerFile ?? 'Dockerfile'), 'utf8')).toBe(readFileSync(path.join(PROJECT_ROOT, SCORER_DOCKERFILE), 'utf8'));
+    expect(readFileSync(path.join(assets.Api.dir, source.dockerFile ?? 'Dockerfile'), 'utf8')).toBe(
+      readFileSync(path.join(PROJECT_ROOT, SCORER_DOCKERFILE), 'utf8'),
+    );
     // The staging folder was removed once CDK had copied it into the assembly.
     expect(readdirSync(image.outdir).filter((f) => f.startsWith('rerank-image-staging'))).toEqual([]);
   });
@@ -117,16 +140,28 @@ describe('scoring functions as a container image (rerank:packaging=image)', () =
     const command = (name: keyof typeof ENTRIES): string => commandOf(functionProps(image, name))[0]!;
     const { results, ortEntry } = invokeBundle(
       assets.Api,
-      [httpApiEvent('POST', '/v1/rerank', { model: 'fixture', query: 'python http library', documents: ['urllib does HTTP', 'bananas'], top_n: 1 })],
+      [
+        httpApiEvent('POST', '/v1/rerank', {
+          model: 'fixture',
+          query: 'python http library',
+          documents: ['urllib does HTTP', 'bananas'],
+          top_n: 1,
+        }),
+      ],
       command('Api'),
     );
     expect(ortEntry.startsWith(path.join(assets.Api.dir, 'node_modules', 'onnxruntime-node'))).toBe(true);
     const response = results[0] as { statusCode: number; body: string };
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body)).toMatchObject({ model: 'fixture', results: [expect.objectContaining({ index: expect.any(Number) })] });
+    expect(JSON.parse(response.body)).toMatchObject({
+      model: 'fixture',
+      results: [expect.objectContaining({ index: expect.any(Number) })],
+    });
     const chunk = { jobId: 'job-1', chunkIndex: 0, offset: 0, model: 'fixture', query: 'q', documents: ['a', 'b'] };
     expect(invokeBundle(assets.Worker, [sqsEvent(chunk)], command('Worker')).results[0]).toEqual({ batchItemFailures: [] });
-    expect(invokeBundle(assets.DeadLetter, [sqsEvent({ jobId: 'job-1', chunkIndex: 0 }, 3)], command('DeadLetter')).results[0]).toEqual({ batchItemFailures: [] });
+    expect(invokeBundle(assets.DeadLetter, [sqsEvent({ jobId: 'job-1', chunkIndex: 0 }, 3)], command('DeadLetter')).results[0]).toEqual({
+      batchItemFailures: [],
+    });
   });
 
   it('pass cfn-lint (W3005 ignored: CDK writes redundant DependsOn)', (ctx) => {

@@ -31,7 +31,9 @@ const functionOf = (resources: Record<string, { Properties: Record<string, unkno
 describe('rerank:packaging', () => {
   it('is auto by default and accepts only auto, zip or image', () => {
     const settings = (packaging?: string) =>
-      readRerankSettings((key) => ({ 'rerank:alarmEmail': 'none', ...(packaging === undefined ? {} : { 'rerank:packaging': packaging }) })[key]);
+      readRerankSettings(
+        (key) => ({ 'rerank:alarmEmail': 'none', ...(packaging === undefined ? {} : { 'rerank:packaging': packaging }) })[key],
+      );
     expect(settings().packaging).toBe('auto');
     expect(settings('image').packaging).toBe('image');
     expect(() => settings('docker')).toThrow(RerankSettingsError);
@@ -48,15 +50,27 @@ describe('rerank:packaging', () => {
   });
 
   it('estimates the zip from the model folders, the pruned runtime and the docs files, without reading them', () => {
-    const fixtureOnly = estimateUnzippedBytes({ projectRoot: PROJECT_ROOT, architecture: 'arm64', folders: [{ id: 'f', source: FIXTURE, target: 'models/f' }] });
+    const fixtureOnly = estimateUnzippedBytes({
+      projectRoot: PROJECT_ROOT,
+      architecture: 'arm64',
+      folders: [{ id: 'f', source: FIXTURE, target: 'models/f' }],
+    });
     const fixtureBytes = listFiles(path.join(PROJECT_ROOT, FIXTURE)).reduce((sum, f) => sum + statSync(f).size, 0);
     // The arm64 runtime is ~25 MB, the docs files ~2 MB; x64's runtime is bigger.
     expect(fixtureOnly - fixtureBytes).toBeGreaterThan(20 * MB);
     expect(fixtureOnly - fixtureBytes).toBeLessThan(40 * MB);
-    const x64 = estimateUnzippedBytes({ projectRoot: PROJECT_ROOT, architecture: 'x86_64', folders: [{ id: 'f', source: FIXTURE, target: 'models/f' }] });
+    const x64 = estimateUnzippedBytes({
+      projectRoot: PROJECT_ROOT,
+      architecture: 'x86_64',
+      folders: [{ id: 'f', source: FIXTURE, target: 'models/f' }],
+    });
     expect(x64).toBeGreaterThan(fixtureOnly);
     const big = bigModelFolder(300 * MB);
-    const withBig = estimateUnzippedBytes({ projectRoot: PROJECT_ROOT, architecture: 'arm64', folders: [{ id: 'big', source: big, target: 'models/big' }] });
+    const withBig = estimateUnzippedBytes({
+      projectRoot: PROJECT_ROOT,
+      architecture: 'arm64',
+      folders: [{ id: 'big', source: big, target: 'models/big' }],
+    });
     expect(withBig).toBeGreaterThan(300 * MB);
   });
 
@@ -79,7 +93,9 @@ describe('rerank:packaging', () => {
     const resources = templateJson['Resources'] as Record<string, { Properties: Record<string, unknown> }>;
     for (const name of ['Api', 'Worker', 'DeadLetter']) {
       expect(functionOf(resources, name)['PackageType']).toBe('Image');
-      expect((functionOf(resources, name)['Environment'] as { Variables: Record<string, string> }).Variables['RERANK_MODELS']).toBe('big=models/big,bm25=lexical');
+      expect((functionOf(resources, name)['Environment'] as { Variables: Record<string, string> }).Variables['RERANK_MODELS']).toBe(
+        'big=models/big,bm25=lexical',
+      );
     }
     const info = stack.node.metadata.filter((m) => m.type === 'aws:cdk:info').map((m) => String(m.data));
     expect(info).toContain(stack.packaging.reason);

@@ -27,17 +27,21 @@ const cases: readonly { name: string; dialect: WireDialect; path: string; header
 ];
 
 describe('deeply nested document objects with return_documents', () => {
-  it.each(cases)('$name: never a 5xx', async ({ dialect, path, headers }) => {
-    const nesting = fc.tuple(fc.integer({ min: 1, max: 50_000 }), fc.constantFrom('array' as const, 'object' as const));
-    await fc.assert(
-      fc.asyncProperty(validFields, nesting, fc.nat(7), async (fields, [depth, kind], at) => {
-        const documents = [...(fields.documents as unknown[])];
-        documents[at % documents.length] = { text: 'nested', meta: rawJson(nestedJsonText(depth, kind)) };
-        const request = { ...fields, documents, returnDocuments: true, docsKey: 'include_docs' as const };
-        const event = apiGatewayEvent({ path, body: toJsonText(wireBody(dialect, request)), ...(headers ? { headers } : {}) });
-        expectApiResponse(event, await api.app.handle(event));
-      }),
-      propertyParams(40),
-    );
-  }, propertyTimeoutMs());
+  it.each(cases)(
+    '$name: never a 5xx',
+    async ({ dialect, path, headers }) => {
+      const nesting = fc.tuple(fc.integer({ min: 1, max: 50_000 }), fc.constantFrom('array' as const, 'object' as const));
+      await fc.assert(
+        fc.asyncProperty(validFields, nesting, fc.nat(7), async (fields, [depth, kind], at) => {
+          const documents = [...(fields.documents as unknown[])];
+          documents[at % documents.length] = { text: 'nested', meta: rawJson(nestedJsonText(depth, kind)) };
+          const request = { ...fields, documents, returnDocuments: true, docsKey: 'include_docs' as const };
+          const event = apiGatewayEvent({ path, body: toJsonText(wireBody(dialect, request)), ...(headers ? { headers } : {}) });
+          expectApiResponse(event, await api.app.handle(event));
+        }),
+        propertyParams(40),
+      );
+    },
+    propertyTimeoutMs(),
+  );
 });

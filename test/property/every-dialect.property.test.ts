@@ -28,7 +28,8 @@ const REMOVE = Symbol('remove');
 /** Every path to a value inside `value` (not the root). */
 function pathsOf(value: Json, prefix: Path = []): Path[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => [[...prefix, i], ...pathsOf(item, [...prefix, i])]);
-  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [[...prefix, k], ...pathsOf(v, [...prefix, k])]);
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => [[...prefix, k], ...pathsOf(v, [...prefix, k])]);
   return [];
 }
 
@@ -58,23 +59,33 @@ const CLIENT_STATUSES = new Set([200, 202, 400, 401, 404, 413, 415, 422, 424, 42
 describe.each(Object.keys(DIALECTS) as DialectName[])('%s: its published example, mutated anywhere', (name) => {
   const example = REQUEST_EXAMPLES[name] as unknown as Json;
   const paths = pathsOf(example);
-  const mutation = fc.tuple(fc.nat(paths.length - 1), fc.oneof({ weight: 4, arbitrary: fc.jsonValue() as fc.Arbitrary<Json> }, { weight: 1, arbitrary: fc.constant(REMOVE) }));
+  const mutation = fc.tuple(
+    fc.nat(paths.length - 1),
+    fc.oneof({ weight: 4, arbitrary: fc.jsonValue() as fc.Arbitrary<Json> }, { weight: 1, arbitrary: fc.constant(REMOVE) }),
+  );
 
-  it.each(routesFor(name))('on $path: a client status in a declared shape, never a 5xx', async ({ path, answering }) => {
-    await fc.assert(
-      fc.asyncProperty(mutation, async ([at, value]) => {
-        const body = replaced(example, paths[at]!, value);
-        const headers = { ...DIALECTS[name].exampleHeaders };
-        const result = await api.app.handle(apiGatewayEvent({ method: 'POST', path, body: JSON.stringify(body), headers }));
-        const status = result.statusCode ?? 200;
-        const jobStillRunning = status === 504 && String(result.headers?.['location'] ?? '').includes('/v1/rerank/jobs/');
-        expect(CLIENT_STATUSES.has(status) || jobStillRunning, `status ${status}: ${result.body?.slice(0, 500)}`).toBe(true);
-        if (status === 202 || jobStillRunning || String(result.headers?.['content-type']).startsWith('text/event-stream')) return;
-        const reply: unknown = JSON.parse(result.body as string);
-        const schemas = answering.map((d) => (status >= 400 ? d.errorSchema : d.responseSchema));
-        expect(schemas.some((schema) => ajv.validate(schema, reply)), `${status} in none of the declared shapes: ${result.body?.slice(0, 500)}`).toBe(true);
-      }),
-      propertyParams(RUNS_PER_ROUTE),
-    );
-  }, propertyTimeoutMs());
+  it.each(routesFor(name))(
+    'on $path: a client status in a declared shape, never a 5xx',
+    async ({ path, answering }) => {
+      await fc.assert(
+        fc.asyncProperty(mutation, async ([at, value]) => {
+          const body = replaced(example, paths[at]!, value);
+          const headers = { ...DIALECTS[name].exampleHeaders };
+          const result = await api.app.handle(apiGatewayEvent({ method: 'POST', path, body: JSON.stringify(body), headers }));
+          const status = result.statusCode ?? 200;
+          const jobStillRunning = status === 504 && String(result.headers?.['location'] ?? '').includes('/v1/rerank/jobs/');
+          expect(CLIENT_STATUSES.has(status) || jobStillRunning, `status ${status}: ${result.body?.slice(0, 500)}`).toBe(true);
+          if (status === 202 || jobStillRunning || String(result.headers?.['content-type']).startsWith('text/event-stream')) return;
+          const reply: unknown = JSON.parse(result.body as string);
+          const schemas = answering.map((d) => (status >= 400 ? d.errorSchema : d.responseSchema));
+          expect(
+            schemas.some((schema) => ajv.validate(schema, reply)),
+            `${status} in none of the declared shapes: ${result.body?.slice(0, 500)}`,
+          ).toBe(true);
+        }),
+        propertyParams(RUNS_PER_ROUTE),
+      );
+    },
+    propertyTimeoutMs(),
+  );
 });

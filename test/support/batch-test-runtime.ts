@@ -18,7 +18,16 @@ export interface BatchTestRuntime extends BatchLane {
  * operator keys `key-a` and `key-b`, the small request limits these tests assume, a hand-driven task queue and a clock
  * the test moves.
  */
-export function batchTestRuntime(scorers: readonly Scorer[], limits: Partial<BatchLimits> = {}, options: { readonly files?: InMemoryFileStore; readonly maxStoredBytesPerKey?: number } = {}): BatchTestRuntime {
-  const runtime = testRuntime({ scorers, apiKeys: ['key-a', 'key-b'], limits: { maxQueryChars: 1000, maxDocumentChars: 1000 }, batches: { limits, ...options } });
+export function batchTestRuntime(
+  scorers: readonly Scorer[],
+  limits: Partial<BatchLimits> = {},
+  options: { readonly files?: InMemoryFileStore; readonly maxStoredBytesPerKey?: number } = {},
+): BatchTestRuntime {
+  const runtime = testRuntime({
+    scorers,
+    apiKeys: ['key-a', 'key-b'],
+    limits: { maxQueryChars: 1000, maxDocumentChars: 1000 },
+    batches: { limits, ...options },
+  });
   return { app: runtime.app, quota: runtime.quota, ...(runtime.batches as BatchLane) };
 }

@@ -1,5 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileUsage, FileWriter, NewFile } from '../../shared/files/file-store.js';
+import type {
+  ByteRange,
+  FilePage,
+  FilePurpose,
+  FileRecord,
+  FileStore,
+  FileUsage,
+  FileWriter,
+  NewFile,
+} from '../../shared/files/file-store.js';
 import { FileNotFoundError, FileTooLargeError } from '../../shared/files/file-errors.js';
 import { checkDerivedObjectName } from '../../shared/files/derived-object-name.js';
 
@@ -84,7 +93,12 @@ export class InMemoryFileStore implements FileStore {
     const oldestFirst = [...this.#files.keys()]
       .map((id) => this.#live(id)?.record)
       // Upload parts are listed only when asked for by purpose (the FileStore port's rule).
-      .filter((r): r is FileRecord => r !== undefined && r.ownerKeyId === ownerKeyId && (page.purpose === undefined ? r.purpose !== 'upload_part' : r.purpose === page.purpose))
+      .filter(
+        (r): r is FileRecord =>
+          r !== undefined &&
+          r.ownerKeyId === ownerKeyId &&
+          (page.purpose === undefined ? r.purpose !== 'upload_part' : r.purpose === page.purpose),
+      )
       // Stable: files of the same second keep the order they were written in.
       .sort((a, b) => a.createdAt - b.createdAt);
     const mine = page.order === 'asc' ? oldestFirst : oldestFirst.reverse();

@@ -35,7 +35,8 @@ export class OfficialSpec {
 
   constructor(readonly file: string) {
     const path = resolve(SPECS_DIR, file);
-    if (!existsSync(path)) throw new Error(`${path} is missing: the conformance checks read the copies in test/fixtures/specs (see its README)`);
+    if (!existsSync(path))
+      throw new Error(`${path} is missing: the conformance checks read the copies in test/fixtures/specs (see its README)`);
     this.#doc = withNullable(JSON.parse(readFileSync(path, 'utf8'))) as Json;
     this.#ajv.addSchema({ ...this.#doc, $id: 'spec' });
   }
@@ -54,7 +55,10 @@ export class OfficialSpec {
     const ref = response['$ref'];
     if (typeof ref === 'string') {
       location = ref.slice(2);
-      response = ref.slice(2).split('/').reduce((node: Json, part) => node[part.replaceAll('~1', '/').replaceAll('~0', '~')] as Json, this.#doc);
+      response = ref
+        .slice(2)
+        .split('/')
+        .reduce((node: Json, part) => node[part.replaceAll('~1', '/').replaceAll('~0', '~')] as Json, this.#doc);
     }
     if (!(response['content'] as Json | undefined)?.['application/json']) return `response ${key} has no JSON body`;
     const schemaRef = `spec#/${location}/${pointer('content', 'application/json', 'schema')}`;
@@ -63,6 +67,8 @@ export class OfficialSpec {
 
   /** The errors of `value` against `#/components/schemas/<name>`, or undefined. */
   checkSchema(name: string, value: unknown): string | undefined {
-    return this.#ajv.validate({ $ref: `spec#/components/schemas/${name}` }, value) ? undefined : this.#ajv.errorsText(this.#ajv.errors, { dataVar: 'value' });
+    return this.#ajv.validate({ $ref: `spec#/components/schemas/${name}` }, value)
+      ? undefined
+      : this.#ajv.errorsText(this.#ajv.errors, { dataVar: 'value' });
   }
 }

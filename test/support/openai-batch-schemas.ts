@@ -8,7 +8,11 @@ type Schema = Record<string, unknown>;
 function withNullable(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withNullable);
   if (typeof node !== 'object' || node === null) return node;
-  const copy: Schema = Object.fromEntries(Object.entries(node).filter(([k]) => !k.startsWith('x-')).map(([k, v]) => [k, withNullable(v)]));
+  const copy: Schema = Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => !k.startsWith('x-'))
+      .map(([k, v]) => [k, withNullable(v)]),
+  );
   if (copy['nullable'] === true) {
     delete copy['nullable'];
     return { anyOf: [copy, { type: 'null' }] };

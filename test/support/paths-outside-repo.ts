@@ -23,7 +23,9 @@ const SOURCE = /\.(ts|mts|js|mjs)$/;
 
 /** Every source file (TypeScript/JavaScript, Python, shell) under `dirs` of `root`, as absolute paths. */
 export function listSourceFiles(root: string, dirs: readonly string[]): string[] {
-  return listFiles(root, dirs, (name) => SOURCE.test(name) || name.endsWith('.py') || name.endsWith('.sh')).map((file) => resolve(root, file));
+  return listFiles(root, dirs, (name) => SOURCE.test(name) || name.endsWith('.py') || name.endsWith('.sh')).map((file) =>
+    resolve(root, file),
+  );
 }
 
 const PATH_CALLS = new Set(['resolve', 'join']);
@@ -81,7 +83,11 @@ export function findTsEscapes(root: string, file: string, text: string): PathEsc
         const resolved = resolve(root, value);
         const fromRoot = relative(root, resolved);
         if (fromRoot === '..' || fromRoot.startsWith(`..${sep}`)) {
-          escapes.push({ file: relative(root, file), line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, resolvesTo: fromRoot.split(sep).join(posix.sep) });
+          escapes.push({
+            file: relative(root, file),
+            line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+            resolvesTo: fromRoot.split(sep).join(posix.sep),
+          });
         }
       }
     }
@@ -101,7 +107,11 @@ export function findScriptEscapes(root: string, file: string, text: string): Pat
   const report = (index: number, path: string): void => {
     const fromRoot = relative(root, resolve(path));
     if (fromRoot === '..' || fromRoot.startsWith(`..${sep}`)) {
-      escapes.push({ file: relative(root, file), line: text.slice(0, index).split('\n').length, resolvesTo: fromRoot.split(sep).join(posix.sep) });
+      escapes.push({
+        file: relative(root, file),
+        line: text.slice(0, index).split('\n').length,
+        resolvesTo: fromRoot.split(sep).join(posix.sep),
+      });
     }
   };
   const known = new Map<string, string>();
@@ -118,7 +128,8 @@ export function findScriptEscapes(root: string, file: string, text: string): Pat
     const parts = [...(m[2] as string).matchAll(/["']([^"']*)["']/g)].map((p) => p[1] as string);
     report(m.index, resolve(base, ...parts));
   }
-  for (const m of text.matchAll(/\$\(dirname "?\$(?:0|\{BASH_SOURCE\[0\]\})"?\)((?:\/\.\.)+)/g)) report(m.index, resolve(here, `.${m[1] as string}`));
+  for (const m of text.matchAll(/\$\(dirname "?\$(?:0|\{BASH_SOURCE\[0\]\})"?\)((?:\/\.\.)+)/g))
+    report(m.index, resolve(here, `.${m[1] as string}`));
   return escapes;
 }
 

@@ -6,7 +6,12 @@ import { SignatureV4 } from '@smithy/signature-v4';
  * `accessKeyId` (a rerank key, as SigV4 clients present it) and any secret.
  */
 export async function sigV4Authorization(url: string, body: string, accessKeyId: string, secretAccessKey = 'not-checked'): Promise<string> {
-  const signer = new SignatureV4({ service: 'bedrock', region: 'us-west-2', credentials: { accessKeyId, secretAccessKey }, sha256: Sha256 });
+  const signer = new SignatureV4({
+    service: 'bedrock',
+    region: 'us-west-2',
+    credentials: { accessKeyId, secretAccessKey },
+    sha256: Sha256,
+  });
   const { hostname, port, pathname } = new URL(url);
   const signed = await signer.sign({
     method: 'POST',

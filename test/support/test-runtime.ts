@@ -95,7 +95,11 @@ export interface TestRuntime {
 /** The configuration npm start would read with no settings, then the test's small limits on top. */
 export function testConfig(options: TestRuntimeOptions): ServiceConfig {
   const open = options.open ?? (options.apiKeys ?? []).length === 0;
-  const base = loadServiceConfig({ RERANK_JOBS_BACKEND: 'memory', RERANK_AUTH: open ? 'off' : 'on', RERANK_API_KEYS: (options.apiKeys ?? []).join(',') });
+  const base = loadServiceConfig({
+    RERANK_JOBS_BACKEND: 'memory',
+    RERANK_AUTH: open ? 'off' : 'on',
+    RERANK_API_KEYS: (options.apiKeys ?? []).join(','),
+  });
   const { maxBodyBytes = 1 << 20, maxDocuments = 100, maxBatchSize = 10, ...otherLimits } = options.limits ?? {};
   const { syncMaxDocuments = 100, syncMaxChars = 1 << 20, defaultBatchSize = 2 } = options.plan ?? {};
   const storage = options.batches?.maxStoredBytesPerKey === undefined ? {} : { maxStoredBytesPerKey: options.batches.maxStoredBytesPerKey };
@@ -108,7 +112,15 @@ export function testConfig(options: TestRuntimeOptions): ServiceConfig {
     maxBatchSize,
     ...otherLimits,
     syncTimeoutMs: options.syncTimeoutMs ?? 3_600_000,
-    jobs: { ...base.jobs, syncMaxDocuments, syncMaxChars, defaultBatchSize, waitMs: options.waitMs ?? 10, ttlSeconds: 60, maxMessageBytes: 1 << 20 },
+    jobs: {
+      ...base.jobs,
+      syncMaxDocuments,
+      syncMaxChars,
+      defaultBatchSize,
+      waitMs: options.waitMs ?? 10,
+      ttlSeconds: 60,
+      maxMessageBytes: 1 << 20,
+    },
     files: { ...base.files, ...storage },
   };
 }
@@ -130,7 +142,14 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
   const runtime = assembleServiceRuntime(config, options.scorers, {
     adapters: { store, queue, keys, quota, rateLimiter: new InMemoryRateLimiter() },
     batches: lane
-      ? { store: lane.store, queue: lane.queue, files: lane.files, quota, limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 40, ...options.batches?.limits }, nowMs: () => lane.clock.nowMs }
+      ? {
+          store: lane.store,
+          queue: lane.queue,
+          files: lane.files,
+          quota,
+          limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 40, ...options.batches?.limits },
+          nowMs: () => lane.clock.nowMs,
+        }
       : null,
   });
   let batches: BatchLane | undefined;
@@ -140,7 +159,17 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
     lane.queue.engine = engine;
     batches = { ...lane, engine };
   }
-  return { app: createApiApp(runtime), service: runtime.service, jobs: runtime.jobs, store, queue, keys, quota, scorers: runtime.scorers, batches };
+  return {
+    app: createApiApp(runtime),
+    service: runtime.service,
+    jobs: runtime.jobs,
+    store,
+    queue,
+    keys,
+    quota,
+    scorers: runtime.scorers,
+    batches,
+  };
 }
 
 function batchLanePorts(options: BatchLaneOptions): Omit<BatchLane, 'engine'> {

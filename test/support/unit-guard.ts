@@ -8,7 +8,8 @@ import workerThreads from 'node:worker_threads';
  * processes, servers and emulators belong to the slow project). Rather than a list kept by hand, the ways to start one
  * throw here, naming where the test belongs - so a unit test that starts one fails the day it is written.
  */
-const MOVE = 'unit tests start no processes, servers or worker threads: name the file *.slow.test.ts (the slow project runs it) or fake the port';
+const MOVE =
+  'unit tests start no processes, servers or worker threads: name the file *.slow.test.ts (the slow project runs it) or fake the port';
 
 // A function, not an arrow: `new Worker(...)` must reach the throw, not fail as "not a constructor".
 const forbid = (what: string) =>
@@ -17,7 +18,8 @@ const forbid = (what: string) =>
   };
 
 const cp = childProcess as unknown as Record<string, unknown>;
-for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) cp[name] = forbid(`child_process.${name}`);
+for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'])
+  cp[name] = forbid(`child_process.${name}`);
 net.Server.prototype.listen = forbid('net.Server.listen') as typeof net.Server.prototype.listen;
 // A worker thread loads its own copy of onnxruntime: seconds each, and what differs by Node version (the Node-24 run).
 (workerThreads as unknown as Record<string, unknown>)['Worker'] = forbid('new worker_threads.Worker');

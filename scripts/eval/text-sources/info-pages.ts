@@ -32,7 +32,10 @@ export function parseInfoNodes(text: string, manual: string): InfoNode[] {
       }
     }
     if (titleAt < 0) continue;
-    const title = lines[titleAt]!.replace(/^[\d.A-Z]*\d[\d.]*\s+/, '').replace(QUOTES, '').replace(/\s+/g, ' ').trim();
+    const title = lines[titleAt]!.replace(/^[\d.A-Z]*\d[\d.]*\s+/, '')
+      .replace(QUOTES, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     const rest = lines.slice(titleAt + 2).join('\n');
     const menuAt = rest.search(/^\* Menu:/m);
     const body = (menuAt >= 0 ? rest.slice(0, menuAt) : rest).replace(/\s+/g, ' ').trim();

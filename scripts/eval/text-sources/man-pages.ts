@@ -59,12 +59,22 @@ export function parseManPage(source: string, name: string): ManPage | null {
   let names: string[];
   if (nd !== undefined) {
     summary = roffToText([nd]);
-    names = nameSection.filter((l) => l.startsWith('.Nm ')).map((l) => l.slice(4).replace(/[\s,]+$/, '').trim());
+    names = nameSection
+      .filter((l) => l.startsWith('.Nm '))
+      .map((l) =>
+        l
+          .slice(4)
+          .replace(/[\s,]+$/, '')
+          .trim(),
+      );
   } else {
     const dash = /\s+-+\s+/.exec(nameText);
     if (dash === null) return null;
     summary = nameText.slice(dash.index + dash[0].length);
-    names = nameText.slice(0, dash.index).split(/[\s,]+/).filter((n) => n !== '');
+    names = nameText
+      .slice(0, dash.index)
+      .split(/[\s,]+/)
+      .filter((n) => n !== '');
   }
   return { name, summary: summary.trim(), names: [...names, name], description: roffToText(description) };
 }

@@ -104,7 +104,9 @@ async function main(): Promise<void> {
     tokenizer: TOKENIZER_CASES.map((text) => ({ text, ids: model.tokenizer.encode(text) })),
   };
   await writeFile(OUT, `${JSON.stringify(golden, null, 1)}\n`);
-  console.log(`wrote ${path.relative(ROOT, OUT)}: ${golden.embed.length} embeddings, ${golden.tokenizer.length} tokenizer cases; batched vs alone max |diff| ${maxBatchVsAlone}`);
+  console.log(
+    `wrote ${path.relative(ROOT, OUT)}: ${golden.embed.length} embeddings, ${golden.tokenizer.length} tokenizer cases; batched vs alone max |diff| ${maxBatchVsAlone}`,
+  );
 }
 
 await main();

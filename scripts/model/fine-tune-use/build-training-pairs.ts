@@ -29,7 +29,13 @@ const folder = await readBiEncoderFolder(USE_LITE_FOLDER);
 const tokenizer = new UseTokenizer(folder.vocabulary, folder.reservedSymbols);
 const ids = (text: string): number[] => tokenizer.encode(text).slice(0, folder.maxLength);
 const data = {
-  meta: { ...options, sources: [...new Set(pairs.map((p) => p.source))], dropped, evaluationTextsExcluded: forbidden.size, maxLength: folder.maxLength },
+  meta: {
+    ...options,
+    sources: [...new Set(pairs.map((p) => p.source))],
+    dropped,
+    evaluationTextsExcluded: forbidden.size,
+    maxLength: folder.maxLength,
+  },
   pairs: pairs.map((p) => ({
     source: p.source,
     split: p.split,
@@ -43,4 +49,6 @@ const data = {
 await mkdir(dirname(values.out), { recursive: true });
 await writeFile(values.out, JSON.stringify(data));
 const count = (split: string): number => pairs.filter((p) => p.split === split).length;
-console.log(`wrote ${values.out}: ${count('train')} train + ${count('dev')} dev queries, ${options.negatives} negatives each; dropped for touching the evaluation: ${JSON.stringify(dropped)}`);
+console.log(
+  `wrote ${values.out}: ${count('train')} train + ${count('dev')} dev queries, ${options.negatives} negatives each; dropped for touching the evaluation: ${JSON.stringify(dropped)}`,
+);

@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import { loadOnnxBiEncoder } from '../../../shared/scoring/bi-encoder/index.js';
 import { readSourceSplit, USE_LITE_FOLDER, USE_LITE_TUNED_FOLDER } from '../../eval/eval-sources.js';
 
-const { values } = parseArgs({ options: { texts: { type: 'string', default: '400' }, reps: { type: 'string', default: '5' }, threads: { type: 'string', default: '1' } } });
+const { values } = parseArgs({
+  options: { texts: { type: 'string', default: '400' }, reps: { type: 'string', default: '5' }, threads: { type: 'string', default: '1' } },
+});
 const split = await readSourceSplit('man', 'eval');
 const texts = [...new Set(split.queries.flatMap((q) => q.documents))].slice(0, Number(values.texts));
 const options = { threads: Number(values.threads), inWorkerThread: false, smallRequestSession: false, embeddingCacheEntries: 0 } as const;
@@ -34,9 +36,15 @@ for (let rep = 0; rep < Number(values.reps); rep++) {
 }
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ratios = (m: Record<string, number[]>): number[] => m['use-lite-tuned']!.map((t, i) => t / m['use-lite']![i]!);
-console.log(`${cpus()[0]?.model ?? 'unknown CPU'}, ${texts.length} man-page documents, ${values.threads} ONNX thread(s), ${values.reps} interleaved repetitions`);
+console.log(
+  `${cpus()[0]?.model ?? 'unknown CPU'}, ${texts.length} man-page documents, ${values.threads} ONNX thread(s), ${values.reps} interleaved repetitions`,
+);
 for (const name of Object.keys(wall)) {
-  console.log(`${name}: wall median ${median(wall[name]!).toFixed(0)} ms (${wall[name]!.map((t) => t.toFixed(0)).join(', ')}); CPU median ${median(cpu[name]!).toFixed(0)} ms`);
+  console.log(
+    `${name}: wall median ${median(wall[name]!).toFixed(0)} ms (${wall[name]!.map((t) => t.toFixed(0)).join(', ')}); CPU median ${median(cpu[name]!).toFixed(0)} ms`,
+  );
 }
-console.log(`tuned / original, median of the per-repetition ratios: wall ${median(ratios(wall)).toFixed(3)}, CPU ${median(ratios(cpu)).toFixed(3)}`);
+console.log(
+  `tuned / original, median of the per-repetition ratios: wall ${median(ratios(wall)).toFixed(3)}, CPU ${median(ratios(cpu)).toFixed(3)}`,
+);
 await Promise.all(Object.values(models).map((m) => m.close()));

@@ -44,8 +44,11 @@ const { values } = parseArgs({
   },
 });
 const trainOptions = [
-  '--mode', values.mode,
-  ...(['epochs', 'threads', 'body-lr', 'l2sp', 'residual', 'hard', 'pool'] as const).flatMap((k) => (values[k] === undefined ? [] : [`--${k}`, values[k]])),
+  '--mode',
+  values.mode,
+  ...(['epochs', 'threads', 'body-lr', 'l2sp', 'residual', 'hard', 'pool'] as const).flatMap((k) =>
+    values[k] === undefined ? [] : [`--${k}`, values[k]],
+  ),
   ...(values.bf16 ? ['--bf16'] : []),
   ...(values['freeze-embeddings'] ? ['--freeze-embeddings'] : []),
 ];
@@ -74,7 +77,10 @@ function train(extra: readonly string[], label: string): Promise<void> {
 run(tsx, ['scripts/model/fine-tune-use/build-training-pairs.ts']);
 const runs: { label: string; extra: string[] }[] = [
   { label: 'all sources', extra: [] },
-  ...TRAINING_SOURCES.map((source) => ({ label: `without ${source}`, extra: ['--exclude-source', source, '--out', HELD_OUT.replace('{source}', source)] })),
+  ...TRAINING_SOURCES.map((source) => ({
+    label: `without ${source}`,
+    extra: ['--exclude-source', source, '--out', HELD_OUT.replace('{source}', source)],
+  })),
 ];
 const queue = [...runs];
 const worker = async (): Promise<void> => {
@@ -83,5 +89,14 @@ const worker = async (): Promise<void> => {
 await Promise.all(Array.from({ length: Math.max(1, Number(values.jobs)) }, worker));
 for (const source of TRAINING_SOURCES) run(tsx, ['scripts/eval/embed-sets.ts', HELD_OUT.replace('{source}', source), source, 'train']);
 run(tsx, ['scripts/eval/embed-sets.ts', 'models/use-lite-tuned']);
-run(tsx, ['scripts/eval/fit-default-fusion.ts', '--model', 'models/use-lite-tuned', '--held-out-models', HELD_OUT, '--report', 'eval/fusion-cv-use-lite-tuned.md', ...(values.adopt ? ['--write'] : [])]);
+run(tsx, [
+  'scripts/eval/fit-default-fusion.ts',
+  '--model',
+  'models/use-lite-tuned',
+  '--held-out-models',
+  HELD_OUT,
+  '--report',
+  'eval/fusion-cv-use-lite-tuned.md',
+  ...(values.adopt ? ['--write'] : []),
+]);
 if (!values['skip-eval']) run(tsx, ['scripts/eval/run-eval.ts']);

@@ -63,7 +63,13 @@ export interface BuildOptions {
  * `bm25` scorer, hardest first. A query that is itself an evaluation text, or whose positive is, is
  * dropped; a negative that is one is skipped.
  */
-export async function buildPairs(source: string, queries: readonly RelevanceQuery[], bm25: Scorer, forbidden: ReadonlySet<string>, options: BuildOptions): Promise<{ pairs: TrainingPair[]; dropped: number }> {
+export async function buildPairs(
+  source: string,
+  queries: readonly RelevanceQuery[],
+  bm25: Scorer,
+  forbidden: ReadonlySet<string>,
+  options: BuildOptions,
+): Promise<{ pairs: TrainingPair[]; dropped: number }> {
   const pairs: TrainingPair[] = [];
   let dropped = 0;
   for (const q of queries) {
@@ -94,7 +100,10 @@ export async function buildPairs(source: string, queries: readonly RelevanceQuer
 }
 
 /** Every training source's pairs, with the evaluation texts of every source (man included) excluded. */
-export async function buildTrainingPairs(bm25: Scorer, options: BuildOptions): Promise<{ pairs: TrainingPair[]; dropped: Record<string, number>; forbidden: Set<string> }> {
+export async function buildTrainingPairs(
+  bm25: Scorer,
+  options: BuildOptions,
+): Promise<{ pairs: TrainingPair[]; dropped: Record<string, number>; forbidden: Set<string> }> {
   const evalSplits = await Promise.all([...TRAINING_SOURCES, ...UNSEEN_SOURCES].map((s) => readSourceSplit(s, 'eval')));
   const forbidden = evaluationTexts(evalSplits.flatMap((s) => s.queries));
   const pairs: TrainingPair[] = [];

@@ -65,7 +65,9 @@ async function main(): Promise<number> {
   }
   const destination = values.out ?? path.join('models', repo.split('/').pop()!);
   const endpoint = process.env['HF_ENDPOINT'] ?? 'https://huggingface.co';
-  console.error(`pulling ${repo}@${values.revision} (${values.pytorch ? 'PyTorch checkpoint' : (values.file ?? variant)}) from ${endpoint} into ${destination}`);
+  console.error(
+    `pulling ${repo}@${values.revision} (${values.pytorch ? 'PyTorch checkpoint' : (values.file ?? variant)}) from ${endpoint} into ${destination}`,
+  );
   const pulled = await pullModel({
     repo,
     destination,
@@ -77,7 +79,9 @@ async function main(): Promise<number> {
     onProgress: progressPrinter(process.stderr),
     onFile: fileDonePrinter(process.stderr),
   });
-  console.log(`${pulled.folder} (commit ${pulled.commit}, ${pulled.onnxFile ?? 'PyTorch checkpoint'}); checksums in ${path.join(pulled.folder, CHECKSUMS_FILE)}`);
+  console.log(
+    `${pulled.folder} (commit ${pulled.commit}, ${pulled.onnxFile ?? 'PyTorch checkpoint'}); checksums in ${path.join(pulled.folder, CHECKSUMS_FILE)}`,
+  );
   if (pulled.onnxFile === undefined) console.log(`convert it: python3 scripts/model/export-onnx.py ${pulled.folder} models/<name>`);
   return 0;
 }

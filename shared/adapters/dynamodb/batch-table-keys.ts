@@ -27,7 +27,8 @@ export const counterOfChunk = (chunkIndex: number, chunkCount: number): number =
 export const chunksOfCounter = (counter: number, chunkCount: number): number =>
   counter >= chunkCount ? 0 : Math.floor((chunkCount - 1 - counter) / counterCount(chunkCount)) + 1;
 /** Counter `counter` of line `line`, and the scores of its chunks, live on partition (line + counter) mod SHARDS. */
-export const counterShardPk = (batchId: string, line: number, counter: number): string => batchShardPk(batchId, (line + counter) % BATCH_SHARDS);
+export const counterShardPk = (batchId: string, line: number, counter: number): string =>
+  batchShardPk(batchId, (line + counter) % BATCH_SHARDS);
 export const countSk = (line: number, counter: number): string => `${COUNT_SK_PREFIX}${pad(line, 10)}#${pad(counter, 6)}`;
 
 export const batchPk = (batchId: string): string => `BATCH#${batchId}`;

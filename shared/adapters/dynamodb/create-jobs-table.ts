@@ -36,6 +36,9 @@ export async function createJobsTable(client: DynamoDBClient, tableName: string)
   const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
   if (ttl.TimeToLiveDescription?.TimeToLiveStatus === 'ENABLED') return;
   await client.send(
-    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: JOB_TABLE_TTL_ATTRIBUTE, Enabled: true } }),
+    new UpdateTimeToLiveCommand({
+      TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: JOB_TABLE_TTL_ATTRIBUTE, Enabled: true },
+    }),
   );
 }

@@ -8,7 +8,14 @@ import {
   type TransactWriteItem,
 } from '@aws-sdk/client-dynamodb';
 import { isConditionFailure } from './condition-failed.js';
-import { isTerminal, type BatchChunkScores, type BatchRecord, type BatchRequestPlan, type BatchRequestResult, type BatchStatus } from '../../batches/batch-model.js';
+import {
+  isTerminal,
+  type BatchChunkScores,
+  type BatchRecord,
+  type BatchRequestPlan,
+  type BatchRequestResult,
+  type BatchStatus,
+} from '../../batches/batch-model.js';
 import { BatchExistsError, type BatchPage, type BatchStore, type ChunkRecorded } from '../../batches/batch-store.js';
 import { forEachBounded } from '../../core/for-each-bounded.js';
 import { DEFAULT_PAGE_BYTES, joinPages, splitIntoPages } from './byte-pages.js';
@@ -98,10 +105,22 @@ export class DynamoDbBatchStore implements BatchStore {
           ExpressionAttributeNames: { '#pk': PK },
         },
       },
-      { Put: { TableName: this.table, Item: { [PK]: s(ownerBatchesPk(batch.ownerKeyId)), [SK]: s(ownerBatchSk(batch.createdAt, batch.id)), id: s(batch.id), [TTL]: ttl } } },
+      {
+        Put: {
+          TableName: this.table,
+          Item: {
+            [PK]: s(ownerBatchesPk(batch.ownerKeyId)),
+            [SK]: s(ownerBatchSk(batch.createdAt, batch.id)),
+            id: s(batch.id),
+            [TTL]: ttl,
+          },
+        },
+      },
     ];
     if (!isTerminal(batch.status)) {
-      items.push({ Put: { TableName: this.table, Item: { [PK]: s(ACTIVE_BATCHES_PK), [SK]: s(batch.id), owner: s(batch.ownerKeyId), [TTL]: ttl } } });
+      items.push({
+        Put: { TableName: this.table, Item: { [PK]: s(ACTIVE_BATCHES_PK), [SK]: s(batch.id), owner: s(batch.ownerKeyId), [TTL]: ttl } },
+      });
     }
     try {
       await sendTransactionWithRetry(this.client, new TransactWriteItemsCommand({ TransactItems: items }));
@@ -152,7 +171,11 @@ export class DynamoDbBatchStore implements BatchStore {
     return (await this.getMany(ids)).filter((batch) => !isTerminal(batch.status));
   }
 
-  async update(batchId: string, from: readonly BatchStatus[], patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>): Promise<BatchRecord | undefined> {
+  async update(
+    batchId: string,
+    from: readonly BatchStatus[],
+    patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+  ): Promise<BatchRecord | undefined> {
     for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt += 1) {
       const current = await this.readMeta(batchId);
       if (!current || !from.includes(current.record.status)) return undefined;
@@ -160,7 +183,12 @@ export class DynamoDbBatchStore implements BatchStore {
       const put: TransactWriteItem = {
         Put: {
           TableName: this.table,
-          Item: { [PK]: s(batchPk(batchId)), [SK]: s(BATCH_META_SK), ...this.metaAttributes(next, current.version + 1), [TTL]: n(next.expiresAt + this.retentionSeconds) },
+          Item: {
+            [PK]: s(batchPk(batchId)),
+            [SK]: s(BATCH_META_SK),
+            ...this.metaAttributes(next, current.version + 1),
+            [TTL]: n(next.expiresAt + this.retentionSeconds),
+          },
           // The version read above: a concurrent transition makes this fail, and the loop re-reads.
           ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { '#version': 'version' },
@@ -186,7 +214,13 @@ export class DynamoDbBatchStore implements BatchStore {
       await this.client.send(
         new PutItemCommand({
           TableName: this.table,
-          Item: { [PK]: s(lineShardPk(batchId, request.line)), [SK]: s(requestSk(request.line)), plan: s(JSON.stringify(request)), chunksDone: n(0), [TTL]: this.ttl() },
+          Item: {
+            [PK]: s(lineShardPk(batchId, request.line)),
+            [SK]: s(requestSk(request.line)),
+            plan: s(JSON.stringify(request)),
+            chunksDone: n(0),
+            [TTL]: this.ttl(),
+          },
           // A re-run planner puts the same plan again: the first one (and its chunk count) stays.
           ConditionExpression: 'attribute_not_exists(#plan)',
           ExpressionAttributeNames: { '#plan': 'plan' },
@@ -224,7 +258,8 @@ export class DynamoDbBatchStore implements BatchStore {
   async putChunkScores(batchId: string, line: number, scores: BatchChunkScores, chunkCount: number): Promise<ChunkRecorded> {
     // A request of one counter counts on its own item, whose finished flag the count's condition checks (no read).
     const single = counterCount(chunkCount) === 1;
-    if (!single && (await this.isFinished(batchId, line))) return { recorded: false, chunksDone: await this.countChunks(batchId, line, chunkCount) };
+    if (!single && (await this.isFinished(batchId, line)))
+      return { recorded: false, chunksDone: await this.countChunks(batchId, line, chunkCount) };
     const counter = counterOfChunk(scores.chunkIndex, chunkCount);
     const pk = s(counterShardPk(batchId, line, counter));
     const chunk = n(scores.chunkIndex);
@@ -241,7 +276,9 @@ export class DynamoDbBatchStore implements BatchStore {
           // The lexical component of a request fused over a corpus (it was dropped here before: fused with NaN).
           ...(scores.lexical ? { lexical: { B: encodeFloat64s(scores.lexical) } } : {}),
           // A pruned chunk: where its kept scores stand in the chunk, and how many documents it scored.
-          ...(scores.positions ? { positions: { B: encodeFloat64s(scores.positions) }, scored: n(scores.count ?? scores.scores.length) } : {}),
+          ...(scores.positions
+            ? { positions: { B: encodeFloat64s(scores.positions) }, scored: n(scores.count ?? scores.scores.length) }
+            : {}),
           [TTL]: this.ttl(),
         },
       }),
@@ -252,8 +289,15 @@ export class DynamoDbBatchStore implements BatchStore {
           TableName: this.table,
           Key: this.counterKey(batchId, line, counter, chunkCount),
           UpdateExpression: 'ADD #done :one, #chunks :chunk SET #ttl = if_not_exists(#ttl, :ttl)',
-          ConditionExpression: single ? 'attribute_not_exists(#finished) AND NOT contains(#chunks, :index)' : 'NOT contains(#chunks, :index)',
-          ExpressionAttributeNames: { '#done': 'chunksDone', '#chunks': 'doneChunks', '#ttl': TTL, ...(single ? { '#finished': 'finished' } : {}) },
+          ConditionExpression: single
+            ? 'attribute_not_exists(#finished) AND NOT contains(#chunks, :index)'
+            : 'NOT contains(#chunks, :index)',
+          ExpressionAttributeNames: {
+            '#done': 'chunksDone',
+            '#chunks': 'doneChunks',
+            '#ttl': TTL,
+            ...(single ? { '#finished': 'finished' } : {}),
+          },
           ExpressionAttributeValues: { ':one': n(1), ':chunk': { NS: [chunk.N] }, ':index': chunk, ':ttl': this.ttl() },
           ReturnValues: 'UPDATED_NEW',
         }),
@@ -261,7 +305,10 @@ export class DynamoDbBatchStore implements BatchStore {
       const done = Number(counted.Attributes?.['chunksDone']?.N ?? 0);
       if (single) return { recorded: true, chunksDone: done };
       // Only a full counter can make the request complete: then (and only then) every counter is read.
-      return { recorded: true, chunksDone: done < chunksOfCounter(counter, chunkCount) ? done : await this.countChunks(batchId, line, chunkCount) };
+      return {
+        recorded: true,
+        chunksDone: done < chunksOfCounter(counter, chunkCount) ? done : await this.countChunks(batchId, line, chunkCount),
+      };
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
       return { recorded: false, chunksDone: await this.countChunks(batchId, line, chunkCount) };
@@ -285,7 +332,8 @@ export class DynamoDbBatchStore implements BatchStore {
   async deleteChunkScores(batchId: string, line: number, chunkCount?: number): Promise<void> {
     const keys: Item[] = [];
     for (const pk of this.scoresPartitions(batchId, line, chunkCount)) {
-      for await (const item of this.partitionItems(pk, scoresPrefix(line), true)) keys.push({ [PK]: item[PK] as Item[string], [SK]: item[SK] as Item[string] });
+      for await (const item of this.partitionItems(pk, scoresPrefix(line), true))
+        keys.push({ [PK]: item[PK] as Item[string], [SK]: item[SK] as Item[string] });
     }
     await forEachBounded(keys, this.concurrency, async (Key) => {
       await this.client.send(new DeleteItemCommand({ TableName: this.table, Key }));
@@ -301,7 +349,9 @@ export class DynamoDbBatchStore implements BatchStore {
   async putResult(batchId: string, result: BatchRequestResult): Promise<boolean> {
     const bytes = new TextEncoder().encode(result.jsonl);
     if (bytes.byteLength > MAX_RESULT_BYTES) {
-      throw new RangeError(`result of line ${result.line} is ${bytes.byteLength} bytes; a batch result line is kept up to ${MAX_RESULT_BYTES}`);
+      throw new RangeError(
+        `result of line ${result.line} is ${bytes.byteLength} bytes; a batch result line is kept up to ${MAX_RESULT_BYTES}`,
+      );
     }
     const pk = s(lineShardPk(batchId, result.line));
     const ttl = this.ttl();
@@ -310,7 +360,14 @@ export class DynamoDbBatchStore implements BatchStore {
     const items: TransactWriteItem[] = pages.map((page, i) => ({
       Put: {
         TableName: this.table,
-        Item: { [PK]: pk, [SK]: s(resultSk(result.line, i)), outcome: s(result.outcome), pages: n(pages.length), body: { B: page }, [TTL]: ttl },
+        Item: {
+          [PK]: pk,
+          [SK]: s(resultSk(result.line, i)),
+          outcome: s(result.outcome),
+          pages: n(pages.length),
+          body: { B: page },
+          [TTL]: ttl,
+        },
         // The first page decides: a second finalizer of the same line changes and counts nothing.
         ...(i === 0 ? { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': PK } } : {}),
       },
@@ -374,7 +431,9 @@ export class DynamoDbBatchStore implements BatchStore {
         ProjectionExpression: '#pk, #sk',
       })) {
         if (item[SK]?.S === PROGRESS_SK) continue;
-        await this.client.send(new DeleteItemCommand({ TableName: this.table, Key: { [PK]: item[PK] as Item[string], [SK]: item[SK] as Item[string] } }));
+        await this.client.send(
+          new DeleteItemCommand({ TableName: this.table, Key: { [PK]: item[PK] as Item[string], [SK]: item[SK] as Item[string] } }),
+        );
       }
     });
   }
@@ -413,7 +472,9 @@ export class DynamoDbBatchStore implements BatchStore {
   }
 
   private async getItem(pk: string, sk: string): Promise<Item | undefined> {
-    const got = await this.client.send(new GetItemCommand({ TableName: this.table, Key: { [PK]: s(pk), [SK]: s(sk) }, ConsistentRead: true }));
+    const got = await this.client.send(
+      new GetItemCommand({ TableName: this.table, Key: { [PK]: s(pk), [SK]: s(sk) }, ConsistentRead: true }),
+    );
     return got.Item;
   }
 

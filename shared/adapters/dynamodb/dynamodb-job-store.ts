@@ -145,7 +145,11 @@ export class DynamoDbJobStore implements JobStore {
   /** META with expiry applied: DynamoDB TTL deletes lazily (up to days in AWS), so expired means absent here. */
   private async readMeta(jobId: string, consistent = true): Promise<{ record: JobState; bookkeeping: MetaBookkeeping } | undefined> {
     const { Item } = await this.client.send(
-      new GetItemCommand({ TableName: this.tableName, Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } }, ConsistentRead: consistent }),
+      new GetItemCommand({
+        TableName: this.tableName,
+        Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } },
+        ConsistentRead: consistent,
+      }),
     );
     if (Item === undefined) return undefined;
     const meta = fromMetaItem(Item);

@@ -1,6 +1,19 @@
-import { GetItemCommand, TransactWriteItemsCommand, type AttributeValue, type DynamoDBClient, type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import {
+  GetItemCommand,
+  TransactWriteItemsCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+  type TransactWriteItem,
+} from '@aws-sdk/client-dynamodb';
 import { checkAmounts, difference, emptyUsage, overLimit } from '../../quota/quota-amounts.js';
-import { QUOTA_COUNTERS, QuotaExceededError, type QuotaAmounts, type QuotaCounter, type QuotaHold, type QuotaLedger } from '../../quota/quota-ledger.js';
+import {
+  QUOTA_COUNTERS,
+  QuotaExceededError,
+  type QuotaAmounts,
+  type QuotaCounter,
+  type QuotaHold,
+  type QuotaLedger,
+} from '../../quota/quota-ledger.js';
 import { isConditionFailure } from './condition-failed.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK } from './job-table-keys.js';
 import { queryItems } from './query-items.js';
@@ -15,7 +28,11 @@ const MAX_RECHECKS = 5;
 const MAX_TRANSACTION_ATTEMPTS = 16;
 
 const amountsItem = (amounts: QuotaAmounts): AttributeValue => ({
-  M: Object.fromEntries(Object.entries(amounts).filter(([, v]) => v !== 0).map(([c, v]) => [c, n(v)])),
+  M: Object.fromEntries(
+    Object.entries(amounts)
+      .filter(([, v]) => v !== 0)
+      .map(([c, v]) => [c, n(v)]),
+  ),
 });
 
 function holdOf(id: string, item: Record<string, AttributeValue>): QuotaHold {
@@ -72,7 +89,11 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :hold)',
       ...(expiredBy === undefined ? {} : { FilterExpression: 'expiresAt <= :now' }),
       ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
-      ExpressionAttributeValues: { ':pk': s(quotaPk(ownerKeyId)), ':hold': s(QUOTA_HOLD_SK_PREFIX + idPrefix), ...(expiredBy === undefined ? {} : { ':now': n(expiredBy) }) },
+      ExpressionAttributeValues: {
+        ':pk': s(quotaPk(ownerKeyId)),
+        ':hold': s(QUOTA_HOLD_SK_PREFIX + idPrefix),
+        ...(expiredBy === undefined ? {} : { ':now': n(expiredBy) }),
+      },
       ConsistentRead: true,
     });
     let released = 0;
@@ -94,7 +115,11 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
 
   async #hold(ownerKeyId: string, holdId: string): Promise<QuotaHold | undefined> {
     const { Item } = await this.client.send(
-      new GetItemCommand({ TableName: this.table, Key: { [PK]: s(quotaPk(ownerKeyId)), [SK]: s(quotaHoldSk(holdId)) }, ConsistentRead: true }),
+      new GetItemCommand({
+        TableName: this.table,
+        Key: { [PK]: s(quotaPk(ownerKeyId)), [SK]: s(quotaHoldSk(holdId)) },
+        ConsistentRead: true,
+      }),
     );
     return Item === undefined ? undefined : holdOf(holdId, Item);
   }
@@ -106,12 +131,34 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
     const items: TransactWriteItem[] = [];
     const names = { '#pk': PK };
     const holdKey = (id: string) => ({ [PK]: pk, [SK]: s(quotaHoldSk(id)) });
-    const holdItem = (hold: QuotaHold) => ({ ...holdKey(hold.id), amounts: amountsItem(hold.amounts), ...(hold.expiresAt === undefined ? {} : { expiresAt: n(hold.expiresAt) }) });
+    const holdItem = (hold: QuotaHold) => ({
+      ...holdKey(hold.id),
+      amounts: amountsItem(hold.amounts),
+      ...(hold.expiresAt === undefined ? {} : { expiresAt: n(hold.expiresAt) }),
+    });
     if (from !== undefined && to !== undefined && from.id === to.id) {
-      items.push({ Put: { TableName: this.table, Item: holdItem(to), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: names } });
+      items.push({
+        Put: { TableName: this.table, Item: holdItem(to), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: names },
+      });
     } else {
-      if (from !== undefined) items.push({ Delete: { TableName: this.table, Key: holdKey(from.id), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: names } });
-      if (to !== undefined) items.push({ Put: { TableName: this.table, Item: holdItem(to), ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: names } });
+      if (from !== undefined)
+        items.push({
+          Delete: {
+            TableName: this.table,
+            Key: holdKey(from.id),
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: names,
+          },
+        });
+      if (to !== undefined)
+        items.push({
+          Put: {
+            TableName: this.table,
+            Item: holdItem(to),
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: names,
+          },
+        });
     }
     const counters = Object.entries(delta) as [QuotaCounter, number][];
     const holdItems = items.length;

@@ -19,7 +19,9 @@ const KEEP_AFTER_EXPIRY_SECONDS = 86_400;
 const s = (value: string): AttributeValue => ({ S: value });
 const n = (value: number): AttributeValue => ({ N: String(value) });
 
-const partItem = (part: UploadPart): AttributeValue => ({ M: { id: s(part.id), fileId: s(part.fileId), bytes: n(part.bytes), createdAt: n(part.createdAt) } });
+const partItem = (part: UploadPart): AttributeValue => ({
+  M: { id: s(part.id), fileId: s(part.fileId), bytes: n(part.bytes), createdAt: n(part.createdAt) },
+});
 
 function partOf(value: AttributeValue): UploadPart {
   const m = value.M ?? {};
@@ -83,14 +85,21 @@ export class DynamoDbUploadStore implements UploadStore {
               ExpressionAttributeNames: { '#pk': PK },
             },
           },
-          { Put: { TableName: this.table, Item: { [PK]: s(pendingPk(upload.ownerKeyId)), [SK]: s(upload.id), expiresAt: n(upload.expiresAt), [TTL]: ttl } } },
+          {
+            Put: {
+              TableName: this.table,
+              Item: { [PK]: s(pendingPk(upload.ownerKeyId)), [SK]: s(upload.id), expiresAt: n(upload.expiresAt), [TTL]: ttl },
+            },
+          },
         ],
       }),
     );
   }
 
   async get(id: string): Promise<UploadRecord | undefined> {
-    const { Item } = await this.client.send(new GetItemCommand({ TableName: this.table, Key: { [PK]: s(uploadPk(id)), [SK]: s(META) }, ConsistentRead: true }));
+    const { Item } = await this.client.send(
+      new GetItemCommand({ TableName: this.table, Key: { [PK]: s(uploadPk(id)), [SK]: s(META) }, ConsistentRead: true }),
+    );
     return Item === undefined ? undefined : recordOf(id, Item);
   }
 
@@ -107,9 +116,16 @@ export class DynamoDbUploadStore implements UploadStore {
           TableName: this.table,
           Key: { [PK]: s(uploadPk(id)), [SK]: s(META) },
           UpdateExpression: 'SET #parts = list_append(#parts, :part) ADD #received :bytes',
-          ConditionExpression: 'attribute_exists(#pk) AND #status = :pending AND size(#parts) < :max AND (attribute_not_exists(#received) OR #received <= :room)',
+          ConditionExpression:
+            'attribute_exists(#pk) AND #status = :pending AND size(#parts) < :max AND (attribute_not_exists(#received) OR #received <= :room)',
           ExpressionAttributeNames: { '#pk': PK, '#parts': 'parts', '#status': 'status', '#received': 'received' },
-          ExpressionAttributeValues: { ':part': { L: [partItem(part)] }, ':pending': s('pending'), ':max': n(maxParts), ':bytes': n(part.bytes), ':room': n(room) },
+          ExpressionAttributeValues: {
+            ':part': { L: [partItem(part)] },
+            ':pending': s('pending'),
+            ':max': n(maxParts),
+            ':bytes': n(part.bytes),
+            ':room': n(room),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -137,7 +153,11 @@ export class DynamoDbUploadStore implements UploadStore {
                 UpdateExpression: fileId === undefined ? 'SET #status = :status' : 'SET #status = :status, fileId = :file',
                 ConditionExpression: '#status = :pending',
                 ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':status': s(status), ':pending': s('pending'), ...(fileId === undefined ? {} : { ':file': s(fileId) }) },
+                ExpressionAttributeValues: {
+                  ':status': s(status),
+                  ':pending': s('pending'),
+                  ...(fileId === undefined ? {} : { ':file': s(fileId) }),
+                },
               },
             },
             { Delete: { TableName: this.table, Key: { [PK]: s(pendingPk(current.ownerKeyId)), [SK]: s(id) } } },

@@ -1,4 +1,10 @@
-import { BatchGetItemCommand, QueryCommand, type AttributeValue, type DynamoDBClient, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetItemCommand,
+  QueryCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+  type QueryCommandInput,
+} from '@aws-sdk/client-dynamodb';
 
 export type Item = Record<string, AttributeValue>;
 

@@ -127,7 +127,13 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   async send(tasks: readonly T[], options: SendOptions = {}): Promise<void> {
     const max = this.#options.maxQueuedChunks ?? 100_000;
     for (const task of tasks) {
-      const message = { messageId: randomUUID(), body: JSON.stringify(task), chunk: isChunk(task), tenant: options.tenant ?? '', receiveCount: 0 };
+      const message = {
+        messageId: randomUUID(),
+        body: JSON.stringify(task),
+        chunk: isChunk(task),
+        tenant: options.tenant ?? '',
+        receiveCount: 0,
+      };
       if (message.chunk) {
         while (this.#queuedChunks >= max) await new Promise<void>((resolve) => this.#spaceWaiters.push(resolve));
         this.#queueChunk(message);
@@ -180,7 +186,8 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
     if (this.#worker) {
       while (this.#urgent.length > 0) this.#start(this.#urgent.splice(0, 1), false);
       const yielding = (): boolean => this.#yieldTo?.busy() === true;
-      while (this.#inFlightChunks < this.#options.concurrency && this.#queuedChunks > 0 && !yielding()) this.#start(this.#takeChunks(), true);
+      while (this.#inFlightChunks < this.#options.concurrency && this.#queuedChunks > 0 && !yielding())
+        this.#start(this.#takeChunks(), true);
     }
     if (!this.busy()) for (const listener of this.#quietListeners) listener();
     if (this.#isIdle()) for (const resolve of this.#idleWaiters.splice(0)) resolve();
@@ -195,7 +202,12 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
 
   #record(m: Message): SQSRecord {
     // The record shape the Lambda SQS event source delivers, built by the same function the SQS poller uses.
-    const raw = { MessageId: m.messageId, ReceiptHandle: `${m.messageId}:${m.receiveCount}`, Body: m.body, Attributes: { ApproximateReceiveCount: String(m.receiveCount) } };
+    const raw = {
+      MessageId: m.messageId,
+      ReceiptHandle: `${m.messageId}:${m.receiveCount}`,
+      Body: m.body,
+      Attributes: { ApproximateReceiveCount: String(m.receiveCount) },
+    };
     return toSqsRecord(raw, this.#arn);
   }
 

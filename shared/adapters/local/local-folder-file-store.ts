@@ -40,7 +40,9 @@ export class LocalFolderFileStore implements FileStore {
 
   async openWriter(file: NewFile): Promise<FileWriter> {
     const id = newFileId();
-    await Promise.all(['content', 'records', join('owners', ownerFolder(file.ownerKeyId))].map((d) => mkdir(join(this.#dir, d), { recursive: true })));
+    await Promise.all(
+      ['content', 'records', join('owners', ownerFolder(file.ownerKeyId))].map((d) => mkdir(join(this.#dir, d), { recursive: true })),
+    );
     const partial = this.#content(`${id}.partial`);
     const stream = createWriteStream(partial, { flags: 'wx' });
     let bytes = 0;

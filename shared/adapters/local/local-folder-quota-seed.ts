@@ -13,7 +13,10 @@ export const localFolderQuotaSeed =
     const records = await files.storedFiles();
     const derived = await Promise.all(
       records.map(async (record) =>
-        (await files.storedDerived(record.id)).map(({ name, bytes }) => ({ ownerKeyId: record.ownerKeyId, hold: derivedHold(record, record.id, name, bytes) })),
+        (await files.storedDerived(record.id)).map(({ name, bytes }) => ({
+          ownerKeyId: record.ownerKeyId,
+          hold: derivedHold(record, record.id, name, bytes),
+        })),
       ),
     );
     return [...records.map((record) => ({ ownerKeyId: record.ownerKeyId, hold: fileHold(record) })), ...derived.flat()];

@@ -23,24 +23,93 @@ export interface PrometheusExporter {
 export function createPrometheusExporter(): PrometheusExporter {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'rerank_' });
-  const requests = new Counter({ name: 'rerank_http_requests_total', help: 'HTTP requests answered, by method, route template and status.', labelNames: ['method', 'route', 'status'], registers: [registry] });
-  const latency = new Histogram({ name: 'rerank_http_request_duration_seconds', help: 'Time to answer an HTTP request, by method and route template.', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers: [registry] });
-  const documents = new Histogram({ name: 'rerank_request_documents', help: 'Documents per scored request, by dialect and model.', labelNames: ['dialect', 'model'], buckets: DOCUMENT_BUCKETS, registers: [registry] });
-  const tokens = new Counter({ name: 'rerank_tokens_total', help: 'Model tokens consumed, by dialect and model.', labelNames: ['dialect', 'model'], registers: [registry] });
-  const scoring = new Histogram({ name: 'rerank_scoring_duration_seconds', help: 'Scoring time per request, by model.', labelNames: ['model'], buckets: LATENCY_BUCKETS, registers: [registry] });
-  const fallbacks = new Counter({ name: 'rerank_fallbacks_total', help: 'Requests answered by a fallback strategy, by dialect.', labelNames: ['dialect'], registers: [registry] });
-  const jobs = new Counter({ name: 'rerank_jobs_ended_total', help: 'Async jobs ended, by status.', labelNames: ['status'], registers: [registry] });
-  const jobTime = new Histogram({ name: 'rerank_job_duration_seconds', help: 'Wall time from job submission to its end.', labelNames: ['status'], buckets: JOB_BUCKETS, registers: [registry] });
-  const batches = new Counter({ name: 'rerank_batches_ended_total', help: 'Batches ended, by final status.', labelNames: ['status'], registers: [registry] });
-  const batchLines = new Counter({ name: 'rerank_batch_lines_total', help: 'Batch request lines written at a batch end, by outcome.', labelNames: ['outcome'], registers: [registry] });
+  const requests = new Counter({
+    name: 'rerank_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'rerank_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method and route template.',
+    labelNames: ['method', 'route'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const documents = new Histogram({
+    name: 'rerank_request_documents',
+    help: 'Documents per scored request, by dialect and model.',
+    labelNames: ['dialect', 'model'],
+    buckets: DOCUMENT_BUCKETS,
+    registers: [registry],
+  });
+  const tokens = new Counter({
+    name: 'rerank_tokens_total',
+    help: 'Model tokens consumed, by dialect and model.',
+    labelNames: ['dialect', 'model'],
+    registers: [registry],
+  });
+  const scoring = new Histogram({
+    name: 'rerank_scoring_duration_seconds',
+    help: 'Scoring time per request, by model.',
+    labelNames: ['model'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const fallbacks = new Counter({
+    name: 'rerank_fallbacks_total',
+    help: 'Requests answered by a fallback strategy, by dialect.',
+    labelNames: ['dialect'],
+    registers: [registry],
+  });
+  const jobs = new Counter({
+    name: 'rerank_jobs_ended_total',
+    help: 'Async jobs ended, by status.',
+    labelNames: ['status'],
+    registers: [registry],
+  });
+  const jobTime = new Histogram({
+    name: 'rerank_job_duration_seconds',
+    help: 'Wall time from job submission to its end.',
+    labelNames: ['status'],
+    buckets: JOB_BUCKETS,
+    registers: [registry],
+  });
+  const batches = new Counter({
+    name: 'rerank_batches_ended_total',
+    help: 'Batches ended, by final status.',
+    labelNames: ['status'],
+    registers: [registry],
+  });
+  const batchLines = new Counter({
+    name: 'rerank_batch_lines_total',
+    help: 'Batch request lines written at a batch end, by outcome.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   for (const outcome of ['completed', 'failed']) batchLines.inc({ outcome }, 0);
-  const batchChunks = new Counter({ name: 'rerank_batch_chunks_total', help: 'Batch chunks scored, by source: analysed (a corpus shard encoded and stored now), stored (read back) or encoded (for this line alone).', labelNames: ['source'], registers: [registry] });
-  const batchChunkDocuments = new Counter({ name: 'rerank_batch_chunk_documents_total', help: 'Documents in batch chunks scored, by source.', labelNames: ['source'], registers: [registry] });
+  const batchChunks = new Counter({
+    name: 'rerank_batch_chunks_total',
+    help: 'Batch chunks scored, by source: analysed (a corpus shard encoded and stored now), stored (read back) or encoded (for this line alone).',
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  const batchChunkDocuments = new Counter({
+    name: 'rerank_batch_chunk_documents_total',
+    help: 'Documents in batch chunks scored, by source.',
+    labelNames: ['source'],
+    registers: [registry],
+  });
   for (const source of ['analysed', 'stored', 'encoded']) {
     batchChunks.inc({ source }, 0);
     batchChunkDocuments.inc({ source }, 0);
   }
-  const failures = new Counter({ name: 'rerank_request_errors_total', help: 'Requests answered with an error, by error kind (model_failed, timed_out, internal, ...) and status.', labelNames: ['kind', 'status'], registers: [registry] });
+  const failures = new Counter({
+    name: 'rerank_request_errors_total',
+    help: 'Requests answered with an error, by error kind (model_failed, timed_out, internal, ...) and status.',
+    labelNames: ['kind', 'status'],
+    registers: [registry],
+  });
 
   const stop = onMetricEvent((event) => {
     switch (event.kind) {

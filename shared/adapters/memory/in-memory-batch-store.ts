@@ -16,7 +16,9 @@ interface BatchState {
 }
 
 /** A result line kept in memory, or the promise of its line read back from the spill folder. */
-type KeptResult = BatchRequestResult | { readonly line: number; readonly outcome: BatchRequestResult['outcome']; readonly spilled: Promise<string> };
+type KeptResult =
+  | BatchRequestResult
+  | { readonly line: number; readonly outcome: BatchRequestResult['outcome']; readonly spilled: Promise<string> };
 
 const byLine = <T>(map: Map<number, T>): T[] => [...map.entries()].sort((a, b) => a[0] - b[0]).map(([, value]) => value);
 
@@ -70,7 +72,11 @@ export class InMemoryBatchStore implements BatchStore {
     return [...this.#batches.values()].map((s) => s.record).filter((b) => !isTerminal(b.status));
   }
 
-  async update(batchId: string, from: readonly BatchStatus[], patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>): Promise<BatchRecord | undefined> {
+  async update(
+    batchId: string,
+    from: readonly BatchStatus[],
+    patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+  ): Promise<BatchRecord | undefined> {
     const state = this.#batches.get(batchId);
     if (!state || !from.includes(state.record.status)) return undefined;
     state.record = { ...state.record, ...patch };
@@ -150,6 +156,9 @@ export class InMemoryBatchStore implements BatchStore {
 
   async countResults(batchId: string): Promise<{ readonly completed: number; readonly failed: number }> {
     const shards = this.#state(batchId).shards;
-    return shards.reduce((sum, s) => ({ completed: sum.completed + s.completed, failed: sum.failed + s.failed }), { completed: 0, failed: 0 });
+    return shards.reduce((sum, s) => ({ completed: sum.completed + s.completed, failed: sum.failed + s.failed }), {
+      completed: 0,
+      failed: 0,
+    });
   }
 }

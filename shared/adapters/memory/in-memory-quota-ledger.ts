@@ -20,9 +20,12 @@ export class InMemoryQuotaLedger implements QuotaLedger {
 
   constructor(options: { readonly seed?: QuotaSeed } = {}) {
     const seed = options.seed;
-    this.#seeded = seed === undefined ? Promise.resolve() : seed().then((holds) => {
-      for (const { ownerKeyId, hold } of holds) this.#apply(this.#key(ownerKeyId), undefined, hold);
-    });
+    this.#seeded =
+      seed === undefined
+        ? Promise.resolve()
+        : seed().then((holds) => {
+            for (const { ownerKeyId, hold } of holds) this.#apply(this.#key(ownerKeyId), undefined, hold);
+          });
   }
 
   async reserve(ownerKeyId: string, hold: QuotaHold, limits: QuotaAmounts): Promise<boolean> {
@@ -92,7 +95,8 @@ export class InMemoryQuotaLedger implements QuotaLedger {
 
   /** Moves the counters from `from` to `to` (either absent) and swaps the hold; synchronous by design. */
   #apply(key: KeyLedger, from: QuotaHold | undefined, to: QuotaHold | undefined): void {
-    for (const [counter, delta] of Object.entries(difference(to?.amounts ?? {}, from?.amounts ?? {}))) key.usage[counter as QuotaCounter] += delta;
+    for (const [counter, delta] of Object.entries(difference(to?.amounts ?? {}, from?.amounts ?? {})))
+      key.usage[counter as QuotaCounter] += delta;
     if (from !== undefined) key.holds.delete(from.id);
     if (to !== undefined) key.holds.set(to.id, to);
   }

@@ -1,4 +1,11 @@
-import { RATE_WINDOW_SECONDS, checkPositiveLimit, retryAfterOf, windowStartOf, type RateDecision, type RateLimiter } from '../../auth/rate-limiter.js';
+import {
+  RATE_WINDOW_SECONDS,
+  checkPositiveLimit,
+  retryAfterOf,
+  windowStartOf,
+  type RateDecision,
+  type RateLimiter,
+} from '../../auth/rate-limiter.js';
 
 /** Windows older than this behind the one in use are dropped, like the DynamoDB items' 2-minute TTL. */
 const KEEP_SECONDS = 2 * RATE_WINDOW_SECONDS;

@@ -54,7 +54,8 @@ export class InMemoryUploadStore implements UploadStore {
 
   async pendingCount(ownerKeyId: string, now: number): Promise<number> {
     let count = 0;
-    for (const upload of this.#uploads.values()) if (upload.ownerKeyId === ownerKeyId && upload.status === 'pending' && upload.expiresAt > now) count += 1;
+    for (const upload of this.#uploads.values())
+      if (upload.ownerKeyId === ownerKeyId && upload.status === 'pending' && upload.expiresAt > now) count += 1;
     return count;
   }
 

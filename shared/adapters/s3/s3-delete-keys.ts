@@ -15,7 +15,9 @@ export class S3DeleteKeysError extends Error {
  */
 export async function deleteKeys(client: S3Client, bucket: string, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  const result = await client.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+  const result = await client.send(
+    new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+  );
   const failures = (result.Errors ?? []).map((error) => ({ key: error.Key ?? '?', code: error.Code ?? 'unknown' }));
   if (failures.length > 0) throw new S3DeleteKeysError(failures);
 }

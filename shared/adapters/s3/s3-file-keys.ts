@@ -30,7 +30,8 @@ export const derivedKey = (fileId: string, name: string): string => `${derivedPr
 export const ownerIndexPrefix = (ownerKeyId: string, order: ListOrder): string =>
   `${OWNERS_PREFIX}${encodeURIComponent(ownerKeyId)}/${order}/`;
 
-const timeOf = (order: ListOrder, createdAt: number): string => String(order === 'asc' ? createdAt : TIME_CEILING - createdAt).padStart(TIME_DIGITS, '0');
+const timeOf = (order: ListOrder, createdAt: number): string =>
+  String(order === 'asc' ? createdAt : TIME_CEILING - createdAt).padStart(TIME_DIGITS, '0');
 
 /**
  * `<prefix><time>-<id>.<purpose>.<bytes>.<expiresAt or 0>.<base64url of the UTF-8 filename>`: the key carries

@@ -20,7 +20,8 @@ export function toObjectMetadata(record: Omit<FileRecord, 'bytes' | 'version'>):
   };
   // The Files API bounds filenames (maxFilenameBytes) well below this; a store used without it fails here, not at S3.
   const bytes = metadataBytes(metadata);
-  if (bytes > MAX_S3_USER_METADATA_BYTES) throw new RangeError(`S3 user metadata of ${bytes} bytes exceeds S3's ${MAX_S3_USER_METADATA_BYTES}: bound the filename`);
+  if (bytes > MAX_S3_USER_METADATA_BYTES)
+    throw new RangeError(`S3 user metadata of ${bytes} bytes exceeds S3's ${MAX_S3_USER_METADATA_BYTES}: bound the filename`);
   return metadata;
 }
 

@@ -64,7 +64,14 @@ export class S3FileStore implements FileStore {
 
   async openWriter(file: NewFile): Promise<FileWriter> {
     const id = newFileId();
-    const record = { id, ownerKeyId: file.ownerKeyId, filename: file.filename, purpose: file.purpose, createdAt: this.now(), expiresAt: file.expiresAt };
+    const record = {
+      id,
+      ownerKeyId: file.ownerKeyId,
+      filename: file.filename,
+      purpose: file.purpose,
+      createdAt: this.now(),
+      expiresAt: file.expiresAt,
+    };
     const target = {
       client: this.client,
       bucket: this.bucket,
@@ -79,12 +86,19 @@ export class S3FileStore implements FileStore {
       // listing shows or a quota counts, and the client's retry is the only copy.
       const file: IndexedFile = { ...record, ...(record.expiresAt === undefined ? {} : { expiresAt: record.expiresAt }), bytes };
       const markers = markerKeys(file);
-      const puts = await Promise.allSettled(markers.map((Key) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 }))));
+      const puts = await Promise.allSettled(
+        markers.map((Key) =>
+          this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 })),
+        ),
+      );
       const failed = puts.find((put) => put.status === 'rejected');
       if (failed === undefined) return { ...file, version };
       const written = markers.filter((_, i) => puts[i]?.status === 'fulfilled');
       await deleteKeys(this.client, this.bucket, [...written, contentKey(id)]).catch((undo: unknown) => {
-        throw new AggregateError([failed.reason, undo], `file ${id}: writing its index objects failed and so did removing what was written`);
+        throw new AggregateError(
+          [failed.reason, undo],
+          `file ${id}: writing its index objects failed and so did removing what was written`,
+        );
       });
       throw failed.reason;
     });
@@ -94,7 +108,12 @@ export class S3FileStore implements FileStore {
     if (!/^file-[0-9a-f]{24}$/.test(id)) return undefined;
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: contentKey(id) }));
-      const record = fromObjectMetadata(id, head.Metadata, head.ContentLength ?? 0, (head.VersionId ?? head.ETag ?? '').replaceAll('"', ''));
+      const record = fromObjectMetadata(
+        id,
+        head.Metadata,
+        head.ContentLength ?? 0,
+        (head.VersionId ?? head.ETag ?? '').replaceAll('"', ''),
+      );
       return record !== undefined && !this.expired(record) ? record : undefined;
     } catch (error) {
       if (isMissing(error)) return undefined;
@@ -107,10 +126,14 @@ export class S3FileStore implements FileStore {
    * HeadObject per file. Entries of another purpose (upload parts unless asked for) and expired ones are skipped
    * while paging, so a page is never short because of them; `hasMore` comes from one entry read past the page.
    */
-  async list(ownerKeyId: string, page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: ListOrder }): Promise<FilePage> {
+  async list(
+    ownerKeyId: string,
+    page: { readonly after?: string; readonly limit: number; readonly purpose?: FilePurpose; readonly order?: ListOrder },
+  ): Promise<FilePage> {
     const order = page.order ?? 'desc';
     const after = page.after === undefined ? undefined : await this.get(page.after);
-    const startAfter = after !== undefined && after.ownerKeyId === ownerKeyId ? ownerIndexCursor(ownerKeyId, order, after.createdAt, after.id) : undefined;
+    const startAfter =
+      after !== undefined && after.ownerKeyId === ownerKeyId ? ownerIndexCursor(ownerKeyId, order, after.createdAt, after.id) : undefined;
     const files: IndexedFile[] = [];
     let token: string | undefined;
     let maxKeys = Math.min(MAX_KEYS_PER_CALL, page.limit + 1);
@@ -178,8 +201,14 @@ export class S3FileStore implements FileStore {
   private async deleteDerived(id: string): Promise<void> {
     let token: string | undefined;
     do {
-      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: derivedPrefix(id), ContinuationToken: token }));
-      await deleteKeys(this.client, this.bucket, (listed.Contents ?? []).map((entry) => entry.Key ?? '').filter((key) => key !== ''));
+      const listed = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: derivedPrefix(id), ContinuationToken: token }),
+      );
+      await deleteKeys(
+        this.client,
+        this.bucket,
+        (listed.Contents ?? []).map((entry) => entry.Key ?? '').filter((key) => key !== ''),
+      );
       token = listed.IsTruncated === true ? listed.NextContinuationToken : undefined;
     } while (token !== undefined);
   }
@@ -187,7 +216,9 @@ export class S3FileStore implements FileStore {
   async putDerived(fileId: string, name: string, bytes: Uint8Array): Promise<void> {
     checkDerivedObjectName(name);
     if ((await this.get(fileId)) === undefined) throw new FileNotFoundError(fileId);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: derivedKey(fileId, name), Body: bytes, ContentLength: bytes.byteLength }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: derivedKey(fileId, name), Body: bytes, ContentLength: bytes.byteLength }),
+    );
   }
 
   async readDerived(fileId: string, name: string): Promise<Uint8Array | undefined> {
@@ -208,7 +239,9 @@ export class S3FileStore implements FileStore {
     let bytes = 0;
     let token: string | undefined;
     do {
-      const listed = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: usagePrefix(ownerKeyId), ContinuationToken: token }));
+      const listed = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: usagePrefix(ownerKeyId), ContinuationToken: token }),
+      );
       for (const entry of listed.Contents ?? []) {
         const usage = parseUsageKey(entry.Key ?? '');
         if (usage === undefined || (usage.expiresAt !== 0 && usage.expiresAt <= now)) continue;

@@ -71,7 +71,9 @@ export class S3MultipartWriter implements FileWriter {
     if (this.uploadId === undefined) return;
     const uploadId = this.uploadId;
     this.uploadId = undefined;
-    await this.target.client.send(new AbortMultipartUploadCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: uploadId }));
+    await this.target.client.send(
+      new AbortMultipartUploadCommand({ Bucket: this.target.bucket, Key: this.target.key, UploadId: uploadId }),
+    );
   }
 
   private async uploadPart(): Promise<void> {

@@ -39,7 +39,11 @@ export class SqsMessageSender {
   /** `what` names a message in errors (`chunk`); `remedy` tells the caller what to do about one that is too big. */
   async send(bodies: readonly string[], what: string, remedy: string, messageGroupId?: string): Promise<void> {
     // Ids are positions in `bodies`, so a Failed entry maps straight back to its message across retries.
-    let pending: SendMessageBatchRequestEntry[] = bodies.map((body, i) => ({ Id: `t${i}`, MessageBody: body, ...(messageGroupId === undefined ? {} : { MessageGroupId: messageGroupId }) }));
+    let pending: SendMessageBatchRequestEntry[] = bodies.map((body, i) => ({
+      Id: `t${i}`,
+      MessageBody: body,
+      ...(messageGroupId === undefined ? {} : { MessageGroupId: messageGroupId }),
+    }));
     const tooBig = pending.filter((e) => Buffer.byteLength(e.MessageBody ?? '', 'utf8') > this.maxMessageBytes);
     if (tooBig.length > 0) {
       throw new RangeError(`${tooBig.length} ${what} message(s) exceed ${this.maxMessageBytes} bytes; ${remedy}`);
@@ -49,7 +53,9 @@ export class SqsMessageSender {
       if (attempt > 1) await sleep(this.baseDelayMs * 2 ** (attempt - 2) * (0.5 + Math.random()));
       const { retry, permanent } = await this.sendOnce(pending, reasons);
       if (permanent.length > 0) {
-        throw new Error(`${permanent.length + retry.length} of ${bodies.length} ${what} messages could not be sent: ${[...reasons].join('; ')}`);
+        throw new Error(
+          `${permanent.length + retry.length} of ${bodies.length} ${what} messages could not be sent: ${[...reasons].join('; ')}`,
+        );
       }
       pending = retry;
     }

@@ -1,9 +1,4 @@
-import {
-  ChangeMessageVisibilityBatchCommand,
-  DeleteMessageBatchCommand,
-  ReceiveMessageCommand,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { queueArn } from './create-chunk-queues.js';
 import { toSqsRecord } from './to-sqs-record.js';
@@ -88,11 +83,7 @@ export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
 }
 
 /** The ids the handler failed; as in Lambda, a throw or an unknown/empty identifier fails the whole batch. */
-async function invoke(
-  handler: SqsPollerOptions['handler'],
-  records: SQSRecord[],
-  onError: (error: unknown) => void,
-): Promise<Set<string>> {
+async function invoke(handler: SqsPollerOptions['handler'], records: SQSRecord[], onError: (error: unknown) => void): Promise<Set<string>> {
   const all = new Set(records.map((r) => r.messageId));
   try {
     const response = await handler({ Records: records });

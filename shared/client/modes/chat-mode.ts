@@ -59,7 +59,9 @@ export const chatMode: RerankMode = {
       try {
         parsed = JSON.parse(text) as unknown;
       } catch (cause) {
-        throw new RerankResponseFormatError(`choices[0].message.content is not JSON: ${JSON.stringify(text.slice(0, 120))}`, body, { cause });
+        throw new RerankResponseFormatError(`choices[0].message.content is not JSON: ${JSON.stringify(text.slice(0, 120))}`, body, {
+          cause,
+        });
       }
     } else if (content === undefined || content === null) {
       throw new RerankResponseFormatError('reply has no choices[0].message.content', body);

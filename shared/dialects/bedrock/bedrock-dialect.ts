@@ -32,7 +32,10 @@ export const bedrockDialect: Dialect = {
     sources: EXAMPLE_DOCUMENTS.map((text) => ({ type: 'INLINE', inlineDocumentSource: { type: 'TEXT', textDocument: { text } } })),
     rerankingConfiguration: {
       type: 'BEDROCK_RERANKING_MODEL',
-      bedrockRerankingConfiguration: { numberOfResults: 2, modelConfiguration: { modelArn: 'arn:aws:bedrock:us-west-2::foundation-model/amazon.rerank-v1:0' } },
+      bedrockRerankingConfiguration: {
+        numberOfResults: 2,
+        modelConfiguration: { modelArn: 'arn:aws:bedrock:us-west-2::foundation-model/amazon.rerank-v1:0' },
+      },
     },
   },
   // Its body, or (before the body is read, so a refused key is an AccessDeniedException too) an AWS SDK's SigV4 signature.
@@ -45,7 +48,10 @@ export const bedrockDialect: Dialect = {
   errorSchema: bedrockErrorSchema,
 
   formatOutcome(outcome: RerankOutcome): DialectResponse {
-    return { status: 200, body: { results: outcome.results.map((r) => ({ index: r.index, relevanceScore: r.score, document: documentOf(r) })) } };
+    return {
+      status: 200,
+      body: { results: outcome.results.map((r) => ({ index: r.index, relevanceScore: r.score, document: documentOf(r) })) },
+    };
   },
 
   formatError: formatBedrockError,

@@ -8,7 +8,10 @@ import { COHERE_V2_DOCUMENTS } from '../cohere-v2/cohere-v2-request-fields.js';
 
 /** Cohere Rerank 3.5 on Bedrock speaks Cohere's v2 rerank: `api_version` 2 (absent is read as 2). */
 const API_VERSION: WireType<undefined> = {
-  schema: { type: ['integer', 'null'], description: "Cohere's rerank API version: 2 (Cohere Rerank 3.5 on Bedrock); any other is refused." },
+  schema: {
+    type: ['integer', 'null'],
+    description: "Cohere's rerank API version: 2 (Cohere Rerank 3.5 on Bedrock); any other is refused.",
+  },
   required: false,
   read: (value, param) => {
     const version = optionalIntegerValue(value, param, 0);
@@ -31,6 +34,9 @@ export const bedrockInvokeRequestFields = defineWireFields({
       'Not sent by Bedrock clients: the model is the path segment `{model}`, which replaces it.',
     ),
     topN: at('top_n', TOP_N),
-    maxTokensPerDocument: at('max_tokens_per_doc', integerOrAbsent(1, "Scores only each document's first this many tokens of the served model's tokenizer.")),
+    maxTokensPerDocument: at(
+      'max_tokens_per_doc',
+      integerOrAbsent(1, "Scores only each document's first this many tokens of the served model's tokenizer."),
+    ),
   },
 });

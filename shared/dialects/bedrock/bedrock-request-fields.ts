@@ -48,16 +48,25 @@ const QUERIES: WireType<string> = {
 function readSource(item: unknown, param: string): RerankDocument {
   const inline = expectObject(expectObject(item, param)['inlineDocumentSource'], `${param}.inlineDocumentSource`);
   if (inline['type'] === 'TEXT') {
-    const text = stringValue(expectObject(inline['textDocument'], `${param}.inlineDocumentSource.textDocument`)['text'], `${param}.inlineDocumentSource.textDocument.text`);
+    const text = stringValue(
+      expectObject(inline['textDocument'], `${param}.inlineDocumentSource.textDocument`)['text'],
+      `${param}.inlineDocumentSource.textDocument.text`,
+    );
     return { text, source: inline };
   }
   const json = inline['jsonDocument'];
-  if (json === undefined) throw invalidRequest(`${param}.inlineDocumentSource.jsonDocument is required`, `${param}.inlineDocumentSource.jsonDocument`);
+  if (json === undefined)
+    throw invalidRequest(`${param}.inlineDocumentSource.jsonDocument is required`, `${param}.inlineDocumentSource.jsonDocument`);
   return { text: JSON.stringify(json), source: inline };
 }
 
 const SOURCES: WireType<RerankDocument[]> = {
-  schema: { type: 'array', minItems: 1, items: SOURCE_ITEM, description: 'Inline text or JSON documents; a JSON document is scored as its JSON text.' },
+  schema: {
+    type: 'array',
+    minItems: 1,
+    items: SOURCE_ITEM,
+    description: 'Inline text or JSON documents; a JSON document is scored as its JSON text.',
+  },
   required: true,
   read(value, param) {
     if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array, got ${describeJsonValue(value)}`, param);
@@ -72,7 +81,11 @@ const SOURCES: WireType<RerankDocument[]> = {
 export const modelOfArn = (arn: string): string => arn.slice(arn.lastIndexOf('/') + 1);
 
 const MODEL_ARN: WireType<string | undefined> = {
-  schema: { type: 'string', minLength: 1, description: "A model ARN; its last segment names the model (Bedrock's model ids alias the default model)." },
+  schema: {
+    type: 'string',
+    minLength: 1,
+    description: "A model ARN; its last segment names the model (Bedrock's model ids alias the default model).",
+  },
   required: true,
   read: (value, param) => {
     const arn = optionalStringValue(value, param);
@@ -94,7 +107,8 @@ const NEXT_TOKEN: WireType<undefined> = {
   schema: { type: ['string', 'null'], description: 'Never issued by this service (every result comes in one page): a token is refused.' },
   required: false,
   read: (value, param) => {
-    if (optionalStringValue(value, param) !== undefined) throw invalidRequest(`${param} was not issued by this service: every result is answered in one page`, param);
+    if (optionalStringValue(value, param) !== undefined)
+      throw invalidRequest(`${param} was not issued by this service: every result is answered in one page`, param);
     return undefined;
   },
 };

@@ -34,6 +34,7 @@ export const bedrockErrorSchema: JsonSchema = objectSchema(
   { message: { type: 'string' } },
   {
     title: 'BedrockError',
-    description: 'The exception name (`ValidationException`, `AccessDeniedException`, ...) is the `x-amzn-ErrorType` header, which AWS SDKs raise by.',
+    description:
+      'The exception name (`ValidationException`, `AccessDeniedException`, ...) is the `x-amzn-ErrorType` header, which AWS SDKs raise by.',
   },
 );

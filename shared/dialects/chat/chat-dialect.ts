@@ -25,7 +25,12 @@ const PARAM_NAMES = chatContentFields.paramNames();
  * The reply as OpenAI streams it: a role chunk, the content, the finish chunk; with `stream_options.include_usage` an
  * extra last chunk carries the usage with `choices: []`, and every other chunk says `usage: null` (OpenAI's schema).
  */
-function chatCompletionChunks(head: Record<string, unknown>, content: string, usage: Record<string, number>, includeUsage: boolean): unknown[] {
+function chatCompletionChunks(
+  head: Record<string, unknown>,
+  content: string,
+  usage: Record<string, number>,
+  includeUsage: boolean,
+): unknown[] {
   const chunk = (delta: Record<string, unknown>, finishReason: string | null) => ({
     ...head,
     object: 'chat.completion.chunk',

@@ -10,7 +10,12 @@ import { readUserContent, type UserContent } from './chat-message.js';
 export const chatContentFields = defineWireFields({
   title: 'ChatRerankContent',
   inputs: {
-    includeDocs: at('include_docs', booleanOrAbsent('Default true: every result carries its document text; false omits it (`return_documents` is read when this is absent).')),
+    includeDocs: at(
+      'include_docs',
+      booleanOrAbsent(
+        'Default true: every result carries its document text; false omits it (`return_documents` is read when this is absent).',
+      ),
+    ),
     returnDocuments: at('return_documents', booleanOrAbsent('Same as include_docs.')),
   },
   fields: {
@@ -77,7 +82,10 @@ const STREAM: WireType<boolean | undefined> = {
 
 /** OpenAI's `stream_options.include_usage`: the usage comes in one extra last chunk whose `choices` is empty. */
 const INCLUDE_USAGE: WireType<boolean | undefined> = {
-  schema: { type: ['boolean', 'null'], description: 'With `stream`: send the usage in an extra last chunk (`choices: []`); every other chunk has `usage: null`.' },
+  schema: {
+    type: ['boolean', 'null'],
+    description: 'With `stream`: send the usage in an extra last chunk (`choices: []`); every other chunk has `usage: null`.',
+  },
   required: false,
   read: optionalBooleanValue,
 };

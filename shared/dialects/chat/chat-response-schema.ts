@@ -8,7 +8,12 @@ export const chatRerankResultsSchema: JsonSchema = objectSchema(
     results: {
       type: 'array',
       items: scoredResultSchema('score', {
-        more: { document: { type: 'string', description: 'The document text; omitted when the request said include_docs (or return_documents) false.' } },
+        more: {
+          document: {
+            type: 'string',
+            description: 'The document text; omitted when the request said include_docs (or return_documents) false.',
+          },
+        },
       }),
     },
   },

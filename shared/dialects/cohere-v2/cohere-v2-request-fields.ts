@@ -27,10 +27,16 @@ export const cohereV2RequestFields = defineWireFields({
     // Cut when scoring, in the served model's own tokens (words for a model without a tokenizer): see RerankService.
     maxTokensPerDocument: at(
       'max_tokens_per_doc',
-      integerOrAbsent(1, "Scores only each document's first this many tokens of the served model's tokenizer (whitespace words for BM25, bi-encoder and LLM models)."),
+      integerOrAbsent(
+        1,
+        "Scores only each document's first this many tokens of the served model's tokenizer (whitespace words for BM25, bi-encoder and LLM models).",
+      ),
     ),
     topN: at('top_n', TOP_N),
-    returnDocuments: at('return_documents', withDefault(booleanOrAbsent('Extension (v1 style): true = every result carries `document: {text}`.'), false)),
+    returnDocuments: at(
+      'return_documents',
+      withDefault(booleanOrAbsent('Extension (v1 style): true = every result carries `document: {text}`.'), false),
+    ),
     ...scoringExtensions(),
   },
 });

@@ -12,7 +12,10 @@ export const dashScopeRequestFields = defineWireFields({
     query: at(['input', 'query'], QUERY),
     documents: at(['input', 'documents'], documents('Strings, or objects with a string `text` (objects are returned as sent).')),
     topN: at(['parameters', 'top_n'], TOP_N),
-    returnDocuments: at(['parameters', 'return_documents'], withDefault(booleanOrAbsent('true = every result carries its document.'), false)),
+    returnDocuments: at(
+      ['parameters', 'return_documents'],
+      withDefault(booleanOrAbsent('true = every result carries its document.'), false),
+    ),
     ...scoringExtensions('parameters'),
     // qwen3-rerank takes a task instruction; our scorers may use it.
     prompt: at(['parameters', 'instruct'], stringOrAbsent('A task instruction (qwen3-rerank style), passed to scorers that take one.')),

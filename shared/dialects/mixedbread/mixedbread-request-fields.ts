@@ -7,7 +7,12 @@ import { BATCH_SIZE, MODEL, QUERY, THRESHOLD, booleanOrAbsent } from '../wire-ty
 
 /** `rank_fields`: the object fields scored, as `field: value` lines. */
 const RANK_FIELDS: WireType<string[] | undefined> = {
-  schema: { type: ['array', 'null'], minItems: 1, items: { type: 'string' }, description: 'The fields of object inputs to score (as `field: value` lines); absent = every field.' },
+  schema: {
+    type: ['array', 'null'],
+    minItems: 1,
+    items: { type: 'string' },
+    description: 'The fields of object inputs to score (as `field: value` lines); absent = every field.',
+  },
   required: false,
   read(value, param) {
     const fields = optionalStringArrayValue(value, param);
@@ -21,7 +26,12 @@ const RANK_FIELDS: WireType<string[] | undefined> = {
  * nothing sent is silently left out). Nested lists (its multimodal inputs) cannot be scored by a text reranker.
  */
 const INPUT: WireType<RerankDocument[], { readonly rankFields: string[] | undefined }> = {
-  schema: { type: 'array', minItems: 1, items: { type: ['string', 'object'] }, description: 'Strings, or objects (scored as their `rank_fields`, or all their fields); returned as sent.' },
+  schema: {
+    type: 'array',
+    minItems: 1,
+    items: { type: ['string', 'object'] },
+    description: 'Strings, or objects (scored as their `rank_fields`, or all their fields); returned as sent.',
+  },
   required: true,
   read(value, param, { rankFields }) {
     if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
@@ -36,7 +46,8 @@ const INPUT: WireType<RerankDocument[], { readonly rankFields: string[] | undefi
       if (fields.length === 0) throw invalidRequest(`${param}[${i}] is an empty object: nothing to score`, `${param}[${i}]`);
       const lines = fields.map((field) => {
         const fieldValue = object[field];
-        if (fieldValue === undefined || fieldValue === null) throw invalidRequest(`${param}[${i}] has no field "${field}" named in rank_fields`, `${param}[${i}].${field}`);
+        if (fieldValue === undefined || fieldValue === null)
+          throw invalidRequest(`${param}[${i}] has no field "${field}" named in rank_fields`, `${param}[${i}].${field}`);
         return `${field}: ${typeof fieldValue === 'string' ? fieldValue : JSON.stringify(fieldValue)}`;
       });
       // The sent value is kept whole under `input`, so a returned input is exactly what was sent (string or object).
@@ -58,14 +69,18 @@ const TOP_K: WireType<number | undefined> = {
 /** The body of Mixedbread's `POST /v1/reranking` (the `@mixedbread/sdk` client's `rerank()`). */
 export const mixedbreadRequestFields = defineWireFields({
   title: 'MixedbreadRerankRequest',
-  description: "Mixedbread's rerank body; the answer is `{object: \"list\", data: [{index, score, input?}], usage, model, top_k, return_input}`.",
+  description:
+    'Mixedbread\'s rerank body; the answer is `{object: "list", data: [{index, score, input?}], usage, model, top_k, return_input}`.',
   inputs: {
     rankFields: at('rank_fields', RANK_FIELDS),
     // Accepted so clients that send it are answered; the query is scored as sent.
     rewriteQuery: at('rewrite_query', booleanOrAbsent('Accepted; the query is not rewritten here.')),
   },
   fields: {
-    model: at('model', described(MODEL, 'A served model id, or a Mixedbread model name (an alias of the default model); absent = the default model.')),
+    model: at(
+      'model',
+      described(MODEL, 'A served model id, or a Mixedbread model name (an alias of the default model); absent = the default model.'),
+    ),
     query: at('query', QUERY),
     documents: at('input', INPUT),
     topN: at('top_k', TOP_K),

@@ -8,7 +8,10 @@ export const mixedbreadResponseSchema: JsonSchema = objectSchema(
     object: { const: 'list' },
     data: bestFirstList(
       scoredResultSchema('score', {
-        more: { object: { const: 'rank_result' }, input: { type: ['string', 'object'], description: 'The input as sent, when return_input.' } },
+        more: {
+          object: { const: 'rank_result' },
+          input: { type: ['string', 'object'], description: 'The input as sent, when return_input.' },
+        },
         moreRequired: ['object'],
       }),
     ),

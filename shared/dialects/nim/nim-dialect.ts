@@ -24,7 +24,12 @@ export function formatFastApiError(error: RerankError): DialectResponse {
 export const nimDialect: Dialect = {
   name: 'nim',
   paths: [NIM_RANKING_PATH],
-  example: { model: 'nvidia/nv-rerankqa-mistral-4b-v3', query: { text: EXAMPLE_QUERY }, passages: EXAMPLE_DOCUMENTS.map((text) => ({ text })), truncate: 'END' },
+  example: {
+    model: 'nvidia/nv-rerankqa-mistral-4b-v3',
+    query: { text: EXAMPLE_QUERY },
+    passages: EXAMPLE_DOCUMENTS.map((text) => ({ text })),
+    truncate: 'END',
+  },
   ...declared,
   parse: (body) => ({ ...declared.parse(body), activation: 'logit' }),
   responseSchema: nimResponseSchema,

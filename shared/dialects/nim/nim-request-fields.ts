@@ -13,8 +13,11 @@ const PASSAGES: WireType<RerankDocument[]> = {
   required: true,
   read(value, param) {
     if (value === undefined || value === null) throw invalidRequest(`${param} is required`, param);
-    if (!Array.isArray(value)) throw invalidRequest(`${param} must be an array of {"text": "..."} objects, got ${describeJsonValue(value)}`, param);
-    return value.map((item: unknown, i): RerankDocument => ({ text: stringValue(expectObject(item, `${param}[${i}]`)['text'], `${param}[${i}].text`) }));
+    if (!Array.isArray(value))
+      throw invalidRequest(`${param} must be an array of {"text": "..."} objects, got ${describeJsonValue(value)}`, param);
+    return value.map(
+      (item: unknown, i): RerankDocument => ({ text: stringValue(expectObject(item, `${param}[${i}]`)['text'], `${param}[${i}].text`) }),
+    );
   },
 };
 
@@ -23,7 +26,11 @@ const PASSAGES: WireType<RerankDocument[]> = {
  * `NONE` refuses it, as does absence (NIM's default). Anything else is a 400 naming the two values.
  */
 const TRUNCATE: WireType<boolean | undefined> = {
-  schema: { type: ['string', 'null'], enum: ['NONE', 'END', null], description: '`END` = cut an over-long passage at its end; `NONE` (default) = refuse it (413).' },
+  schema: {
+    type: ['string', 'null'],
+    enum: ['NONE', 'END', null],
+    description: '`END` = cut an over-long passage at its end; `NONE` (default) = refuse it (413).',
+  },
   required: false,
   read(value, param) {
     const mode = optionalStringValue(value, param);

@@ -14,7 +14,8 @@ const RANK_FIELDS: WireType<string[] | undefined> = {
     type: ['array', 'null'],
     minItems: 1,
     items: { type: 'string' },
-    description: 'Cohere v1: score each (object) document as its listed fields, serialized as `field: value` lines; a listed field a document lacks is a 400.',
+    description:
+      'Cohere v1: score each (object) document as its listed fields, serialized as `field: value` lines; a listed field a document lacks is a 400.',
   },
   required: false,
   read(value, param) {
@@ -29,7 +30,8 @@ const DOCUMENTS: WireType<RerankDocument[], { readonly rankFields: string[] | un
   schema: {
     type: 'array',
     minItems: 1,
-    description: 'Strings, or objects with a string `text` (objects are returned as sent). With `rank_fields`: any objects (or strings, read as `{text}`).',
+    description:
+      'Strings, or objects with a string `text` (objects are returned as sent). With `rank_fields`: any objects (or strings, read as `{text}`).',
   },
   required: true,
   read: (value, param, { rankFields }) => (rankFields ? readRankFieldDocuments(value, param, rankFields) : readDocuments(value, param)),
@@ -42,7 +44,10 @@ export const openAiRequestFields = defineWireFields({
   title: 'OpenAiRerankRequest',
   inputs: { rankFields: at('rank_fields', RANK_FIELDS), ...CORPUS_FILE_INPUT },
   fields: {
-    maxChunksPerDoc: at('max_chunks_per_doc', integerOrAbsent(1, 'Cohere v1: split long documents into word windows; a document scores as its best chunk.')),
+    maxChunksPerDoc: at(
+      'max_chunks_per_doc',
+      integerOrAbsent(1, 'Cohere v1: split long documents into word windows; a document scores as its best chunk.'),
+    ),
     ...cohereStyleCore(DOCUMENTS),
     topN: at('top_n', TOP_N),
     returnDocuments: at('return_documents', withDefault(booleanOrAbsent('true = every result carries its document.'), false)),

@@ -19,7 +19,11 @@ export const RANKED_RESULT: JsonSchema = scoredResultSchema('relevance_score', {
 export const COHERE_META: JsonSchema = objectSchema({
   api_version: objectSchema({ version: { type: 'string' } }),
   billed_units: objectSchema({
-    search_units: { type: 'integer', minimum: 1, description: 'One per query and every started 100 documents (a chunk of a split document counts as one).' },
+    search_units: {
+      type: 'integer',
+      minimum: 1,
+      description: 'One per query and every started 100 documents (a chunk of a split document counts as one).',
+    },
   }),
 });
 
@@ -51,4 +55,7 @@ export const OPENAI_ERROR_OBJECT: JsonSchema = objectSchema({
 export const openAiErrorSchema: JsonSchema = objectSchema({ error: OPENAI_ERROR_OBJECT }, { title: 'OpenAiError' });
 
 /** `/v1/rerank`: Cohere v1's top-level `{"message"}` plus OpenAI's `error` object, carrying the same text. */
-export const messageAndOpenAiErrorSchema: JsonSchema = objectSchema({ message: { type: 'string' }, error: OPENAI_ERROR_OBJECT }, { title: 'MessageAndOpenAiError' });
+export const messageAndOpenAiErrorSchema: JsonSchema = objectSchema(
+  { message: { type: 'string' }, error: OPENAI_ERROR_OBJECT },
+  { title: 'MessageAndOpenAiError' },
+);

@@ -23,7 +23,13 @@ const isPineconeRequest = (header: (name: string) => string | undefined): boolea
 export const pineconeDialect: Dialect = {
   name: 'pinecone',
   paths: [],
-  example: { model: 'bge-reranker-v2-m3', query: EXAMPLE_QUERY, documents: EXAMPLE_DOCUMENTS.map((text) => ({ text })), top_n: 2, return_documents: true },
+  example: {
+    model: 'bge-reranker-v2-m3',
+    query: EXAMPLE_QUERY,
+    documents: EXAMPLE_DOCUMENTS.map((text) => ({ text })),
+    top_n: 2,
+    return_documents: true,
+  },
   exampleHeaders: { 'x-pinecone-api-version': PINECONE_API_VERSION },
   sharesPath: { path: '/rerank', claimsHeaders: isPineconeRequest },
   ...declaredParse(pineconeRequestFields),
@@ -35,7 +41,11 @@ export const pineconeDialect: Dialect = {
       status: 200,
       body: {
         model: outcome.model,
-        data: outcome.results.map((r) => ({ index: r.index, score: r.score, ...(r.document ? { document: documentObject(r.document) } : {}) })),
+        data: outcome.results.map((r) => ({
+          index: r.index,
+          score: r.score,
+          ...(r.document ? { document: documentObject(r.document) } : {}),
+        })),
         // Billing is not ours to do; Pinecone's clients read the field.
         usage: { rerank_units: 1 },
       },

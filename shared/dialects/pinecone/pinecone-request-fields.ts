@@ -8,7 +8,12 @@ import { TOP_N, booleanOrAbsent } from '../wire-types.js';
 
 /** Pinecone's `rank_fields`: the document fields to score; absent = `["text"]`. */
 const RANK_FIELDS: WireType<readonly string[]> = {
-  schema: { type: ['array', 'null'], minItems: 1, items: { type: 'string' }, description: 'The document fields to score (default `["text"]`); several are scored as `field: value` lines.' },
+  schema: {
+    type: ['array', 'null'],
+    minItems: 1,
+    items: { type: 'string' },
+    description: 'The document fields to score (default `["text"]`); several are scored as `field: value` lines.',
+  },
   required: false,
   read(value, param) {
     const fields = optionalStringArrayValue(value, param);
@@ -22,7 +27,12 @@ const RANK_FIELDS: WireType<readonly string[]> = {
  * it; several as `field: value` lines. Every document comes back as sent (a string as `{text}`).
  */
 const DOCUMENTS: WireType<RerankDocument[], { readonly rankFields: readonly string[] }> = {
-  schema: { type: 'array', minItems: 1, items: { type: ['string', 'object'] }, description: 'Strings, or objects that carry every `rank_fields` field.' },
+  schema: {
+    type: 'array',
+    minItems: 1,
+    items: { type: ['string', 'object'] },
+    description: 'Strings, or objects that carry every `rank_fields` field.',
+  },
   required: true,
   read(value, param, { rankFields }) {
     if (rankFields.length > 1) return readRankFieldDocuments(value, param, rankFields);
@@ -31,7 +41,8 @@ const DOCUMENTS: WireType<RerankDocument[], { readonly rankFields: readonly stri
     return value.map((item: unknown, i): RerankDocument => {
       const source: JsonObject = typeof item === 'string' ? { text: item } : expectObject(item, `${param}[${i}]`);
       const text = source[field];
-      if (typeof text !== 'string') throw invalidRequest(`${param}[${i}].${field} must be a string (the rank field)`, `${param}[${i}].${field}`);
+      if (typeof text !== 'string')
+        throw invalidRequest(`${param}[${i}].${field} must be a string (the rank field)`, `${param}[${i}].${field}`);
       return { text, source };
     });
   },
@@ -39,7 +50,11 @@ const DOCUMENTS: WireType<RerankDocument[], { readonly rankFields: readonly stri
 
 /** Pinecone's `parameters.truncate`: `END` cuts an over-long text, `NONE` refuses it (413). */
 const TRUNCATE: WireType<boolean | undefined> = {
-  schema: { type: ['string', 'null'], enum: ['END', 'NONE', null], description: '`END`: cut a text longer than the limit; `NONE` (the default here): 413.' },
+  schema: {
+    type: ['string', 'null'],
+    enum: ['END', 'NONE', null],
+    description: '`END`: cut a text longer than the limit; `NONE` (the default here): 413.',
+  },
   required: false,
   read: (value) => (value === 'END' ? true : value === 'NONE' ? false : undefined),
 };
@@ -52,7 +67,10 @@ export const pineconeRequestFields = defineWireFields({
   fields: {
     ...cohereStyleCore(DOCUMENTS, "Required by Pinecone; Pinecone's model names alias the default model."),
     topN: at('top_n', TOP_N),
-    returnDocuments: at('return_documents', withDefault(booleanOrAbsent('Default true (Pinecone): every result carries its document as sent.'), true)),
+    returnDocuments: at(
+      'return_documents',
+      withDefault(booleanOrAbsent('Default true (Pinecone): every result carries its document as sent.'), true),
+    ),
     truncate: at(['parameters', 'truncate'], TRUNCATE),
   },
 });

@@ -9,7 +9,9 @@ export const pineconeResponseSchema: JsonSchema = objectSchema(
     data: bestFirstList(
       scoredResultSchema('score', {
         scoreDescription: 'Sigmoid score in [0, 1].',
-        more: { document: { type: 'object', description: 'The document as sent (a string as `{text}`), unless `return_documents` is false.' } },
+        more: {
+          document: { type: 'object', description: 'The document as sent (a string as `{text}`), unless `return_documents` is false.' },
+        },
       }),
     ),
     usage: objectSchema({ rerank_units: { type: 'integer' } }),
@@ -21,7 +23,10 @@ export const pineconeResponseSchema: JsonSchema = objectSchema(
 export const pineconeErrorSchema: JsonSchema = objectSchema(
   {
     status: { type: 'integer' },
-    error: objectSchema({ code: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED'] }, message: { type: 'string' } }),
+    error: objectSchema({
+      code: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED', 'RESOURCE_EXHAUSTED'] },
+      message: { type: 'string' },
+    }),
   },
   { title: 'PineconeError' },
 );

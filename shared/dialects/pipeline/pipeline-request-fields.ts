@@ -21,7 +21,10 @@ export const pipelineRequestFields = defineWireFields({
     'The pipeline dict: `refining_docs` when it is a non-empty list, else `retrieval_docs`, are the candidates. ' +
     'Any other fields are returned unchanged.',
   inputs: {
-    refiningDocs: at('refining_docs', asSent({ description: "The refiner's output: read instead of retrieval_docs when it is a non-empty list." })),
+    refiningDocs: at(
+      'refining_docs',
+      asSent({ description: "The refiner's output: read instead of retrieval_docs when it is a non-empty list." }),
+    ),
     retrievalDocs: at('retrieval_docs', asSent({ description: "The retriever's output: strings, or objects with a string `text`." })),
   },
   fields: {

@@ -25,7 +25,12 @@ export const MAX_TIMEOUT_MS = 30_000;
 export const DEFAULT_TERM_WEIGHT = 0.1;
 
 const UPSTREAM_MODES: readonly UpstreamReranker['mode'][] = ['openai', 'dashscope', 'chat'];
-function readUpstream(config: JsonObject, param: string, strategy: RerankStrategy, modelId: string | undefined): UpstreamReranker | undefined {
+function readUpstream(
+  config: JsonObject,
+  param: string,
+  strategy: RerankStrategy,
+  modelId: string | undefined,
+): UpstreamReranker | undefined {
   const apiUrl = readOptionalString(config, 'api_url', `${param}.api_url`);
   if (apiUrl === undefined) return undefined;
   let url: URL | undefined;
@@ -45,7 +50,8 @@ function readUpstream(config: JsonObject, param: string, strategy: RerankStrateg
   }
   // Seconds, as the RFC's httpx-based providers take it; capped rather than refused (the RFC's own default is 60).
   const timeout = readOptionalNumber(config, 'timeout', `${param}.timeout`);
-  if (timeout !== undefined && timeout <= 0) throw invalidRequest(`${param}.timeout must be a positive number of seconds`, `${param}.timeout`);
+  if (timeout !== undefined && timeout <= 0)
+    throw invalidRequest(`${param}.timeout must be a positive number of seconds`, `${param}.timeout`);
   return {
     apiUrl,
     apiKey: readOptionalString(config, 'api_key', `${param}.api_key`),

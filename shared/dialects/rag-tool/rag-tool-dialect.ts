@@ -38,7 +38,12 @@ export const RAG_TOOL_RERANK_PATH = '/tool-runtime/rag-tool/rerank';
 export const ragToolDialect: Dialect = {
   name: 'rag-tool',
   paths: [RAG_TOOL_RERANK_PATH, `/v1${RAG_TOOL_RERANK_PATH}`],
-  example: { query: EXAMPLE_QUERY, retrieved_docs: EXAMPLE_DOCUMENTS.map((text) => ({ content: text })), top_k: 2, rerank_strategy: 'default' },
+  example: {
+    query: EXAMPLE_QUERY,
+    retrieved_docs: EXAMPLE_DOCUMENTS.map((text) => ({ content: text })),
+    top_k: 2,
+    rerank_strategy: 'default',
+  },
   requestSchema: ragToolRequestFields.schema,
   responseSchema: ragToolResponseSchema,
   errorSchema: llamaStackErrorSchema,

@@ -15,7 +15,13 @@ const RAG_DOCUMENT: JsonSchema = {
   required: ['content'],
   properties: {
     content: {
-      allOf: [{ not: { type: 'object', required: ['uri'], properties: { uri: {} } }, 'x-error-hint': 'URL contents are not fetched; send the document text' }, INTERLEAVED_CONTENT],
+      allOf: [
+        {
+          not: { type: 'object', required: ['uri'], properties: { uri: {} } },
+          'x-error-hint': 'URL contents are not fetched; send the document text',
+        },
+        INTERLEAVED_CONTENT,
+      ],
     },
     document_id: { description: 'Kept with the document (boost rules may match its fields).' },
     metadata: { description: 'Kept with the document; boost fields such as `metadata.source` match it.' },
@@ -38,7 +44,9 @@ const UPSTREAM_SENT: JsonSchema = { type: 'object', required: ['api_url'], prope
 const RERANK_CONFIG: JsonSchema = {
   type: ['object', 'null'],
   properties: {
-    api_url: optionalString('An external rerank provider (absolute http(s) URL; its host must be allowed by RERANK_UPSTREAM_ALLOWED_HOSTS).'),
+    api_url: optionalString(
+      'An external rerank provider (absolute http(s) URL; its host must be allowed by RERANK_UPSTREAM_ALLOWED_HOSTS).',
+    ),
     api_key: { description: "The provider's key (only read with api_url; never echoed)." },
     mode: { description: "The provider's dialect: openai, dashscope or chat (any case; only read with api_url)." },
     model: { description: "The provider's model (only read with api_url)." },
@@ -76,7 +84,8 @@ const STRATEGY: WireType<RerankStrategy> = {
   read(value, param) {
     const name = optionalStringValue(value, param)?.toLowerCase();
     if (name === undefined || name === 'rerank') return 'default';
-    if (!STRATEGIES.includes(name as RerankStrategy)) throw invalidRequest(`${param} must be one of ${STRATEGIES.join(', ')} (any case)`, param);
+    if (!STRATEGIES.includes(name as RerankStrategy))
+      throw invalidRequest(`${param} must be one of ${STRATEGIES.join(', ')} (any case)`, param);
     return name as RerankStrategy;
   },
 };

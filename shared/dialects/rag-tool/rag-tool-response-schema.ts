@@ -13,7 +13,11 @@ export const ragToolResponseSchema = {
       properties: {
         query: { type: 'string' },
         total_chunks: { type: 'integer' },
-        raw_scores: { type: 'array', items: { type: ['number', 'null'] }, description: "The scorer's own scores, in input order; null for a failed pair." },
+        raw_scores: {
+          type: 'array',
+          items: { type: ['number', 'null'] },
+          description: "The scorer's own scores, in input order; null for a failed pair.",
+        },
         execution_time_ms: { type: 'number' },
         mean_score: { type: 'number' },
         std_score: { type: 'number' },

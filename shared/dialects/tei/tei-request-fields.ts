@@ -10,7 +10,11 @@ import { QUERY, RAW_SCORES, TRUNCATE, booleanOrAbsent, integerOrAbsent, stringDo
  * rather than silently answered as `Right`.
  */
 const TRUNCATION_DIRECTION: WireType<'Right' | undefined> = {
-  schema: { type: ['string', 'null'], enum: ['Left', 'Right', 'left', 'right', null], description: 'Only `Right` (the default): a truncated text keeps its start.' },
+  schema: {
+    type: ['string', 'null'],
+    enum: ['Left', 'Right', 'left', 'right', null],
+    description: 'Only `Right` (the default): a truncated text keeps its start.',
+  },
   required: false,
   read: (value, param) => {
     const direction = optionalStringValue(value, param);
@@ -34,7 +38,10 @@ export const teiRequestFields = defineWireFields({
     truncate: at('truncate', TRUNCATE),
     // Not TEI's: Elasticsearch's `hugging_face` rerank service sends it (HuggingFaceRerankRequestEntity: texts, query,
     // return_text, top_n) and keeps the best top_n itself; answering only those is the same ranking, smaller.
-    topN: at('top_n', integerOrAbsent(0, "Extension (Elasticsearch's hugging_face service sends it): how many ranks to return, best first; absent = all.")),
+    topN: at(
+      'top_n',
+      integerOrAbsent(0, "Extension (Elasticsearch's hugging_face service sends it): how many ranks to return, best first; absent = all."),
+    ),
   },
 });
 

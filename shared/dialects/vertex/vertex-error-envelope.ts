@@ -4,5 +4,8 @@ import { GRPC_STATUS_CODE } from '../grpc-status-codes.js';
 
 /** Google's JSON error: `{"error": {"code", "message", "status"}}`; google-gax reads `status`, and prints `message`. */
 export function formatGoogleError(error: RerankError): DialectResponse {
-  return { status: error.status, body: { error: { code: error.status, message: error.publicMessage, status: GRPC_STATUS_CODE[error.kind] } } };
+  return {
+    status: error.status,
+    body: { error: { code: error.status, message: error.publicMessage, status: GRPC_STATUS_CODE[error.kind] } },
+  };
 }

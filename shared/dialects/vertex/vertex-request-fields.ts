@@ -28,7 +28,9 @@ const RECORDS: WireType<RerankDocument[], { readonly ignoreDetails: boolean | un
       const content = optionalStringValue(record['content'], `${param}[${i}].content`);
       const text = [title, content].filter((part): part is string => part !== undefined && part !== '').join('\n');
       if (text === '') throw invalidRequest(`${param}[${i}] needs a title or a content to be ranked`, `${param}[${i}]`);
-      const details: JsonObject = ignoreDetails ? {} : { ...(title === undefined ? {} : { title }), ...(content === undefined ? {} : { content }) };
+      const details: JsonObject = ignoreDetails
+        ? {}
+        : { ...(title === undefined ? {} : { title }), ...(content === undefined ? {} : { content }) };
       return { text, source: { ...(id === undefined ? {} : { id }), ...details } };
     });
   },
@@ -54,7 +56,10 @@ export const vertexRequestFields = defineWireFields({
     userLabels: at('userLabels', asSent({ type: ['object', 'null'], description: 'Accepted; not read.' })),
   },
   fields: {
-    model: at('model', described(MODEL, 'A Vertex AI ranking model name (an alias of the default model) or a served model id; absent = the default model.')),
+    model: at(
+      'model',
+      described(MODEL, 'A Vertex AI ranking model name (an alias of the default model) or a served model id; absent = the default model.'),
+    ),
     query: at('query', QUERY),
     documents: at('records', RECORDS),
     topN: at('topN', TOP_N),

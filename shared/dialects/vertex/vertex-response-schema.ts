@@ -23,7 +23,11 @@ export const vertexResponseSchema: JsonSchema = objectSchema(
 /** Google's JSON error body. */
 export const googleErrorSchema: JsonSchema = objectSchema(
   {
-    error: objectSchema({ code: { type: 'integer' }, message: { type: 'string' }, status: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED'] } }),
+    error: objectSchema({
+      code: { type: 'integer' },
+      message: { type: 'string' },
+      status: { type: 'string', examples: ['INVALID_ARGUMENT', 'UNAUTHENTICATED'] },
+    }),
   },
   { title: 'GoogleError' },
 );

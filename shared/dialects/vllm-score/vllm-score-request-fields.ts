@@ -9,7 +9,8 @@ import { BATCH_SIZE, MODEL, asSent } from '../wire-types.js';
 /** A text or a non-empty list of texts, as vLLM's ScoreRequest takes each side. */
 const TEXTS: JsonSchema = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: { type: 'string' } }] };
 
-const QUERY_SIDE = 'The query: a string, or a list of one string (a longer list pairs each item with its document; this service ranks one query).';
+const QUERY_SIDE =
+  'The query: a string, or a list of one string (a longer list pairs each item with its document; this service ranks one query).';
 const DOCUMENT_SIDE = 'The documents: a list of strings (or one string).';
 
 /** vLLM's `use_activation`: false = the raw score (a logit), true = the activated one (sigmoid); absent = its default. */
@@ -28,7 +29,7 @@ const USE_ACTIVATION: WireType<ScoreActivation | undefined> = {
  */
 export const vllmScoreRequestFields = defineWireFields({
   title: 'VllmScoreRequest',
-  description: "vLLM's score body; the answer is `{object: \"list\", data: [{index, object: \"score\", score}]}` in input order.",
+  description: 'vLLM\'s score body; the answer is `{object: "list", data: [{index, object: "score", score}]}` in input order.',
   inputs: {
     text1: at('text_1', asSent({ ...TEXTS, description: QUERY_SIDE })),
     text2: at('text_2', asSent({ ...TEXTS, description: DOCUMENT_SIDE })),
@@ -51,7 +52,13 @@ type Sides = Readonly<Record<'text1' | 'text2' | 'data1' | 'data2' | 'queries' |
 const SPELLINGS = [
   { query: ['text1', 'text_1'], documents: [['text2', 'text_2']] },
   { query: ['data1', 'data_1'], documents: [['data2', 'data_2']] },
-  { query: ['queries', 'queries'], documents: [['documents', 'documents'], ['items', 'items']] },
+  {
+    query: ['queries', 'queries'],
+    documents: [
+      ['documents', 'documents'],
+      ['items', 'items'],
+    ],
+  },
 ] as const;
 
 const sent = (value: unknown): boolean => value !== undefined && value !== null;
@@ -62,7 +69,8 @@ function textsOf(value: unknown, param: string): string[] {
   const list: unknown[] = Array.isArray(value) ? value : [value];
   if (list.length === 0) throw invalidRequest(`${param} must not be an empty list`, param);
   return list.map((item, i) => {
-    if (typeof item !== 'string') throw invalidRequest(`${param}${Array.isArray(value) ? `[${i}]` : ''} must be a string, got ${describeJsonValue(item)}`, param);
+    if (typeof item !== 'string')
+      throw invalidRequest(`${param}${Array.isArray(value) ? `[${i}]` : ''} must be a string, got ${describeJsonValue(item)}`, param);
     return item;
   });
 }
@@ -78,7 +86,10 @@ export function readScoreSides(sides: Sides): { query: string; documents: string
   const [queryKey, queryParam] = spelling.query;
   const queries = textsOf(sides[queryKey], queryParam);
   if (queries.length > 1) {
-    throw invalidRequest(`${queryParam} must be one text: this service ranks one query's documents (send each query in its own request)`, queryParam);
+    throw invalidRequest(
+      `${queryParam} must be one text: this service ranks one query's documents (send each query in its own request)`,
+      queryParam,
+    );
   }
   const [documentsKey, documentsParam] = spelling.documents.find(([key]) => sent(sides[key])) ?? spelling.documents[0];
   return { query: queries[0] as string, documents: textsOf(sides[documentsKey], documentsParam) };

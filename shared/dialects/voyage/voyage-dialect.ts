@@ -37,7 +37,11 @@ export const voyageDialect: Dialect = {
       status: 200,
       body: {
         object: 'list',
-        data: outcome.results.map((r) => ({ index: r.index, relevance_score: r.score, ...(r.document ? { document: r.document.text } : {}) })),
+        data: outcome.results.map((r) => ({
+          index: r.index,
+          relevance_score: r.score,
+          ...(r.document ? { document: r.document.text } : {}),
+        })),
         model: outcome.model,
         usage: { total_tokens: outcome.usage.totalTokens },
       },

@@ -7,12 +7,18 @@ import { RAW_SCORES, TOP_N, booleanOrAbsent, stringDocuments } from '../wire-typ
 export const voyageRequestFields = defineWireFields({
   title: 'VoyageRerankRequest',
   fields: {
-    ...cohereStyleCore(stringDocuments('Strings only, as Voyage takes them.'), "Required by Voyage; here Voyage's names alias the default model."),
+    ...cohereStyleCore(
+      stringDocuments('Strings only, as Voyage takes them.'),
+      "Required by Voyage; here Voyage's names alias the default model.",
+    ),
     topN: at('top_k', TOP_N),
     returnDocuments: at('return_documents', withDefault(booleanOrAbsent('true = every result carries its document text.'), false)),
     activation: at('raw_scores', RAW_SCORES),
     // Voyage truncates by default.
-    truncate: at('truncation', withDefault(booleanOrAbsent('Default true (Voyage): cut texts longer than the limits; false = 413 instead.'), true)),
+    truncate: at(
+      'truncation',
+      withDefault(booleanOrAbsent('Default true (Voyage): cut texts longer than the limits; false = 413 instead.'), true),
+    ),
   },
   inputs: CORPUS_FILE_INPUT,
 });

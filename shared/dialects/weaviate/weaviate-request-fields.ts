@@ -9,7 +9,9 @@ import { QUERY, asSent, stringDocuments } from '../wire-types.js';
 export const weaviateRequestFields = defineWireFields({
   title: 'WeaviateRerankRequest',
   description: "Weaviate's reranker-transformers body; answered `{query, scores}` in input order.",
-  inputs: { property: at('property', asSent({ type: ['string', 'null'], description: 'Sent by Weaviate (the ranked property); ignored.' })) },
+  inputs: {
+    property: at('property', asSent({ type: ['string', 'null'], description: 'Sent by Weaviate (the ranked property); ignored.' })),
+  },
   fields: {
     query: at('query', QUERY),
     documents: at('documents', stringDocuments('Strings, as Weaviate sends them.')),

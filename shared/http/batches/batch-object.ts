@@ -7,7 +7,14 @@ export function batchObject({ batch, counts, progress }: BatchView): Record<stri
     id: batch.id,
     object: 'batch',
     endpoint: batch.endpoint,
-    ...(batch.errors ? { errors: { object: 'list', data: batch.errors.map((e) => ({ code: e.code, message: e.message, param: e.param ?? null, line: e.line ?? null })) } } : {}),
+    ...(batch.errors
+      ? {
+          errors: {
+            object: 'list',
+            data: batch.errors.map((e) => ({ code: e.code, message: e.message, param: e.param ?? null, line: e.line ?? null })),
+          },
+        }
+      : {}),
     input_file_id: batch.inputFileId,
     completion_window: batch.completionWindow,
     status: batch.status,
@@ -25,7 +32,13 @@ export function batchObject({ batch, counts, progress }: BatchView): Record<stri
     request_counts: { total: counts.total, completed: counts.completed, failed: counts.failed },
     // Our extension (OpenAI's SDKs keep unknown fields): how much is done inside lines, which request_counts cannot say.
     ...(progress
-      ? { progress: { fraction: Number(progress.fraction.toFixed(4)), ...optional('completed_chunks', progress.completedChunks), ...optional('total_chunks', progress.totalChunks) } }
+      ? {
+          progress: {
+            fraction: Number(progress.fraction.toFixed(4)),
+            ...optional('completed_chunks', progress.completedChunks),
+            ...optional('total_chunks', progress.totalChunks),
+          },
+        }
       : {}),
     metadata: batch.metadata ?? null,
   };

@@ -29,7 +29,8 @@ const json = (status: number, body: unknown): APIGatewayProxyStructuredResultV2 
 function listLimit(raw: string | undefined): number {
   if (raw === undefined) return LIST_LIMIT.default;
   const limit = Number(raw);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) throw invalidRequest(`limit must be an integer from 1 to ${LIST_LIMIT.max}`, 'limit');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIST_LIMIT.max)
+    throw invalidRequest(`limit must be an integer from 1 to ${LIST_LIMIT.max}`, 'limit');
   return limit;
 }
 

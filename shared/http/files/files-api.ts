@@ -7,7 +7,16 @@ import { STREAMED_BODY, type StreamedResult } from '../streamed-result.js';
 import { fileObject, uploadObject, uploadPartObject } from './file-objects.js';
 import { parseMultipartForm } from './multipart-form.js';
 
-export type FilesOperation = 'create' | 'list' | 'get' | 'delete' | 'content' | 'upload-create' | 'upload-part' | 'upload-complete' | 'upload-cancel';
+export type FilesOperation =
+  | 'create'
+  | 'list'
+  | 'get'
+  | 'delete'
+  | 'content'
+  | 'upload-create'
+  | 'upload-part'
+  | 'upload-complete'
+  | 'upload-cancel';
 
 export interface FilesRequest {
   readonly event: APIGatewayProxyEventV2;
@@ -38,7 +47,8 @@ const json = (status: number, body: unknown): APIGatewayProxyStructuredResultV2 
 });
 
 const asRecord = (body: unknown): Record<string, unknown> => {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('the request body must be a JSON object', 'body');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalidRequest('the request body must be a JSON object', 'body');
   return body as Record<string, unknown>;
 };
 
@@ -62,7 +72,8 @@ function listQuery(event: APIGatewayProxyEventV2): { after?: string; limit: numb
   const query = event.queryStringParameters ?? {};
   const rawLimit = query['limit'];
   const limit = rawLimit === undefined ? LIST_LIMIT.default : Number(rawLimit);
-  if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) throw invalidRequest(`limit must be an integer from 1 to ${LIST_LIMIT.max}`, 'limit');
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > LIST_LIMIT.max)
+    throw invalidRequest(`limit must be an integer from 1 to ${LIST_LIMIT.max}`, 'limit');
   const order = query['order'];
   if (order !== undefined && order !== 'asc' && order !== 'desc') throw invalidRequest('order must be asc or desc', 'order');
   return {
@@ -97,7 +108,16 @@ export class FilesApi {
         const purpose = form.fields.get('purpose');
         if (purpose === undefined) throw invalidRequest('purpose is required', 'purpose');
         const seconds = expiresAfter(form.fields.get('expires_after[anchor]'), form.fields.get('expires_after[seconds]'));
-        const file = await this.#files.create(owner, { filename: form.file.name || 'file', purpose, size: form.file.size, ...(seconds === undefined ? {} : { expiresAfterSeconds: seconds }) }, form.file.bytes);
+        const file = await this.#files.create(
+          owner,
+          {
+            filename: form.file.name || 'file',
+            purpose,
+            size: form.file.size,
+            ...(seconds === undefined ? {} : { expiresAfterSeconds: seconds }),
+          },
+          form.file.bytes,
+        );
         return json(200, fileObject(file));
       }
       case 'list': {
@@ -117,7 +137,11 @@ export class FilesApi {
         if (url !== undefined) return { statusCode: 302, headers: { location: url, 'cache-control': 'no-store' } };
         const result: StreamedResult = {
           statusCode: 200,
-          headers: { 'content-type': 'application/octet-stream', 'content-length': String(record.bytes), 'content-disposition': contentDisposition(record.filename) },
+          headers: {
+            'content-type': 'application/octet-stream',
+            'content-length': String(record.bytes),
+            'content-disposition': contentDisposition(record.filename),
+          },
           [STREAMED_BODY]: bytes,
         };
         return result;
@@ -160,4 +184,3 @@ export class FilesApi {
     return this.#files.uploadsEnabled;
   }
 }
-

@@ -13,9 +13,17 @@ export interface MultipartForm {
  * `maxParts` parts (what the route takes, with room) is refused before that parser runs: its cost grows with the
  * number of parts, and it runs on the event loop every request shares.
  */
-export async function parseMultipartForm(body: Uint8Array, contentType: string | undefined, fileField: string, maxParts: number): Promise<MultipartForm> {
+export async function parseMultipartForm(
+  body: Uint8Array,
+  contentType: string | undefined,
+  fileField: string,
+  maxParts: number,
+): Promise<MultipartForm> {
   if (contentType === undefined || !/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
-    throw new RerankError('unsupported_media_type', `send the ${fileField} as multipart/form-data (Content-Type: multipart/form-data; boundary=...)`);
+    throw new RerankError(
+      'unsupported_media_type',
+      `send the ${fileField} as multipart/form-data (Content-Type: multipart/form-data; boundary=...)`,
+    );
   }
   const boundary = multipartBoundary(contentType);
   if (boundary === undefined) throw invalidRequest('the multipart/form-data boundary must be 1 to 70 characters', fileField);

@@ -46,7 +46,10 @@ export function openExchange(event: APIGatewayProxyEventV2, maxPathChars?: numbe
     basePath,
   };
   const match = matchRoute(method, path, maxPathChars);
-  const dialect = match.found === 'route' ? (claimedByHeaders(match.route, (name) => header(event, name)) ?? match.route.errorDialect) : match.errorDialect;
+  const dialect =
+    match.found === 'route'
+      ? (claimedByHeaders(match.route, (name) => header(event, name)) ?? match.route.errorDialect)
+      : match.errorDialect;
   return { event, method, path, match, context, started: performance.now(), dialect };
 }
 

@@ -17,7 +17,9 @@ export const authenticate = (auth: RequestAuthenticator): ApiMiddleware => ({
   before: async ({ event: exchange }) => {
     const { match } = exchange;
     if (match.found !== 'route') return;
-    exchange.caller = match.route.public ? { keyId: 'anonymous' } : await auth.authenticate(authorizationOf((name) => header(exchange.event, name)));
+    exchange.caller = match.route.public
+      ? { keyId: 'anonymous' }
+      : await auth.authenticate(authorizationOf((name) => header(exchange.event, name)));
   },
 });
 
@@ -51,7 +53,8 @@ export const responseLimit = (): ApiMiddleware => ({
 /** Every answer, success or failure, names its request id (the id logs and error bodies carry). */
 export const requestIdHeader = (): ApiMiddleware => {
   const stamp: NonNullable<ApiMiddleware['after']> = (request) => {
-    if (request.response) request.response = { ...request.response, headers: { ...request.response.headers, 'x-request-id': request.event.context.requestId } };
+    if (request.response)
+      request.response = { ...request.response, headers: { ...request.response.headers, 'x-request-id': request.event.context.requestId } };
   };
   return { name: 'request-id-header', after: stamp, onError: stamp };
 };

@@ -7,7 +7,9 @@ export class MethodNotAllowedError extends RerankError {
     path: string,
     readonly allowed: readonly string[],
   ) {
-    super('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, { headers: { allow: allowed.join(', ') } });
+    super('method_not_allowed', `${method} is not allowed on ${path}; use ${allowed.join(', ')}`, {
+      headers: { allow: allowed.join(', ') },
+    });
     this.name = 'MethodNotAllowedError';
   }
 }

@@ -22,7 +22,12 @@ const docsResponse = (asset: DocsAsset): ApiResult => ({
 });
 
 /** What a client or an operator reads to find its way: health, the API's description, the served models. */
-export function discoveryRoute(action: DiscoveryAction, exchange: ApiExchange, params: Readonly<Record<string, string>>, deps: ApiAppDeps): ApiResult {
+export function discoveryRoute(
+  action: DiscoveryAction,
+  exchange: ApiExchange,
+  params: Readonly<Record<string, string>>,
+  deps: ApiAppDeps,
+): ApiResult {
   const { basePath } = exchange.context;
   switch (action) {
     case 'health':

@@ -20,7 +20,13 @@ import { reply } from './reply.js';
 const POLL_BUDGET_BYTES = LAMBDA_MAX_RESPONSE_BYTES - 64 * 1024;
 
 /** Submits an admitted request as the caller's job; with an Idempotency-Key a retry gets the first job back. */
-export function submitJob(deps: ApiAppDeps, exchange: ApiExchange, request: RerankRequest, dialect: Dialect, job: JobPlan): Promise<JobRecord> {
+export function submitJob(
+  deps: ApiAppDeps,
+  exchange: ApiExchange,
+  request: RerankRequest,
+  dialect: Dialect,
+  job: JobPlan,
+): Promise<JobRecord> {
   const caller: Caller = callerOf(exchange);
   const submission = {
     ...job,
@@ -46,7 +52,13 @@ export async function submitJobRoute(deps: ApiAppDeps, exchange: ApiExchange, di
 }
 
 /** A finished job answered on a dialect endpoint: the dialect's normal body, or its error envelope. */
-export async function formatJob(deps: ApiAppDeps, job: JobRecord, dialect: Dialect, context: ApiContext, request: RerankRequest): Promise<ApiResult> {
+export async function formatJob(
+  deps: ApiAppDeps,
+  job: JobRecord,
+  dialect: Dialect,
+  context: ApiContext,
+  request: RerankRequest,
+): Promise<ApiResult> {
   const outcome = await deps.jobs.outcome(job);
   if (!outcome) throw new RerankError('upstream', `rerank job ${job.id} failed: ${job.error ?? 'unknown reason'}`);
   // The request only chooses the framing (chat `stream`); the job's outcome carries everything else.
@@ -54,18 +66,25 @@ export async function formatJob(deps: ApiAppDeps, job: JobRecord, dialect: Diale
 }
 
 /** `GET /v1/rerank/jobs/{id}`: the job, and once it succeeded its result in its dialect, in pages that fit one answer. */
-export async function getJobRoute(deps: ApiAppDeps, exchange: ApiExchange, jobId: string, page = resultPageRequest(exchange.event)): Promise<ApiResult> {
+export async function getJobRoute(
+  deps: ApiAppDeps,
+  exchange: ApiExchange,
+  jobId: string,
+  page = resultPageRequest(exchange.event),
+): Promise<ApiResult> {
   const { context } = exchange;
   const job = await deps.jobs.find(jobId, callerOf(exchange).keyId);
   if (!job) throw new RerankError('not_found', `no job '${jobId}' (jobs expire, and are visible only to the key that submitted them)`);
   const outcome = await deps.jobs.outcome(job);
-  if (!outcome) return json(200, jobView(job, undefined, context.basePath), job.status === 'running' ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
+  if (!outcome)
+    return json(200, jobView(job, undefined, context.basePath), job.status === 'running' ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
   const dialect = DIALECTS[job.dialect];
   // A result too large for one answer is read in pages (`result_page.next_offset`), never refused with a 413.
   return pageOutcome(
     outcome,
     page,
-    (slice, resultPage) => json(200, { ...jobView(job, dialect.formatOutcome(slice, context).body, context.basePath), result_page: resultPage }),
+    (slice, resultPage) =>
+      json(200, { ...jobView(job, dialect.formatOutcome(slice, context).body, context.basePath), result_page: resultPage }),
     (result) => lambdaResultBytes(result) <= POLL_BUDGET_BYTES,
   );
 }

@@ -28,7 +28,12 @@ const withPathModel = (body: unknown, model: string | undefined): unknown =>
   typeof body === 'object' && body !== null && !Array.isArray(body) && model !== undefined ? { ...body, model } : body;
 
 /** Scores within syncTimeoutMs: past it the scorer stops at its next batch and the caller gets a 504 that says what to do. */
-async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, dialect: Dialect, unqueueable: string | undefined): Promise<RerankOutcome> {
+async function scoreWithDeadline(
+  deps: ApiAppDeps,
+  request: RerankRequest,
+  dialect: Dialect,
+  unqueueable: string | undefined,
+): Promise<RerankOutcome> {
   const timeoutMs = deps.syncTimeoutMs;
   const names = dialect.paramNames(request);
   if (timeoutMs === undefined) return deps.service.rerank(request, { names });
@@ -47,14 +52,23 @@ async function scoreWithDeadline(deps: ApiAppDeps, request: RerankRequest, diale
  * poll URL). A path shared by several dialects is told apart by the headers (`byHeaders`), else by the body
  * (`byBody`); from then on the exchange is in the claimed dialect, errors included.
  */
-export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpointDialect: Dialect, byBody: readonly BodyDialect[] = []): Promise<ApiResult> {
+export async function rerankRoute(
+  deps: ApiAppDeps,
+  exchange: ApiExchange,
+  endpointDialect: Dialect,
+  byBody: readonly BodyDialect[] = [],
+): Promise<ApiResult> {
   const { event, context } = exchange;
   const byHeaders = exchange.match.found === 'route' ? claimedByHeaders(exchange.match.route, (name) => header(event, name)) : undefined;
   const sent = readJsonBody(event, deps.limits.maxBodyBytes, { untyped: endpointDialect.acceptsUntypedBody === true });
   const dialect = byHeaders ?? byBody.find((alternative) => alternative.claims(sent))?.dialect ?? endpointDialect;
-  const body = dialect.modelInPath ? withPathModel(sent, exchange.match.found === 'route' ? exchange.match.params['model'] : undefined) : sent;
+  const body = dialect.modelInPath
+    ? withPathModel(sent, exchange.match.found === 'route' ? exchange.match.params['model'] : undefined)
+    : sent;
   exchange.dialect = dialect;
-  const { request, plan } = admitBody(deps, dialect, body, 'auto', { preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? '') });
+  const { request, plan } = admitBody(deps, dialect, body, 'auto', {
+    preferAsync: /\brespond-async\b/i.test(header(event, 'prefer') ?? ''),
+  });
   if (plan.kind === 'job') {
     // A request that becomes a job honours Idempotency-Key as a job submission does: a retry waits on the first job.
     const submitted = await submitJob(deps, exchange, request, dialect, plan.job);
@@ -64,7 +78,8 @@ export async function rerankRoute(deps: ApiAppDeps, exchange: ApiExchange, endpo
     if (job.status === 'running') throw new JobStillRunningError(job.id, `${context.basePath}${jobPollPath(job.id)}`, waitMs);
     return formatJob(deps, job, dialect, context, request);
   }
-  const outcome = request.documents.length === 0 ? emptyOutcome(context.requestId) : await scoreWithDeadline(deps, request, dialect, plan.unqueueable);
+  const outcome =
+    request.documents.length === 0 ? emptyOutcome(context.requestId) : await scoreWithDeadline(deps, request, dialect, plan.unqueueable);
   const formatted = dialect.formatOutcome(outcome, context, request);
   recordRerankMetrics(dialect.name, request.documents.length, outcome);
   return reply(formatted, {

@@ -11,7 +11,10 @@ import { rerankRoute } from './rerank-route.js';
 export async function routeExchange(deps: ApiAppDeps, exchange: ApiExchange): Promise<ApiResult> {
   const { match, method, path, event } = exchange;
   if (match.found === 'too-long') {
-    throw new RerankError('uri_too_long', `the path is ${match.length} characters; this service serves paths of at most ${match.maxPathChars}`);
+    throw new RerankError(
+      'uri_too_long',
+      `the path is ${match.length} characters; this service serves paths of at most ${match.maxPathChars}`,
+    );
   }
   if (match.found === 'none') throw new RerankError('not_found', `no route for ${method} ${path}`);
   if (match.found === 'wrong-method') throw new MethodNotAllowedError(method, path, match.allowed);
@@ -39,7 +42,13 @@ export async function routeExchange(deps: ApiAppDeps, exchange: ApiExchange): Pr
     case 'batches': {
       if (!deps.batches) throw new RerankError('not_found', `batches are not enabled on ${path}`);
       const readBody = () => readJsonBody(event, deps.limits.maxBodyBytes);
-      return deps.batches.handle(action.operation, { event, caller: callerOf(exchange), params, readBody, header: (name) => header(event, name) });
+      return deps.batches.handle(action.operation, {
+        event,
+        caller: callerOf(exchange),
+        params,
+        readBody,
+        header: (name) => header(event, name),
+      });
     }
     case 'files': {
       if (!deps.files) throw new RerankError('not_found', `files are not enabled on ${path}`);

@@ -57,7 +57,9 @@ export async function readBiEncoderFolder(folder: string, options: { readonly mo
   const config = asObject(await readFolderJsonValue(root, 'config.json', true));
   if (config === undefined) throw new ModelFolderError(`model folder ${root}: config.json is not a JSON object`);
   if (config['rerank_kind'] !== 'bi-encoder') {
-    throw new ModelFolderError(`model folder ${root}: config.json rerank_kind is ${JSON.stringify(config['rerank_kind'])}, not "bi-encoder"`);
+    throw new ModelFolderError(
+      `model folder ${root}: config.json rerank_kind is ${JSON.stringify(config['rerank_kind'])}, not "bi-encoder"`,
+    );
   }
   const tokenizerConfig = asObject(await readFolderJsonValue(root, 'tokenizer_config.json', false)) ?? {};
   const vocabFile = typeof tokenizerConfig['vocab_file'] === 'string' ? tokenizerConfig['vocab_file'] : 'vocab.json';

@@ -167,7 +167,9 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
       async (batch, runner) => {
         const output = await runner.run(batchFeeds(batch.map((index) => rows[index]!)));
         if (output.dims.length !== 2 || output.dims[1] !== this.dimensions) {
-          throw new Error(`model ${this.id}: output ${this.outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`);
+          throw new Error(
+            `model ${this.id}: output ${this.outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`,
+          );
         }
         const data = output.data;
         batch.forEach((index, row) => {
@@ -273,14 +275,27 @@ export async function loadOnnxBiEncoder(options: OnnxBiEncoderOptions): Promise<
         `[${runners.outputNames.join(', ')}]; expected [${EXPECTED_INPUTS.join(', ')}] -> ${folder.outputName}`,
     );
   }
-  return new OnnxBiEncoderScorer(options.id, runners, tokenizer, folder.outputName, folder.maxLength, folder.dimensions, {
-    batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-    maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_LENGTH_BATCH_TOKENS,
-  }, new EmbeddingCache(options.embeddingCacheEntries ?? DEFAULT_EMBEDDING_CACHE_ENTRIES), await weightsDigest(folder.onnxPath, folder));
+  return new OnnxBiEncoderScorer(
+    options.id,
+    runners,
+    tokenizer,
+    folder.outputName,
+    folder.maxLength,
+    folder.dimensions,
+    {
+      batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+      maxBatchTokens: options.maxBatchTokens ?? DEFAULT_MAX_LENGTH_BATCH_TOKENS,
+    },
+    new EmbeddingCache(options.embeddingCacheEntries ?? DEFAULT_EMBEDDING_CACHE_ENTRIES),
+    await weightsDigest(folder.onnxPath, folder),
+  );
 }
 
 /** What a stored embedding depends on: the graph's bytes, the vocabulary and the length texts are cut to. */
-async function weightsDigest(onnxPath: string, folder: { vocabulary: unknown; maxLength: number; dimensions: number; outputName: string }): Promise<string> {
+async function weightsDigest(
+  onnxPath: string,
+  folder: { vocabulary: unknown; maxLength: number; dimensions: number; outputName: string },
+): Promise<string> {
   const hash = createHash('sha256').update(await readFile(onnxPath));
   hash.update(JSON.stringify([folder.vocabulary, folder.maxLength, folder.dimensions, folder.outputName]));
   return hash.digest('hex');

@@ -103,7 +103,11 @@ interface GraphShape {
 }
 
 /** A static dimension of a graph input, else the fallback (exports name dynamic axes with strings). */
-function staticDim(metadata: ort.InferenceSession.ValueMetadata | undefined, axis: number, fallback: number | undefined): number | undefined {
+function staticDim(
+  metadata: ort.InferenceSession.ValueMetadata | undefined,
+  axis: number,
+  fallback: number | undefined,
+): number | undefined {
   const dim = metadata?.isTensor === true ? metadata.shape[axis] : undefined;
   return typeof dim === 'number' && dim > 0 ? dim : fallback;
 }
@@ -138,7 +142,15 @@ function graphShape(session: OnnxSession, id: string, config: CrossEncoderConfig
           logitsName: outputName,
         }
       : undefined;
-  return { inputNames: session.inputNames, outputName, outputRank, pastType, pastHeads: pastHeads ?? 0, pastHeadDim: pastHeadDim ?? 0, cache };
+  return {
+    inputNames: session.inputNames,
+    outputName,
+    outputRank,
+    pastType,
+    pastHeads: pastHeads ?? 0,
+    pastHeadDim: pastHeadDim ?? 0,
+    cache,
+  };
 }
 
 class OnnxCausalLmReranker implements CausalLmReranker {
@@ -202,7 +214,8 @@ class OnnxCausalLmReranker implements CausalLmReranker {
   private margin(output: ort.Tensor, position: number): number {
     const base = position * Number(output.dims[output.dims.length - 1]);
     const data = output.data;
-    if (data instanceof Uint16Array && output.type === 'float16') return halfToFloat(data[base + this.answer.yes]!) - halfToFloat(data[base + this.answer.no]!);
+    if (data instanceof Uint16Array && output.type === 'float16')
+      return halfToFloat(data[base + this.answer.yes]!) - halfToFloat(data[base + this.answer.no]!);
     return Number(data[base + this.answer.yes]) - Number(data[base + this.answer.no]);
   }
 
@@ -309,7 +322,8 @@ class OnnxCausalLmReranker implements CausalLmReranker {
  */
 async function readCausalLmFolder(options: CausalLmRerankerOptions): Promise<ModelFolder> {
   if (options.modelFile !== undefined) return readModelFolder(options.folder, { modelFile: options.modelFile });
-  const candidates = options.variant === undefined ? [...ONNX_FILE_CANDIDATES, ...ONNX_VARIANT_FILES.fp16] : ONNX_VARIANT_FILES[options.variant];
+  const candidates =
+    options.variant === undefined ? [...ONNX_FILE_CANDIDATES, ...ONNX_VARIANT_FILES.fp16] : ONNX_VARIANT_FILES[options.variant];
   for (const modelFile of candidates) {
     try {
       return await readModelFolder(options.folder, { modelFile });
@@ -331,7 +345,9 @@ async function readCausalLmFolder(options: CausalLmRerankerOptions): Promise<Mod
 export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Promise<CausalLmReranker> {
   const folder = await readCausalLmFolder(options);
   if (!isCausalLm(folder.config)) {
-    throw new ModelFolderError(`model ${options.id}: ${folder.folder} is not a causal LM (architectures: ${folder.config.architectures.join(', ') || 'none'})`);
+    throw new ModelFolderError(
+      `model ${options.id}: ${folder.folder} is not a causal LM (architectures: ${folder.config.architectures.join(', ') || 'none'})`,
+    );
   }
   const template = await readLlmRerankTemplate(folder.folder);
   const tokenizer = new Tokenizer(folder.tokenizerJson, folder.tokenizerConfig);
@@ -354,7 +370,10 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
     // A KV-cache graph bounds its logits per run (column chunks), so its batches need not shrink to do it.
     const limits = {
       batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-      maxBatchTokens: Math.min(options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS, graph.cache === undefined ? logitBound : Number.POSITIVE_INFINITY),
+      maxBatchTokens: Math.min(
+        options.maxBatchTokens ?? DEFAULT_MAX_BATCH_TOKENS,
+        graph.cache === undefined ? logitBound : Number.POSITIVE_INFINITY,
+      ),
     };
     const maxRunTokens = Math.max(1, options.maxRunTokens ?? logitBound);
     const reranker = new OnnxCausalLmReranker(options.id, template, maxLength, tokenizer, session, graph, answer, limits, maxRunTokens);

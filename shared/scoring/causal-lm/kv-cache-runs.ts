@@ -63,7 +63,8 @@ export function feedableFloat16(tensor: ort.Tensor): ort.Tensor {
   const data = tensor.data as ArrayBufferView;
   if (tensor.type !== 'float16' || data instanceof Uint16Array) return tensor;
   (tensor as unknown as { cpuData: Uint16Array }).cpuData = new Uint16Array(data.buffer, data.byteOffset, tensor.size);
-  if (!(tensor.data instanceof Uint16Array)) throw new Error('onnxruntime-common no longer keeps tensor data in cpuData: a float16 cache cannot be fed back');
+  if (!(tensor.data instanceof Uint16Array))
+    throw new Error('onnxruntime-common no longer keeps tensor data in cpuData: a float16 cache cannot be fed back');
   return tensor;
 }
 
@@ -105,7 +106,14 @@ export function tokenTensors(rows: readonly (readonly number[])[], from: number,
 }
 
 /** Feeds of token columns [from, to) of every row on a cache of the `from` positions before. */
-function chunkFeeds(graph: CacheGraph, rows: readonly (readonly number[])[], from: number, to: number, pad: number, past: Past): Record<string, ort.Tensor> {
+function chunkFeeds(
+  graph: CacheGraph,
+  rows: readonly (readonly number[])[],
+  from: number,
+  to: number,
+  pad: number,
+  past: Past,
+): Record<string, ort.Tensor> {
   const tokens = tokenTensors(rows, from, to, pad);
   const feeds: Record<string, ort.Tensor> = { ...past };
   for (const name of graph.tokenInputs) feeds[name] = tokens[name]!;

@@ -61,10 +61,12 @@ export async function readLlmRerankTemplate(folder: string): Promise<LlmRerankTe
   } catch (error) {
     throw new ModelFolderError(`model folder ${folder}: ${TEMPLATE_FILE} is not valid JSON (${(error as Error).message})`);
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ModelFolderError(`model folder ${folder}: ${TEMPLATE_FILE} must be an object`);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw new ModelFolderError(`model folder ${folder}: ${TEMPLATE_FILE} must be an object`);
   const merged: Record<string, unknown> = { ...QWEN3_RERANK_TEMPLATE, ...(raw as Record<string, unknown>) };
   for (const [key, value] of Object.entries(QWEN3_RERANK_TEMPLATE)) {
-    if (typeof merged[key] !== typeof value) throw new ModelFolderError(`model folder ${folder}: ${TEMPLATE_FILE} field ${key} must be a ${typeof value}`);
+    if (typeof merged[key] !== typeof value)
+      throw new ModelFolderError(`model folder ${folder}: ${TEMPLATE_FILE} field ${key} must be a ${typeof value}`);
   }
   if (!Number.isInteger(merged.maxLength) || (merged.maxLength as number) < 16) {
     throw new ModelFolderError(`model folder ${folder}: ${TEMPLATE_FILE} maxLength must be an integer >= 16`);

@@ -6,7 +6,11 @@ const sessions = new Map<number, Promise<ort.InferenceSession>>();
 function sessionFor(dimensions: number): Promise<ort.InferenceSession> {
   let session = sessions.get(dimensions);
   if (!session) {
-    session = ort.InferenceSession.create(shardProductsModel(dimensions), { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' });
+    session = ort.InferenceSession.create(shardProductsModel(dimensions), {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      executionMode: 'sequential',
+    });
     session.catch(() => sessions.delete(dimensions));
     sessions.set(dimensions, session);
   }
@@ -33,7 +37,10 @@ export async function shardCosines(queries: readonly Float32Array[], data: Float
   const stacked = new Float32Array(queries.length * dimensions);
   queries.forEach((q, i) => stacked.set(q, i * dimensions));
   const session = await sessionFor(dimensions);
-  const out = await session.run({ Q: new ort.Tensor('float32', stacked, [queries.length, dimensions]), D: new ort.Tensor('float32', data, [count, dimensions]) });
+  const out = await session.run({
+    Q: new ort.Tensor('float32', stacked, [queries.length, dimensions]),
+    D: new ort.Tensor('float32', data, [count, dimensions]),
+  });
   const dots = out['dots']!.data as Float32Array;
   const squares = out['squares']!.data as Float32Array;
   return queries.map((query, q) => {

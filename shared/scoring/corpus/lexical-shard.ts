@@ -50,7 +50,11 @@ function termMapOf(shard: LexicalShard): Map<string, number> {
  * Every document's lexical features against one query (its terms as tokenizeLexical gives them), read from the
  * shard's postings: equal to lexicalFeatures over the document's own tokens (the same arithmetic, lexicalFeaturesFromCounts).
  */
-export function lexicalShardFeatures(queryTerms: readonly string[], shard: LexicalShard, background: BackgroundStatistics): LexicalFeatures[] {
+export function lexicalShardFeatures(
+  queryTerms: readonly string[],
+  shard: LexicalShard,
+  background: BackgroundStatistics,
+): LexicalFeatures[] {
   const distinct = [...new Set(queryTerms)];
   const idfs = queryIdfs(distinct, background);
   const count = shard.lengths.length;

@@ -27,7 +27,8 @@ function valueInfo(field: 11 | 12, name: string, dims: readonly (string | number
 }
 
 const intAttribute = (name: string, value: number) => message(5, [...text(1, name), ...integer(3, value), ...integer(20, ATTRIBUTE_INT)]);
-const intsAttribute = (name: string, values: readonly number[]) => message(5, [...text(1, name), ...values.flatMap((v) => integer(8, v)), ...integer(20, ATTRIBUTE_INTS)]);
+const intsAttribute = (name: string, values: readonly number[]) =>
+  message(5, [...text(1, name), ...values.flatMap((v) => integer(8, v)), ...integer(20, ATTRIBUTE_INTS)]);
 
 /**
  * dots[q][d] = Q[q] . D[d] (Gemm with transB) and squares[d] = |D[d]|^2 (ReduceSumSquare over the width), for
@@ -35,7 +36,13 @@ const intsAttribute = (name: string, values: readonly number[]) => message(5, [.
  */
 export function shardProductsModel(dimensions: number): Uint8Array {
   const gemm = message(1, [...text(1, 'Q'), ...text(1, 'D'), ...text(2, 'dots'), ...text(4, 'Gemm'), ...intAttribute('transB', 1)]);
-  const norms = message(1, [...text(1, 'D'), ...text(2, 'squares'), ...text(4, 'ReduceSumSquare'), ...intsAttribute('axes', [1]), ...intAttribute('keepdims', 0)]);
+  const norms = message(1, [
+    ...text(1, 'D'),
+    ...text(2, 'squares'),
+    ...text(4, 'ReduceSumSquare'),
+    ...intsAttribute('axes', [1]),
+    ...intAttribute('keepdims', 0),
+  ]);
   const graph = [
     ...gemm,
     ...norms,

@@ -40,7 +40,11 @@ export const digestOf = (...parts: readonly string[]): string => createHash('sha
  * keeps what the model reads of each document (fp32 embeddings, lexical counts), `scoreShard` scores a group of
  * queries against a shard with the same arithmetic as the scorer's own `score` (`combine` is that scorer's last step).
  */
-export function createStoredAnalysis(sides: { readonly dense?: DenseSide; readonly lexical?: LexicalSide; readonly combine: CombineSides }): StoredAnalysis {
+export function createStoredAnalysis(sides: {
+  readonly dense?: DenseSide;
+  readonly lexical?: LexicalSide;
+  readonly combine: CombineSides;
+}): StoredAnalysis {
   const { dense, lexical, combine } = sides;
   if (!dense && !lexical) throw new Error('a stored analysis needs a dense or a lexical side');
   // What is stored depends on the sides alone (a refitted fusion reads the same shards).
@@ -51,7 +55,8 @@ export function createStoredAnalysis(sides: { readonly dense?: DenseSide; readon
     ...(lexical ? { lexical } : {}),
     async analyse(texts: readonly string[], signal?: AbortSignal): Promise<DocumentShard> {
       const encoded = dense ? await dense.encode(texts, signal) : undefined;
-      const vectors = encoded && dense ? { dimensions: dense.dimensions, data: concatRows(encoded.embeddings, dense.dimensions) } : undefined;
+      const vectors =
+        encoded && dense ? { dimensions: dense.dimensions, data: concatRows(encoded.embeddings, dense.dimensions) } : undefined;
       return {
         count: texts.length,
         tokens: Uint32Array.from(encoded?.tokens ?? texts.map(() => 0)),

@@ -9,9 +9,14 @@ import { FUSION_FEATURE_NAMES, HYBRID_FEATURE_NAMES } from './fusion-features.js
  * no array per pair. A corpus query fuses every pair of the corpus: the per-pair arrays and name lookups were a third
  * of a 1,000-line batch's time over a stored corpus.
  */
-export function compileFusion(model: LogisticModel, bm25: LogisticModel = BM25_CALIBRATION): (cosine: number, f: LexicalFeatures) => number {
+export function compileFusion(
+  model: LogisticModel,
+  bm25: LogisticModel = BM25_CALIBRATION,
+): (cosine: number, f: LexicalFeatures) => number {
   if (model.features.length !== model.weights.length) {
-    throw new RangeError(`logistic model expects ${model.weights.length} features (${model.features.join(', ')}), got ${model.features.length}`);
+    throw new RangeError(
+      `logistic model expects ${model.weights.length} features (${model.features.join(', ')}), got ${model.features.length}`,
+    );
   }
   // Each named feature: its place in the hybrid vector, or -1 for bm25Logit.
   const slots = model.features.map((name) => {

@@ -32,7 +32,8 @@ export interface FittedHybridScorer extends Scorer {
   readonly documentAnalysis?: StoredAnalysis;
 }
 
-const hasFeatures = (scorer: Scorer): scorer is LexicalFeatureSource => typeof (scorer as Partial<LexicalFeatureSource>).features === 'function';
+const hasFeatures = (scorer: Scorer): scorer is LexicalFeatureSource =>
+  typeof (scorer as Partial<LexicalFeatureSource>).features === 'function';
 
 /**
  * sigmoid(w . [the fusion's named features: lexical ones, cosine, ...] + b), features and weights fitted offline on training
@@ -49,7 +50,8 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
   const fused = (cosine: number, f: LexicalFeatures) => fusion(Number.isFinite(cosine) ? cosine : 0, f);
   const dense = (model.documentAnalysis as StoredAnalysis | undefined)?.dense;
   const lexicalSide = (lexical.documentAnalysis as StoredAnalysis | undefined)?.lexical;
-  const documentAnalysis = dense && lexicalSide ? createStoredAnalysis({ dense, lexical: lexicalSide, combine: (cosine, f) => fused(cosine, f!) }) : undefined;
+  const documentAnalysis =
+    dense && lexicalSide ? createStoredAnalysis({ dense, lexical: lexicalSide, combine: (cosine, f) => fused(cosine, f!) }) : undefined;
   return {
     ...(documentAnalysis ? { documentAnalysis } : {}),
     id: options.id,
@@ -64,7 +66,9 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
       const modelBatch = await model.score(query, documents, scoreOptions);
       const features = lexical.features(query, documents);
       if (modelBatch.scores.length !== documents.length || features.length !== documents.length) {
-        throw new Error(`hybrid ${options.id}: got ${modelBatch.scores.length} model scores and ${features.length} feature rows for ${documents.length} documents`);
+        throw new Error(
+          `hybrid ${options.id}: got ${modelBatch.scores.length} model scores and ${features.length} feature rows for ${documents.length} documents`,
+        );
       }
       // A NaN cosine (never from USE-lite) counts as no semantic match rather than poisoning the score.
       const scores = features.map((f, i) => fused(modelBatch.scores[i]!, f));
@@ -81,7 +85,8 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
  */
 export function createDefaultHybridScorer(options: { id: string; model: Scorer; lexical: Scorer }): Scorer {
   const { id, model, lexical } = options;
-  if (model.scoreKind === 'similarity' && model.candidateRelative === false && hasFeatures(lexical)) return createFittedHybridScorer({ id, model, lexical });
+  if (model.scoreKind === 'similarity' && model.candidateRelative === false && hasFeatures(lexical))
+    return createFittedHybridScorer({ id, model, lexical });
   return createHybridScorer({ id, model, lexical });
 }
 

@@ -32,7 +32,13 @@ function bm25Logit(lexical: LexicalFeatures, bm25: LogisticModel): number {
  * `bm25` is the lexical model whose logit bm25Logit is: the served one, except in the leave-one-source-out
  * fit, which refits it per fold so that the held-out source's bm25Logit is out of sample.
  */
-export function fusionFeatureVector(names: readonly string[], lexical: LexicalFeatures, cosine: number, saturation: number, bm25: LogisticModel = BM25_CALIBRATION): number[] {
+export function fusionFeatureVector(
+  names: readonly string[],
+  lexical: LexicalFeatures,
+  cosine: number,
+  saturation: number,
+  bm25: LogisticModel = BM25_CALIBRATION,
+): number[] {
   const hybrid = hybridFeatureVector(lexical, cosine, saturation);
   return names.map((name) => {
     if (name === 'bm25Logit') return bm25Logit(lexical, bm25);

@@ -68,7 +68,9 @@ export function createHybridScorer(options: HybridScorerOptions): HybridScorer {
     const lexicalBatch = await lexical.score(query, documents);
     checkLength(lexical.id, lexicalBatch.scores, documents.length);
     const modelScores = modelIsLogit ? rawModelScores.map(sigmoid) : rawModelScores;
-    return fusion === 'rrf' ? fuseRrf(modelScores, lexicalBatch.scores, weight, RRF_K) : fuseMinMax(modelScores, lexicalBatch.scores, weight);
+    return fusion === 'rrf'
+      ? fuseRrf(modelScores, lexicalBatch.scores, weight, RRF_K)
+      : fuseMinMax(modelScores, lexicalBatch.scores, weight);
   }
 
   return {

@@ -15,7 +15,9 @@ export interface BackgroundStatistics {
 }
 
 /** Parses the generated table ("term df" lines) once. */
-export function backgroundStatistics(table: { documents: number; averageLength: number; terms: string } = BACKGROUND_TABLE): BackgroundStatistics {
+export function backgroundStatistics(
+  table: { documents: number; averageLength: number; terms: string } = BACKGROUND_TABLE,
+): BackgroundStatistics {
   const frequencies = new Map<string, number>();
   for (const line of table.terms.split('\n')) {
     const space = line.lastIndexOf(' ');
@@ -25,7 +27,14 @@ export function backgroundStatistics(table: { documents: number; averageLength: 
   // Rare words (df 1, or never seen) are the most telling ones: they get the highest IDF.
   const idf = (df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   const rare = idf(1);
-  return { documents: n, averageLength: table.averageLength, idf: (term) => { const df = frequencies.get(term); return df === undefined ? rare : idf(df); } };
+  return {
+    documents: n,
+    averageLength: table.averageLength,
+    idf: (term) => {
+      const df = frequencies.get(term);
+      return df === undefined ? rare : idf(df);
+    },
+  };
 }
 
 let shared: BackgroundStatistics | undefined;

@@ -59,7 +59,11 @@ const DEFAULT_B = BM25_B;
  * count once (queries are short; a repeated word is rarely a deliberate weight).
  * Empty documents, and every document when no query term occurs, score exactly 0.
  */
-export function bm25Scores(queryTerms: readonly string[], documents: readonly (readonly string[])[], parameters: Bm25Parameters = {}): number[] {
+export function bm25Scores(
+  queryTerms: readonly string[],
+  documents: readonly (readonly string[])[],
+  parameters: Bm25Parameters = {},
+): number[] {
   const { k1, b } = checkedParameters(parameters);
   const n = documents.length;
   const scores = new Array<number>(n).fill(0);
@@ -112,10 +116,17 @@ export function createBm25Scorer(options: Bm25ScorerOptions, calibration: Logist
     const background = defaultBackground();
     return documents.map((document) => lexicalFeatures(queryTerms, tokenizeLexical(document, tokenizerOptions), background));
   };
-  const side: LexicalSide = { digest: digestOf(LEXICAL_TOKENIZER_VERSION, JSON.stringify(tokenizerOptions)), tokenizer: tokenizerOptions, background: defaultBackground };
+  const side: LexicalSide = {
+    digest: digestOf(LEXICAL_TOKENIZER_VERSION, JSON.stringify(tokenizerOptions)),
+    tokenizer: tokenizerOptions,
+    background: defaultBackground,
+  };
   const documentAnalysis =
     statistics === 'background'
-      ? createStoredAnalysis({ lexical: side, combine: (_, f) => logisticProbability(calibration, lexicalFeatureVector(f!, calibration.saturation)) })
+      ? createStoredAnalysis({
+          lexical: side,
+          combine: (_, f) => logisticProbability(calibration, lexicalFeatureVector(f!, calibration.saturation)),
+        })
       : undefined;
   return {
     ...(documentAnalysis ? { documentAnalysis } : {}),
@@ -128,7 +139,9 @@ export function createBm25Scorer(options: Bm25ScorerOptions, calibration: Logist
     features,
     async score(query: string, documents: readonly string[]): Promise<ScoreBatch> {
       if (statistics === 'background') {
-        const scores = features(query, documents).map((f) => logisticProbability(calibration, lexicalFeatureVector(f, calibration.saturation)));
+        const scores = features(query, documents).map((f) =>
+          logisticProbability(calibration, lexicalFeatureVector(f, calibration.saturation)),
+        );
         return { scores, tokens: 0 };
       }
       const queryTerms = tokenizeLexical(query, tokenizerOptions);

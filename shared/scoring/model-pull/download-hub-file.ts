@@ -51,7 +51,10 @@ async function openResolved(options: DownloadHubFileOptions, resumeFrom = 0): Pr
   for (let hop = 0; hop < 5; hop++) {
     // The token goes to the hub's exact origin only: never to the CDN a redirect points at, nor over http.
     const range: Record<string, string> = resumeFrom > 0 ? { range: `bytes=${resumeFrom}-` } : {};
-    const response = await doFetch(url, { headers: { ...(sameOrigin(url, base) ? authHeaders(options.access) : {}), ...range }, redirect: 'manual' });
+    const response = await doFetch(url, {
+      headers: { ...(sameOrigin(url, base) ? authHeaders(options.access) : {}), ...range },
+      redirect: 'manual',
+    });
     etag ??= unquote(response.headers.get('x-linked-etag'));
     if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
       await response.body?.cancel();
@@ -59,7 +62,7 @@ async function openResolved(options: DownloadHubFileOptions, resumeFrom = 0): Pr
       if (!redirectAllowed(target, new URL(url), base, options.access.fileHosts ?? DEFAULT_HUB_FILE_HOSTS)) {
         throw new ModelPullError(
           `${options.repo}/${options.file}: the hub redirected to ${target.origin}, which is neither the hub nor one of its file hosts ` +
-            '(https only); refused. Add the host to RERANK_HUB_FILE_HOSTS if it is really the hub\'s CDN',
+            "(https only); refused. Add the host to RERANK_HUB_FILE_HOSTS if it is really the hub's CDN",
         );
       }
       url = target.toString();
@@ -119,7 +122,9 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         if (receivedBytes + chunk.length > cap) {
           await response.body?.cancel().catch(() => undefined);
-          throw new ModelPullError(`${options.file}: the hub sent more than the ${cap} bytes it announced; the download was stopped and deleted`);
+          throw new ModelPullError(
+            `${options.file}: the hub sent more than the ${cap} bytes it announced; the download was stopped and deleted`,
+          );
         }
         await out.write(chunk);
         sha256.update(chunk);
@@ -132,8 +137,11 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
     }
     // Short before checksummed: a cut-off transfer is resumable, not corrupt.
     if (totalBytes !== undefined && receivedBytes !== totalBytes) {
-      if (receivedBytes < totalBytes) throw new InterruptedDownloadError(`${options.file}: received ${receivedBytes} of ${totalBytes} bytes; pull again to resume`);
-      throw new ModelPullError(`${options.file}: received ${receivedBytes} bytes, expected ${totalBytes}; the download was cut short, pull again`);
+      if (receivedBytes < totalBytes)
+        throw new InterruptedDownloadError(`${options.file}: received ${receivedBytes} of ${totalBytes} bytes; pull again to resume`);
+      throw new ModelPullError(
+        `${options.file}: received ${receivedBytes} bytes, expected ${totalBytes}; the download was cut short, pull again`,
+      );
     }
     const actual = sha256.digest('hex');
     const gitActual = gitSha1.digest('hex');
@@ -148,7 +156,9 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
       verifiedBy = 'git-sha1';
     }
     if (verifiedBy === 'none' && options.allowUnverified !== true) {
-      throw new ModelPullError(`${options.file}: the hub gives no checksum for it, so it cannot be verified; pass --allow-unverified to keep it anyway`);
+      throw new ModelPullError(
+        `${options.file}: the hub gives no checksum for it, so it cannot be verified; pass --allow-unverified to keep it anyway`,
+      );
     }
     await rename(part, options.destination);
     return { file: options.file, bytes: receivedBytes, sha256: actual, verifiedBy };
@@ -156,7 +166,11 @@ export async function downloadHubFile(options: DownloadHubFileOptions): Promise<
     // Verified-wrong bytes are dropped; a transfer cut short keeps its .part for the next attempt to resume.
     if (error instanceof InterruptedDownloadError) throw error;
     if (error instanceof ModelPullError) await rm(part, { force: true });
-    else throw new InterruptedDownloadError(`${options.file}: download interrupted after ${receivedBytes} bytes (${(error as Error).message}); pull again to resume`, { cause: error });
+    else
+      throw new InterruptedDownloadError(
+        `${options.file}: download interrupted after ${receivedBytes} bytes (${(error as Error).message}); pull again to resume`,
+        { cause: error },
+      );
     throw error;
   }
 }

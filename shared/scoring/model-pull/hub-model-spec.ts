@@ -13,7 +13,9 @@ export { HUB_PREFIX };
  * The variants a served folder loads without being told which file (model-folder.ts tries ONNX_FILE_CANDIDATES):
  * fp16 and q4 graphs would be pulled and then not found at cold start, so they are refused up front.
  */
-export const SERVABLE_VARIANTS: readonly ModelVariant[] = MODEL_VARIANTS.filter((v) => ONNX_VARIANT_FILES[v].some((f) => ONNX_FILE_CANDIDATES.includes(f)));
+export const SERVABLE_VARIANTS: readonly ModelVariant[] = MODEL_VARIANTS.filter((v) =>
+  ONNX_VARIANT_FILES[v].some((f) => ONNX_FILE_CANDIDATES.includes(f)),
+);
 
 const HUB_SYNTAX = `${HUB_PREFIX}owner/name[@revision][:variant]`;
 // Git ref names cannot hold ':', so the variant after the last ':' is unambiguous.
@@ -26,11 +28,16 @@ function parseHubRef(text: string): Parsed {
   const match = HUB_REF.exec(text);
   if (match === null) return undefined;
   const [, repo, revision = 'main', variant = 'fp32'] = match;
-  if (repo!.split('/').some((part) => part === '.' || part === '..') || revision.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+  if (
+    repo!.split('/').some((part) => part === '.' || part === '..') ||
+    revision.split('/').some((part) => part === '' || part === '.' || part === '..')
+  ) {
     return { problem: `'${text}' has an empty, '.' or '..' part` };
   }
   if (!(SERVABLE_VARIANTS as readonly string[]).includes(variant)) {
-    return { problem: `variant '${variant}' cannot be served: a model folder loads ${SERVABLE_VARIANTS.join(', ')} (as model:pull --variant)` };
+    return {
+      problem: `variant '${variant}' cannot be served: a model folder loads ${SERVABLE_VARIANTS.join(', ')} (as model:pull --variant)`,
+    };
   }
   return { ref: { repo: repo!, revision, variant: variant as ModelVariant } };
 }
@@ -48,7 +55,8 @@ function classify(entry: string, id: string, spec: string, root: string): Entry 
   if (spec === 'lexical' || spec === 'bm25' || spec.startsWith('hybrid:')) return { kind: 'keep' };
   if (spec.startsWith(HUB_PREFIX)) {
     const parsed = parseHubRef(spec.slice(HUB_PREFIX.length));
-    if (parsed === undefined) throw new ConfigError(`RERANK_MODELS entry '${entry}' must be ${id}=${HUB_SYNTAX} (variant one of ${SERVABLE_VARIANTS.join(', ')})`);
+    if (parsed === undefined)
+      throw new ConfigError(`RERANK_MODELS entry '${entry}' must be ${id}=${HUB_SYNTAX} (variant one of ${SERVABLE_VARIANTS.join(', ')})`);
     if ('problem' in parsed) throw new ConfigError(`RERANK_MODELS entry '${entry}': ${parsed.problem}`);
     return { kind: 'hub', ref: parsed.ref, bare: false, spec };
   }
@@ -77,20 +85,26 @@ export async function resolveHubModels(spec: string, options: ResolveHubModelsOp
   for (const entry of entries) {
     const eq = entry.indexOf('=');
     // Malformed entries are loadServiceConfig's to report, with its usual message.
-    const classified = eq <= 0 ? ({ kind: 'keep' } as const) : classify(entry, entry.slice(0, eq).trim(), entry.slice(eq + 1).trim(), options.root);
+    const classified =
+      eq <= 0 ? ({ kind: 'keep' } as const) : classify(entry, entry.slice(0, eq).trim(), entry.slice(eq + 1).trim(), options.root);
     if (classified.kind === 'keep') {
       resolved.push(entry);
       continue;
     }
     const { folder } = await ensureCached(entry, classified, options);
     // The spec is comma/equals separated and settings refuse whitespace: a cache path holding either cannot be listed.
-    if (/[\s,=]/.test(folder)) throw new ConfigError(`model cache folder ${folder} holds a space, ',' or '=': set RERANK_MODEL_CACHE to a folder without them`);
+    if (/[\s,=]/.test(folder))
+      throw new ConfigError(`model cache folder ${folder} holds a space, ',' or '=': set RERANK_MODEL_CACHE to a folder without them`);
     resolved.push(`${entry.slice(0, eq).trim()}=${folder}`);
   }
   return resolved.join(',');
 }
 
-async function ensureCached(entry: string, hub: Extract<Entry, { kind: 'hub' }>, options: ResolveHubModelsOptions): Promise<{ folder: string }> {
+async function ensureCached(
+  entry: string,
+  hub: Extract<Entry, { kind: 'hub' }>,
+  options: ResolveHubModelsOptions,
+): Promise<{ folder: string }> {
   try {
     return await ensureCachedModel(hub.ref, options);
   } catch (error) {

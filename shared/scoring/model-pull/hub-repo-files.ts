@@ -4,7 +4,6 @@ import { MODEL_VARIANTS, ONNX_VARIANT_FILES, type ModelVariant } from '../onnx-f
 
 export { MODEL_VARIANTS, ONNX_VARIANT_FILES, type ModelVariant };
 
-
 /** One file of a hub repository, as `GET /api/models/{repo}?blobs=true` lists it. */
 export interface HubSibling {
   readonly rfilename: string;
@@ -51,12 +50,16 @@ export async function fetchRepoInfo(access: HubAccess, repo: string, revision = 
   } catch (error) {
     // No route, no DNS, refused: the first request says so in one line (fetch's own error is only 'fetch failed').
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new ModelPullError(`cannot reach ${base} (${cause?.code ?? cause?.message ?? (error as Error).message}); check the network, or HF_ENDPOINT`, { cause: error });
+    throw new ModelPullError(
+      `cannot reach ${base} (${cause?.code ?? cause?.message ?? (error as Error).message}); check the network, or HF_ENDPOINT`,
+      { cause: error },
+    );
   }
   for (let hop = 0; hop < 5 && response.status >= 300 && response.status < 400 && response.headers.has('location'); hop++) {
     const next = new URL(response.headers.get('location')!, url).toString();
     await response.body?.cancel();
-    if (!sameOrigin(next, base)) throw new ModelPullError(`${url}: the hub redirected to another origin (${new URL(next).origin}); not followed`);
+    if (!sameOrigin(next, base))
+      throw new ModelPullError(`${url}: the hub redirected to another origin (${new URL(next).origin}); not followed`);
     url = next;
     response = await (access.fetch ?? fetch)(url, { headers: authHeaders(access), redirect: 'manual' });
   }
@@ -102,7 +105,9 @@ export function selectModelFiles(info: HubRepoInfo, variant: ModelVariant, onnxF
   const byName = new Map(info.siblings.map((s) => [s.rfilename, s]));
   const missing = SUPPORT_FILES.required.filter((name) => !byName.has(name));
   if (missing.length > 0) {
-    throw new MissingModelFileError(`${info.id} has no ${missing.join(', ')}: the scorer needs a Hugging Face tokenizer.json and config.json`);
+    throw new MissingModelFileError(
+      `${info.id} has no ${missing.join(', ')}: the scorer needs a Hugging Face tokenizer.json and config.json`,
+    );
   }
   const candidates = onnxFile === undefined ? ONNX_VARIANT_FILES[variant] : [onnxFile];
   const onnx = candidates.find((name) => byName.has(name));

@@ -33,7 +33,8 @@ export function modelCacheDir(env: Readonly<Record<string, string | undefined>> 
 export function cachedModelFolder(cacheDir: string, ref: HubModelRef): string {
   checkRepoId(ref.repo);
   const revision = encodeURIComponent(ref.revision);
-  if (revision === '' || revision === '.' || revision === '..') throw new UnsafeHubPathError(`revision '${ref.revision}' is not a branch, tag or commit name`);
+  if (revision === '' || revision === '.' || revision === '..')
+    throw new UnsafeHubPathError(`revision '${ref.revision}' is not a branch, tag or commit name`);
   return path.join(path.resolve(cacheDir), ...ref.repo.split('/'), revision, ref.variant);
 }
 

@@ -100,7 +100,8 @@ export async function pullModel(options: PullModelOptions): Promise<PulledModel>
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
   const info = await fetchRepoInfo(access, options.repo, options.revision ?? 'main');
-  const selected = options.pytorch === true ? selectPytorchFiles(info) : selectModelFiles(info, options.variant ?? 'fp32', options.onnxFile);
+  const selected =
+    options.pytorch === true ? selectPytorchFiles(info) : selectModelFiles(info, options.variant ?? 'fp32', options.onnxFile);
   const folder = path.resolve(options.destination);
   const files: (DownloadedFile & { skipped: boolean })[] = [];
   for (const sibling of selected) {
@@ -108,7 +109,13 @@ export async function pullModel(options: PullModelOptions): Promise<PulledModel>
     await mkdir(path.dirname(destination), { recursive: true });
     const known = sibling.lfs?.sha256?.toLowerCase();
     if (known !== undefined && (await sha256OfFile(destination)) === known) {
-      const kept = { file: sibling.rfilename, bytes: (await stat(destination)).size, sha256: known, verifiedBy: 'sha256' as const, skipped: true };
+      const kept = {
+        file: sibling.rfilename,
+        bytes: (await stat(destination)).size,
+        sha256: known,
+        verifiedBy: 'sha256' as const,
+        skipped: true,
+      };
       files.push(kept);
       options.onFile?.(kept);
       continue;

@@ -33,7 +33,11 @@ export function progressPrinter(stream: ProgressStream): (progress: DownloadProg
 export function fileDonePrinter(stream: ProgressStream): (file: DownloadedFile & { readonly skipped: boolean }) => void {
   return (f) => {
     if (stream.isTTY === true) stream.write('\r\x1b[K');
-    const how = f.skipped ? 'already present, sha256 ok' : f.verifiedBy === 'none' ? 'no hub checksum to verify' : `${f.verifiedBy} verified`;
+    const how = f.skipped
+      ? 'already present, sha256 ok'
+      : f.verifiedBy === 'none'
+        ? 'no hub checksum to verify'
+        : `${f.verifiedBy} verified`;
     stream.write(`  ${f.file}  ${mb(f.bytes)}  ${how}\n`);
   };
 }

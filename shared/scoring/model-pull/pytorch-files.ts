@@ -2,7 +2,8 @@ import type { HubRepoInfo, HubSibling } from './hub-repo-files.js';
 import { MissingModelFileError } from './model-pull-error.js';
 
 /** Tokenizer and config files a PyTorch checkpoint folder needs for export (scripts/model/export-onnx.py). */
-const CHECKPOINT_SUPPORT = /^(config\.json|tokenizer\.json|tokenizer_config\.json|special_tokens_map\.json|generation_config\.json|vocab\.(txt|json)|merges\.txt|sentencepiece\.bpe\.model|spiece\.model|config_sentence_transformers\.json|modules\.json)$/;
+const CHECKPOINT_SUPPORT =
+  /^(config\.json|tokenizer\.json|tokenizer_config\.json|special_tokens_map\.json|generation_config\.json|vocab\.(txt|json)|merges\.txt|sentencepiece\.bpe\.model|spiece\.model|config_sentence_transformers\.json|modules\.json)$/;
 /** Weights: one safetensors file, its shards with their index, or the legacy pytorch_model.bin (shards). */
 const SAFETENSORS = /^model(-\d{5}-of-\d{5})?\.safetensors$|^model\.safetensors\.index\.json$/;
 const PYTORCH_BIN = /^pytorch_model(-\d{5}-of-\d{5})?\.bin$|^pytorch_model\.bin\.index\.json$/;

@@ -59,7 +59,10 @@ export const DEFAULT_HUB_FILE_HOSTS: readonly string[] = [
 ];
 
 export const hubFileHostsFromEnv = (env: Readonly<Record<string, string | undefined>> = process.env): readonly string[] => {
-  const listed = env['RERANK_HUB_FILE_HOSTS']?.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
+  const listed = env['RERANK_HUB_FILE_HOSTS']
+    ?.split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
   return listed === undefined || listed.length === 0 ? DEFAULT_HUB_FILE_HOSTS : listed;
 };
 

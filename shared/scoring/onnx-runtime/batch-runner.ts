@@ -43,7 +43,12 @@ export function sessionRunner(session: ort.InferenceSession, modelId: string, ou
 }
 
 /** An in-thread session of the model file with `threads` intra-op threads. */
-export async function startSessionRunner(onnxPath: string, threads: number, modelId: string, output: RunnerOutput = {}): Promise<BatchRunner> {
+export async function startSessionRunner(
+  onnxPath: string,
+  threads: number,
+  modelId: string,
+  output: RunnerOutput = {},
+): Promise<BatchRunner> {
   return sessionRunner(await ort.InferenceSession.create(onnxPath, onnxSessionOptions(threads)), modelId, output);
 }
 
@@ -51,5 +56,11 @@ export async function startSessionRunner(onnxPath: string, threads: number, mode
 export async function startPoolRunner(onnxPath: string, size: number, threads: number, output: RunnerOutput = {}): Promise<BatchRunner> {
   const pool = await InferenceWorkerPool.start({ onnxPath, size, sessionOptions: onnxSessionOptions(threads) });
   const outputName = output.outputName ?? pool.outputNames[0]!;
-  return { inputNames: pool.inputNames, outputNames: pool.outputNames, parallelism: size, run: (feeds) => pool.run(feeds, outputName), release: () => pool.close() };
+  return {
+    inputNames: pool.inputNames,
+    outputNames: pool.outputNames,
+    parallelism: size,
+    run: (feeds) => pool.run(feeds, outputName),
+    release: () => pool.close(),
+  };
 }

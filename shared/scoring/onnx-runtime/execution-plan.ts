@@ -56,7 +56,8 @@ export function chooseExecutionPlan(input: ExecutionPlanInput): ExecutionPlan {
   const fitting = Math.max(1, Math.floor((memory * SESSION_MEMORY_SHARE) / perSession));
   const workers = Math.min(threads, fitting);
   const intraOpThreads = Math.max(1, Math.floor(threads / workers));
-  if (intraOpThreads === 1 && fitting > workers) return { inWorkerThreads: true, workers, intraOpThreads, smallRequestSession: { intraOpThreads: threads } };
+  if (intraOpThreads === 1 && fitting > workers)
+    return { inWorkerThreads: true, workers, intraOpThreads, smallRequestSession: { intraOpThreads: threads } };
   return { inWorkerThreads: true, workers, intraOpThreads };
 }
 

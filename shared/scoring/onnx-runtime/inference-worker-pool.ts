@@ -30,7 +30,6 @@ type WorkerMessage =
   | { type: 'result'; id: number; data: Float32Array; dims: number[] }
   | { type: 'error'; id: number; message: string };
 
-
 interface PoolWorker {
   readonly worker: Worker;
   readonly pending: Map<number, PendingRun<BatchOutput>>;
@@ -121,7 +120,11 @@ function startWorker(
   onnxPath: string,
   sessionOptions: InferenceSession.SessionOptions,
 ): Promise<{ worker: PoolWorker; inputNames: string[]; outputNames: string[] }> {
-  const worker = new Worker(ONNX_INFERENCE_WORKER_SOURCE, { eval: true, execArgv: workerExecArgv(), workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions } });
+  const worker = new Worker(ONNX_INFERENCE_WORKER_SOURCE, {
+    eval: true,
+    execArgv: workerExecArgv(),
+    workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions },
+  });
   const pending = new Map<number, PendingRun<BatchOutput>>();
   return new Promise((resolve, reject) => {
     worker.on('message', (message: WorkerMessage) => {

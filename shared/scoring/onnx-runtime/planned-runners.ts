@@ -55,7 +55,9 @@ export class PlannedRunners {
   static async start(options: PlannedRunnersOptions): Promise<PlannedRunners> {
     const chosen = await placementPlan(options, options.onnxPath);
     const plan: ExecutionPlan =
-      options.smallRequestSession === false ? { inWorkerThreads: chosen.inWorkerThreads, workers: chosen.workers, intraOpThreads: chosen.intraOpThreads } : chosen;
+      options.smallRequestSession === false
+        ? { inWorkerThreads: chosen.inWorkerThreads, workers: chosen.workers, intraOpThreads: chosen.intraOpThreads }
+        : chosen;
     const output = options.outputName === undefined ? {} : { outputName: options.outputName };
     const runner = plan.inWorkerThreads
       ? await startPoolRunner(options.onnxPath, plan.workers, plan.intraOpThreads, output)
@@ -133,8 +135,11 @@ export class PlannedRunners {
     const pool = { runner: this.runner, batches: scheduleBatches(lengths, { ...schedule, parallelism: this.runner.parallelism }) };
     if (this.small === undefined || this.inFlight > 0) return pool;
     const plain = scheduleBatches(lengths, { ...schedule, parallelism: 1 });
-    const cost = (batch: number[]): number => batchCost(batch.length, Math.max(...batch.map((index) => lengths[index]!)), schedule.hiddenSize);
-    return prefersOneSession(pool.batches.map(cost), plain.map(cost), this.runner.parallelism, this.small.threads) ? { runner: this.small.runner, batches: plain } : pool;
+    const cost = (batch: number[]): number =>
+      batchCost(batch.length, Math.max(...batch.map((index) => lengths[index]!)), schedule.hiddenSize);
+    return prefersOneSession(pool.batches.map(cost), plain.map(cost), this.runner.parallelism, this.small.threads)
+      ? { runner: this.small.runner, batches: plain }
+      : pool;
   }
 
   private attachSmall(loading: Promise<{ runner: BatchRunner; threads: number }>): void {
@@ -170,7 +175,8 @@ export function explicitPlacement(options: Partial<RunnerPlacement>): Omit<Runne
 /** The explicit inWorkerThread/workers/threads when given, else chooseExecutionPlan from the CPU budget and model size. */
 async function placementPlan(placement: RunnerPlacement, onnxPath: string): Promise<ExecutionPlan> {
   const threads = Math.max(1, placement.threads);
-  if (placement.inWorkerThread === true) return { inWorkerThreads: true, workers: Math.max(1, placement.workers ?? 1), intraOpThreads: threads };
+  if (placement.inWorkerThread === true)
+    return { inWorkerThreads: true, workers: Math.max(1, placement.workers ?? 1), intraOpThreads: threads };
   if (placement.inWorkerThread === false) return { inWorkerThreads: false, workers: 1, intraOpThreads: threads };
   return chooseExecutionPlan({ threads, modelBytes: (await stat(onnxPath)).size });
 }

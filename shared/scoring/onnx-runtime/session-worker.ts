@@ -24,11 +24,11 @@ type WorkerMessage =
   | { type: 'result'; id: number; outputs: Record<string, WireTensor> }
   | { type: 'error'; id: number; message: string };
 
-
 function toWire(tensor: ort.Tensor): WireTensor {
   const data = tensor.data as ArrayBufferView;
   // float16 crosses as its bits (a Uint16Array view of the same bytes).
-  const bits = tensor.type === 'float16' && !(data instanceof Uint16Array) ? new Uint16Array(data.buffer, data.byteOffset, tensor.size) : data;
+  const bits =
+    tensor.type === 'float16' && !(data instanceof Uint16Array) ? new Uint16Array(data.buffer, data.byteOffset, tensor.size) : data;
   return { type: tensor.type, data: bits, dims: tensor.dims.map(Number) };
 }
 
@@ -41,7 +41,11 @@ const fromWire = (wire: WireTensor): ort.Tensor => new ort.Tensor(wire.type as '
  * and cache are fresh arrays), and so are the outputs.
  */
 export function startSessionWorker(onnxPath: string, sessionOptions: ort.InferenceSession.SessionOptions): Promise<OnnxSession> {
-  const worker = new Worker(ONNX_SESSION_WORKER_SOURCE, { eval: true, execArgv: workerExecArgv(), workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions } });
+  const worker = new Worker(ONNX_SESSION_WORKER_SOURCE, {
+    eval: true,
+    execArgv: workerExecArgv(),
+    workerData: { ortPath: ORT_PATH, onnxPath, sessionOptions },
+  });
   const pending = new Map<number, PendingRun<Record<string, ort.Tensor>>>();
   let nextId = 0;
   let closed = false;
@@ -90,7 +94,9 @@ export function startSessionWorker(onnxPath: string, sessionOptions: ort.Inferen
           reject(loadFailure(worker, 'session worker', onnxPath, message.message));
           break;
         case 'result':
-          settleRun(worker, pending, message.id, 'session worker', { value: Object.fromEntries(Object.entries(message.outputs).map(([name, wire]) => [name, fromWire(wire)])) });
+          settleRun(worker, pending, message.id, 'session worker', {
+            value: Object.fromEntries(Object.entries(message.outputs).map(([name, wire]) => [name, fromWire(wire)])),
+          });
           break;
         case 'error':
           settleRun(worker, pending, message.id, 'session worker', { error: message.message });

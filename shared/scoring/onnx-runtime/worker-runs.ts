@@ -10,7 +10,13 @@ export interface PendingRun<T> {
  * Settles the run a worker answered ('result' or 'error'), and lets the worker stop holding the process open once
  * nothing is in flight (tests and CLI scripts end when their work does).
  */
-export function settleRun<T>(worker: Worker, pending: Map<number, PendingRun<T>>, id: number, label: string, answer: { readonly value: T } | { readonly error: string }): void {
+export function settleRun<T>(
+  worker: Worker,
+  pending: Map<number, PendingRun<T>>,
+  id: number,
+  label: string,
+  answer: { readonly value: T } | { readonly error: string },
+): void {
   const run = pending.get(id);
   pending.delete(id);
   if (pending.size === 0) worker.unref();

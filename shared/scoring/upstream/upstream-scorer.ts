@@ -1,4 +1,10 @@
-import { RerankApiError, RerankClient, RerankResponseFormatError, RerankResponseTooLargeError, RerankTimeoutError } from '../../client/index.js';
+import {
+  RerankApiError,
+  RerankClient,
+  RerankResponseFormatError,
+  RerankResponseTooLargeError,
+  RerankTimeoutError,
+} from '../../client/index.js';
 import { RerankError, invalidRequest } from '../../core/rerank-error.js';
 import type { UpstreamReranker } from '../../core/rerank-request.js';
 import type { ScoreBatch, Scorer } from '../../core/scorer.js';
@@ -36,7 +42,10 @@ function parseUpstreamUrl(apiUrl: string, allowedHosts: UpstreamHostPolicy): URL
   if (!/^https?:$/.test(url.protocol)) throw invalidRequest('rerank_config.api_url must be http(s)', 'rerank_config.api_url');
   // Credentials belong in rerank_config.api_key, which is never logged; a URL is quoted in too many places.
   if (url.username !== '' || url.password !== '') {
-    throw invalidRequest('rerank_config.api_url must not contain credentials (user:password@); send the key as rerank_config.api_key', 'rerank_config.api_url');
+    throw invalidRequest(
+      'rerank_config.api_url must not contain credentials (user:password@); send the key as rerank_config.api_key',
+      'rerank_config.api_url',
+    );
   }
   if (!allowedHosts.includes('*') && !allowedHosts.includes(url.host)) {
     throw invalidRequest(`upstream host '${url.host}' is not allowed here (RERANK_UPSTREAM_ALLOWED_HOSTS)`, 'rerank_config.api_url');

@@ -1,4 +1,10 @@
-import { AccessDeniedException, BedrockAgentRuntimeClient, RerankCommand, ValidationException, type RerankCommandInput } from '@aws-sdk/client-bedrock-agent-runtime';
+import {
+  AccessDeniedException,
+  BedrockAgentRuntimeClient,
+  RerankCommand,
+  ValidationException,
+  type RerankCommandInput,
+} from '@aws-sdk/client-bedrock-agent-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS, MANY_DOCS, QUERY, SDK_KEY, STILL_RUNNING, startSdkServer, type SdkServer } from './sdk-server.js';
@@ -32,7 +38,10 @@ const input = (documents: readonly string[], numberOfResults?: number): RerankCo
   sources: documents.map((text) => ({ type: 'INLINE', inlineDocumentSource: { type: 'TEXT', textDocument: { text } } })),
   rerankingConfiguration: {
     type: 'BEDROCK_RERANKING_MODEL',
-    bedrockRerankingConfiguration: { modelConfiguration: { modelArn: MODEL_ARN }, ...(numberOfResults === undefined ? {} : { numberOfResults }) },
+    bedrockRerankingConfiguration: {
+      modelConfiguration: { modelArn: MODEL_ARN },
+      ...(numberOfResults === undefined ? {} : { numberOfResults }),
+    },
   },
 });
 
@@ -56,10 +65,15 @@ describe('@aws-sdk/client-bedrock-agent-runtime RerankCommand', () => {
   it('ranks JSON documents by their JSON text and returns them as sent', async () => {
     const json = DOCS.map((text, i) => ({ title: `doc ${i}`, body: text }));
     const reply = await client().send(
-      new RerankCommand({ ...input([]), sources: json.map((jsonDocument) => ({ type: 'INLINE', inlineDocumentSource: { type: 'JSON', jsonDocument } })) }),
+      new RerankCommand({
+        ...input([]),
+        sources: json.map((jsonDocument) => ({ type: 'INLINE', inlineDocumentSource: { type: 'JSON', jsonDocument } })),
+      }),
     );
     const expected = await api.rerank({ query: QUERY, documents: json.map((d) => JSON.stringify(d)) });
-    expect(reply.results?.map((r) => [r.index, r.document?.type, r.document?.jsonDocument])).toEqual(expected.map((r) => [r.index, 'JSON', json[r.index]]));
+    expect(reply.results?.map((r) => [r.index, r.document?.type, r.document?.jsonDocument])).toEqual(
+      expected.map((r) => [r.index, 'JSON', json[r.index]]),
+    );
   });
 
   it('raises the exception AWS would: ValidationException naming the field, AccessDeniedException for a wrong key', async () => {

@@ -28,7 +28,9 @@ const client = (accessKeyId = SDK_KEY) =>
   });
 
 const invoke = (body: unknown, accessKeyId?: string) =>
-  client(accessKeyId).send(new InvokeModelCommand({ modelId: MODEL, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }));
+  client(accessKeyId).send(
+    new InvokeModelCommand({ modelId: MODEL, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),
+  );
 
 interface CohereReply {
   readonly id: string;
@@ -36,7 +38,7 @@ interface CohereReply {
   readonly meta: unknown;
 }
 
-describe('@aws-sdk/client-bedrock-runtime InvokeModelCommand with Cohere\'s rerank body', () => {
+describe("@aws-sdk/client-bedrock-runtime InvokeModelCommand with Cohere's rerank body", () => {
   it("ranks as our API does and answers Cohere's v2 reply", async () => {
     const reply = await invoke({ query: QUERY, documents: DOCS, top_n: 2, api_version: 2 });
     const body = JSON.parse(new TextDecoder().decode(reply.body)) as CohereReply;

@@ -28,7 +28,10 @@ interface Boto3Answers {
 
 describe('boto3 bedrock-agent-runtime and bedrock-runtime', () => {
   it('rerank and invoke_model rank as our API does; errors arrive as the ClientError codes AWS would raise', async () => {
-    const { stdout } = await promisify(execFile)('python3', [SCRIPT, api.url, SDK_KEY, QUERY, ...DOCS], { env: cleanServerEnv(), timeout: 60_000 });
+    const { stdout } = await promisify(execFile)('python3', [SCRIPT, api.url, SDK_KEY, QUERY, ...DOCS], {
+      env: cleanServerEnv(),
+      timeout: 60_000,
+    });
     const answers = JSON.parse(stdout) as Boto3Answers;
 
     const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });

@@ -44,7 +44,9 @@ describe('@google-cloud/discoveryengine RankServiceClient', () => {
     await rankService.close();
 
     const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });
-    expect(reply.records?.map((r) => [r.id, r.score, r.content])).toEqual(expected.map((r) => [`doc-${r.index}`, expect.closeTo(r.relevance_score, 6), DOCS[r.index]]));
+    expect(reply.records?.map((r) => [r.id, r.score, r.content])).toEqual(
+      expected.map((r) => [`doc-${r.index}`, expect.closeTo(r.relevance_score, 6), DOCS[r.index]]),
+    );
   });
 
   it('returns ids and scores only with ignoreRecordDetailsInResponse', async () => {
@@ -67,20 +69,33 @@ describe('@google-cloud/discoveryengine RankServiceClient', () => {
   it('surfaces our Google error body: 401 UNAUTHENTICATED, 400 INVALID_ARGUMENT naming the record, 504 DEADLINE_EXCEEDED for a job that outlives the wait', async () => {
     const config = (rankService: RankServiceClient) => rankService.rankingConfigPath('p', 'global', 'default_ranking_config');
     const wrongKey = client('sk-wrong');
-    const unauthorized = await failureOf(wrongKey.rank({ rankingConfig: config(wrongKey), query: QUERY, records: [{ id: '1', content: DOCS[0] }] }));
+    const unauthorized = await failureOf(
+      wrongKey.rank({ rankingConfig: config(wrongKey), query: QUERY, records: [{ id: '1', content: DOCS[0] }] }),
+    );
     await wrongKey.close();
     // Over the REST fallback the request is sent by the auth client (gaxios), which throws on any non-2xx status its
     // own error: `code` the HTTP status, `message` our body, Google's {error: {code, message, status}}.
-    const googleError = (e: { message: string }) => (JSON.parse(e.message) as { error: { code: number; message: string; status: string } }).error;
+    const googleError = (e: { message: string }) =>
+      (JSON.parse(e.message) as { error: { code: number; message: string; status: string } }).error;
     expect(unauthorized.code).toBe(401);
-    expect(googleError(unauthorized)).toEqual({ code: 401, message: expect.stringContaining('invalid API key'), status: 'UNAUTHENTICATED' });
+    expect(googleError(unauthorized)).toEqual({
+      code: 401,
+      message: expect.stringContaining('invalid API key'),
+      status: 'UNAUTHENTICATED',
+    });
 
     const rankService = client();
     const bad = await failureOf(rankService.rank({ rankingConfig: config(rankService), query: QUERY, records: [{ id: 'empty' }] }));
     expect(bad.code).toBe(400);
     expect(googleError(bad)).toEqual({ code: 400, message: expect.stringContaining('records[0]'), status: 'INVALID_ARGUMENT' });
 
-    const running = await failureOf(rankService.rank({ rankingConfig: config(rankService), query: QUERY, records: MANY_DOCS.map((content, i) => ({ id: String(i), content })) }));
+    const running = await failureOf(
+      rankService.rank({
+        rankingConfig: config(rankService),
+        query: QUERY,
+        records: MANY_DOCS.map((content, i) => ({ id: String(i), content })),
+      }),
+    );
     await rankService.close();
     expect(running.code).toBe(504);
     expect(googleError(running)).toMatchObject({ code: 504, status: 'DEADLINE_EXCEEDED' });

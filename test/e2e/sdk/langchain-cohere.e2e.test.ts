@@ -22,7 +22,11 @@ const reranker = (key: string, maxRetries?: number) =>
     model: 'rerank-english-v2.0',
     topN: 2,
     // LangChain pins its own copy of cohere-ai; the client's public surface is the same.
-    client: new CohereClient({ token: key, environment: api.url, ...(maxRetries === undefined ? {} : { maxRetries }) }) as unknown as LangChainClient,
+    client: new CohereClient({
+      token: key,
+      environment: api.url,
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+    }) as unknown as LangChainClient,
   });
 
 describe('@langchain/cohere CohereRerank', () => {

@@ -17,10 +17,16 @@ const documentText = (value: unknown): string | undefined => {
   return undefined;
 };
 
-export function parseLikeLexilux(reply: unknown, candidates: readonly string[], options: { includeDocs: boolean; topK?: number }): LexiluxResult[] {
+export function parseLikeLexilux(
+  reply: unknown,
+  candidates: readonly string[],
+  options: { includeDocs: boolean; topK?: number },
+): LexiluxResult[] {
   const content = (reply as { choices: { message: { content: string } }[] }).choices[0]?.message.content ?? '';
   const parsed = JSON.parse(content) as unknown;
-  const items: unknown[] = Array.isArray(parsed) ? parsed : ((parsed as { results?: unknown[]; data?: unknown[] }).results ?? (parsed as { data?: unknown[] }).data ?? []);
+  const items: unknown[] = Array.isArray(parsed)
+    ? parsed
+    : ((parsed as { results?: unknown[]; data?: unknown[] }).results ?? (parsed as { data?: unknown[] }).data ?? []);
   const mentions: [number, number, string | undefined][] = [];
   for (const item of items) {
     if (Array.isArray(item)) {

@@ -23,7 +23,13 @@ const failureOf = (promise: Promise<unknown>): Promise<unknown> =>
 
 describe('@mixedbread/sdk rerank', () => {
   it('ranks as our API does: data best first with score, top_k, the input returned as sent', async () => {
-    const reply = await client().rerank({ model: 'mixedbread-ai/mxbai-rerank-large-v2', query: QUERY, input: DOCS, top_k: 2, return_input: true });
+    const reply = await client().rerank({
+      model: 'mixedbread-ai/mxbai-rerank-large-v2',
+      query: QUERY,
+      input: DOCS,
+      top_k: 2,
+      return_input: true,
+    });
 
     const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });
     expect(reply.data.map((r) => [r.index, r.score, r.input])).toEqual(expected.map((r) => [r.index, r.relevance_score, DOCS[r.index]]));

@@ -74,9 +74,22 @@ describe('openai SDK: batches', () => {
     expect(listed).toContain(created.id);
 
     const content = await (await openai.files.content(done.output_file_id as string)).text();
-    const lines = content.trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; response: { body: { results: { index: number; relevance_score: number; document?: unknown }[] } } });
+    const lines = content
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            custom_id: string;
+            response: { body: { results: { index: number; relevance_score: number; document?: unknown }[] } };
+          },
+      );
     for (const [i, body] of bodies.entries()) {
-      const sync = await fetch(`${baseURL}/rerank`, { method: 'POST', headers: { authorization: 'Bearer key-a', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const sync = await fetch(`${baseURL}/rerank`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer key-a', 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const expected = ((await sync.json()) as { results: { index: number; relevance_score: number; document?: unknown }[] }).results;
       const got = lines.find((l) => l.custom_id === `q${i}`)?.response.body.results ?? [];
       expect(got.map((r) => [r.index, r.document])).toEqual(expected.map((r) => [r.index, r.document]));
@@ -103,6 +116,8 @@ describe('openai SDK: batches', () => {
     const done = await client('key-a').batches.retrieve(created.id);
     expect(done.request_counts).toEqual({ total: 1, completed: 0, failed: 1 });
     expect(rt.files.text(done.error_file_id as string)).toMatch(/"custom_id":"bad".*"message":"line 1: /);
-    await expect(client('key-a').batches.create({ input_file_id: input, endpoint: '/v1/embeddings', completion_window: '24h' })).rejects.toBeInstanceOf(OpenAI.BadRequestError);
+    await expect(
+      client('key-a').batches.create({ input_file_id: input, endpoint: '/v1/embeddings', completion_window: '24h' }),
+    ).rejects.toBeInstanceOf(OpenAI.BadRequestError);
   });
 });

@@ -14,12 +14,16 @@ afterAll(async () => {
   await api?.stop();
 });
 
-const content = (candidates: readonly string[], extra: Record<string, unknown> = {}) => JSON.stringify({ query: QUERY, candidates, ...extra });
+const content = (candidates: readonly string[], extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ query: QUERY, candidates, ...extra });
 const client = (key = SDK_KEY) => new OpenAI({ apiKey: key, baseURL: `${api.url}/v1` });
 
 describe('openai chat.completions against the chat dialect', () => {
-  it('a hosted model name and no include_docs: the reply carries every document, as seed 000\'s client needs', async () => {
-    const reply = await client().chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: content(DOCS, { top_k: 2 }) }] });
+  it("a hosted model name and no include_docs: the reply carries every document, as seed 000's client needs", async () => {
+    const reply = await client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: content(DOCS, { top_k: 2 }) }],
+    });
 
     const withDocs = parseLikeLexilux(reply, DOCS, { includeDocs: true, topK: 2 });
     const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });
@@ -29,7 +33,10 @@ describe('openai chat.completions against the chat dialect', () => {
 
   it('include_docs false (or return_documents false) leaves the documents out', async () => {
     for (const off of [{ include_docs: false }, { return_documents: false }]) {
-      const reply = await client().chat.completions.create({ model: 'RerankService', messages: [{ role: 'user', content: content(DOCS, off) }] });
+      const reply = await client().chat.completions.create({
+        model: 'RerankService',
+        messages: [{ role: 'user', content: content(DOCS, off) }],
+      });
       const results = (JSON.parse(reply.choices[0]?.message.content ?? '') as { results: Record<string, unknown>[] }).results;
       expect(results).toHaveLength(3);
       for (const r of results) expect(Object.keys(r).sort()).toEqual(['index', 'score']);
@@ -67,9 +74,9 @@ describe('openai chat.completions against the chat dialect', () => {
   });
 
   it('errors surface our message: 401, and a job that outlives the wait (504 with x-should-retry: false, poll URL named)', async () => {
-    await expect(client('sk-wrong').chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: content(DOCS) }] })).rejects.toThrow(
-      /401 invalid API key/,
-    );
+    await expect(
+      client('sk-wrong').chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: content(DOCS) }] }),
+    ).rejects.toThrow(/401 invalid API key/);
 
     const error: unknown = await client()
       .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: content(MANY_DOCS) }] })

@@ -60,15 +60,25 @@ describe('openai SDK: uploads on npm start', () => {
   it('assembles a 9 MiB file from 4 MiB parts in the order given, checked by MD5', async () => {
     const openai = client('key-a');
     const bytes = randomBytes(9 * MiB);
-    const upload = await openai.uploads.create({ filename: 'corpus.jsonl', purpose: 'batch', bytes: bytes.length, mime_type: 'application/jsonl' });
+    const upload = await openai.uploads.create({
+      filename: 'corpus.jsonl',
+      purpose: 'batch',
+      bytes: bytes.length,
+      mime_type: 'application/jsonl',
+    });
     expect(upload).toMatchObject({ object: 'upload', status: 'pending', bytes: bytes.length, filename: 'corpus.jsonl' });
     const slices = [bytes.subarray(0, 4 * MiB), bytes.subarray(4 * MiB, 8 * MiB), bytes.subarray(8 * MiB)];
     // Sent out of order; part_ids gives the order.
-    const parts = await Promise.all(slices.map(async (slice, i) => ({ i, part: await openai.uploads.parts.create(upload.id, { data: await toFile(slice, `p${i}`) }) })));
+    const parts = await Promise.all(
+      slices.map(async (slice, i) => ({ i, part: await openai.uploads.parts.create(upload.id, { data: await toFile(slice, `p${i}`) }) })),
+    );
     for (const { part } of parts) expect(part).toMatchObject({ object: 'upload.part', upload_id: upload.id });
     const ordered = parts.sort((a, b) => a.i - b.i).map((p) => p.part.id);
     const done = await openai.uploads.complete(upload.id, { part_ids: ordered, md5: createHash('md5').update(bytes).digest('hex') });
-    expect(done).toMatchObject({ status: 'completed', file: { object: 'file', bytes: bytes.length, filename: 'corpus.jsonl', purpose: 'batch' } });
+    expect(done).toMatchObject({
+      status: 'completed',
+      file: { object: 'file', bytes: bytes.length, filename: 'corpus.jsonl', purpose: 'batch' },
+    });
     const content = Buffer.from(await (await openai.files.content(done.file?.id as string)).arrayBuffer());
     expect(content.equals(bytes)).toBe(true);
     // The parts are not files of their own.
@@ -81,17 +91,23 @@ describe('openai SDK: uploads on npm start', () => {
   it('refuses a part over 4 MiB (413), parts that do not add up (400), a wrong MD5 (400), and work on a cancelled upload (409)', async () => {
     const openai = client('key-a');
     const upload = await openai.uploads.create({ filename: 'x.jsonl', purpose: 'batch', bytes: 10, mime_type: 'application/jsonl' });
-    const big = await openai.uploads.parts.create(upload.id, { data: await toFile(Buffer.alloc(4 * MiB + 1), 'big') }).catch((e: unknown) => e);
+    const big = await openai.uploads.parts
+      .create(upload.id, { data: await toFile(Buffer.alloc(4 * MiB + 1), 'big') })
+      .catch((e: unknown) => e);
     expect((big as { status?: number }).status).toBe(413);
     const part = await openai.uploads.parts.create(upload.id, { data: await toFile(Buffer.from('12345'), 'p') });
     const short = await openai.uploads.complete(upload.id, { part_ids: [part.id] }).catch((e: unknown) => e);
     expect(short).toBeInstanceOf(BadRequestError);
     const second = await openai.uploads.parts.create(upload.id, { data: await toFile(Buffer.from('67890'), 'p') });
-    const wrongMd5 = await openai.uploads.complete(upload.id, { part_ids: [part.id, second.id], md5: '0'.repeat(32) }).catch((e: unknown) => e);
+    const wrongMd5 = await openai.uploads
+      .complete(upload.id, { part_ids: [part.id, second.id], md5: '0'.repeat(32) })
+      .catch((e: unknown) => e);
     expect((wrongMd5 as BadRequestError).param).toBe('md5');
     await expect(client('key-b').uploads.cancel(upload.id)).rejects.toBeInstanceOf(NotFoundError);
     expect(await openai.uploads.cancel(upload.id)).toMatchObject({ status: 'cancelled', file: null });
-    await expect(openai.uploads.parts.create(upload.id, { data: await toFile(Buffer.from('x'), 'p') })).rejects.toBeInstanceOf(ConflictError);
+    await expect(openai.uploads.parts.create(upload.id, { data: await toFile(Buffer.from('x'), 'p') })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
   });
 });
 
@@ -105,7 +121,11 @@ describe('openai SDK: a batch over an uploaded file on npm start', () => {
     ];
     const jsonl = bodies.map((body, i) => JSON.stringify({ custom_id: `q${i}`, method: 'POST', url: '/v1/rerank', body })).join('\n');
     const input = await openai.files.create({ file: await toFile(Buffer.from(jsonl), 'requests.jsonl'), purpose: 'batch' });
-    let batch = await openai.batches.create({ input_file_id: input.id, endpoint: '/v1/rerank' as '/v1/chat/completions', completion_window: '24h' });
+    let batch = await openai.batches.create({
+      input_file_id: input.id,
+      endpoint: '/v1/rerank' as '/v1/chat/completions',
+      completion_window: '24h',
+    });
     for (let i = 0; i < 300 && !['completed', 'failed'].includes(batch.status); i++) {
       await new Promise((r) => setTimeout(r, 100));
       batch = await openai.batches.retrieve(batch.id);
@@ -116,17 +136,28 @@ describe('openai SDK: a batch over an uploaded file on npm start', () => {
       output
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: { results: { index: number; relevance_score: number }[] } } })
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              custom_id: string;
+              response: { status_code: number; body: { results: { index: number; relevance_score: number }[] } };
+            },
+        )
         .map((l) => [l.custom_id, l.response]),
     );
     for (const [i, body] of bodies.entries()) {
       const sync = (await (
-        await fetch(`${server.url}/v1/rerank`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer key-a' }, body: JSON.stringify(body) })
+        await fetch(`${server.url}/v1/rerank`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer key-a' },
+          body: JSON.stringify(body),
+        })
       ).json()) as { results: { index: number; relevance_score: number }[] };
       const line = lines.get(`q${i}`);
       expect(line?.status_code).toBe(200);
       expect(line?.body.results.map((r) => r.index)).toEqual(sync.results.map((r) => r.index));
-      for (const [k, r] of (line?.body.results ?? []).entries()) expect(r.relevance_score).toBeCloseTo(sync.results[k]?.relevance_score as number, 6);
+      for (const [k, r] of (line?.body.results ?? []).entries())
+        expect(r.relevance_score).toBeCloseTo(sync.results[k]?.relevance_score as number, 6);
     }
   });
 });

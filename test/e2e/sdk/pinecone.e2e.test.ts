@@ -27,7 +27,9 @@ describe('@pinecone-database/pinecone inference.rerank', () => {
     const reply = await client().inference.rerank({ model: 'bge-reranker-v2-m3', query: QUERY, documents: DOCS, topN: 2 });
 
     const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });
-    expect(reply.data.map((r) => [r.index, r.score, r.document])).toEqual(expected.map((r) => [r.index, r.relevance_score, { text: DOCS[r.index] }]));
+    expect(reply.data.map((r) => [r.index, r.score, r.document])).toEqual(
+      expected.map((r) => [r.index, r.relevance_score, { text: DOCS[r.index] }]),
+    );
     expect(reply.usage.rerankUnits).toBe(1);
     expect(reply.model).toBe('tinybert-l2-fixture');
   });
@@ -45,18 +47,34 @@ describe('@pinecone-database/pinecone inference.rerank', () => {
     const denied = await failure(client('sk-wrong').inference.rerank({ model: 'bge-reranker-v2-m3', query: QUERY, documents: DOCS }));
     expect(denied).toBeInstanceOf(Errors.PineconeAuthorizationError);
 
-    const bad = await failure(client().inference.rerank({ model: 'bge-reranker-v2-m3', query: QUERY, documents: [{ id: 'no body' }], rankFields: ['body'] }));
+    const bad = await failure(
+      client().inference.rerank({ model: 'bge-reranker-v2-m3', query: QUERY, documents: [{ id: 'no body' }], rankFields: ['body'] }),
+    );
     expect(bad).toBeInstanceOf(Errors.PineconeBadRequestError);
-    expect(JSON.parse((bad as Error).message)).toEqual({ status: 400, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('documents[0].body') } });
+    expect(JSON.parse((bad as Error).message)).toEqual({
+      status: 400,
+      error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('documents[0].body') },
+    });
   });
 
-  it('runs a set past the synchronous limit as a job, its result in Pinecone\'s shape (the SDK hides a 5xx body: it raises max-retries)', async () => {
+  it("runs a set past the synchronous limit as a job, its result in Pinecone's shape (the SDK hides a 5xx body: it raises max-retries)", async () => {
     const running = await failure(client().inference.rerank({ model: 'bge-reranker-v2-m3', query: QUERY, documents: MANY_DOCS }));
     expect(running).toBeInstanceOf(Errors.PineconeMaxRetriesExceededError);
 
     // The same request as the SDK sends it, asking for the job at once; its poll answers in the dialect it came in.
-    const headers = { 'content-type': 'application/json', 'api-key': SDK_KEY, 'x-pinecone-api-version': '2026-04', prefer: 'respond-async' };
-    const body = JSON.stringify({ model: 'bge-reranker-v2-m3', query: QUERY, documents: MANY_DOCS.map((text) => ({ text })), top_n: 3, return_documents: false });
+    const headers = {
+      'content-type': 'application/json',
+      'api-key': SDK_KEY,
+      'x-pinecone-api-version': '2026-04',
+      prefer: 'respond-async',
+    };
+    const body = JSON.stringify({
+      model: 'bge-reranker-v2-m3',
+      query: QUERY,
+      documents: MANY_DOCS.map((text) => ({ text })),
+      top_n: 3,
+      return_documents: false,
+    });
     const submitted = await fetch(`${api.url}/rerank`, { method: 'POST', headers, body });
     expect(submitted.status).toBe(202);
     const poll = `${api.url}${submitted.headers.get('location')}`;

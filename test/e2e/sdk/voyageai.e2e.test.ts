@@ -20,7 +20,9 @@ describe('voyageai rerank', () => {
     const reply = await client().rerank({ model: 'rerank-2', query: QUERY, documents: DOCS, topK: 2, returnDocuments: true });
 
     const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });
-    expect(reply.data?.map((r) => [r.index, r.relevanceScore, r.document])).toEqual(expected.map((r) => [r.index, r.relevance_score, DOCS[r.index]]));
+    expect(reply.data?.map((r) => [r.index, r.relevanceScore, r.document])).toEqual(
+      expected.map((r) => [r.index, r.relevance_score, DOCS[r.index]]),
+    );
     expect(reply.usage?.totalTokens).toBeGreaterThan(0);
   });
 

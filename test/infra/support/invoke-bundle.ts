@@ -60,7 +60,9 @@ export function invokeBundle(asset: FunctionAsset, events: readonly unknown[], h
   });
   const marker = child.stdout.lastIndexOf('@@RESULT@@');
   if (child.status !== 0 || marker < 0) {
-    throw new Error(`bundle ${asset.logicalId} failed (status ${child.status}):\n${child.stderr.slice(-4000)}\n${child.stdout.slice(-2000)}`);
+    throw new Error(
+      `bundle ${asset.logicalId} failed (status ${child.status}):\n${child.stderr.slice(-4000)}\n${child.stdout.slice(-2000)}`,
+    );
   }
   return JSON.parse(child.stdout.slice(marker + '@@RESULT@@'.length)) as BundleInvocation;
 }

@@ -1,7 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { type FunctionAsset, LAMBDA_UNZIPPED_LIMIT, LAMBDA_ZIPPED_LIMIT, MB, listFiles, unzippedBytes, zippedBytesEstimate } from './synth-rerank.js';
+import {
+  type FunctionAsset,
+  LAMBDA_UNZIPPED_LIMIT,
+  LAMBDA_ZIPPED_LIMIT,
+  MB,
+  listFiles,
+  unzippedBytes,
+  zippedBytesEstimate,
+} from './synth-rerank.js';
 
 export interface AssetSize {
   readonly logicalId: string;
@@ -28,7 +36,12 @@ export function expectWithinLambdaLimits(assets: readonly FunctionAsset[]): Asse
  * The bundle holds its module(s) (index.mjs in a zip, functions/**.mjs in the image), onnxruntime-node with exactly one
  * platform (linux/<arch>) and the model folder.
  */
-export function expectScorerBundleLayout(asset: FunctionAsset, nodeArch: 'x64' | 'arm64', modelFolder: string, modules: readonly string[] = ['index.mjs']): void {
+export function expectScorerBundleLayout(
+  asset: FunctionAsset,
+  nodeArch: 'x64' | 'arm64',
+  modelFolder: string,
+  modules: readonly string[] = ['index.mjs'],
+): void {
   for (const module of modules) expect(existsSync(path.join(asset.dir, module)), module).toBe(true);
   const ortBin = path.join(asset.dir, 'node_modules', 'onnxruntime-node', 'bin');
   const platforms = readdirSync(ortBin).flatMap((napi) =>

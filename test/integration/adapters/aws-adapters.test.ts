@@ -108,13 +108,26 @@ describe('SqsTaskQueue (batch lane) on moto', () => {
     const queues = await createChunkQueues(sqsClient, `batch-tasks-${Date.now()}`, { maxReceiveCount: 3, visibilityTimeoutSeconds: 30 });
     const tasks: BatchTask[] = [
       { kind: 'plan', batchId: 'batch_sqs' },
-      ...Array.from({ length: 23 }, (_, i): BatchTask => ({ kind: 'chunk', batchId: 'batch_sqs', line: 1 + (i % 5), chunkIndex: i, offset: i * 64, count: 64, corpusRange: { start: i * 4096, end: (i + 1) * 4096 } })),
+      ...Array.from(
+        { length: 23 },
+        (_, i): BatchTask => ({
+          kind: 'chunk',
+          batchId: 'batch_sqs',
+          line: 1 + (i % 5),
+          chunkIndex: i,
+          offset: i * 64,
+          count: 64,
+          corpusRange: { start: i * 4096, end: (i + 1) * 4096 },
+        }),
+      ),
       { kind: 'finalize', batchId: 'batch_sqs' },
     ];
     await new SqsTaskQueue<BatchTask>(sqsClient, queues.queueUrl, 'batch').send(tasks);
     const received: BatchTask[] = [];
     for (let round = 0; received.length < tasks.length && round < 30; round += 1) {
-      const out = await sqsClient.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const out = await sqsClient.send(
+        new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       for (const message of out.Messages ?? []) {
         expect(Buffer.byteLength(message.Body ?? '')).toBeLessThan(300);
         received.push(decodeBatchTask(message.Body ?? ''));
@@ -132,7 +145,14 @@ describe('SqsTaskQueue (batch lane) on moto', () => {
     await queue.send([{ kind: 'finalize', batchId: 'batch_b' }]);
     const groups = new Map<string, string | undefined>();
     for (let round = 0; groups.size < 2 && round < 30; round += 1) {
-      const out = await sqsClient.send(new ReceiveMessageCommand({ QueueUrl: queues.queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['MessageGroupId'] }));
+      const out = await sqsClient.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queues.queueUrl,
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          MessageSystemAttributeNames: ['MessageGroupId'],
+        }),
+      );
       for (const message of out.Messages ?? []) {
         groups.set(decodeBatchTask(message.Body ?? '').batchId, message.Attributes?.MessageGroupId);
         await sqsClient.send(new DeleteMessageCommand({ QueueUrl: queues.queueUrl, ReceiptHandle: message.ReceiptHandle }));

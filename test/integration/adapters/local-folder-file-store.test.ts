@@ -20,7 +20,13 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function put(s: FileStore, owner: string, text: string, extra: { expiresAt?: number; maxBytes?: number } = {}) {
-  const writer = await s.openWriter({ ownerKeyId: owner, filename: 'f.jsonl', purpose: 'batch', maxBytes: extra.maxBytes ?? 1 << 20, ...(extra.expiresAt ? { expiresAt: extra.expiresAt } : {}) });
+  const writer = await s.openWriter({
+    ownerKeyId: owner,
+    filename: 'f.jsonl',
+    purpose: 'batch',
+    maxBytes: extra.maxBytes ?? 1 << 20,
+    ...(extra.expiresAt ? { expiresAt: extra.expiresAt } : {}),
+  });
   for (let at = 0; at < text.length; at += 5) await writer.write(Buffer.from(text.slice(at, at + 5)));
   return writer.close();
 }

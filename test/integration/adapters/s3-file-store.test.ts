@@ -1,4 +1,11 @@
-import { CreateBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3DeleteKeysError } from '../../../shared/adapters/s3/s3-delete-keys.js';
 import { MAX_S3_USER_METADATA_BYTES, toObjectMetadata } from '../../../shared/adapters/s3/s3-file-metadata.js';
@@ -45,7 +52,8 @@ function probeClient(endpoint: string) {
     (next, context) => async (args) => {
       const input = args.input as { Key?: string; Delete?: { Objects?: { Key?: string }[] } };
       state.commands.push(context.commandName ?? '?');
-      const accessDenied = () => new S3ServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'Access Denied' });
+      const accessDenied = () =>
+        new S3ServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'Access Denied' });
       if (context.commandName === 'PutObjectCommand' && state.denied(input.Key ?? '')) throw accessDenied();
       if (context.commandName !== 'DeleteObjectsCommand' || input.Delete?.Objects === undefined) return next(args);
       const refused = input.Delete.Objects.filter((o) => state.denied(o.Key ?? ''));
@@ -121,7 +129,7 @@ describe('S3FileStore on moto S3', () => {
     expect(uploads.Uploads ?? []).toHaveLength(0);
   });
 
-  it('lists only the owner\'s files, newest first by default, oldest first on request, in pages, filtered by purpose', async () => {
+  it("lists only the owner's files, newest first by default, oldest first on request, in pages, filtered by purpose", async () => {
     const owner = 'key-list';
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) {
@@ -210,7 +218,10 @@ describe('S3FileStore on moto S3', () => {
     }
     probe!.commands.length = 0;
     const page = await probed.list(owner, { limit: 1 });
-    expect(page).toEqual({ files: [{ id: file.id, ownerKeyId: owner, filename: 'in.jsonl', purpose: 'batch', bytes: 6, createdAt: file.createdAt }], hasMore: false });
+    expect(page).toEqual({
+      files: [{ id: file.id, ownerKeyId: owner, filename: 'in.jsonl', purpose: 'batch', bytes: 6, createdAt: file.createdAt }],
+      hasMore: false,
+    });
     expect(probe!.commands.filter((c) => c === 'HeadObjectCommand')).toEqual([]);
     // limit+1 keys first; the three parts skipped make one more call of up to 1,000 keys.
     expect(probe!.commands).toEqual(['ListObjectsV2Command', 'ListObjectsV2Command']);
@@ -221,11 +232,17 @@ describe('S3FileStore on moto S3', () => {
     const filename = `${'語'.repeat(170)}ab`;
     expect(Buffer.byteLength(filename)).toBe(DEFAULT_FILE_LIMITS.maxFilenameBytes);
     const owner = 'f'.repeat(64);
-    const record = await writeFile(store, [Buffer.from('x')], { ownerKeyId: owner, filename, expiresAt: clock + 30 * 86_400, purpose: 'batch_output' });
+    const record = await writeFile(store, [Buffer.from('x')], {
+      ownerKeyId: owner,
+      filename,
+      expiresAt: clock + 30 * 86_400,
+      purpose: 'batch_output',
+    });
     const metadata = toObjectMetadata({ ...record });
     const metadataBytes = Object.entries(metadata).reduce((sum, [k, v]) => sum + Buffer.byteLength(k) + Buffer.byteLength(v), 0);
     expect(metadataBytes).toBeLessThanOrEqual(MAX_S3_USER_METADATA_BYTES);
-    for (const key of [...(await keysUnder(`owners/${owner}/`)), ...(await keysUnder(`usage/${owner}/`))]) expect(Buffer.byteLength(key)).toBeLessThanOrEqual(1024);
+    for (const key of [...(await keysUnder(`owners/${owner}/`)), ...(await keysUnder(`usage/${owner}/`))])
+      expect(Buffer.byteLength(key)).toBeLessThanOrEqual(1024);
     expect((await store.get(record.id))?.filename).toBe(filename);
     expect((await store.list(owner, { limit: 1 })).files[0]?.filename).toBe(filename);
     // 1,024 three-byte characters (the old bound counted UTF-16 units) are 9,216 bytes: refused before any S3 call.
@@ -256,7 +273,9 @@ describe('S3FileStore on moto S3', () => {
     try {
       const failure = await probed.delete(record.id).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(S3DeleteKeysError);
-      expect((failure as S3DeleteKeysError).failures).toEqual([{ key: expect.stringMatching(/^usage\/key-denied-delete\//), code: 'AccessDenied' }]);
+      expect((failure as S3DeleteKeysError).failures).toEqual([
+        { key: expect.stringMatching(/^usage\/key-denied-delete\//), code: 'AccessDenied' },
+      ]);
     } finally {
       probe!.denied = () => false;
     }

@@ -25,7 +25,11 @@ let files: S3FileStore;
 const pollers: SqsPoller[] = [];
 
 const words = ['neural', 'ranking', 'search', 'panda', 'bamboo', 'python', 'queue', 'lambda', 'gradient', 'library'];
-const docs = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `${i}: ${Array.from({ length: 3 + ((i + seed) % 7) }, (_, j) => words[(i * 3 + j * seed) % words.length]).join(' ')}`);
+const docs = (n: number, seed: number) =>
+  Array.from(
+    { length: n },
+    (_, i) => `${i}: ${Array.from({ length: 3 + ((i + seed) % 7) }, (_, j) => words[(i * 3 + j * seed) % words.length]).join(' ')}`,
+  );
 
 async function call(method: string, path: string, key: string, json?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const result = await api(apiGatewayEvent({ method, path, json, headers: { authorization: `Bearer ${key}` } }), localLambdaContext());
@@ -41,7 +45,11 @@ async function writeInput(lines: readonly unknown[], owner: string): Promise<str
 async function readLines(fileId: string): Promise<Record<string, unknown>[]> {
   const chunks: Buffer[] = [];
   for await (const chunk of files.read(fileId)) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
 /** Polls the batch until it ends; gives up only when its status and counts stop moving for twice the visibility timeout. */
@@ -70,15 +78,17 @@ beforeAll(async () => {
   for (const queueUrl of [stack.batchQueueUrl, stack.batchDlqUrl]) {
     // The poller stands for the event source mapping, which polls with the batch worker's role.
     pollers.push(
-      runAsLambda('batchWorker', () => startSqsPoller({
-        client: stack.sqs,
-        queueUrl,
-        batchSize: 10,
-        waitTimeSeconds: 1,
-        concurrency: 3,
-        retryDelaySeconds: 0,
-        handler: async (event) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse,
-      })),
+      runAsLambda('batchWorker', () =>
+        startSqsPoller({
+          client: stack.sqs,
+          queueUrl,
+          batchSize: 10,
+          waitTimeSeconds: 1,
+          concurrency: 3,
+          retryDelaySeconds: 0,
+          handler: async (event) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse,
+        }),
+      ),
     );
   }
 });
@@ -99,7 +109,13 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
       custom_id: `good-${i}`,
       method: 'POST',
       url: '/v1/rerank',
-      body: { model: FIXTURE_MODEL_ID, query: `neural ranking ${i}`, documents: docs(30 + i * 7, i + 1), top_n: 5, return_documents: i % 2 === 0 },
+      body: {
+        model: FIXTURE_MODEL_ID,
+        query: `neural ranking ${i}`,
+        documents: docs(30 + i * 7, i + 1),
+        top_n: 5,
+        return_documents: i % 2 === 0,
+      },
     }));
     const lines = [
       good[0],
@@ -113,9 +129,19 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
       good[5],
     ];
     const inputFileId = await writeInput(lines, KEY_A);
-    const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: inputFileId, endpoint: '/v1/rerank', completion_window: '24h', metadata: { run: 'aws-flow' } });
+    const created = await call('POST', '/v1/batches', KEY_A, {
+      input_file_id: inputFileId,
+      endpoint: '/v1/rerank',
+      completion_window: '24h',
+      metadata: { run: 'aws-flow' },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
-    expect(created.body).toMatchObject({ object: 'batch', status: 'validating', input_file_id: inputFileId, metadata: { run: 'aws-flow' } });
+    expect(created.body).toMatchObject({
+      object: 'batch',
+      status: 'validating',
+      input_file_id: inputFileId,
+      metadata: { run: 'aws-flow' },
+    });
     const batchId = String(created.body['id']);
     expect((await call('GET', `/v1/batches/${batchId}`, KEY_B)).status).toBe(404);
 
@@ -127,7 +153,10 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
     for (const line of output) {
       const sent = good.find((g) => g.custom_id === line['custom_id'])!;
       const sync = await call('POST', '/v1/rerank', KEY_A, sent.body);
-      const response = line['response'] as { status_code: number; body: { results: { index: number; relevance_score: number; document?: unknown }[] } };
+      const response = line['response'] as {
+        status_code: number;
+        body: { results: { index: number; relevance_score: number; document?: unknown }[] };
+      };
       expect(response.status_code).toBe(200);
       const syncResults = sync.body['results'] as { index: number; relevance_score: number; document?: unknown }[];
       expect(response.body.results.map((r) => r.index)).toEqual(syncResults.map((r) => r.index));
@@ -144,8 +173,15 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
 
   it('takes an input file through /v1/uploads (parts on S3, the upload on DynamoDB Local), serves it by a presigned redirect and runs it', async () => {
     const body = { model: FIXTURE_MODEL_ID, query: 'neural ranking', documents: docs(12, 3), top_n: 3 };
-    const jsonl = Buffer.from(['a', 'b', 'c'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/rerank', body })).join('\n') + '\n');
-    const upload = await call('POST', '/v1/uploads', KEY_A, { filename: 'in.jsonl', purpose: 'batch', bytes: jsonl.length, mime_type: 'application/jsonl' });
+    const jsonl = Buffer.from(
+      ['a', 'b', 'c'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/rerank', body })).join('\n') + '\n',
+    );
+    const upload = await call('POST', '/v1/uploads', KEY_A, {
+      filename: 'in.jsonl',
+      purpose: 'batch',
+      bytes: jsonl.length,
+      mime_type: 'application/jsonl',
+    });
     expect(upload.status, JSON.stringify(upload.body)).toBe(200);
     const uploadId = String(upload.body['id']);
     const half = Math.floor(jsonl.length / 2);
@@ -153,11 +189,17 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
     for (const slice of [jsonl.subarray(0, half), jsonl.subarray(half)]) {
       const boundary = 'p4rt';
       const form = Buffer.concat([
-        Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="data"; filename="part"\r\ncontent-type: application/octet-stream\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\ncontent-disposition: form-data; name="data"; filename="part"\r\ncontent-type: application/octet-stream\r\n\r\n`,
+        ),
         slice,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
-      const event = apiGatewayEvent({ method: 'POST', path: `/v1/uploads/${uploadId}/parts`, headers: { authorization: `Bearer ${KEY_A}`, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const event = apiGatewayEvent({
+        method: 'POST',
+        path: `/v1/uploads/${uploadId}/parts`,
+        headers: { authorization: `Bearer ${KEY_A}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
       const result = await api({ ...event, body: form.toString('base64'), isBase64Encoded: true }, localLambdaContext());
       expect(result.statusCode, result.body).toBe(200);
       partIds.push(String((JSON.parse(result.body ?? '{}') as { id: string }).id));
@@ -169,29 +211,51 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
     expect((await call('POST', `/v1/uploads/${uploadId}/cancel`, KEY_A)).status).toBe(409);
     const fileId = String((completed.body['file'] as { id: string }).id);
 
-    const content = await api(apiGatewayEvent({ method: 'GET', path: `/v1/files/${fileId}/content`, headers: { authorization: `Bearer ${KEY_A}` } }), localLambdaContext());
+    const content = await api(
+      apiGatewayEvent({ method: 'GET', path: `/v1/files/${fileId}/content`, headers: { authorization: `Bearer ${KEY_A}` } }),
+      localLambdaContext(),
+    );
     expect(content.statusCode).toBe(302);
     const downloaded = Buffer.from(await (await fetch(String(content.headers?.['location']))).arrayBuffer());
     expect(downloaded.equals(jsonl)).toBe(true);
 
     const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: fileId, endpoint: '/v1/rerank', completion_window: '24h' });
-    expect(await settle(String(created.body['id']))).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
+    expect(await settle(String(created.body['id']))).toMatchObject({
+      status: 'completed',
+      request_counts: { total: 3, completed: 3, failed: 0 },
+    });
   });
 
   it('analyses a corpus once on S3 (shards under derived/<file id>/), reuses it for the next batch, and deletes it with the file', async () => {
     const corpusDocs = docs(300, 5);
-    const writer = await files.openWriter({ ownerKeyId: keyIdOf(KEY_A), filename: 'corpus.jsonl', purpose: 'user_data', maxBytes: 1 << 24 });
+    const writer = await files.openWriter({
+      ownerKeyId: keyIdOf(KEY_A),
+      filename: 'corpus.jsonl',
+      purpose: 'user_data',
+      maxBytes: 1 << 24,
+    });
     await writer.write(Buffer.from(corpusDocs.map((d) => JSON.stringify(d)).join('\n') + '\n'));
     const corpus = await writer.close();
     const derived = async () =>
-      ((await stack.s3.send(new ListObjectsV2Command({ Bucket: stack.filesBucket, Prefix: `derived/${corpus.id}/` }))).Contents ?? []).map((o) => o.Key);
+      ((await stack.s3.send(new ListObjectsV2Command({ Bucket: stack.filesBucket, Prefix: `derived/${corpus.id}/` }))).Contents ?? []).map(
+        (o) => o.Key,
+      );
     // The first batch analyses the corpus for one line; the second's three lines are one group (one task per shard
     // names all three), and the line they share answers exactly as it did alone.
     const alone = new Map<string, unknown>();
     for (const queries of [['neural ranking'], ['neural ranking', 'python queue', 'stream parser']]) {
-      const lines = queries.map((query) => ({ custom_id: query, method: 'POST', url: '/v1/rerank', body: { model: 'bm25', query, documents_file_id: corpus.id, top_n: 5 } }));
+      const lines = queries.map((query) => ({
+        custom_id: query,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { model: 'bm25', query, documents_file_id: corpus.id, top_n: 5 },
+      }));
       const inputFileId = await writeInput(lines, KEY_A);
-      const created = await call('POST', '/v1/batches', KEY_A, { input_file_id: inputFileId, endpoint: '/v1/rerank', completion_window: '24h' });
+      const created = await call('POST', '/v1/batches', KEY_A, {
+        input_file_id: inputFileId,
+        endpoint: '/v1/rerank',
+        completion_window: '24h',
+      });
       const done = await settle(String(created.body['id']));
       expect(done).toMatchObject({ status: 'completed', request_counts: { total: queries.length, completed: queries.length, failed: 0 } });
       for (const line of await readLines(String(done['output_file_id']))) {
@@ -200,8 +264,13 @@ describe('batches over S3 (moto), SQS (moto) and DynamoDB Local', { timeout: HAN
         expect(results).toHaveLength(5);
         // Stored BM25 statistics score exactly as the route scores the same documents (a document's score is its own).
         const sync = await call('POST', '/v1/rerank', KEY_A, { model: 'bm25', query, documents: results.map((r) => corpusDocs[r.index]) });
-        const syncScores = (sync.body['results'] as { index: number; relevance_score: number }[]).sort((a, b) => a.index - b.index).map((r) => r.relevance_score);
-        expect(results.map((r) => r.relevance_score), query).toEqual(syncScores);
+        const syncScores = (sync.body['results'] as { index: number; relevance_score: number }[])
+          .sort((a, b) => a.index - b.index)
+          .map((r) => r.relevance_score);
+        expect(
+          results.map((r) => r.relevance_score),
+          query,
+        ).toEqual(syncScores);
         if (alone.has(query)) expect(results, `${query}: grouped vs alone`).toEqual(alone.get(query));
         else alone.set(query, results);
       }

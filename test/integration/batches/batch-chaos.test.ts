@@ -24,7 +24,8 @@ import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-
  */
 const OWNER = 'chaos-owner';
 const WORDS = 'neural ranking search python queue lambda gradient library panda bamboo river coffee'.split(' ');
-const doc = (i: number, seed: number) => Array.from({ length: 4 + ((i * seed) % 9) }, (_, j) => WORDS[(i * 5 + j * seed) % WORDS.length]).join(' ');
+const doc = (i: number, seed: number) =>
+  Array.from({ length: 4 + ((i * seed) % 9) }, (_, j) => WORDS[(i * 5 + j * seed) % WORDS.length]).join(' ');
 const POISON = 'poison query that always fails';
 
 class InjectedFault extends Error {}
@@ -72,7 +73,9 @@ function faultyScorer(scorer: Scorer, random: () => number, rates: FaultRates): 
 
 /** Sends every task, and some twice (at-least-once delivery). */
 function duplicatingQueue(queue: InProcessTaskQueue<BatchTask>, random: () => number, rates: FaultRates): BatchTaskQueue {
-  return { send: (tasks: readonly BatchTask[]) => queue.send(tasks.flatMap((task) => (random() < rates.duplicate ? [task, task] : [task]))) };
+  return {
+    send: (tasks: readonly BatchTask[]) => queue.send(tasks.flatMap((task) => (random() < rates.duplicate ? [task, task] : [task]))),
+  };
 }
 
 async function runBatch(lines: readonly string[], rates: FaultRates, seed: number) {
@@ -96,10 +99,12 @@ async function runBatch(lines: readonly string[], rates: FaultRates, seed: numbe
   // Create is a client call: a failed one is retried by the client with the same Idempotency-Key.
   let created;
   for (let attempt = 0; created === undefined; attempt++) {
-    created = await engine.create(OWNER, { inputFileId: input.id, endpoint: '/v1/rerank', completionWindow: '24h' }, `chaos-${seed}`).catch((error: unknown) => {
-      if (!(error instanceof InjectedFault) || attempt > 20) throw error;
-      return undefined;
-    });
+    created = await engine
+      .create(OWNER, { inputFileId: input.id, endpoint: '/v1/rerank', completionWindow: '24h' }, `chaos-${seed}`)
+      .catch((error: unknown) => {
+        if (!(error instanceof InjectedFault) || attempt > 20) throw error;
+        return undefined;
+      });
   }
   // Waits while the batch moves (a loaded machine is slow, not lossy); 15 s of no change in its status or counts is stuck.
   const id = created.batch.id;
@@ -112,17 +117,31 @@ async function runBatch(lines: readonly string[], rates: FaultRates, seed: numbe
     { stallMs: 15_000, pollMs: 10, what: `batch ${id}` },
   );
   await inner.idle();
-  const read = (id: string | undefined) => (id === undefined ? [] : files.text(id).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { custom_id: string; response: { body: unknown } | null; error: unknown }));
+  const read = (id: string | undefined) =>
+    id === undefined
+      ? []
+      : files
+          .text(id)
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { custom_id: string; response: { body: unknown } | null; error: unknown });
   return { batch: view.batch, output: read(view.batch.outputFileId), errors: read(view.batch.errorFileId) };
 }
 
-describe('batches under faults (crashes, failed and lost store writes, duplicate deliveries, a poison line)', { timeout: HANG_CEILING_MS }, () => {
+describe('batches under faults (crashes, failed and lost store writes, duplicate deliveries, a poison line)', {
+  timeout: HANG_CEILING_MS,
+}, () => {
   const lines = Array.from({ length: 40 }, (_, i) =>
     JSON.stringify({
       custom_id: `line-${i}`,
       method: 'POST',
       url: '/v1/rerank',
-      body: { model: 'bm25', query: i === 17 ? POISON : `${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]}`, documents: Array.from({ length: 5 + (i % 23) }, (_, d) => doc(d, i + 1)), top_n: 5 },
+      body: {
+        model: 'bm25',
+        query: i === 17 ? POISON : `${WORDS[i % WORDS.length]} ${WORDS[(i * 3) % WORDS.length]}`,
+        documents: Array.from({ length: 5 + (i % 23) }, (_, d) => doc(d, i + 1)),
+        top_n: 5,
+      },
     }),
   );
 

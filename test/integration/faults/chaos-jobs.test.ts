@@ -63,24 +63,32 @@ afterAll(async () => {
 });
 
 describe('async jobs under injected faults (DynamoDB Local + moto)', () => {
-  it('faults below the SDK retry (default maxAttempts): every job ends succeeded = synchronous, or poisoned and failed', async () => {
-    const report = await runChaosJobs(stack, runtime, {
-      ...base,
-      seed: 7,
-      sdk: { throttle: 0.1, transactionConflict: 0.15, lostResponse: 0.03, dropDelete: 0.1, duplicateSend: 0.1 },
-      sdkPlacement: 'inside-retry',
-    });
-    assertInvariant(report, base.jobs);
-  }, HANG_CEILING_MS);
+  it(
+    'faults below the SDK retry (default maxAttempts): every job ends succeeded = synchronous, or poisoned and failed',
+    async () => {
+      const report = await runChaosJobs(stack, runtime, {
+        ...base,
+        seed: 7,
+        sdk: { throttle: 0.1, transactionConflict: 0.15, lostResponse: 0.03, dropDelete: 0.1, duplicateSend: 0.1 },
+        sdkPlacement: 'inside-retry',
+      });
+      assertInvariant(report, base.jobs);
+    },
+    HANG_CEILING_MS,
+  );
 
-  it('faults above the SDK retry with maxAttempts 1: the application absorbs them itself', async () => {
-    const report = await runChaosJobs(stack, runtime, {
-      ...base,
-      seed: 11,
-      sdk: { throttle: 0.02, transactionConflict: 0.15, lostResponse: 0.01, dropDelete: 0.1, duplicateSend: 0.1 },
-      sdkPlacement: 'outside-retry',
-      sdkMaxAttempts: 1,
-    });
-    assertInvariant(report, base.jobs);
-  }, HANG_CEILING_MS);
+  it(
+    'faults above the SDK retry with maxAttempts 1: the application absorbs them itself',
+    async () => {
+      const report = await runChaosJobs(stack, runtime, {
+        ...base,
+        seed: 11,
+        sdk: { throttle: 0.02, transactionConflict: 0.15, lostResponse: 0.01, dropDelete: 0.1, duplicateSend: 0.1 },
+        sdkPlacement: 'outside-retry',
+        sdkMaxAttempts: 1,
+      });
+      assertInvariant(report, base.jobs);
+    },
+    HANG_CEILING_MS,
+  );
 });

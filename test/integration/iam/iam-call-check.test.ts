@@ -1,11 +1,24 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, APIGatewayRequestAuthorizerEventV2, Context, ScheduledEvent, SQSEvent } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  APIGatewayRequestAuthorizerEventV2,
+  Context,
+  ScheduledEvent,
+  SQSEvent,
+} from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
-import { asLambda, clearRecordedCalls, installAwsCallRecorder, recordedCalls, type RecordedCall } from '../../support/iam/aws-call-recorder.js';
+import {
+  asLambda,
+  clearRecordedCalls,
+  installAwsCallRecorder,
+  recordedCalls,
+  type RecordedCall,
+} from '../../support/iam/aws-call-recorder.js';
 import { appendCoverage, checkCalls, synthesizedTemplate } from '../../support/iam/check-recorded-calls.js';
 import type { TemplateJson } from '../../support/iam/template-roles.js';
 
@@ -26,7 +39,9 @@ function multipartFile(name: string, content: string): { body: string; contentTy
   const boundary = 'iamcheck';
   const form = Buffer.concat([
     Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="purpose"\r\n\r\nbatch\r\n`),
-    Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/jsonl\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/jsonl\r\n\r\n`,
+    ),
     Buffer.from(content),
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -36,8 +51,15 @@ function multipartFile(name: string, content: string): { body: string; contentTy
 async function call(method: string, path: string, init: { json?: unknown; form?: { body: string; contentType: string } } = {}) {
   const headers = { authorization: `Bearer ${key}`, ...(init.form === undefined ? {} : { 'content-type': init.form.contentType }) };
   const event = apiGatewayEvent({ method, path, headers, ...(init.json === undefined ? {} : { json: init.json }) });
-  const result = await api(init.form === undefined ? event : { ...event, body: init.form.body, isBase64Encoded: true }, localLambdaContext());
-  return { status: result.statusCode ?? 0, body: JSON.parse(result.body ?? 'null') as Record<string, unknown>, headers: result.headers ?? {} };
+  const result = await api(
+    init.form === undefined ? event : { ...event, body: init.form.body, isBase64Encoded: true },
+    localLambdaContext(),
+  );
+  return {
+    status: result.statusCode ?? 0,
+    body: JSON.parse(result.body ?? 'null') as Record<string, unknown>,
+    headers: result.headers ?? {},
+  };
 }
 
 /** A copy of the template with `edit` applied to every policy statement of every role. */
@@ -45,7 +67,8 @@ function editStatements(template: TemplateJson, edit: (statement: Record<string,
   const copy = structuredClone(template) as TemplateJson;
   for (const resource of Object.values(copy.Resources)) {
     if (resource.Type !== 'AWS::IAM::Policy') continue;
-    for (const statement of (resource.Properties?.['PolicyDocument'] as { Statement: Record<string, unknown>[] }).Statement) edit(statement);
+    for (const statement of (resource.Properties?.['PolicyDocument'] as { Statement: Record<string, unknown>[] }).Statement)
+      edit(statement);
   }
   return copy;
 }
@@ -76,7 +99,17 @@ beforeAll(async () => {
   const batch = await call('POST', '/v1/batches', { json: { input_file_id: id, endpoint: '/v1/rerank', completion_window: '24h' } });
   expect(batch.status, JSON.stringify(batch.body)).toBe(200);
   const batchId = String(batch.body['id']);
-  const record = { messageId: 'm1', receiptHandle: 'r1', body: JSON.stringify({ kind: 'plan', batchId }), attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: stack.env['RERANK_BATCH_DLQ_ARN'], awsRegion: 'us-east-1' };
+  const record = {
+    messageId: 'm1',
+    receiptHandle: 'r1',
+    body: JSON.stringify({ kind: 'plan', batchId }),
+    attributes: {},
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: stack.env['RERANK_BATCH_DLQ_ARN'],
+    awsRegion: 'us-east-1',
+  };
   expect(await batchWorker({ Records: [record] } as unknown as SQSEvent, localLambdaContext())).toEqual({ batchItemFailures: [] });
   expect((await call('GET', `/v1/batches/${batchId}`)).body['status']).toBe('failed');
   const scheduled = { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as unknown as ScheduledEvent;
@@ -113,7 +146,8 @@ describe('the IAM check of recorded AWS calls against the synthesized template',
 
   it('fails when usage/* is taken out of the files grant: the usage object write and delete are denied', () => {
     const withoutUsage = editStatements(synthesizedTemplate(), (statement) => {
-      if (Array.isArray(statement['Resource'])) statement['Resource'] = statement['Resource'].filter((r) => !JSON.stringify(r).includes('/usage/*'));
+      if (Array.isArray(statement['Resource']))
+        statement['Resource'] = statement['Resource'].filter((r) => !JSON.stringify(r).includes('/usage/*'));
     });
     const denials = checkCalls(flowCalls, withoutUsage, stack.env).denials;
     expect(denials).toEqual([
@@ -131,7 +165,8 @@ describe('the IAM check of recorded AWS calls against the synthesized template',
     const narrowed = editStatements(synthesizedTemplate(), (statement) => {
       const condition = statement['Condition'] as Record<string, Record<string, string | string[]>> | undefined;
       const leading = condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
-      if (leading !== undefined) condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys'] = [leading].flat().map((p) => (p === 'KEY#*' ? `KEY#${other}*` : p));
+      if (leading !== undefined)
+        condition!['ForAllValues:StringLike']!['dynamodb:LeadingKeys'] = [leading].flat().map((p) => (p === 'KEY#*' ? `KEY#${other}*` : p));
     });
     const denials = checkCalls(flowCalls, narrowed, stack.env).denials;
     expect(denials).toEqual([
@@ -146,7 +181,8 @@ describe('the IAM check of recorded AWS calls against the synthesized template',
     // Turn the deny into one that always matches: every S3 call is then denied explicitly.
     const template = structuredClone(synthesizedTemplate());
     for (const policy of Object.values(template.Resources).filter((r) => r.Type === 'AWS::S3::BucketPolicy')) {
-      for (const statement of (policy.Properties?.['PolicyDocument'] as { Statement: Record<string, unknown>[] }).Statement) statement['Condition'] = { Bool: { 'aws:SecureTransport': 'true' } };
+      for (const statement of (policy.Properties?.['PolicyDocument'] as { Statement: Record<string, unknown>[] }).Statement)
+        statement['Condition'] = { Bool: { 'aws:SecureTransport': 'true' } };
     }
     const denials = checkCalls(flowCalls, template, stack.env).denials;
     expect(denials.length).toBeGreaterThan(0);

@@ -29,10 +29,17 @@ const MAX_RECEIVES = 2;
 const VISIBILITY_TIMEOUT_SECONDS = 30;
 const words = ['neural', 'network', 'gradient', 'panda', 'bamboo', 'http', 'python', 'library', 'queue', 'lambda', 'ranking', 'search'];
 const makeDocs = (n: number) =>
-  Array.from({ length: n }, (_, i) => `${i}: ${Array.from({ length: 3 + (i % 17) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ')}`);
+  Array.from(
+    { length: n },
+    (_, i) => `${i}: ${Array.from({ length: 3 + (i % 17) }, (_, j) => words[(i * 7 + j * 3) % words.length]).join(' ')}`,
+  );
 
 const request = (documents: string[], overrides: Partial<RerankRequest> = {}): RerankRequest =>
-  rerankRequest('how do neural networks learn to rank search results', documents.map((text) => ({ text })), overrides);
+  rerankRequest(
+    'how do neural networks learn to rank search results',
+    documents.map((text) => ({ text })),
+    overrides,
+  );
 
 /** Record-level behaviour of a worker; faults wrap the real one. */
 type RecordHandler = (record: SQSRecord) => Promise<void>;
@@ -41,32 +48,40 @@ let recordHandler: RecordHandler;
 function startWorkers(concurrency: number): void {
   // Each poller stands for its function's event source mapping and runs as that function (the IAM check in afterAll).
   pollers.push(
-    runAsLambda('worker', () => startSqsPoller({
-      client: stack.sqs,
-      queueUrl: stack.queueUrl,
-      batchSize: 5,
-      waitTimeSeconds: 1,
-      concurrency,
-      retryDelaySeconds: 0,
-      // One processor per invocation, as the worker Lambda does: it holds one batch's failures, and these four loops
-      // run at once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
-      handler: (event) =>
-        processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), { context: localLambdaContext() }),
-    })),
-    runAsLambda('deadLetter', () => startSqsPoller({
-      client: stack.sqs,
-      queueUrl: stack.dlqUrl,
-      batchSize: 10,
-      waitTimeSeconds: 1,
-      handler: (event) => deadLetterHandler(event, localLambdaContext()),
-    })),
+    runAsLambda('worker', () =>
+      startSqsPoller({
+        client: stack.sqs,
+        queueUrl: stack.queueUrl,
+        batchSize: 5,
+        waitTimeSeconds: 1,
+        concurrency,
+        retryDelaySeconds: 0,
+        // One processor per invocation, as the worker Lambda does: it holds one batch's failures, and these four loops
+        // run at once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
+        handler: (event) =>
+          processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), {
+            context: localLambdaContext(),
+          }),
+      }),
+    ),
+    runAsLambda('deadLetter', () =>
+      startSqsPoller({
+        client: stack.sqs,
+        queueUrl: stack.dlqUrl,
+        batchSize: 10,
+        waitTimeSeconds: 1,
+        handler: (event) => deadLetterHandler(event, localLambdaContext()),
+      }),
+    ),
   );
 }
 
 async function submit(req: RerankRequest, batchSize: number): Promise<JobRecord> {
   const scorer = runtime.service.resolveScorer(req.model);
   // Submitting and polling are the API function's calls.
-  return runAsLambda('api', () => runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize }));
+  return runAsLambda('api', () =>
+    runtime.jobs.submit({ request: req, dialect: 'openai', ownerKeyId: 'key-a', model: scorer.id, activation: 'sigmoid', batchSize }),
+  );
 }
 
 /**
@@ -133,7 +148,14 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: HANG_CEILIN
     const now = Math.floor(Date.now() / 1000);
     const spec = { ...(await submit(request(['placeholder']), 1)), id: `dup-${now}-${Math.random()}`, documentCount: 40, chunkCount: 4 };
     await runtime.store.create(spec, undefined, now);
-    const tasks = planChunks({ jobId: spec.id, model: spec.model, query: req.query, documents: docs, batchSize: 10, maxMessageBytes: 1 << 20 });
+    const tasks = planChunks({
+      jobId: spec.id,
+      model: spec.model,
+      query: req.query,
+      documents: docs,
+      batchSize: 10,
+      maxMessageBytes: 1 << 20,
+    });
     await runtime.queue.send([tasks[2], ...tasks, tasks[2]].filter((t) => t !== undefined));
     const { job } = await settle(spec.id);
     expect(job.status).toBe('succeeded');

@@ -47,7 +47,10 @@ class RecordingQueue implements ChunkQueue {
 
 const documents = ['alpha', 'beta', 'gamma', 'delta', 'epsilon'];
 const submission = (ownerKeyId: string, docs = documents): JobSubmission => ({
-  request: rerankRequest('q', docs.map((text) => ({ text }))),
+  request: rerankRequest(
+    'q',
+    docs.map((text) => ({ text })),
+  ),
   dialect: 'openai',
   ownerKeyId,
   model: 'length',
@@ -63,7 +66,16 @@ const stores: [string, () => JobStore][] = [
 describe.each(stores)('Idempotency-Key on job submission (%s)', (_name, makeStore) => {
   const setup = () => {
     const queue = new RecordingQueue();
-    return { queue, jobs: new JobCoordinator({ store: makeStore(), chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 600, maxMessageBytes: 1 << 20 }) };
+    return {
+      queue,
+      jobs: new JobCoordinator({
+        store: makeStore(),
+        chunks: new InMemoryChunkLedger(),
+        queue,
+        jobTtlSeconds: 600,
+        maxMessageBytes: 1 << 20,
+      }),
+    };
   };
   const unique = () => `key-${Math.random().toString(36).slice(2)}`;
 
@@ -102,7 +114,10 @@ describe.each(stores)('Idempotency-Key on job submission (%s)', (_name, makeStor
     const { jobs } = setup();
     const key = unique();
     await jobs.submitIdempotent(submission('owner-a'), key);
-    const error = await jobs.submitIdempotent(submission('owner-a', ['only', 'two']), key).then(() => undefined, (e: unknown) => e);
+    const error = await jobs.submitIdempotent(submission('owner-a', ['only', 'two']), key).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RerankError);
     expect(error).toMatchObject({ kind: 'unprocessable', status: 422, param: 'Idempotency-Key' });
     // Same dialect, model, document count and top_n: the old shape check replayed the first job here (issue 21, item 4).
@@ -122,7 +137,11 @@ describe.each(stores)('Idempotency-Key on job submission (%s)', (_name, makeStor
 });
 
 describe('Idempotency-Key over HTTP (POST /v1/rerank/jobs)', () => {
-  const lengthScorer: Scorer = { id: 'length', scoreKind: 'similarity', score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: 1 }) };
+  const lengthScorer: Scorer = {
+    id: 'length',
+    scoreKind: 'similarity',
+    score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: 1 }),
+  };
   // Operator key configured: a key is required, and client keys carry their job-slot limits.
   const { app: api, keys } = testRuntime({ scorers: [lengthScorer], apiKeys: ['operator-key'], open: false });
   const post = (headers: Record<string, string>): Promise<{ statusCode?: number; body?: string }> =>

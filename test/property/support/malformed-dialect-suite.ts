@@ -47,48 +47,79 @@ export function describeMalformedDialect(dialect: WireDialect): void {
       api = await loadInProcessApi();
     });
 
-    it(`arbitrary JSON bodies (${runs.arbitraryJson} runs)`, async () => {
-      await fc.assert(
-        fc.asyncProperty(route, method, fc.oneof(fc.json(), fc.jsonValue().map(toJsonText)), requestHeaders(), async (path, m, body, headers) =>
-          send({ method: m, path, body, headers }),
-        ),
-        propertyParams(runs.arbitraryJson),
-      );
-    }, propertyTimeoutMs());
+    it(
+      `arbitrary JSON bodies (${runs.arbitraryJson} runs)`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            route,
+            method,
+            fc.oneof(fc.json(), fc.jsonValue().map(toJsonText)),
+            requestHeaders(),
+            async (path, m, body, headers) => send({ method: m, path, body, headers }),
+          ),
+          propertyParams(runs.arbitraryJson),
+        );
+      },
+      propertyTimeoutMs(),
+    );
 
-    it(`near-valid bodies with mutated fields (${runs.nearValid} runs)`, async () => {
-      const chatMessages = dialect === 'chat' ? chatMessagesMutation : fc.constant(undefined);
-      await fc.assert(
-        fc.asyncProperty(route, method, mutatedFields, bodyMutation(dialect), chatMessages, requestHeaders(), async (path, m, fields, mutate, messages, headers) => {
-          const body = wireBody(dialect, fields);
-          if (messages) body['messages'] = messages((body['messages'] as [{ content: unknown }])[0].content);
-          await send({ method: m, path, body: toJsonText(mutate(body)), headers });
-        }),
-        propertyParams(runs.nearValid),
-      );
-    }, propertyTimeoutMs());
+    it(
+      `near-valid bodies with mutated fields (${runs.nearValid} runs)`,
+      async () => {
+        const chatMessages = dialect === 'chat' ? chatMessagesMutation : fc.constant(undefined);
+        await fc.assert(
+          fc.asyncProperty(
+            route,
+            method,
+            mutatedFields,
+            bodyMutation(dialect),
+            chatMessages,
+            requestHeaders(),
+            async (path, m, fields, mutate, messages, headers) => {
+              const body = wireBody(dialect, fields);
+              if (messages) body['messages'] = messages((body['messages'] as [{ content: unknown }])[0].content);
+              await send({ method: m, path, body: toJsonText(mutate(body)), headers });
+            },
+          ),
+          propertyParams(runs.nearValid),
+        );
+      },
+      propertyTimeoutMs(),
+    );
 
-    it(`bodies that are not JSON text: random bytes, broken UTF-8, truncations (${runs.rawBody} runs)`, async () => {
-      await fc.assert(
-        fc.asyncProperty(route, rawBodyEvent, requestHeaders(), async (path, raw, headers) => send({ path, ...raw, headers })),
-        propertyParams(runs.rawBody),
-      );
-    }, propertyTimeoutMs());
+    it(
+      `bodies that are not JSON text: random bytes, broken UTF-8, truncations (${runs.rawBody} runs)`,
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(route, rawBodyEvent, requestHeaders(), async (path, raw, headers) => send({ path, ...raw, headers })),
+          propertyParams(runs.rawBody),
+        );
+      },
+      propertyTimeoutMs(),
+    );
 
     if (dialect === 'chat') {
       const contentRuns = MALFORMED_RUNS.chat.contentText;
-      it(`chat content strings: arbitrary JSON, near-valid rerank JSON, free text (${contentRuns} runs)`, async () => {
-        const content = fc.oneof({ weight: 6, arbitrary: chatContentText as fc.Arbitrary<unknown> }, { weight: 1, arbitrary: wrongValue });
-        const model = fc.oneof(fc.constant(undefined), fc.constant(FIXTURE_MODEL_ID), wrongValue);
-        const stream = fc.oneof(fc.constant(undefined), fc.boolean(), wrongValue);
-        await fc.assert(
-          fc.asyncProperty(route, model, stream, content, chatMessagesMutation, async (path, mdl, strm, text, messages) => {
-            const body = { ...chatBody(mdl, text), messages: messages(text), ...(strm === undefined ? {} : { stream: strm }) };
-            await send({ path, body: toJsonText(body) });
-          }),
-          propertyParams(contentRuns),
-        );
-      }, propertyTimeoutMs());
+      it(
+        `chat content strings: arbitrary JSON, near-valid rerank JSON, free text (${contentRuns} runs)`,
+        async () => {
+          const content = fc.oneof(
+            { weight: 6, arbitrary: chatContentText as fc.Arbitrary<unknown> },
+            { weight: 1, arbitrary: wrongValue },
+          );
+          const model = fc.oneof(fc.constant(undefined), fc.constant(FIXTURE_MODEL_ID), wrongValue);
+          const stream = fc.oneof(fc.constant(undefined), fc.boolean(), wrongValue);
+          await fc.assert(
+            fc.asyncProperty(route, model, stream, content, chatMessagesMutation, async (path, mdl, strm, text, messages) => {
+              const body = { ...chatBody(mdl, text), messages: messages(text), ...(strm === undefined ? {} : { stream: strm }) };
+              await send({ path, body: toJsonText(body) });
+            }),
+            propertyParams(contentRuns),
+          );
+        },
+        propertyTimeoutMs(),
+      );
     }
   });
 }

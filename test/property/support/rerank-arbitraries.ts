@@ -21,24 +21,70 @@ export interface RerankFields {
   docsKey?: 'include_docs' | 'return_documents';
 }
 
-export const FIELD_NAMES = ['model', 'query', 'documents', 'topN', 'returnDocuments', 'rawScores', 'threshold', 'batchSize', 'prompt'] as const;
+export const FIELD_NAMES = [
+  'model',
+  'query',
+  'documents',
+  'topN',
+  'returnDocuments',
+  'rawScores',
+  'threshold',
+  'batchSize',
+  'prompt',
+] as const;
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 
 /** Short text, mostly words, sometimes any unicode including lone surrogates and controls. */
 export const shortText = (minLength = 0): fc.Arbitrary<string> =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.array(fc.constantFrom('python', 'http', 'library', 'the', 'rerank', 'fast', 'κόσμε', '東京', '🙂', 'x'), { minLength, maxLength: 6 }).map((w) => w.join(' ')) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .array(fc.constantFrom('python', 'http', 'library', 'the', 'rerank', 'fast', 'κόσμε', '東京', '🙂', 'x'), {
+          minLength,
+          maxLength: 6,
+        })
+        .map((w) => w.join(' ')),
+    },
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: 24 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength, maxLength: 16 }) },
-    { weight: 1, arbitrary: fc.string({ unit: fc.oneof(loneSurrogate, fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 })), minLength, maxLength: 12 }) },
+    {
+      weight: 1,
+      arbitrary: fc.string({
+        unit: fc.oneof(loneSurrogate, fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 })),
+        minLength,
+        maxLength: 12,
+      }),
+    },
   );
 
 /** Strings a validator may mistake for something else. */
 export const trickyString = fc.oneof(
   {
     weight: 3,
-    arbitrary: fc.constantFrom('', ' ', '\t\n', '\u0000', '\uFEFF', '\u202E', 'NaN', 'Infinity', '-Infinity', '1e309', '-1', '3', 'null', 'undefined', 'true', '[]', '{}', '__proto__', 'constructor', 'toString'),
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\t\n',
+      '\u0000',
+      '\uFEFF',
+      '\u202E',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '1e309',
+      '-1',
+      '3',
+      'null',
+      'undefined',
+      'true',
+      '[]',
+      '{}',
+      '__proto__',
+      'constructor',
+      'toString',
+    ),
   },
   { weight: 3, arbitrary: shortText() },
   // Long text is tokenized and truncated per pair: rarer, as it dominates scoring time.
@@ -47,20 +93,55 @@ export const trickyString = fc.oneof(
 
 /** Any value a field could wrongly hold: wrong types, null, extreme numbers, odd strings, deep or mixed structures. */
 export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, -0.5, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 1e21, [], {}, [null], [[]], [{}], { text: null }) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      -0.5,
+      2 ** 53,
+      2 ** 53 + 2,
+      -(2 ** 53),
+      Number.MAX_VALUE,
+      -Number.MAX_VALUE,
+      Number.MIN_VALUE,
+      1e21,
+      [],
+      {},
+      [null],
+      [[]],
+      [{}],
+      { text: null },
+    ),
+  },
   { weight: 2, arbitrary: trickyString },
   { weight: 2, arbitrary: extremeNumberLiteral.map(rawJson) },
   { weight: 2, arbitrary: fc.double({ noNaN: true, noDefaultInfinity: true }) },
   { weight: 2, arbitrary: fc.integer({ min: -1_000_000, max: 1_000_000 }) },
   { weight: 1, arbitrary: deepNesting(20_000) },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-  { weight: 1, arbitrary: fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.record({ text: fc.string() })), { maxLength: 8 }) },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.record({ text: fc.string() })), {
+      maxLength: 8,
+    }),
+  },
 );
 
 /** A document as clients send it: a string, or an object with `text` and possibly more fields. */
 export const validDocument: fc.Arbitrary<string | Record<string, unknown>> = fc.oneof(
   { weight: 4, arbitrary: shortText() },
-  { weight: 1, arbitrary: fc.record({ text: shortText(), title: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }) }, { requiredKeys: ['text'] }) },
+  {
+    weight: 1,
+    arbitrary: fc.record(
+      { text: shortText(), title: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }) },
+      { requiredKeys: ['text'] },
+    ),
+  },
 );
 
 /** Documents arrays of mixed types: mostly good entries with a bad one somewhere. */
@@ -105,7 +186,12 @@ export const mutatedFields: fc.Arbitrary<RerankFields> = fc
           { weight: 6, arbitrary: wrongValue },
           { weight: 2, arbitrary: mixedDocuments },
           // Past RERANK_MAX_DOCUMENTS (400), or past the synchronous limit (a queued job the endpoint waits for).
-          { weight: 1, arbitrary: fc.oneof({ weight: 4, arbitrary: fc.constant(10_001) }, { weight: 1, arbitrary: fc.constant(257) }).map((n) => Array.from({ length: n }, (_, i) => (i % 2 ? '' : 'a'))) },
+          {
+            weight: 1,
+            arbitrary: fc
+              .oneof({ weight: 4, arbitrary: fc.constant(10_001) }, { weight: 1, arbitrary: fc.constant(257) })
+              .map((n) => Array.from({ length: n }, (_, i) => (i % 2 ? '' : 'a'))),
+          },
         ),
       ),
       { minLength: 1, maxLength: 3 },
@@ -179,16 +265,23 @@ export function wireBody(dialect: WireDialect, fields: RerankFields): Record<str
 
 /** Structural damage to a whole body: containers replaced, extra keys, the body wrapped or re-encoded. */
 export const bodyMutation = (dialect: WireDialect): fc.Arbitrary<(body: Record<string, unknown>) => unknown> => {
-  const containers = dialect === 'dashscope' ? ['input', 'parameters'] : dialect === 'chat' ? ['messages', 'stream'] : ['documents', 'query'];
+  const containers =
+    dialect === 'dashscope' ? ['input', 'parameters'] : dialect === 'chat' ? ['messages', 'stream'] : ['documents', 'query'];
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant((b: Record<string, unknown>) => b) },
     {
       weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom(...containers), wrongValue).map(([key, value]) => (b: Record<string, unknown>) => ({ ...b, [key]: value })),
+      arbitrary: fc.tuple(fc.constantFrom(...containers), wrongValue).map(([key, value]) => (b: Record<string, unknown>) => ({
+        ...b,
+        [key]: value,
+      })),
     },
     {
       weight: 1,
-      arbitrary: fc.tuple(fc.string({ maxLength: 12 }), wrongValue).map(([key, value]) => (b: Record<string, unknown>) => ({ ...b, [key]: value })),
+      arbitrary: fc.tuple(fc.string({ maxLength: 12 }), wrongValue).map(([key, value]) => (b: Record<string, unknown>) => ({
+        ...b,
+        [key]: value,
+      })),
     },
     // Nesting far deeper than any recursive reader copes with, in a field the service ignores.
     { weight: 1, arbitrary: deepNesting(100_000).map((value) => (b: Record<string, unknown>) => ({ ...b, extra: value })) },
@@ -201,7 +294,13 @@ export const bodyMutation = (dialect: WireDialect): fc.Arbitrary<(body: Record<s
 /** The chat `messages` array bent out of shape around a given content. */
 export const chatMessagesMutation: fc.Arbitrary<(content: unknown) => unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.constant((content: unknown) => [{ role: 'user', content }]) },
-  { weight: 1, arbitrary: fc.constant((content: unknown) => [{ role: 'system', content: 'rank well' }, { role: 'user', content }]) },
+  {
+    weight: 1,
+    arbitrary: fc.constant((content: unknown) => [
+      { role: 'system', content: 'rank well' },
+      { role: 'user', content },
+    ]),
+  },
   { weight: 1, arbitrary: fc.constant((content: unknown) => [{ role: 'assistant', content }]) },
   { weight: 1, arbitrary: fc.constant((content: unknown) => [null, 'user', { role: 'user', content }]) },
   { weight: 1, arbitrary: fc.constant((content: unknown) => [{ role: 'user', content: [{ type: 'text', text: content }] }]) },
@@ -210,7 +309,15 @@ export const chatMessagesMutation: fc.Arbitrary<(content: unknown) => unknown> =
     arbitrary: fc.constant((content: unknown) => {
       const text = typeof content === 'string' ? content : toJsonText(content);
       const cut = Math.floor(text.length / 2);
-      return [{ role: 'user', content: [{ type: 'text', text: text.slice(0, cut) }, { type: 'text', text: text.slice(cut) }] }];
+      return [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: text.slice(0, cut) },
+            { type: 'text', text: text.slice(cut) },
+          ],
+        },
+      ];
     }),
   },
   { weight: 1, arbitrary: wrongValue.map((role) => (content: unknown) => [{ role, content }]) },
@@ -228,16 +335,27 @@ export const chatContentText: fc.Arbitrary<string> = fc.oneof(
 
 /** Bodies that are not JSON text at all: random bytes as base64, broken UTF-8, truncated or empty text. */
 export const rawBodyEvent: fc.Arbitrary<{ body: string; isBase64Encoded: boolean }> = fc.oneof(
-  { weight: 3, arbitrary: fc.uint8Array({ maxLength: 256 }).map((b) => ({ body: Buffer.from(b).toString('base64'), isBase64Encoded: true })) },
+  {
+    weight: 3,
+    arbitrary: fc.uint8Array({ maxLength: 256 }).map((b) => ({ body: Buffer.from(b).toString('base64'), isBase64Encoded: true })),
+  },
   {
     weight: 2,
     arbitrary: fc
       .tuple(fc.json({ maxDepth: 2 }), fc.uint8Array({ minLength: 1, maxLength: 8 }))
-      .map(([json, junk]) => ({ body: Buffer.concat([Buffer.from(json), Buffer.from(junk.map((x) => x | 0x80))]).toString('base64'), isBase64Encoded: true })),
+      .map(([json, junk]) => ({
+        body: Buffer.concat([Buffer.from(json), Buffer.from(junk.map((x) => x | 0x80))]).toString('base64'),
+        isBase64Encoded: true,
+      })),
   },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 64 }).map((s) => ({ body: s, isBase64Encoded: true })) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 64 }).map((s) => ({ body: s, isBase64Encoded: false })) },
-  { weight: 1, arbitrary: fc.constantFrom('', ' ', '\n', 'null', '{', '{"query":', '[]', '""', '0', 'true', '\uFEFF{}').map((s) => ({ body: s, isBase64Encoded: false })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom('', ' ', '\n', 'null', '{', '{"query":', '[]', '""', '0', 'true', '\uFEFF{}')
+      .map((s) => ({ body: s, isBase64Encoded: false })),
+  },
   {
     weight: 1,
     arbitrary: fc
@@ -259,7 +377,13 @@ export const requestHeaders = (validKey?: string): fc.Arbitrary<Record<string, s
             fc.string({ maxLength: 40 }),
           ),
           prefer: fc.constantFrom('respond-async', 'RESPOND-ASYNC', 'wait=5, respond-async', 'respond-asyncx', 'return=minimal', ''),
-          'content-type': fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', ''),
+          'content-type': fc.constantFrom(
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/json; charset=latin1',
+            '',
+          ),
         },
         { requiredKeys: [] },
       ),
@@ -268,7 +392,8 @@ export const requestHeaders = (validKey?: string): fc.Arbitrary<Record<string, s
     .map(([headers, capitalize]) => {
       const out: Record<string, string> = {};
       for (const [name, value] of Object.entries(headers)) {
-        if (value !== undefined) out[capitalize ? name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()) : name] = value;
+        if (value !== undefined)
+          out[capitalize ? name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase()) : name] = value;
       }
       return out;
     });

@@ -12,8 +12,7 @@ export interface ParsedResponse {
 /** Every status the service may answer a client's mistake (or success) with; anything else is a bug. */
 export const CLIENT_STATUSES = [200, 202, 400, 401, 404, 405, 413, 415, 429] as const;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Never a 5xx, always a JSON object body with a request id: the floor under every property. */
 export function parseResponse(result: APIGatewayProxyStructuredResultV2): ParsedResponse {
@@ -46,7 +45,9 @@ function assembleChatStream(text: string): Record<string, unknown> {
   expect(events.at(-1)).toBe('data: [DONE]');
   const chunks = events.slice(0, -1).map((e) => {
     expect(e.startsWith('data: ')).toBe(true);
-    return JSON.parse(e.slice('data: '.length)) as Record<string, unknown> & { choices: { delta: { content?: string }; finish_reason: string | null }[] };
+    return JSON.parse(e.slice('data: '.length)) as Record<string, unknown> & {
+      choices: { delta: { content?: string }; finish_reason: string | null }[];
+    };
   });
   for (const chunk of chunks) expect(chunk['object']).toBe('chat.completion.chunk');
   const last = chunks.at(-1);

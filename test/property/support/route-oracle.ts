@@ -24,7 +24,14 @@ export const RERANK_ROUTES: Readonly<Record<string, WireDialect>> = {
 };
 
 /** The routes these properties own; other dialects' endpoints (added alongside) get only the floor checks. */
-const IN_SCOPE_PATHS = new Set([...Object.keys(RERANK_ROUTES), '/v1/rerank/jobs', '/v1/rerank/jobs/{id}', '/v1/models', '/models', '/health']);
+const IN_SCOPE_PATHS = new Set([
+  ...Object.keys(RERANK_ROUTES),
+  '/v1/rerank/jobs',
+  '/v1/rerank/jobs/{id}',
+  '/v1/models',
+  '/models',
+  '/health',
+]);
 /** A path some route other than these serves (templates included: `/v1/files/abc` is `/v1/files/{id}`'s). */
 const isOutOfScopeRoute = (path: string): boolean =>
   ['GET', 'POST', 'DELETE'].some((method) => {
@@ -32,9 +39,7 @@ const isOutOfScopeRoute = (path: string): boolean =>
     return match.found === 'route' && !IN_SCOPE_PATHS.has(match.route.path);
   });
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** DashScope's envelope on its own prefix, OpenAI's (which chat shares) everywhere else. */
 export const errorDialectForPath = (rawPath: string): WireDialect =>
@@ -106,7 +111,8 @@ function sentContentType(event: APIGatewayProxyEventV2): string | undefined {
   return headers['content-type'] ?? Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
 }
 
-const isJsonContentType = (value: string | undefined): boolean => /^application\/json\s*(;\s*charset="?utf-?8"?\s*)?$/i.test(value?.trim() ?? '');
+const isJsonContentType = (value: string | undefined): boolean =>
+  /^application\/json\s*(;\s*charset="?utf-?8"?\s*)?$/i.test(value?.trim() ?? '');
 
 /**
  * The oracle for any event on any path: never a 5xx; errors in the envelope of the path's dialect;

@@ -28,7 +28,11 @@ function polledQueues(calls: readonly RecordedCall[]): Map<LambdaName, Set<strin
 }
 
 /** Every attributed call against the role the template gives its function, on the emulators' resources (`env`). */
-export function checkCalls(calls: readonly RecordedCall[], template: TemplateJson, env: Readonly<Record<string, string | undefined>>): IamCheckReport {
+export function checkCalls(
+  calls: readonly RecordedCall[],
+  template: TemplateJson,
+  env: Readonly<Record<string, string | undefined>>,
+): IamCheckReport {
   const roles = resolveRoles(template, env, polledQueues(calls));
   const denials = new Set<string>();
   const coverage = new Set<string>();
@@ -44,10 +48,17 @@ export function checkCalls(calls: readonly RecordedCall[], template: TemplateJso
         continue;
       }
       const keys = request.context['dynamodb:LeadingKeys'];
-      denials.add(`${call.lambda}: ${request.action} on ${request.resource}${keys === undefined ? '' : ` LeadingKeys ${JSON.stringify(keys)}`} (${call.command}, ${decision})`);
+      denials.add(
+        `${call.lambda}: ${request.action} on ${request.resource}${keys === undefined ? '' : ` LeadingKeys ${JSON.stringify(keys)}`} (${call.command}, ${decision})`,
+      );
     }
   }
-  return { checked, denials: [...denials].sort(), coverage: [...coverage].sort(), unattributed: calls.filter((c) => c.lambda === undefined).length };
+  return {
+    checked,
+    denials: [...denials].sort(),
+    coverage: [...coverage].sort(),
+    unattributed: calls.filter((c) => c.lambda === undefined).length,
+  };
 }
 
 /** Appends the report's `function action` pairs to RERANK_IAM_COVERAGE_FILE when it is set (for the coverage list). */
@@ -74,7 +85,8 @@ export function synthesizedTemplate(): TemplateJson {
  */
 export function expectRecordedCallsAllowed(env: Readonly<Record<string, string | undefined>>): IamCheckReport {
   const report = appendCoverage(checkCalls(recordedCalls(), synthesizedTemplate(), env));
-  if (report.checked === 0) throw new Error('the IAM check recorded no call made as a function: is the recorder installed and are handlers run with asLambda?');
+  if (report.checked === 0)
+    throw new Error('the IAM check recorded no call made as a function: is the recorder installed and are handlers run with asLambda?');
   if (report.denials.length > 0) {
     throw new Error(`${report.denials.length} AWS call(s) the deployed IAM policies would deny:\n${report.denials.join('\n')}`);
   }

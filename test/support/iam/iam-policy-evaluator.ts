@@ -20,11 +20,15 @@ export interface Evaluation {
   readonly statement?: PolicyStatement;
 }
 
-const list = (value: string | readonly string[] | undefined): readonly string[] => (value === undefined ? [] : typeof value === 'string' ? [value] : value);
+const list = (value: string | readonly string[] | undefined): readonly string[] =>
+  value === undefined ? [] : typeof value === 'string' ? [value] : value;
 
 /** IAM's `*` (any run, `/` included) and `?` (one character); everything else literal. */
 function wildcard(pattern: string, value: string, ignoreCase: boolean): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('*', '.*')
+    .replaceAll('?', '.');
   return new RegExp(`^${source}$`, ignoreCase ? 'is' : 's').test(value);
 }
 
@@ -99,7 +103,11 @@ const applies = (statement: PolicyStatement, request: IamRequest) =>
  * IAM's decision for one request within one account: an explicit Deny in either policy wins; otherwise an Allow in
  * the role's policies or in the resource's policy (to `*`) allows; otherwise it is implicitly denied.
  */
-export function evaluateRequest(request: IamRequest, identity: readonly PolicyStatement[], resource: readonly PolicyStatement[] = []): Evaluation {
+export function evaluateRequest(
+  request: IamRequest,
+  identity: readonly PolicyStatement[],
+  resource: readonly PolicyStatement[] = [],
+): Evaluation {
   const forRole = resource.filter((statement) => principalIsEveryone(statement.Principal));
   const all = [...identity, ...forRole];
   const deny = all.find((statement) => statement.Effect === 'Deny' && applies(statement, request));

@@ -78,11 +78,20 @@ function dynamodbRequests(call: RecordedCall, partitionKeyOf: (table: string) =>
       return [one('Scan', table, undefined, input['IndexName'] as string | undefined)];
     case 'BatchGetItem':
       return Object.entries(input['RequestItems'] as Record<string, { Keys: Item[] }>).map(([name, request]) =>
-        one('BatchGetItem', name, request.Keys.map((key) => leadingKey(key, partitionKeyOf(name), 'BatchGetItem'))),
+        one(
+          'BatchGetItem',
+          name,
+          request.Keys.map((key) => leadingKey(key, partitionKeyOf(name), 'BatchGetItem')),
+        ),
       );
     case 'BatchWriteItem':
-      return Object.entries(input['RequestItems'] as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>).map(([name, writes]) =>
-        one('BatchWriteItem', name, writes.map((w) => leadingKey(w.PutRequest?.Item ?? w.DeleteRequest?.Key, partitionKeyOf(name), 'BatchWriteItem'))),
+      return Object.entries(input['RequestItems'] as Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]>).map(
+        ([name, writes]) =>
+          one(
+            'BatchWriteItem',
+            name,
+            writes.map((w) => leadingKey(w.PutRequest?.Item ?? w.DeleteRequest?.Key, partitionKeyOf(name), 'BatchWriteItem')),
+          ),
       );
     case 'TransactWriteItems':
       // IAM authorizes each item as its own action on its own table.
@@ -90,7 +99,9 @@ function dynamodbRequests(call: RecordedCall, partitionKeyOf: (table: string) =>
         const [kind, item] = Object.entries(entry)[0]!;
         const action = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem' }[kind];
         if (action === undefined) throw new Error(`TransactWriteItems: unknown item kind ${kind}`);
-        return one(action, item.TableName, [leadingKey(item.Key ?? item.Item, partitionKeyOf(item.TableName), `TransactWriteItems ${kind}`)]);
+        return one(action, item.TableName, [
+          leadingKey(item.Key ?? item.Item, partitionKeyOf(item.TableName), `TransactWriteItems ${kind}`),
+        ]);
       });
     case 'TransactGetItems':
       return (input['TransactItems'] as { Get: { TableName: string; Key: Item } }[]).map(({ Get }) =>
@@ -108,9 +119,19 @@ function dynamodbRequests(call: RecordedCall, partitionKeyOf: (table: string) =>
 }
 
 function s3Requests(call: RecordedCall): IamRequest[] {
-  const input = call.input as { Bucket?: string; Key?: string; VersionId?: string; Delete?: { Objects?: { Key?: string; VersionId?: string }[] }; CopySource?: string };
+  const input = call.input as {
+    Bucket?: string;
+    Key?: string;
+    VersionId?: string;
+    Delete?: { Objects?: { Key?: string; VersionId?: string }[] };
+    CopySource?: string;
+  };
   const bucket = input.Bucket ?? '';
-  const onObject = (action: string, key = input.Key ?? ''): IamRequest => ({ action: `s3:${action}`, resource: `${bucketArn(bucket)}/${key}`, context: TRANSPORT });
+  const onObject = (action: string, key = input.Key ?? ''): IamRequest => ({
+    action: `s3:${action}`,
+    resource: `${bucketArn(bucket)}/${key}`,
+    context: TRANSPORT,
+  });
   const onBucket = (action: string): IamRequest => ({ action: `s3:${action}`, resource: bucketArn(bucket), context: TRANSPORT });
   const versioned = (action: string) => (input.VersionId === undefined ? action : `${action}Version`);
   switch (call.command) {
@@ -133,11 +154,16 @@ function s3Requests(call: RecordedCall): IamRequest[] {
       return [onObject(versioned('DeleteObject'))];
     case 'DeleteObjects':
       // One DeleteObject (or DeleteObjectVersion) per key: S3 answers a denied key in Errors, not as a failed call.
-      return (input.Delete?.Objects ?? []).map((object) => onObject(object.VersionId === undefined ? 'DeleteObject' : 'DeleteObjectVersion', object.Key));
+      return (input.Delete?.Objects ?? []).map((object) =>
+        onObject(object.VersionId === undefined ? 'DeleteObject' : 'DeleteObjectVersion', object.Key),
+      );
     case 'CopyObject':
     case 'UploadPartCopy': {
       const [sourceBucket, ...sourceKey] = decodeURIComponent((input.CopySource ?? '').replace(/^\//, '').split('?')[0]!).split('/');
-      return [onObject('PutObject'), { action: 's3:GetObject', resource: `${bucketArn(sourceBucket ?? '')}/${sourceKey.join('/')}`, context: TRANSPORT }];
+      return [
+        onObject('PutObject'),
+        { action: 's3:GetObject', resource: `${bucketArn(sourceBucket ?? '')}/${sourceKey.join('/')}`, context: TRANSPORT },
+      ];
     }
     case 'ListObjectsV2':
     case 'ListObjects':
@@ -176,7 +202,8 @@ function sqsRequests(call: RecordedCall): IamRequest[] {
   const action = SQS_ACTIONS[call.command];
   if (action === undefined) throw new Error(`no IAM mapping for SQS ${call.command}: add it to iam-requests.ts`);
   const { QueueUrl, QueueName } = call.input as { QueueUrl?: string; QueueName?: string };
-  const resource = QueueUrl !== undefined ? queueArnOfUrl(QueueUrl) : `arn:aws:sqs:${EMULATOR_REGION}:${EMULATOR_ACCOUNT}:${QueueName ?? ''}`;
+  const resource =
+    QueueUrl !== undefined ? queueArnOfUrl(QueueUrl) : `arn:aws:sqs:${EMULATOR_REGION}:${EMULATOR_ACCOUNT}:${QueueName ?? ''}`;
   return [{ action: `sqs:${action}`, resource, context: TRANSPORT }];
 }
 

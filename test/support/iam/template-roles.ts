@@ -60,7 +60,11 @@ const refsIn = (value: unknown): string[] => {
  * unbound queue that function's local poller received from. Intrinsics left unbound resolve to `unresolved:<id>`,
  * which no recorded call's resource equals.
  */
-export function resolveRoles(template: TemplateJson, env: Readonly<Record<string, string | undefined>>, polledQueueArns: ReadonlyMap<LambdaName, ReadonlySet<string>>): ResolvedRoles {
+export function resolveRoles(
+  template: TemplateJson,
+  env: Readonly<Record<string, string | undefined>>,
+  polledQueueArns: ReadonlyMap<LambdaName, ReadonlySet<string>>,
+): ResolvedRoles {
   const resources = template.Resources;
   const typeOf = (id: string) => resources[id]?.Type ?? '?';
   const bindings = new Map<string, Binding>();
@@ -72,13 +76,16 @@ export function resolveRoles(template: TemplateJson, env: Readonly<Record<string
 
   const lambdaIds = new Map<LambdaName, string>();
   for (const [name, stem] of Object.entries(LAMBDA_CONSTRUCT_IDS) as [LambdaName, string][]) {
-    const ids = Object.keys(resources).filter((id) => typeOf(id) === 'AWS::Lambda::Function' && new RegExp(`^${stem}[0-9A-F]{8}$`).test(id));
+    const ids = Object.keys(resources).filter(
+      (id) => typeOf(id) === 'AWS::Lambda::Function' && new RegExp(`^${stem}[0-9A-F]{8}$`).test(id),
+    );
     if (ids.length !== 1) throw new Error(`expected one Lambda function ${stem} in the template, found ${ids.length}`);
     lambdaIds.set(name, ids[0]!);
   }
 
   for (const id of lambdaIds.values()) {
-    const variables = ((resources[id]!.Properties?.['Environment'] as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
+    const variables = ((resources[id]!.Properties?.['Environment'] as { Variables?: Record<string, unknown> } | undefined)?.Variables ??
+      {}) as Record<string, unknown>;
     for (const [variable, value] of Object.entries(variables)) {
       const local = env[variable];
       if (local === undefined || value === null || typeof value !== 'object') continue;
@@ -94,7 +101,9 @@ export function resolveRoles(template: TemplateJson, env: Readonly<Record<string
     return [...lambdaIds].find(([, lambdaId]) => lambdaId === target)?.[0];
   };
   for (const mapping of Object.values(resources).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')) {
-    const lambda = refsIn(mapping.Properties?.['FunctionName']).map(lambdaOfResource).find((name) => name !== undefined);
+    const lambda = refsIn(mapping.Properties?.['FunctionName'])
+      .map(lambdaOfResource)
+      .find((name) => name !== undefined);
     const source = (mapping.Properties?.['EventSourceArn'] as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
     if (lambda === undefined || source === undefined || bindings.has(source)) continue;
     const bound = new Set([...bindings.values()].map((b) => b.arn));
@@ -108,7 +117,12 @@ export function resolveRoles(template: TemplateJson, env: Readonly<Record<string
     const record = value as Record<string, unknown>;
     if (typeof record['Ref'] === 'string') {
       const id = record['Ref'];
-      const pseudo: Record<string, string> = { 'AWS::Partition': 'aws', 'AWS::Region': EMULATOR_REGION, 'AWS::AccountId': EMULATOR_ACCOUNT, 'AWS::URLSuffix': 'amazonaws.com' };
+      const pseudo: Record<string, string> = {
+        'AWS::Partition': 'aws',
+        'AWS::Region': EMULATOR_REGION,
+        'AWS::AccountId': EMULATOR_ACCOUNT,
+        'AWS::URLSuffix': 'amazonaws.com',
+      };
       return pseudo[id] ?? bindings.get(id)?.ref ?? `unresolved:${id}`;
     }
     if (record['Fn::GetAtt'] !== undefined) {
@@ -134,7 +148,9 @@ export function resolveRoles(template: TemplateJson, env: Readonly<Record<string
     if (role === undefined) throw new Error(`${lambdaId} has no role of this template`);
     const roleProperties = resources[role]?.Properties ?? {};
     if (roleProperties['ManagedPolicyArns'] !== undefined) throw new Error(`${role} has managed policies, which the IAM check cannot read`);
-    const inline = ((roleProperties['Policies'] as { PolicyDocument: unknown }[] | undefined) ?? []).flatMap((p) => statementsOf(p.PolicyDocument));
+    const inline = ((roleProperties['Policies'] as { PolicyDocument: unknown }[] | undefined) ?? []).flatMap((p) =>
+      statementsOf(p.PolicyDocument),
+    );
     const attached = Object.values(resources)
       .filter((r) => r.Type === 'AWS::IAM::Policy' && refsIn(r.Properties?.['Roles']).includes(role))
       .flatMap((r) => statementsOf(r.Properties?.['PolicyDocument']));

@@ -5,13 +5,21 @@ import { ApiKeyAuthenticator } from '../../../shared/auth/api-key-authenticator.
 import { RateLimitedError } from '../../../shared/auth/rate-limited-error.js';
 import { RerankError } from '../../../shared/core/rerank-error.js';
 
-const rejection = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => undefined, (error: unknown) => error);
+const rejection = async (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 describe('ApiKeyAuthenticator', () => {
   it('turns a Bearer key into its id and effective limits', async () => {
     const store = new InMemoryApiKeyStore();
     const { key, record } = await store.create('svc', { maxConcurrentJobs: 2 });
-    const auth = new ApiKeyAuthenticator({ store, rateLimiter: new InMemoryRateLimiter(), defaults: { rateLimitPerMinute: 10, maxConcurrentJobs: 5 } });
+    const auth = new ApiKeyAuthenticator({
+      store,
+      rateLimiter: new InMemoryRateLimiter(),
+      defaults: { rateLimitPerMinute: 10, maxConcurrentJobs: 5 },
+    });
     expect(await auth.authenticate(`Bearer ${key}`)).toEqual({ keyId: record.keyId, name: 'svc', maxConcurrentJobs: 2, remaining: 9 });
     expect(await auth.authenticate(`bearer   ${key}  `)).toMatchObject({ remaining: 8 });
   });

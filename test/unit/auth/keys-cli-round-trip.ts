@@ -18,7 +18,10 @@ export interface CliResult {
 /** Runs `npm run keys -- ...` the way npm does (tsx), from the project root, without throwing on a non-zero exit. */
 export async function runKeysCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...cleanServerEnv(), ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...cleanServerEnv(), ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -30,7 +33,11 @@ export async function runKeysCli(args: readonly string[], env: NodeJS.ProcessEnv
  * create -> list -> revoke -> list through the CLI against one target, asserting the key is printed once (by
  * create) and appears nowhere else: not in list output, not in what the target stored (`storedText`).
  */
-export async function assertKeysCliRoundTrip(target: readonly string[], storedText: () => Promise<string>, env: NodeJS.ProcessEnv = {}): Promise<void> {
+export async function assertKeysCliRoundTrip(
+  target: readonly string[],
+  storedText: () => Promise<string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
   const name = `round trip ${Date.now()}`;
   const created = await runKeysCli(['create', '--name', name, '--rate', '30', '--max-jobs', '2', ...target], env);
   expect(created.code, created.stderr).toBe(0);

@@ -47,7 +47,12 @@ describe('npm run keys (local key file)', () => {
     expect(help.stdout).toMatch(/create --name <name>/);
     expect(help.stdout).toMatch(/--table <name>/);
     const file = join(scratch(), 'keys.json');
-    for (const args of [['create', '--file', file], ['create', '--name', 'x', '--rate', '0', '--file', file], ['frobnicate'], ['list', '--endpoint', 'http://x']]) {
+    for (const args of [
+      ['create', '--file', file],
+      ['create', '--name', 'x', '--rate', '0', '--file', file],
+      ['frobnicate'],
+      ['list', '--endpoint', 'http://x'],
+    ]) {
       const result = await runKeysCli(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(/--help/);

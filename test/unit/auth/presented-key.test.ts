@@ -27,7 +27,16 @@ describe('presentedKey: the key an Authorization header carries', () => {
   });
 
   it('finds no key in anything else', () => {
-    for (const header of [undefined, '', 'Basic abc', 'Bearer', 'Bearer a b', 'AWS4-HMAC-SHA256 Credential=', 'AWS4-HMAC-SHA256 SignedHeaders=host', `Token ${KEY}`]) {
+    for (const header of [
+      undefined,
+      '',
+      'Basic abc',
+      'Bearer',
+      'Bearer a b',
+      'AWS4-HMAC-SHA256 Credential=',
+      'AWS4-HMAC-SHA256 SignedHeaders=host',
+      `Token ${KEY}`,
+    ]) {
       expect(presentedKey(header), String(header)).toBeUndefined();
     }
   });

@@ -20,12 +20,19 @@ describe('batches of two keys on shared workers', () => {
       defaultBatchSize: 8,
       requestLimits: { maxDocuments: 1_000, maxBatchSize: 100, maxQueryChars: 1_000, maxDocumentChars: 10_000 },
     });
-    const line = (i: number) => JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/rerank', body: { query: `python ${i}`, documents: ['python http', 'lemon cake', `doc ${i}`] } });
+    const line = (i: number) =>
+      JSON.stringify({
+        custom_id: `r${i}`,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { query: `python ${i}`, documents: ['python http', 'lemon cake', `doc ${i}`] },
+      });
     const big = await files.put('key-a', 'a.jsonl', 'batch', Array.from({ length: 300 }, (_, i) => line(i)).join('\n') + '\n');
     const small = await files.put('key-b', 'b.jsonl', 'batch', line(0) + '\n');
     const a = await engine.create('key-a', { inputFileId: big.id, endpoint: '/v1/rerank', completionWindow: '24h' });
     // A's planning runs (and queues its 300 chunk tasks) before B exists.
-    for (let i = 0; i < 200 && (await engine.find(a.batch.id, 'key-a'))?.batch.status === 'validating'; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 200 && (await engine.find(a.batch.id, 'key-a'))?.batch.status === 'validating'; i++)
+      await new Promise((r) => setTimeout(r, 5));
     expect((await engine.find(a.batch.id, 'key-a'))?.batch.status).toBe('in_progress');
     const b = await engine.create('key-b', { inputFileId: small.id, endpoint: '/v1/rerank', completionWindow: '24h' });
     let bView = b;

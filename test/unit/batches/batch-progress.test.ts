@@ -16,7 +16,9 @@ let exporter: PrometheusExporter | undefined;
 afterEach(() => exporter?.close());
 
 async function getBatch(rt: BatchTestRuntime, id: string): Promise<Loose> {
-  const response = await rt.app.handle(apiGatewayEvent({ method: 'GET', path: `/v1/batches/${id}`, headers: { authorization: 'Bearer key-a' } }));
+  const response = await rt.app.handle(
+    apiGatewayEvent({ method: 'GET', path: `/v1/batches/${id}`, headers: { authorization: 'Bearer key-a' } }),
+  );
   const body = JSON.parse(response.body as string) as Loose;
   // Still OpenAI's batch object: the extension is one more field beside request_counts.
   expect(openAiBatchSchemaErrors('Batch', body)).toEqual([]);
@@ -24,7 +26,12 @@ async function getBatch(rt: BatchTestRuntime, id: string): Promise<Loose> {
 }
 
 /** A model with no stored form (it scores texts only), so the chunks below encode their documents. */
-const lengthModel: Scorer = { id: 'len', scoreKind: 'similarity', candidateRelative: false, score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: docs.length }) };
+const lengthModel: Scorer = {
+  id: 'len',
+  scoreKind: 'similarity',
+  candidateRelative: false,
+  score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: docs.length }),
+};
 
 describe('progress inside a line', () => {
   it.each([
@@ -34,9 +41,31 @@ describe('progress inside a line', () => {
     exporter = createPrometheusExporter();
     // A task per shard (no spans), so the one line has many chunks to move through.
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' }), lengthModel], { chunkCost: 40, corpusShardsPerTask: 1 });
-    const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', Array.from({ length: 60 }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'));
-    const input = await rt.files.put(A, 'in.jsonl', 'batch', JSON.stringify({ custom_id: 'long', method: 'POST', url: '/v1/rerank', body: { model, query: 'python http', documents_file_id: corpus.id, top_n: 3 } }) + '\n');
-    const created = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }));
+    const corpus = await rt.files.put(
+      A,
+      'corpus.jsonl',
+      'user_data',
+      Array.from({ length: 60 }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'),
+    );
+    const input = await rt.files.put(
+      A,
+      'in.jsonl',
+      'batch',
+      JSON.stringify({
+        custom_id: 'long',
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { model, query: 'python http', documents_file_id: corpus.id, top_n: 3 },
+      }) + '\n',
+    );
+    const created = await rt.app.handle(
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/v1/batches',
+        json: { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' },
+        headers: { authorization: 'Bearer key-a' },
+      }),
+    );
     const id = (JSON.parse(created.body as string) as Loose)['id'] as string;
     await rt.queue.run((t) => t.kind === 'plan');
     const chunks = rt.queue.tasks.filter((t) => t.kind === 'chunk').length;
@@ -45,7 +74,10 @@ describe('progress inside a line', () => {
     const seen: number[] = [];
     for (let i = 0; i < chunks - 1; i++) {
       // One chunk task at a time, as a worker takes them.
-      const [task] = rt.queue.tasks.splice(rt.queue.tasks.findIndex((t) => t.kind === 'chunk'), 1);
+      const [task] = rt.queue.tasks.splice(
+        rt.queue.tasks.findIndex((t) => t.kind === 'chunk'),
+        1,
+      );
       await rt.engine.handle(task!);
       const batch = await getBatch(rt, id);
       // OpenAI's request_counts keep their meaning: the one line has not finished.

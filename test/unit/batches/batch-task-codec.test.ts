@@ -9,7 +9,16 @@ describe('batch task messages', () => {
       { kind: 'chunk', batchId: 'batch_1', line: 3, chunkIndex: 2, offset: 128, count: 64 },
       { kind: 'chunk', batchId: 'batch_1', line: 4, chunkIndex: 0, offset: 0, count: 1000, corpusRange: { start: 10, end: 90_000 } },
       // A group of lines over one stored corpus: one shard for all of them.
-      { kind: 'chunk', batchId: 'batch_1', line: 4, chunkIndex: 7, offset: 7000, count: 1000, corpusRange: { start: 10, end: 90_000 }, lines: [4, 5, 9] },
+      {
+        kind: 'chunk',
+        batchId: 'batch_1',
+        line: 4,
+        chunkIndex: 7,
+        offset: 7000,
+        count: 1000,
+        corpusRange: { start: 10, end: 90_000 },
+        lines: [4, 5, 9],
+      },
       // A group's task over a span of three stored shards.
       {
         kind: 'chunk',
@@ -32,7 +41,8 @@ describe('batch task messages', () => {
   });
 
   it('still reads the chunk messages stacks sent before lines were grouped (one line, no `lines`)', () => {
-    const old = '{"kind":"chunk","batchId":"batch_1","line":4,"chunkIndex":0,"offset":0,"count":1000,"corpusRange":{"start":10,"end":90000}}';
+    const old =
+      '{"kind":"chunk","batchId":"batch_1","line":4,"chunkIndex":0,"offset":0,"count":1000,"corpusRange":{"start":10,"end":90000}}';
     const task = decodeBatchTask(old);
     expect(task.kind === 'chunk' && linesOf(task)).toEqual([4]);
   });

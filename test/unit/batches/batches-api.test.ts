@@ -25,12 +25,23 @@ const DOCS = [
 
 const line = (customId: string, body: unknown, url = '/v1/rerank') => JSON.stringify({ custom_id: customId, method: 'POST', url, body });
 
-async function call(rt: BatchTestRuntime, method: string, path: string, json?: unknown, key = 'key-a', headers: Record<string, string> = {}) {
-  const response = await rt.app.handle(apiGatewayEvent({ method, path, ...(json === undefined ? {} : { json }), headers: { ...auth(key), ...headers } }));
+async function call(
+  rt: BatchTestRuntime,
+  method: string,
+  path: string,
+  json?: unknown,
+  key = 'key-a',
+  headers: Record<string, string> = {},
+) {
+  const response = await rt.app.handle(
+    apiGatewayEvent({ method, path, ...(json === undefined ? {} : { json }), headers: { ...auth(key), ...headers } }),
+  );
   const body = JSON.parse(response.body as string) as Loose;
   // Every 200 from /v1/batches is OpenAI's batch object or list, as its schema says.
   if (response.statusCode === 200 && path.startsWith('/v1/batches')) {
-    expect(openAiBatchSchemaErrors(path.split('?')[0] === '/v1/batches' && method === 'GET' ? 'ListBatchesResponse' : 'Batch', body)).toEqual([]);
+    expect(
+      openAiBatchSchemaErrors(path.split('?')[0] === '/v1/batches' && method === 'GET' ? 'ListBatchesResponse' : 'Batch', body),
+    ).toEqual([]);
   }
   return { status: response.statusCode, body };
 }
@@ -43,7 +54,11 @@ async function createBatch(rt: BatchTestRuntime, lines: string[], endpoint = '/v
 /** An output or error file's lines, each checked against BatchRequestOutput. */
 function outputLines(rt: BatchTestRuntime, fileId: string | undefined): Loose[] {
   if (fileId === undefined) return [];
-  const lines = rt.files.text(fileId).trim().split('\n').map((l) => JSON.parse(l) as Loose);
+  const lines = rt.files
+    .text(fileId)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Loose);
   for (const l of lines) expect(openAiBatchSchemaErrors('BatchRequestOutput', l)).toEqual([]);
   return lines;
 }
@@ -56,9 +71,17 @@ describe('/v1/batches on the embedded engine', () => {
       { query: 'python http library', documents: DOCS, top_n: 2, return_documents: true },
       { query: 'python library', documents: DOCS.slice(0, 3), rerank_threshold: 0.0001 },
     ];
-    const created = await createBatch(rt, bodies.map((b, i) => line(`req-${i}`, b)));
+    const created = await createBatch(
+      rt,
+      bodies.map((b, i) => line(`req-${i}`, b)),
+    );
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ object: 'batch', status: 'validating', endpoint: '/v1/rerank', request_counts: { total: 0, completed: 0, failed: 0 } });
+    expect(created.body).toMatchObject({
+      object: 'batch',
+      status: 'validating',
+      endpoint: '/v1/rerank',
+      request_counts: { total: 0, completed: 0, failed: 0 },
+    });
 
     await rt.queue.run();
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
@@ -88,8 +111,16 @@ describe('/v1/batches on the embedded engine', () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', DOCS.map((d) => JSON.stringify(d)).join('\n'));
     const routes: [string, unknown, unknown][] = [
-      ['/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2, return_documents: true } }, undefined],
-      ['/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'python http', documents_file_id: corpus.id }, parameters: { top_n: 2 } }, { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2 } }],
+      [
+        '/api/v1/services/rerank/text-rerank/text-rerank',
+        { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2, return_documents: true } },
+        undefined,
+      ],
+      [
+        '/api/v1/services/rerank/text-rerank/text-rerank',
+        { input: { query: 'python http', documents_file_id: corpus.id }, parameters: { top_n: 2 } },
+        { input: { query: 'python http', documents: DOCS }, parameters: { top_n: 2 } },
+      ],
       ['/voyage/v1/rerank', { query: 'python http', documents: DOCS, top_k: 3 }, undefined],
       ['/v2/rerank', { query: 'python http', documents_file_id: corpus.id, top_n: 3 }, { query: 'python http', documents: DOCS, top_n: 3 }],
     ];
@@ -207,13 +238,20 @@ describe('/v1/batches on the embedded engine', () => {
     await rt.queue.run();
     const done = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
     expect(done.body['request_counts']).toEqual({ total: 2, completed: 1, failed: 1 });
-    expect(outputLines(rt, done.body['error_file_id']).map((e) => e['error'])).toEqual([{ code: 'line_too_long', message: 'line 2: the line is longer than 120 bytes' }]);
+    expect(outputLines(rt, done.body['error_file_id']).map((e) => e['error'])).toEqual([
+      { code: 'line_too_long', message: 'line 2: the line is longer than 120 bytes' },
+    ]);
   });
 
   it('ranks a corpus given by documents_file_id as the route ranks the same documents inline', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxCorpusResultsWithoutTopN: 10 });
     const corpusDocs = Array.from({ length: 30 }, (_, i) => `${DOCS[i % DOCS.length]} number ${i}`);
-    const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', corpusDocs.map((d, i) => JSON.stringify(i % 2 ? d : { text: d, id: i })).join('\n'));
+    const corpus = await rt.files.put(
+      A,
+      'corpus.jsonl',
+      'user_data',
+      corpusDocs.map((d, i) => JSON.stringify(i % 2 ? d : { text: d, id: i })).join('\n'),
+    );
     const created = await createBatch(rt, [
       line('top', { query: 'python http library', documents_file_id: corpus.id, top_n: 6, return_documents: true }),
       line('no-top-n', { query: 'python', documents_file_id: corpus.id }),
@@ -227,7 +265,12 @@ describe('/v1/batches on the embedded engine', () => {
     const [output, atCap] = outputLines(rt, done.body['output_file_id']);
     expect((atCap as Loose)['response']['body']['results']).toHaveLength(10);
     const inline = corpusDocs.map((d, i) => (i % 2 ? d : { text: d, id: i }));
-    const sync = await call(rt, 'POST', '/v1/rerank', { query: 'python http library', documents: inline, top_n: 6, return_documents: true });
+    const sync = await call(rt, 'POST', '/v1/rerank', {
+      query: 'python http library',
+      documents: inline,
+      top_n: 6,
+      return_documents: true,
+    });
     const { id: _a, ...batchBody } = (output as Loose)['response']['body'];
     const { id: _b, ...syncBody } = sync.body;
     expect(batchBody).toEqual(syncBody);
@@ -280,13 +323,22 @@ describe('/v1/batches on the embedded engine', () => {
     const mine = await call(rt, 'GET', '/v1/batches?limit=1');
     expect(mine.body).toMatchObject({ object: 'list', first_id: id, last_id: id, has_more: false });
     // Another key cannot run a batch over this key's file either.
-    const foreign = await call(rt, 'POST', '/v1/batches', { input_file_id: created.body['input_file_id'], endpoint: '/v1/rerank', completion_window: '24h' }, 'key-b');
+    const foreign = await call(
+      rt,
+      'POST',
+      '/v1/batches',
+      { input_file_id: created.body['input_file_id'], endpoint: '/v1/rerank', completion_window: '24h' },
+      'key-b',
+    );
     expect(foreign.status).toBe(404);
   });
 
   it('cancel keeps finished lines and writes the rest as batch_cancelled', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
-    const created = await createBatch(rt, ['a', 'b', 'c'].map((c) => line(c, { query: 'python', documents: DOCS })));
+    const created = await createBatch(
+      rt,
+      ['a', 'b', 'c'].map((c) => line(c, { query: 'python', documents: DOCS })),
+    );
     const id = created.body['id'] as string;
     await rt.queue.run((t) => t.kind === 'plan');
     await rt.queue.run((t) => t.kind === 'chunk' && t.line === 1);
@@ -304,7 +356,10 @@ describe('/v1/batches on the embedded engine', () => {
 
   it('expires a batch past its completion window (engine clock), keeping finished lines', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
-    const created = await createBatch(rt, ['a', 'b'].map((c) => line(c, { query: 'python', documents: DOCS })));
+    const created = await createBatch(
+      rt,
+      ['a', 'b'].map((c) => line(c, { query: 'python', documents: DOCS })),
+    );
     const id = created.body['id'] as string;
     await rt.queue.run((t) => t.kind === 'plan');
     await rt.queue.run((t) => t.kind === 'chunk' && t.line === 2);
@@ -327,7 +382,10 @@ describe('/v1/batches on the embedded engine', () => {
     expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('finalizing');
     await rt.engine.taskDeadLettered(finalize!, 'the task failed on every delivery');
     const failed = await call(rt, 'GET', `/v1/batches/${created.body['id']}`);
-    expect(failed.body).toMatchObject({ status: 'failed', errors: { data: [{ code: 'server_error', message: expect.stringMatching(/output/) }] } });
+    expect(failed.body).toMatchObject({
+      status: 'failed',
+      errors: { data: [{ code: 'server_error', message: expect.stringMatching(/output/) }] },
+    });
     // Its kept line no longer holds the key's quota, nor the batch a running slot.
     expect(await rt.quota.usage(A)).toMatchObject({ stored_bytes: 0, running_batches: 0 });
     // A late delivery of the same task changes nothing.
@@ -341,7 +399,10 @@ describe('/v1/batches on the embedded engine', () => {
     rt.queue.send = () => Promise.reject(new Error('queue unavailable'));
     const created = await createBatch(rt, [line('a', { query: 'python http', documents: DOCS })]);
     expect(created.status).toBe(200);
-    expect(created.body).toMatchObject({ status: 'failed', errors: { data: [{ code: 'enqueue_failed', message: 'the batch could not be queued; create it again' }] } });
+    expect(created.body).toMatchObject({
+      status: 'failed',
+      errors: { data: [{ code: 'enqueue_failed', message: 'the batch could not be queued; create it again' }] },
+    });
     rt.queue.send = send;
     expect((await call(rt, 'GET', `/v1/batches/${created.body['id']}`)).body['status']).toBe('failed');
     expect(rt.queue.tasks).toStrictEqual([]);
@@ -383,7 +444,10 @@ describe('/v1/batches on the embedded engine', () => {
     // lost before the plan task was sent); a second plan task is harmless, and planning runs once.
     expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(2);
     await rt.queue.run();
-    expect((await call(rt, 'GET', `/v1/batches/${first.body['id']}`)).body).toMatchObject({ status: 'completed', request_counts: { total: 1, completed: 1, failed: 0 } });
+    expect((await call(rt, 'GET', `/v1/batches/${first.body['id']}`)).body).toMatchObject({
+      status: 'completed',
+      request_counts: { total: 1, completed: 1, failed: 0 },
+    });
     const other = await call(rt, 'POST', '/v1/batches', { ...body, metadata: { run: '2' } }, 'key-a', { 'idempotency-key': 'k-1' });
     expect(other.status).toBe(422);
     expect(other.body['error']['message']).toMatch(/already used for a different batch request/);
@@ -391,13 +455,22 @@ describe('/v1/batches on the embedded engine', () => {
 
   it('refuses past the quotas: running batches (429) and lines per batch (the batch fails naming the line)', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxRunningBatches: 1, maxLinesPerBatch: 2 });
-    const atLimit = await createBatch(rt, ['a', 'b'].map((c) => line(c, { query: 'q', documents: ['a'] })));
+    const atLimit = await createBatch(
+      rt,
+      ['a', 'b'].map((c) => line(c, { query: 'q', documents: ['a'] })),
+    );
     const refused = await createBatch(rt, [line('c', { query: 'q', documents: ['a'] })]);
     expect(refused.status).toBe(429);
     expect(refused.body['error']['message']).toMatch(/already has 1 batches running/);
     await rt.queue.run();
-    expect((await call(rt, 'GET', `/v1/batches/${atLimit.body['id']}`)).body).toMatchObject({ status: 'completed', request_counts: { total: 2, completed: 2, failed: 0 } });
-    const over = await createBatch(rt, ['a', 'b', 'c'].map((c) => line(c, { query: 'q', documents: ['a'] })));
+    expect((await call(rt, 'GET', `/v1/batches/${atLimit.body['id']}`)).body).toMatchObject({
+      status: 'completed',
+      request_counts: { total: 2, completed: 2, failed: 0 },
+    });
+    const over = await createBatch(
+      rt,
+      ['a', 'b', 'c'].map((c) => line(c, { query: 'q', documents: ['a'] })),
+    );
     await rt.queue.run();
     const failed = await call(rt, 'GET', `/v1/batches/${over.body['id']}`);
     expect(failed.body).toMatchObject({ status: 'failed', errors: { object: 'list', data: [{ code: 'too_many_lines', line: 3 }] } });
@@ -465,7 +538,10 @@ describe('/v1/batches on the embedded engine', () => {
     await rt.engine.expireDue();
     expect(rt.queue.tasks).toEqual([{ kind: 'finalize', batchId: id }]);
     await rt.queue.run();
-    expect((await call(rt, 'GET', `/v1/batches/${id}`)).body).toMatchObject({ status: 'completed', request_counts: { total: 1, completed: 1, failed: 0 } });
+    expect((await call(rt, 'GET', `/v1/batches/${id}`)).body).toMatchObject({
+      status: 'completed',
+      request_counts: { total: 1, completed: 1, failed: 0 },
+    });
     expect((await rt.quota.usage(A)).running_batches).toBe(0);
   });
 
@@ -490,7 +566,7 @@ describe('/v1/batches on the embedded engine', () => {
     expect(await rt.quota.usage(A)).toMatchObject({ files: 1, stored_bytes: outputBytes, running_batches: 0 });
   });
 
-  it("queues a batch whose create was applied but answered as taken (a lost answer, retried): never left in validating", async () => {
+  it('queues a batch whose create was applied but answered as taken (a lost answer, retried): never left in validating', async () => {
     for (const idempotencyKey of [undefined, 'k-lost']) {
       const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
       const create = rt.store.create.bind(rt.store);
@@ -498,7 +574,12 @@ describe('/v1/batches on the embedded engine', () => {
         await create(batch);
         throw new BatchExistsError(batch.id);
       };
-      const created = await createBatch(rt, [line('a', { query: 'q', documents: ['a', 'b'] })], '/v1/rerank', idempotencyKey ? { 'idempotency-key': idempotencyKey } : {});
+      const created = await createBatch(
+        rt,
+        [line('a', { query: 'q', documents: ['a', 'b'] })],
+        '/v1/rerank',
+        idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+      );
       expect([idempotencyKey, created.status]).toEqual([idempotencyKey, 200]);
       expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(1);
       await rt.queue.run();
@@ -506,7 +587,7 @@ describe('/v1/batches on the embedded engine', () => {
     }
   });
 
-  it("keeps the output of a finalizer whose end was applied but answered as failed (a lost answer the SDK retried)", async () => {
+  it('keeps the output of a finalizer whose end was applied but answered as failed (a lost answer the SDK retried)', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const created = await createBatch(rt, [line('a', { query: 'q', documents: ['a', 'b'] })]);
     const id = created.body['id'] as string;
@@ -527,9 +608,15 @@ describe('/v1/batches on the embedded engine', () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const file = await rt.files.put(A, 'in.jsonl', 'batch', line('a', { query: 'q', documents: ['a'] }));
     const bad = async (body: unknown) => (await call(rt, 'POST', '/v1/batches', body)).body['error'];
-    expect(await bad({ input_file_id: file.id, endpoint: '/v1/chat/completionz', completion_window: '24h' })).toMatchObject({ param: 'endpoint' });
-    expect(await bad({ input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '48h' })).toMatchObject({ param: 'completion_window' });
-    expect(await bad({ input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h', metadata: { k: 1 } })).toMatchObject({ param: 'metadata.k' });
+    expect(await bad({ input_file_id: file.id, endpoint: '/v1/chat/completionz', completion_window: '24h' })).toMatchObject({
+      param: 'endpoint',
+    });
+    expect(await bad({ input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '48h' })).toMatchObject({
+      param: 'completion_window',
+    });
+    expect(await bad({ input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h', metadata: { k: 1 } })).toMatchObject({
+      param: 'metadata.k',
+    });
     expect((await call(rt, 'GET', '/v1/batches?limit=101')).status).toBe(400);
   });
 });

@@ -23,7 +23,12 @@ const documents = evalSet.documents.slice(0, 100).map((d) => d.slice(0, 900));
 const queries = evalSet.queries.slice(0, 6);
 
 /** A model with no stored form (it scores texts only). */
-const lengthModel: Scorer = { id: 'len', scoreKind: 'similarity', candidateRelative: false, score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: docs.length }) };
+const lengthModel: Scorer = {
+  id: 'len',
+  scoreKind: 'similarity',
+  candidateRelative: false,
+  score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: docs.length }),
+};
 
 let biEncoder: OnnxBiEncoder;
 let scorers: Scorer[];
@@ -37,7 +42,9 @@ afterAll(async () => {
 });
 
 async function call(rt: BatchTestRuntime, method: string, path: string, json?: unknown) {
-  const response = await rt.app.handle(apiGatewayEvent({ method, path, ...(json === undefined ? {} : { json }), headers: { authorization: 'Bearer key-a' } }));
+  const response = await rt.app.handle(
+    apiGatewayEvent({ method, path, ...(json === undefined ? {} : { json }), headers: { authorization: 'Bearer key-a' } }),
+  );
   return JSON.parse(response.body as string) as Loose;
 }
 
@@ -70,13 +77,21 @@ async function outputOf(rt: BatchTestRuntime, id: string): Promise<{ batch: Loos
 /** 60 short documents cut into many small shards (chunkCost 40), a task per shard, for bm25 lines. */
 async function smallCorpus() {
   const rt = batchTestRuntime(scorers, { chunkCost: 40, corpusShardsPerTask: 1 });
-  const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', Array.from({ length: 60 }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'));
+  const corpus = await rt.files.put(
+    A,
+    'corpus.jsonl',
+    'user_data',
+    Array.from({ length: 60 }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'),
+  );
   return { rt, corpus };
 }
 
 function expectSameResults(got: Loose, want: readonly Loose[], label: string): void {
   const results = got['results'] as Loose[];
-  expect(results.map((r) => r['index']), label).toEqual(want.map((r) => r['index']));
+  expect(
+    results.map((r) => r['index']),
+    label,
+  ).toEqual(want.map((r) => r['index']));
   results.forEach((r, k) => expect(Math.abs(r['relevance_score'] - want[k]!['relevance_score']), label).toBeLessThanOrEqual(1e-5));
 }
 
@@ -94,7 +109,7 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
   it('scores a span of shards in one task: each line records one chunk per span and answers as it does alone (real USE-lite)', async () => {
     const lines = (corpusId: string) => [
       ...queries.slice(0, 4).map((query, i) => line(`h${i}`, { model: 'use-lite-bm25', query, documents_file_id: corpusId, top_n: 5 })),
-      line('bm25', { model: 'bm25', query: queries[5], documents_file_id: corpusId })
+      line('bm25', { model: 'bm25', query: queries[5], documents_file_id: corpusId }),
     ];
     const runs = [];
     for (const limits of [{ corpusGroupLines: 1 }, { corpusGroupLines: 8, corpusShardsPerTask: 3 }]) {
@@ -131,14 +146,20 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
       // A model with no stored form: not grouped (its own tasks, scored from the texts).
       line('len', { model: 'len', query: queries[0], documents_file_id: '$CORPUS', top_n: 5 }),
     ];
-    const runs: Record<string, { rt: BatchTestRuntime; chunks: BatchChunkTask[]; output: Awaited<ReturnType<typeof outputOf>>; corpusId: string }> = {};
+    const runs: Record<
+      string,
+      { rt: BatchTestRuntime; chunks: BatchChunkTask[]; output: Awaited<ReturnType<typeof outputOf>>; corpusId: string }
+    > = {};
     for (const [name, corpusGroupLines] of [
       ['grouped', 4],
       ['alone', 1],
     ] as const) {
       const rt = batchTestRuntime(scorers, { chunkCost: 2000, corpusGroupLines, corpusShardsPerTask: 1 });
       const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', documents.map((d) => JSON.stringify(d)).join('\n'));
-      const planned = await plan(rt, lines.map((l) => l.replace('$CORPUS', corpus.id)));
+      const planned = await plan(
+        rt,
+        lines.map((l) => l.replace('$CORPUS', corpus.id)),
+      );
       await rt.queue.run();
       runs[name] = { rt, chunks: planned.chunks, output: await outputOf(rt, planned.id), corpusId: corpus.id };
     }
@@ -159,7 +180,11 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     // The synchronous route over the same documents inline.
     for (const [i, query] of queries.slice(0, 5).entries()) {
       const sync = await call(grouped.rt, 'POST', '/v1/rerank', { model: 'use-lite-bm25', query, documents, top_n: 5 });
-      expectSameResults(grouped.output.lines.get(`h${i}`)!['response']['body'] as Loose, sync['results'] as Loose[], `h${i}: grouped vs sync`);
+      expectSameResults(
+        grouped.output.lines.get(`h${i}`)!['response']['body'] as Loose,
+        sync['results'] as Loose[],
+        `h${i}: grouped vs sync`,
+      );
     }
     // The corpus is analysed once either way; the shards charged to the key are the same (output files aside).
     expect(grouped.rt.files.derivedNames(grouped.corpusId).length).toBeGreaterThan(0);
@@ -203,7 +228,10 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     expect(shards).toBeGreaterThan(4);
     expect(planned.chunks.every((t) => t.lines?.join() === '1,2')).toBe(true);
     for (let i = 0; i < shards - 1; i++) {
-      const [task] = rt.queue.tasks.splice(rt.queue.tasks.findIndex((t) => t.kind === 'chunk'), 1);
+      const [task] = rt.queue.tasks.splice(
+        rt.queue.tasks.findIndex((t) => t.kind === 'chunk'),
+        1,
+      );
       await rt.engine.handle(task!);
       const batch = await call(rt, 'GET', `/v1/batches/${planned.id}`);
       expect(batch['request_counts']).toEqual({ total: 2, completed: 0, failed: 0 });
@@ -237,7 +265,10 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
       ['b', 2],
       ['c', 4],
     ] as const) {
-      expect(done.lines.get(customId)!['error'], customId).toEqual({ code: 'server_error', message: `line ${n}: scoring failed after retries` });
+      expect(done.lines.get(customId)!['error'], customId).toEqual({
+        code: 'server_error',
+        message: `line ${n}: scoring failed after retries`,
+      });
     }
     expect(done.lines.get('inline')!['response']['status_code']).toBe(200);
     expect((await rt.quota.usage(A)).running_batches).toBe(0);
@@ -260,7 +291,7 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     expect(done.lines.get('cut')!['response']['body']['results']).toHaveLength(3);
   });
 
-  it('groups fewer lines over a large corpus, so a group\'s recorded scores stay bounded', () => {
+  it("groups fewer lines over a large corpus, so a group's recorded scores stay bounded", () => {
     expect(groupLinesFor(50_000, 64)).toBe(64);
     expect(groupLinesFor(1_000_000, 64)).toBe(16);
     expect(groupLinesFor(1_000_000, 64) * 1_000_000).toBeLessThanOrEqual(GROUP_LEDGER_SCORES);
@@ -273,4 +304,3 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     expect(groupLinesFor(ledgerScoresOfLine(1_000_000, 1_000, 10), 64)).toBe(64);
   });
 });
-

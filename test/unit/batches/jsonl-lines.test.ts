@@ -24,7 +24,8 @@ describe('readJsonlLines', () => {
         [4, '{"c":3}'],
       ]);
       const bytes = Buffer.from(text, 'utf8');
-      for (const line of got) expect(bytes.subarray(line.range.start, line.range.end).toString('utf8').replace(/\r$/, '')).toBe(line.bytes?.toString('utf8'));
+      for (const line of got)
+        expect(bytes.subarray(line.range.start, line.range.end).toString('utf8').replace(/\r$/, '')).toBe(line.bytes?.toString('utf8'));
     }
   });
 
@@ -32,7 +33,11 @@ describe('readJsonlLines', () => {
     const exactly = 'x'.repeat(10);
     const over = 'y'.repeat(11);
     const got = await lines(`${exactly}\n${over}\nz\n`, 3, 10);
-    expect(got.map((l) => (l.tooLong ? `${l.line}:too long` : `${l.line}:${l.bytes.toString()}`))).toEqual(['1:xxxxxxxxxx', '2:too long', '3:z']);
+    expect(got.map((l) => (l.tooLong ? `${l.line}:too long` : `${l.line}:${l.bytes.toString()}`))).toEqual([
+      '1:xxxxxxxxxx',
+      '2:too long',
+      '3:z',
+    ]);
     expect(got[1]?.range).toEqual({ start: 11, end: 22 });
   });
 

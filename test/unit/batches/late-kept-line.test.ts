@@ -28,7 +28,12 @@ const line = { line: 1, outcome: 'completed' as const, jsonl: '{"id":"batch_req_
 function setup() {
   const store = new InMemoryBatchStore();
   const ledger = new InMemoryQuotaLedger();
-  const deps = { store, quota: { ledger, limits: {} }, queue: { send: async () => {} }, nowMs: () => NOW * 1000 } as unknown as BatchEngineDeps;
+  const deps = {
+    store,
+    quota: { ledger, limits: {} },
+    queue: { send: async () => {} },
+    nowMs: () => NOW * 1000,
+  } as unknown as BatchEngineDeps;
   return { store, ledger, deps };
 }
 
@@ -59,7 +64,14 @@ describe('the finalizer gives back every line hold of its batch', () => {
   it('also the charge of a line the store never kept (its put failed, then the batch was cancelled; before: held until expiry)', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
     const owner = keyIdOf('key-a');
-    const lines = [0, 1].map((i) => JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/rerank', body: { model: 'bm25', query: 'python http', documents: ['python http client', 'a recipe'] } }));
+    const lines = [0, 1].map((i) =>
+      JSON.stringify({
+        custom_id: `r${i}`,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { model: 'bm25', query: 'python http', documents: ['python http client', 'a recipe'] },
+      }),
+    );
     const input = await rt.files.put(owner, 'in.jsonl', 'batch', lines.join('\n') + '\n');
     const created = await rt.engine.create(owner, { inputFileId: input.id, endpoint: '/v1/rerank', completionWindow: '24h' });
     await rt.queue.run((t) => t.kind === 'plan');
@@ -67,7 +79,10 @@ describe('the finalizer gives back every line hold of its batch', () => {
     const pending = rt.queue.tasks.splice(0);
     expect(pending.length).toBeGreaterThan(0);
     const record = await rt.store.get(created.batch.id);
-    for (const line of [0, 1, 2]) expect(await chargeResultLine({ ledger: rt.quota, limits: {} }, record!, { line, outcome: 'completed', jsonl: 'x'.repeat(500) })).toBe(true);
+    for (const line of [0, 1, 2])
+      expect(
+        await chargeResultLine({ ledger: rt.quota, limits: {} }, record!, { line, outcome: 'completed', jsonl: 'x'.repeat(500) }),
+      ).toBe(true);
     await rt.engine.cancel(created.batch.id, owner);
     await rt.queue.run();
     rt.queue.tasks.push(...pending);

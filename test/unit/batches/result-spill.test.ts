@@ -26,7 +26,11 @@ describe("the embedded batch store's result lines on disk (issue 33 item 1: a ba
   it('keeps large lines in files until the batch ends, small ones in memory, and reads them back in line order', async () => {
     const store = new InMemoryBatchStore({ spill: { dir, aboveBytes: 1024 } });
     await store.create(batch);
-    const big = (line: number) => ({ line, outcome: 'completed' as const, jsonl: JSON.stringify({ custom_id: `r${line}`, documents: 'x'.repeat(4096) }) });
+    const big = (line: number) => ({
+      line,
+      outcome: 'completed' as const,
+      jsonl: JSON.stringify({ custom_id: `r${line}`, documents: 'x'.repeat(4096) }),
+    });
     const small = { line: 2, outcome: 'failed' as const, jsonl: '{"custom_id":"r2","error":{}}' };
     expect(await store.putResult(batch.id, big(3))).toBe(true);
     expect(await store.putResult(batch.id, small)).toBe(true);

@@ -12,11 +12,21 @@ const FAIL_AT_LINE = 200;
 async function createBatch(rt: ReturnType<typeof batchTestRuntime>, lines: number): Promise<string> {
   // One document per line: one chunk task per line, so with rounds of 64 tasks the planner checkpoints every 64 lines.
   const body = Array.from({ length: lines }, (_, i) =>
-    JSON.stringify({ custom_id: `req-${i + 1}`, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: [`document ${i} about python http`] } }),
+    JSON.stringify({
+      custom_id: `req-${i + 1}`,
+      method: 'POST',
+      url: '/v1/rerank',
+      body: { query: 'python http', documents: [`document ${i} about python http`] },
+    }),
   );
   const file = await rt.files.put(A, 'in.jsonl', 'batch', `${body.join('\n')}\n`);
   const created = await rt.app.handle(
-    apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }),
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/v1/batches',
+      json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
+      headers: { authorization: 'Bearer key-a' },
+    }),
   );
   return (JSON.parse(created.body as string) as { id: string }).id;
 }
@@ -41,7 +51,11 @@ describe('batch planning in slices of time', () => {
     await rt.queue.run();
     const batch = await rt.store.get(batchId);
     expect(batch).toMatchObject({ status: 'completed', finalCounts: { total: LINES, completed: LINES, failed: 0 } });
-    const output = rt.files.text(batch!.outputFileId!).trim().split('\n').map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
+    const output = rt.files
+      .text(batch!.outputFileId!)
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
     expect(new Set(output).size).toBe(LINES);
   });
 
@@ -49,10 +63,15 @@ describe('batch planning in slices of time', () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0, planFlushTasks: 64 });
     const batchId = await createBatch(rt, LINES);
     // Run exactly one slice, then cancel before the next plan task runs.
-    const [first] = rt.queue.tasks.splice(rt.queue.tasks.findIndex((t) => t.kind === 'plan'), 1);
+    const [first] = rt.queue.tasks.splice(
+      rt.queue.tasks.findIndex((t) => t.kind === 'plan'),
+      1,
+    );
     await rt.engine.handle(first as BatchTask);
     expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(1);
-    const cancel = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: `/v1/batches/${batchId}/cancel`, headers: { authorization: 'Bearer key-a' } }));
+    const cancel = await rt.app.handle(
+      apiGatewayEvent({ method: 'POST', path: `/v1/batches/${batchId}/cancel`, headers: { authorization: 'Bearer key-a' } }),
+    );
     expect(cancel.statusCode).toBe(200);
     await rt.queue.run();
     const batch = await rt.store.get(batchId);
@@ -65,26 +84,49 @@ describe('custom ids across plan slices', () => {
   it('a refused line before a checkpoint still owns its custom_id after it: the reuse is a duplicate', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0, planFlushTasks: 64 });
     const lines = Array.from({ length: LINES }, (_, i) =>
-      JSON.stringify({ custom_id: `req-${i + 1}`, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: [`document ${i} about python http`] } }),
+      JSON.stringify({
+        custom_id: `req-${i + 1}`,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { query: 'python http', documents: [`document ${i} about python http`] },
+      }),
     );
     // Line 10 is refused (blank query); line 250, planned by a later plan task, reuses its id.
     lines[9] = JSON.stringify({ custom_id: 'taken', method: 'POST', url: '/v1/rerank', body: { query: ' ', documents: ['a'] } });
-    lines[249] = JSON.stringify({ custom_id: 'taken', method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: ['a'] } });
+    lines[249] = JSON.stringify({
+      custom_id: 'taken',
+      method: 'POST',
+      url: '/v1/rerank',
+      body: { query: 'python http', documents: ['a'] },
+    });
     const file = await rt.files.put(A, 'in.jsonl', 'batch', `${lines.join('\n')}\n`);
     const created = await rt.app.handle(
-      apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }),
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/v1/batches',
+        json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
+        headers: { authorization: 'Bearer key-a' },
+      }),
     );
     const batchId = (JSON.parse(created.body as string) as { id: string }).id;
     expect(await rt.queue.run((t) => t.kind === 'plan')).toBeGreaterThan(1);
     await rt.queue.run();
     const batch = await rt.store.get(batchId);
     expect(batch).toMatchObject({ status: 'completed', finalCounts: { total: LINES, completed: LINES - 2, failed: 2 } });
-    const errors = rt.files.text(batch!.errorFileId!).trim().split('\n').map((l) => JSON.parse(l) as { custom_id: string; error: { code: string; message: string } });
+    const errors = rt.files
+      .text(batch!.errorFileId!)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { custom_id: string; error: { code: string; message: string } });
     expect(errors.map((e) => [e.custom_id, e.error.code, e.error.message.split(':')[0]])).toEqual([
       ['taken', 'invalid_request', 'line 10'],
       ['taken', 'duplicate_custom_id', 'line 250'],
     ]);
-    const output = rt.files.text(batch!.outputFileId!).trim().split('\n').map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
+    const output = rt.files
+      .text(batch!.outputFileId!)
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
     expect(output).not.toContain('taken');
   });
 });
@@ -94,11 +136,21 @@ describe('batch planning after a failure', () => {
     // Rounds of 64 tasks: one document per line is one chunk task per line, so the planner checkpoints every 64 lines.
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planFlushTasks: 64 });
     const lines = Array.from({ length: LINES }, (_, i) =>
-      JSON.stringify({ custom_id: `req-${i + 1}`, method: 'POST', url: '/v1/rerank', body: { query: 'python http', documents: [`document ${i} about python http`] } }),
+      JSON.stringify({
+        custom_id: `req-${i + 1}`,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { query: 'python http', documents: [`document ${i} about python http`] },
+      }),
     );
     const file = await rt.files.put(A, 'in.jsonl', 'batch', `${lines.join('\n')}\n`);
     const created = await rt.app.handle(
-      apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }),
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/v1/batches',
+        json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
+        headers: { authorization: 'Bearer key-a' },
+      }),
     );
     const batchId = (JSON.parse(created.body as string) as { id: string }).id;
 
@@ -130,17 +182,31 @@ describe('batch planning after a failure', () => {
     expect(writes.get(FAIL_AT_LINE)).toBe(2);
     for (let line = 193; line <= LINES; line++) expect(writes.get(line)).toBeGreaterThanOrEqual(1);
     expect(planned.length).toBeLessThan(LINES + 64 + 1);
-    const output = rt.files.text(batch!.outputFileId!).trim().split('\n').map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
+    const output = rt.files
+      .text(batch!.outputFileId!)
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { custom_id: string }).custom_id);
     expect(new Set(output).size).toBe(LINES);
   });
 });
 
 describe('blank lines count like any line (100 MiB of them once planned for 132 s, past every check)', () => {
-  const request = JSON.stringify({ custom_id: 'only', method: 'POST', url: '/v1/rerank', body: { query: 'python', documents: ['python http'] } });
+  const request = JSON.stringify({
+    custom_id: 'only',
+    method: 'POST',
+    url: '/v1/rerank',
+    body: { query: 'python', documents: ['python http'] },
+  });
   const createFrom = async (rt: ReturnType<typeof batchTestRuntime>, text: string) => {
     const file = await rt.files.put(A, 'in.jsonl', 'batch', text);
     const created = await rt.app.handle(
-      apiGatewayEvent({ method: 'POST', path: '/v1/batches', json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }, headers: { authorization: 'Bearer key-a' } }),
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/v1/batches',
+        json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
+        headers: { authorization: 'Bearer key-a' },
+      }),
     );
     return (JSON.parse(created.body as string) as { id: string }).id;
   };
@@ -156,11 +222,16 @@ describe('blank lines count like any line (100 MiB of them once planned for 132 
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { planSliceSeconds: 0 });
     const batchId = await createFrom(rt, `${'  \n'.repeat(1_000)}${request}\n`);
     // The first slice ends at the first status check (line 256) though no line there is a request.
-    const [first] = rt.queue.tasks.splice(rt.queue.tasks.findIndex((t) => t.kind === 'plan'), 1);
+    const [first] = rt.queue.tasks.splice(
+      rt.queue.tasks.findIndex((t) => t.kind === 'plan'),
+      1,
+    );
     await rt.engine.handle(first as BatchTask);
     expect(rt.queue.tasks.filter((t) => t.kind === 'plan')).toHaveLength(1);
     expect((await rt.store.get(batchId))?.planCheckpoint).toMatchObject({ nextLine: 257, total: 0 });
-    const cancel = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: `/v1/batches/${batchId}/cancel`, headers: { authorization: 'Bearer key-a' } }));
+    const cancel = await rt.app.handle(
+      apiGatewayEvent({ method: 'POST', path: `/v1/batches/${batchId}/cancel`, headers: { authorization: 'Bearer key-a' } }),
+    );
     expect(cancel.statusCode).toBe(200);
     await rt.queue.run();
     expect((await rt.store.get(batchId))?.status).toBe('cancelled');

@@ -35,12 +35,21 @@ afterAll(async () => {
 });
 
 async function call(rt: BatchTestRuntime, method: string, path: string, json?: unknown) {
-  const response = await rt.app.handle(apiGatewayEvent({ method, path, ...(json === undefined ? {} : { json }), headers: { authorization: 'Bearer key-a' } }));
+  const response = await rt.app.handle(
+    apiGatewayEvent({ method, path, ...(json === undefined ? {} : { json }), headers: { authorization: 'Bearer key-a' } }),
+  );
   return JSON.parse(response.body as string) as Loose;
 }
 
 async function runBatch(rt: BatchTestRuntime, corpusId: string, lines: readonly string[]): Promise<Loose[]> {
-  const input = lines.map((query, i) => JSON.stringify({ custom_id: `q${i}`, method: 'POST', url: '/v1/rerank', body: { model: 'use-lite-bm25', query, documents_file_id: corpusId, top_n: 5 } }));
+  const input = lines.map((query, i) =>
+    JSON.stringify({
+      custom_id: `q${i}`,
+      method: 'POST',
+      url: '/v1/rerank',
+      body: { model: 'use-lite-bm25', query, documents_file_id: corpusId, top_n: 5 },
+    }),
+  );
   const file = await rt.files.put(A, 'in.jsonl', 'batch', input.join('\n') + '\n');
   const created = await call(rt, 'POST', '/v1/batches', { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' });
   await rt.queue.run((t) => t.kind === 'plan');
@@ -49,7 +58,11 @@ async function runBatch(rt: BatchTestRuntime, corpusId: string, lines: readonly 
   await rt.queue.run();
   const done = await call(rt, 'GET', `/v1/batches/${created['id']}`);
   expect(done['request_counts']).toEqual({ total: lines.length, completed: lines.length, failed: 0 });
-  return rt.files.text(done['output_file_id']).trim().split('\n').map((l) => JSON.parse(l) as Loose);
+  return rt.files
+    .text(done['output_file_id'])
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Loose);
 }
 
 describe('batches over a corpus with the default model (real USE-lite): analysed once, then reused', () => {
@@ -64,10 +77,18 @@ describe('batches over a corpus with the default model (real USE-lite): analysed
 
     // Each line answers as the route answers the same documents inline, scores within 1e-5.
     for (const [i, line] of firstOutput.entries()) {
-      const sync = await call(rt, 'POST', '/v1/rerank', { model: 'use-lite-bm25', query: queries[Number(String(line['custom_id']).slice(1))], documents, top_n: 5 });
+      const sync = await call(rt, 'POST', '/v1/rerank', {
+        model: 'use-lite-bm25',
+        query: queries[Number(String(line['custom_id']).slice(1))],
+        documents,
+        top_n: 5,
+      });
       expect(sync['results'], JSON.stringify(sync).slice(0, 300)).toBeDefined();
       const results = line['response']['body']['results'] as { index: number; relevance_score: number }[];
-      expect(results.map((r) => r.index), `line ${i}`).toEqual(sync['results'].map((r: Loose) => r['index']));
+      expect(
+        results.map((r) => r.index),
+        `line ${i}`,
+      ).toEqual(sync['results'].map((r: Loose) => r['index']));
       results.forEach((r, k) => expect(Math.abs(r.relevance_score - sync['results'][k]['relevance_score'])).toBeLessThanOrEqual(1e-5));
       expect(line['response']['body']['usage']).toBeDefined();
     }
@@ -83,7 +104,9 @@ describe('batches over a corpus with the default model (real USE-lite): analysed
     expect(restarted.biEncoder.embeddingStats.encoded).toBe(2);
 
     // Deleting the corpus deletes what was stored of it.
-    const deleted = await rt.app.handle(apiGatewayEvent({ method: 'DELETE', path: `/v1/files/${corpus.id}`, headers: { authorization: 'Bearer key-a' } }));
+    const deleted = await rt.app.handle(
+      apiGatewayEvent({ method: 'DELETE', path: `/v1/files/${corpus.id}`, headers: { authorization: 'Bearer key-a' } }),
+    );
     expect(deleted.statusCode).toBe(200);
     expect(rt.files.derivedNames(corpus.id)).toEqual([]);
   }, 120_000);

@@ -61,7 +61,12 @@ describe('a corpus analysed once into stored shards (real USE-lite on onnxruntim
     for (const [name, model] of Object.entries(models)) {
       expect(model.documentAnalysis, name).toBeDefined();
       const shards = new CorpusShardStore(files, shardOptions);
-      const stored = await queryStoredCorpus(shards, model.documentAnalysis!, { fileId: corpus.file.id, version: corpus.file.version, chunks: corpus.chunks }, groupOf(queries, documents.length));
+      const stored = await queryStoredCorpus(
+        shards,
+        model.documentAnalysis!,
+        { fileId: corpus.file.id, version: corpus.file.version, chunks: corpus.chunks },
+        groupOf(queries, documents.length),
+      );
       for (const [q, query] of queries.entries()) {
         const sync = await model.score(query, cut);
         const { indices, rawScores } = stored[q]!;
@@ -69,7 +74,9 @@ describe('a corpus analysed once into stored shards (real USE-lite on onnxruntim
         const worst = Math.max(...rawScores.map((s, i) => Math.abs(s - sync.scores[i]!)));
         expect(worst, `${name}, query ${q}`).toBeLessThanOrEqual(1e-5);
         // Usage as a batch counts it: the query's tokens once per shard, and every document's.
-        expect(stored[q]!.tokens, name).toBe(sync.tokens + (name === 'bm25' ? 0 : (corpus.chunks.length - 1) * biEncoder.tokenize(query).length));
+        expect(stored[q]!.tokens, name).toBe(
+          sync.tokens + (name === 'bm25' ? 0 : (corpus.chunks.length - 1) * biEncoder.tokenize(query).length),
+        );
       }
     }
   }, 120_000);
@@ -79,12 +86,27 @@ describe('a corpus analysed once into stored shards (real USE-lite on onnxruntim
     const corpus = await corpusIn(files);
     const model = models.hybrid;
     const shards = new CorpusShardStore(files, shardOptions);
-    const stored = await queryStoredCorpus(shards, model.documentAnalysis!, { fileId: corpus.file.id, version: corpus.file.version, chunks: corpus.chunks }, [
-      { query: queries[0]!, topN: 5, activation: 'none' },
-      { query: queries[1]!, topN: 50, activation: 'none', threshold: 0.5 },
-    ]);
-    const sync0 = (await model.score(queries[0]!, documents.map((d) => d.slice(0, MAX_CHARS)))).scores;
-    const best5 = sync0.map((s, i) => [s, i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, 5).map(([, i]) => i).sort((a, b) => a - b);
+    const stored = await queryStoredCorpus(
+      shards,
+      model.documentAnalysis!,
+      { fileId: corpus.file.id, version: corpus.file.version, chunks: corpus.chunks },
+      [
+        { query: queries[0]!, topN: 5, activation: 'none' },
+        { query: queries[1]!, topN: 50, activation: 'none', threshold: 0.5 },
+      ],
+    );
+    const sync0 = (
+      await model.score(
+        queries[0]!,
+        documents.map((d) => d.slice(0, MAX_CHARS)),
+      )
+    ).scores;
+    const best5 = sync0
+      .map((s, i) => [s, i] as const)
+      .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+      .slice(0, 5)
+      .map(([, i]) => i)
+      .sort((a, b) => a - b);
     expect(stored[0]!.indices).toEqual(best5);
     expect(stored[1]!.rawScores.every((s) => s >= 0.5)).toBe(true);
   }, 60_000);

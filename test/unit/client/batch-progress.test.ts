@@ -21,7 +21,11 @@ describe('batch CLI progress', () => {
   it("shows the chunks done inside a line (the service's progress extension), and the bar and ETA follow them", () => {
     const running = { ...batch(0, 0, 1), progress: { fraction: 0.25, completed_chunks: 30, total_chunks: 120 } };
     expect(progressLine(running, 0, 10_000)).toBe('0/1 lines (0 failed)  30/120 chunks (25%)  0.0 lines/s  ETA 30 s  in_progress');
-    expect(progressLine(running, 0, 10_000, 8)).toBe('[##......] 0/1 lines (0 failed)  30/120 chunks (25%)  0.0 lines/s  ETA 30 s  in_progress');
-    expect(progressLine({ ...batch(400, 0, 1000), progress: { fraction: 0.4 } }, 0, 10_000)).toBe('400/1000 lines (0 failed)  40%  40.0 lines/s  ETA 15 s  in_progress');
+    expect(progressLine(running, 0, 10_000, 8)).toBe(
+      '[##......] 0/1 lines (0 failed)  30/120 chunks (25%)  0.0 lines/s  ETA 30 s  in_progress',
+    );
+    expect(progressLine({ ...batch(400, 0, 1000), progress: { fraction: 0.4 } }, 0, 10_000)).toBe(
+      '400/1000 lines (0 failed)  40%  40.0 lines/s  ETA 15 s  in_progress',
+    );
   });
 });

@@ -153,7 +153,15 @@ describe('chat mode copes with the looser replies of hand-written rerankers', ()
       [1, 2],
       [2, -0.5],
     ]);
-    const again = chatClient({ json: chatCompletion(JSON.stringify([[0, -5], [1, 2], [2, -0.5]])) }).client;
+    const again = chatClient({
+      json: chatCompletion(
+        JSON.stringify([
+          [0, -5],
+          [1, 2],
+          [2, -0.5],
+        ]),
+      ),
+    }).client;
     expect((await again.rerank('q', DOCS, { threshold: -1 })).results).toEqual([
       [1, 2],
       [2, -0.5],

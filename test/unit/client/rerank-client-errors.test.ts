@@ -41,7 +41,10 @@ describe('error envelopes of each dialect become RerankApiError with the server 
   });
 
   it('dashscope: {code, message, request_id}', async () => {
-    const error = await failure('dashscope', { status: 401, json: { code: 'InvalidApiKey', message: 'invalid API key', request_id: 'ds-9' } });
+    const error = await failure('dashscope', {
+      status: 401,
+      json: { code: 'InvalidApiKey', message: 'invalid API key', request_id: 'ds-9' },
+    });
     expect(error).toBeInstanceOf(RerankApiError);
     expect(error).toMatchObject({ status: 401, code: 'InvalidApiKey', message: 'invalid API key', requestId: 'ds-9', param: undefined });
   });

@@ -11,7 +11,10 @@ const SHORT_DOCS = ['urllib', 'requests', 'httpx'];
 
 const client = (mode: RerankModeName, baseUrl: string, reply: Parameters<typeof fakeFetch>[0] = { json: {} }, model?: string) => {
   const fake = fakeFetch(reply);
-  return { client: new RerankClient({ baseUrl, mode, fetch: fake.fetch, apiKey: 'sk-test', ...(model ? { model } : {}) }), calls: fake.calls };
+  return {
+    client: new RerankClient({ baseUrl, mode, fetch: fake.fetch, apiKey: 'sk-test', ...(model ? { model } : {}) }),
+    calls: fake.calls,
+  };
 };
 
 describe('endpoints follow seed 000', () => {
@@ -20,7 +23,11 @@ describe('endpoints follow seed 000', () => {
     ['openai', 'http://h:3000/v1/', 'http://h:3000/v1/rerank'],
     ['openai', 'https://api.jina.ai/v1/rerank', 'https://api.jina.ai/v1/rerank'],
     ['openai', 'http://rerank.example.com/v1', 'http://rerank.example.com/v1/rerank'],
-    ['dashscope', 'https://dashscope.aliyuncs.com/api/v1/services/rerank/text-rerank/text-rerank', 'https://dashscope.aliyuncs.com/api/v1/services/rerank/text-rerank/text-rerank'],
+    [
+      'dashscope',
+      'https://dashscope.aliyuncs.com/api/v1/services/rerank/text-rerank/text-rerank',
+      'https://dashscope.aliyuncs.com/api/v1/services/rerank/text-rerank/text-rerank',
+    ],
     ['chat', 'http://192.168.0.220:20551/v1', 'http://192.168.0.220:20551/v1/chat/completions'],
     ['chat', 'http://h/v1/chat/completions', 'http://h/v1/chat/completions'],
   ] as const)('%s with base %s posts to %s', (mode, baseUrl, endpoint) => {
@@ -71,14 +78,24 @@ describe('request bodies are the seed examples', () => {
       const b = body as { messages: { content: string }[] };
       return { ...b, messages: b.messages.map((m) => ({ ...m, content: JSON.parse(m.content) as unknown })) };
     };
-    expect(calls.map((call) => decode(call.body))).toEqual([decode(seedJson('chat-request.json')), decode(seedJson('chat-request-top-k-2.json'))]);
+    expect(calls.map((call) => decode(call.body))).toEqual([
+      decode(seedJson('chat-request.json')),
+      decode(seedJson('chat-request-top-k-2.json')),
+    ]);
   });
 
   it('options every mode carries: raw scores, threshold, batch size, prompt; the model only when configured', async () => {
     const opts = { rawScores: true, threshold: -2, batchSize: 16, prompt: 'find http clients' };
     const openai = client('openai', 'http://h/v1', { json: { results: [] } });
     await openai.client.rerank('q', ['a'], opts);
-    expect(openai.calls[0]?.body).toEqual({ query: 'q', documents: ['a'], return_documents: false, raw_scores: true, rerank_threshold: -2, batch_size: 16 });
+    expect(openai.calls[0]?.body).toEqual({
+      query: 'q',
+      documents: ['a'],
+      return_documents: false,
+      raw_scores: true,
+      rerank_threshold: -2,
+      batch_size: 16,
+    });
     const dash = client('dashscope', 'http://h/api/v1/services/rerank/text-rerank/text-rerank', { json: { output: { results: [] } } });
     await dash.client.rerank('q', ['a'], opts);
     expect(dash.calls[0]?.body).toEqual({
@@ -122,7 +139,9 @@ describe('replies of every mode become one result shape', () => {
   });
 
   it('dashscope reply (seed 000); without includeDocs the documents are dropped; returnRaw keeps the body', async () => {
-    const { client: c } = client('dashscope', 'http://h/api/v1/services/rerank/text-rerank/text-rerank', { text: seedText('dashscope-response.json') });
+    const { client: c } = client('dashscope', 'http://h/api/v1/services/rerank/text-rerank/text-rerank', {
+      text: seedText('dashscope-response.json'),
+    });
     const result = await c.rerank('python http library', LONG_DOCS, { returnRaw: true });
     expect(result.results).toEqual([
       [0, 0.95],
@@ -134,7 +153,9 @@ describe('replies of every mode become one result shape', () => {
   it('the seed 000 short replies of all three modes unify to the same result', async () => {
     const replies = {
       openai: client('openai', 'http://h/v1', { text: seedText('openai-response-short.json') }),
-      dashscope: client('dashscope', 'http://h/api/v1/services/rerank/text-rerank/text-rerank', { text: seedText('dashscope-response-short.json') }),
+      dashscope: client('dashscope', 'http://h/api/v1/services/rerank/text-rerank/text-rerank', {
+        text: seedText('dashscope-response-short.json'),
+      }),
       chat: client('chat', 'http://h/v1', { text: seedText('chat-response-short.json') }),
     };
     for (const { client: c } of Object.values(replies)) {
@@ -148,7 +169,13 @@ describe('replies of every mode become one result shape', () => {
 
   it('openai mode: a missing document in a reply is filled from the request; negative raw scores sort descending', async () => {
     const { client: c } = client('openai', 'http://h/v1', {
-      json: { results: [{ index: 0, relevance_score: -3.2 }, { index: 2, relevance_score: -2.7, document: { text: 'httpx' } }, { index: 1, relevance_score: -2.8 }] },
+      json: {
+        results: [
+          { index: 0, relevance_score: -3.2 },
+          { index: 2, relevance_score: -2.7, document: { text: 'httpx' } },
+          { index: 1, relevance_score: -2.8 },
+        ],
+      },
     });
     expect((await c.rerank('q', SHORT_DOCS, { includeDocs: true, rawScores: true })).results).toEqual([
       [2, -2.7, 'httpx'],

@@ -27,9 +27,18 @@ const view = (status: string, done: number, total: number, extra: Record<string,
   },
 });
 
-const chatResult = chatCompletion(JSON.stringify({ results: [{ index: 2, score: -1 }, { index: 0, score: -3 }, { index: 1, score: -2 }] }), {
-  total_tokens: 12,
-});
+const chatResult = chatCompletion(
+  JSON.stringify({
+    results: [
+      { index: 2, score: -1 },
+      { index: 0, score: -3 },
+      { index: 1, score: -2 },
+    ],
+  }),
+  {
+    total_tokens: 12,
+  },
+);
 
 function jobsClient(mode: RerankModeName, ...script: Answer[]) {
   const fake = fakeFetch(...script);
@@ -46,8 +55,17 @@ describe('submit', () => {
     const { client, calls } = jobsClient(mode, { status: 202, ...view('running', 0, 4) });
     const job = await client.jobs.submit('q', DOCS, { topK: 2 });
     expect(calls[0]).toMatchObject({ url, method: 'POST', headers: { prefer: 'respond-async' } });
-    expect(job).toMatchObject({ id: 'job-1', status: 'running', progress: { chunksDone: 0, chunksTotal: 4 }, mode: 'chat', pollUrl: '/v1/rerank/jobs/job-1' });
-    expect(job.submitted).toEqual({ documents: DOCS, options: { topK: 2, includeDocs: undefined, threshold: undefined, returnRaw: undefined } });
+    expect(job).toMatchObject({
+      id: 'job-1',
+      status: 'running',
+      progress: { chunksDone: 0, chunksTotal: 4 },
+      mode: 'chat',
+      pollUrl: '/v1/rerank/jobs/job-1',
+    });
+    expect(job.submitted).toEqual({
+      documents: DOCS,
+      options: { topK: 2, includeDocs: undefined, threshold: undefined, returnRaw: undefined },
+    });
   });
 
   it('a server that answers synchronously instead is reported, not mistaken for a job', async () => {
@@ -87,7 +105,13 @@ describe('wait', () => {
   });
 
   it('by bare id, the result uses the dialect the job reports', async () => {
-    const openAiBody = { results: [{ index: 1, relevance_score: 0.2 }, { index: 0, relevance_score: 0.9 }], usage: { total_tokens: 5 } };
+    const openAiBody = {
+      results: [
+        { index: 1, relevance_score: 0.2 },
+        { index: 0, relevance_score: 0.9 },
+      ],
+      usage: { total_tokens: 5 },
+    };
     const { client } = jobsClient('chat', view('succeeded', 1, 1, { dialect: 'openai', result: openAiBody }));
     expect((await client.jobs.wait('job-1')).results).toEqual([
       [0, 0.9],
@@ -110,7 +134,12 @@ describe('wait', () => {
   });
 
   it('transient poll failures are retried; a 404 is not', async () => {
-    const flaky = jobsClient('chat', { status: 503, text: '' }, { status: 429, json: { error: { message: 'slow down' } } }, view('succeeded', 1, 1, { result: chatResult }));
+    const flaky = jobsClient(
+      'chat',
+      { status: 503, text: '' },
+      { status: 429, json: { error: { message: 'slow down' } } },
+      view('succeeded', 1, 1, { result: chatResult }),
+    );
     expect((await flaky.client.jobs.wait('job-1')).results).toHaveLength(3);
     const gone = jobsClient('chat', { status: 404, json: { error: { message: "no job 'job-1'", code: 'not_found' } } });
     const error = await gone.client.jobs.wait('job-1').catch((e: unknown) => e);
@@ -128,7 +157,11 @@ describe('wait', () => {
   it('an AbortSignal stops waiting (the server has no cancel endpoint)', async () => {
     const { client } = jobsClient('chat', view('running', 0, 3));
     const controller = new AbortController();
-    const pending = client.jobs.wait('job-1', { signal: controller.signal, initialDelayMs: 1000, onProgress: () => controller.abort(new Error('stop')) });
+    const pending = client.jobs.wait('job-1', {
+      signal: controller.signal,
+      initialDelayMs: 1000,
+      onProgress: () => controller.abort(new Error('stop')),
+    });
     await expect(pending).rejects.toThrow('stop');
   });
 

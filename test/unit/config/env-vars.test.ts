@@ -29,7 +29,8 @@ function envNamesIn(dir: string): Map<string, string> {
       const full = join(path, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name.endsWith('.ts')) {
-        for (const m of readFileSync(full, 'utf8').matchAll(/(?<![A-Za-z0-9_])(RERANK_[A-Z0-9_]+)(?=\s*:|['"`\]])/g)) found.set(m[1] as string, full);
+        for (const m of readFileSync(full, 'utf8').matchAll(/(?<![A-Za-z0-9_])(RERANK_[A-Z0-9_]+)(?=\s*:|['"`\]])/g))
+          found.set(m[1] as string, full);
       }
     }
   };
@@ -53,7 +54,8 @@ describe('the environment variables, listed once (shared/config/env-vars.ts)', (
 
   it('hold every RERANK_* name the CDK stack, the functions and the scripts use', () => {
     for (const dir of ['infra', 'functions', 'scripts']) {
-      for (const [name, file] of envNamesIn(dir)) expect({ name, file, listed: names.includes(name as EnvName) }).toEqual({ name, file, listed: true });
+      for (const [name, file] of envNamesIn(dir))
+        expect({ name, file, listed: names.includes(name as EnvName) }).toEqual({ name, file, listed: true });
     }
   });
 });

@@ -12,10 +12,15 @@ describe('BoostTermMatcher', () => {
     const alphabet = fc.constantFrom('a', 'b', 'c', 'ab', 'é');
     const word = fc.array(alphabet, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(''));
     fc.assert(
-      fc.property(fc.array(word, { minLength: 1, maxLength: 12 }), fc.array(fc.string({ maxLength: 40 }), { maxLength: 4 }), fc.array(word, { maxLength: 20 }), (terms, noise, pieces) => {
-        const matcher = new BoostTermMatcher(terms);
-        for (const text of [...noise, pieces.join('')]) expect(matcher.countContained(text)).toBe(naiveCount(terms, text));
-      }),
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.string({ maxLength: 40 }), { maxLength: 4 }),
+        fc.array(word, { maxLength: 20 }),
+        (terms, noise, pieces) => {
+          const matcher = new BoostTermMatcher(terms);
+          for (const text of [...noise, pieces.join('')]) expect(matcher.countContained(text)).toBe(naiveCount(terms, text));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -28,10 +33,18 @@ describe('BoostTermMatcher', () => {
 });
 
 describe('applyBoost', () => {
-  const rule: BoostRule = { terms: ['Lambda', 'serverless', 'missing'], termWeight: 0.3, fields: [{ field: 'metadata.source', value: 'docs', weight: 0.5 }] };
+  const rule: BoostRule = {
+    terms: ['Lambda', 'serverless', 'missing'],
+    termWeight: 0.3,
+    fields: [{ field: 'metadata.source', value: 'docs', weight: 0.5 }],
+  };
 
   it('adds the share of contained terms (case-insensitive) and matching field weights', () => {
-    const boosted = applyBoost([0.1, 0.2], [{ text: 'AWS LAMBDA is serverless', source: { metadata: { source: 'docs' } } }, { text: 'nothing here' }], rule);
+    const boosted = applyBoost(
+      [0.1, 0.2],
+      [{ text: 'AWS LAMBDA is serverless', source: { metadata: { source: 'docs' } } }, { text: 'nothing here' }],
+      rule,
+    );
     expect(boosted[0]).toBeCloseTo(0.1 + 0.3 * (2 / 3) + 0.5, 10);
     expect(boosted[1]).toBeCloseTo(0.2, 10);
   });

@@ -35,7 +35,10 @@ describe('normalizeResults', () => {
 
   it('reports NaN as 0 under sigmoid and never lets it pass a threshold', () => {
     const sig = normalizeResults([Number.NaN, 2], { ...base, activation: 'sigmoid' });
-    expect(sig).toEqual([{ index: 1, score: sigmoid(2) }, { index: 0, score: 0 }]);
+    expect(sig).toEqual([
+      { index: 1, score: sigmoid(2) },
+      { index: 0, score: 0 },
+    ]);
     const filtered = normalizeResults([Number.NaN, 2], { ...base, threshold: -1e9 });
     expect(filtered.map((r) => r.index)).toEqual([1]);
   });

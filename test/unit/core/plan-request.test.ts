@@ -56,7 +56,7 @@ describe('planRequest', () => {
     });
   });
 
-  it("queues a small request its scorer estimates past the sync budget (a few long pairs on an LLM), and not otherwise", () => {
+  it('queues a small request its scorer estimates past the sync budget (a few long pairs on an LLM), and not otherwise', () => {
     const costly: Scorer = { ...logit, estimateSeconds: (_q, documents) => documents.length * 10 };
     const budget = { limits: { ...limits, syncBudgetSeconds: 15 } };
     expect(plan(rerankRequest('q', docs(2)), costly, budget).result).toMatchObject({ kind: 'job', respondAsync: false });
@@ -67,12 +67,18 @@ describe('planRequest', () => {
   });
 
   it('chunks a splittable hybrid with its model and fuses at the merge', () => {
-    expect(plan(rerankRequest('q', docs(4)), hybrid).result).toMatchObject({ kind: 'job', job: { model: 'ce+bm25', fusion: { chunkModel: 'ce' } } });
+    expect(plan(rerankRequest('q', docs(4)), hybrid).result).toMatchObject({
+      kind: 'job',
+      job: { model: 'ce+bm25', fusion: { chunkModel: 'ce' } },
+    });
   });
 
   it('answers candidate-relative scorers, strategies and non-queueable dialects now, whatever their size, saying why no job', () => {
     // The reason is what a sync deadline's 504 says instead of offering a job (ScoringTimedOutError).
-    expect(plan(rerankRequest('q', docs(9)), lexical, { preferAsync: true }).result).toEqual({ kind: 'sync', unqueueable: 'its model scores the whole set at once' });
+    expect(plan(rerankRequest('q', docs(9)), lexical, { preferAsync: true }).result).toEqual({
+      kind: 'sync',
+      unqueueable: 'its model scores the whole set at once',
+    });
     const boosted = plan(rerankRequest('q', docs(9), { strategy: 'boost' }), logit);
     expect(boosted.result).toEqual({ kind: 'sync', unqueueable: "its strategy 'boost' scores the whole set at once" });
     expect(boosted.resolved).toEqual([]);

@@ -32,13 +32,25 @@ describe('enforceFieldBounds', () => {
 
   it("refuses too many or too long boost terms with 400 naming the field in the dialect's spelling", () => {
     const many = refusal(() =>
-      enforceFieldBounds(request({ boost: { terms: Array.from({ length: REQUEST_BOUNDS.maxBoostTerms + 1 }, (_, i) => `t${i}`), termWeight: 1, fields: [] } }), RAG),
+      enforceFieldBounds(
+        request({
+          boost: { terms: Array.from({ length: REQUEST_BOUNDS.maxBoostTerms + 1 }, (_, i) => `t${i}`), termWeight: 1, fields: [] },
+        }),
+        RAG,
+      ),
     );
     expect([many.status, many.param]).toEqual([400, 'rerank_config.boost.terms']);
-    const long = refusal(() => enforceFieldBounds(request({ boost: { terms: ['ok', 'x'.repeat(REQUEST_BOUNDS.maxBoostTermChars + 1)], termWeight: 1, fields: [] } }), RAG));
+    const long = refusal(() =>
+      enforceFieldBounds(
+        request({ boost: { terms: ['ok', 'x'.repeat(REQUEST_BOUNDS.maxBoostTermChars + 1)], termWeight: 1, fields: [] } }),
+        RAG,
+      ),
+    );
     expect([long.status, long.param]).toEqual([400, 'rerank_config.boost.terms[1]']);
     const fields = Array.from({ length: REQUEST_BOUNDS.maxBoostFields + 1 }, () => ({ field: 'a', value: 1, weight: 1 }));
-    expect(refusal(() => enforceFieldBounds(request({ boost: { terms: [], termWeight: 1, fields } }), RAG)).param).toBe('rerank_config.boost.fields');
+    expect(refusal(() => enforceFieldBounds(request({ boost: { terms: [], termWeight: 1, fields } }), RAG)).param).toBe(
+      'rerank_config.boost.fields',
+    );
   });
 
   it('bounds max_chunks_per_doc, named as the dialect that reads it spells it (the domain name without one)', () => {

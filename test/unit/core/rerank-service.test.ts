@@ -6,7 +6,11 @@ import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { ragToolDialect } from '../../../shared/dialects/rag-tool/rag-tool-dialect.js';
 
-const scorer: Scorer = { id: 'm', scoreKind: 'similarity', score: (_q, documents) => Promise.resolve({ scores: documents.map(() => 0), tokens: 0 }) };
+const scorer: Scorer = {
+  id: 'm',
+  scoreKind: 'similarity',
+  score: (_q, documents) => Promise.resolve({ scores: documents.map(() => 0), tokens: 0 }),
+};
 const service = new RerankService({ catalog: createScorerRegistry([scorer]) });
 
 const refusal = (work: () => unknown): RerankError => {

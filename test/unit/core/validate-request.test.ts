@@ -6,7 +6,11 @@ import { validateRerankRequest } from '../../../shared/core/validate-request.js'
 const NAMES = { query: 'query', documents: 'documents', batchSize: 'batch_size' };
 const LIMITS = { maxDocuments: 3, maxBatchSize: 10, maxQueryChars: 5, maxDocumentChars: 4 };
 const request = (query: string, docs: string[], truncate?: boolean): RerankRequest =>
-  rerankRequest(query, docs.map((text) => ({ text })), truncate === undefined ? {} : { truncate });
+  rerankRequest(
+    query,
+    docs.map((text) => ({ text })),
+    truncate === undefined ? {} : { truncate },
+  );
 
 const errorOf = (fn: () => unknown): RerankError => {
   try {

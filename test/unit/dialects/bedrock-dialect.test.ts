@@ -13,7 +13,10 @@ const body = (extra: Json = {}): Json => ({
     { type: 'INLINE', inlineDocumentSource: { type: 'TEXT', textDocument: { text: 'Carson City is the capital city of Nevada.' } } },
     { type: 'INLINE', inlineDocumentSource: { type: 'JSON', jsonDocument: { city: 'Washington, D.C.', note: 'the capital' } } },
   ],
-  rerankingConfiguration: { type: 'BEDROCK_RERANKING_MODEL', bedrockRerankingConfiguration: { numberOfResults: 1, modelConfiguration: { modelArn: ARN } } },
+  rerankingConfiguration: {
+    type: 'BEDROCK_RERANKING_MODEL',
+    bedrockRerankingConfiguration: { numberOfResults: 1, modelConfiguration: { modelArn: ARN } },
+  },
   ...extra,
 });
 
@@ -27,7 +30,10 @@ describe('bedrockDialect.parse', () => {
   it('reads the one text query, text and JSON sources (JSON scored as its JSON text), the ARN model and numberOfResults', () => {
     const request = read(body());
     expect(request.query).toBe('What is the capital of the United States?');
-    expect(request.documents.map((d) => d.text)).toEqual(['Carson City is the capital city of Nevada.', '{"city":"Washington, D.C.","note":"the capital"}']);
+    expect(request.documents.map((d) => d.text)).toEqual([
+      'Carson City is the capital city of Nevada.',
+      '{"city":"Washington, D.C.","note":"the capital"}',
+    ]);
     expect(request.model).toBe('cohere.rerank-v3-5:0');
     expect(request.topN).toBe(1);
     // Bedrock returns every result's document.
@@ -44,10 +50,23 @@ describe('bedrockDialect.parse', () => {
     const twoQueries = body().queries as unknown[];
     expectInvalid(() => read(body({ queries: [...twoQueries, ...twoQueries] })), 'queries');
     expectInvalid(() => read(body({ queries: [{ type: 'IMAGE', textQuery: { text: 'q' } }] })), 'queries[0].type');
-    expectInvalid(() => read(body({ sources: [{ type: 'S3', inlineDocumentSource: { type: 'TEXT', textDocument: { text: 'a' } } }] })), 'sources[0].type');
-    expectInvalid(() => read(body({ sources: [{ type: 'INLINE', inlineDocumentSource: { type: 'TEXT' } }] })), 'sources[0].inlineDocumentSource');
-    expectInvalid(() => read(body({ rerankingConfiguration: { type: 'OTHER', bedrockRerankingConfiguration: { modelConfiguration: { modelArn: ARN } } } })), 'rerankingConfiguration.type');
-    expectInvalid(() => read(body({ rerankingConfiguration: { type: 'BEDROCK_RERANKING_MODEL' } })), 'rerankingConfiguration.bedrockRerankingConfiguration');
+    expectInvalid(
+      () => read(body({ sources: [{ type: 'S3', inlineDocumentSource: { type: 'TEXT', textDocument: { text: 'a' } } }] })),
+      'sources[0].type',
+    );
+    expectInvalid(
+      () => read(body({ sources: [{ type: 'INLINE', inlineDocumentSource: { type: 'TEXT' } }] })),
+      'sources[0].inlineDocumentSource',
+    );
+    expectInvalid(
+      () =>
+        read(body({ rerankingConfiguration: { type: 'OTHER', bedrockRerankingConfiguration: { modelConfiguration: { modelArn: ARN } } } })),
+      'rerankingConfiguration.type',
+    );
+    expectInvalid(
+      () => read(body({ rerankingConfiguration: { type: 'BEDROCK_RERANKING_MODEL' } })),
+      'rerankingConfiguration.bedrockRerankingConfiguration',
+    );
     expectInvalid(() => read(body({ nextToken: 'page-2' })), 'nextToken');
     const zero = body();
     (zero['rerankingConfiguration'] as { bedrockRerankingConfiguration: Json }).bedrockRerankingConfiguration['numberOfResults'] = 0;
@@ -66,13 +85,23 @@ describe('bedrockDialect replies', () => {
   it('answers {results: [{index, relevanceScore, document}]}, each document as sent', () => {
     const request = read(body());
     const [first, second] = request.documents;
-    const outcome = outcomeOf([{ index: 1, score: 0.8, document: second! }, { index: 0, score: 0.1, document: first! }], 9);
+    const outcome = outcomeOf(
+      [
+        { index: 1, score: 0.8, document: second! },
+        { index: 0, score: 0.1, document: first! },
+      ],
+      9,
+    );
     expect(bedrockDialect.formatOutcome(outcome, CONTEXT, request)).toEqual({
       status: 200,
       body: {
         results: [
           { index: 1, relevanceScore: 0.8, document: { type: 'JSON', jsonDocument: { city: 'Washington, D.C.', note: 'the capital' } } },
-          { index: 0, relevanceScore: 0.1, document: { type: 'TEXT', textDocument: { text: 'Carson City is the capital city of Nevada.' } } },
+          {
+            index: 0,
+            relevanceScore: 0.1,
+            document: { type: 'TEXT', textDocument: { text: 'Carson City is the capital city of Nevada.' } },
+          },
         ],
       },
     });

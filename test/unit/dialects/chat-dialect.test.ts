@@ -201,9 +201,17 @@ describe('chatDialect.parse: seed request examples', () => {
     const events = response.events as { choices: unknown[]; usage: unknown }[];
     expect(events).toHaveLength(4);
     expect(events.slice(0, 3).map((e) => e.usage)).toStrictEqual([null, null, null]);
-    expect(events[3]).toMatchObject({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 } });
+    expect(events[3]).toMatchObject({
+      object: 'chat.completion.chunk',
+      choices: [],
+      usage: { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 },
+    });
     // Without it no chunk carries a usage.
-    const plain = chatDialect.formatOutcome(outcomeOf([{ index: 0, score: 0.5 }], 3), CONTEXT, chatDialect.parse(chatBody(JSON.stringify(validData()), { stream: true })));
+    const plain = chatDialect.formatOutcome(
+      outcomeOf([{ index: 0, score: 0.5 }], 3),
+      CONTEXT,
+      chatDialect.parse(chatBody(JSON.stringify(validData()), { stream: true })),
+    );
     expect((plain.events as Record<string, unknown>[]).every((e) => !('usage' in e))).toBe(true);
   });
 
@@ -214,7 +222,9 @@ describe('chatDialect.parse: seed request examples', () => {
     const response = chatDialect.formatOutcome(outcomeOf([{ index: 0, score: 0.5 }], 3), CONTEXT, request);
     const events = response.events as { object: string; choices: { delta: { content?: string }; finish_reason: string | null }[] }[];
     expect(events.map((e) => e.object)).toStrictEqual(['chat.completion.chunk', 'chat.completion.chunk', 'chat.completion.chunk']);
-    expect(JSON.parse(events.map((e) => e.choices[0]?.delta.content ?? '').join(''))).toStrictEqual(replyContent(response.body as ChatBody));
+    expect(JSON.parse(events.map((e) => e.choices[0]?.delta.content ?? '').join(''))).toStrictEqual(
+      replyContent(response.body as ChatBody),
+    );
     expect(events.map((e) => e.choices[0]?.finish_reason)).toStrictEqual([null, null, 'stop']);
   });
 
@@ -398,7 +408,7 @@ describe('chatDialect: document presence', () => {
     });
   });
 
-  it('end to end: the seed top_k 2 request as sent (no include_docs) -> documents on (seed 000\'s client drops results without one)', () => {
+  it("end to end: the seed top_k 2 request as sent (no include_docs) -> documents on (seed 000's client drops results without one)", () => {
     const asSent = chatDialect.parse(loadSeedObject('chat-request-top-k-2.json'));
     expect(asSent.returnDocuments).toBe(true);
   });
@@ -482,7 +492,12 @@ describe('chatDialect.parse: malformed bodies', () => {
   });
 
   it('a non-string content in a later user message names that message', () => {
-    const body = { messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 7 }] };
+    const body = {
+      messages: [
+        { role: 'system', content: 'x' },
+        { role: 'user', content: 7 },
+      ],
+    };
 
     expectInvalid(() => chatDialect.parse(body), 'messages[1].content');
   });
@@ -502,7 +517,12 @@ describe('chatDialect.parse: malformed bodies', () => {
 describe('chatDialect + validateRerankRequest: semantic rules in the chat spelling', () => {
   it('spells the shared param names as the rerank data JSON does', () => {
     expect(chatDialect.name).toBe('chat');
-    expect(chatDialect.paramNames(chatDialect.parse(dataBody(validData())))).toStrictEqual({ query: 'query', documents: 'candidates', batchSize: 'batch_size', prompt: 'prompt' });
+    expect(chatDialect.paramNames(chatDialect.parse(dataBody(validData())))).toStrictEqual({
+      query: 'query',
+      documents: 'candidates',
+      batchSize: 'batch_size',
+      prompt: 'prompt',
+    });
   });
 
   it.each(

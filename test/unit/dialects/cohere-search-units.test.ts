@@ -39,11 +39,15 @@ describe("Cohere's billed search units", () => {
     const outcome = await serviceWith(scorer).rerank(rerankRequest('q', long, { maxChunksPerDoc: 3, topN: 1 }));
     expect(outcome.usage.pairs).toBe(scorer.scored);
     expect(scorer.scored).toBe(180);
-    expect(openAiDialect.formatOutcome(outcome, CONTEXT).body).toMatchObject({ meta: { api_version: { version: '1' }, billed_units: { search_units: 2 } } });
+    expect(openAiDialect.formatOutcome(outcome, CONTEXT).body).toMatchObject({
+      meta: { api_version: { version: '1' }, billed_units: { search_units: 2 } },
+    });
     // Without chunking the same 60 documents are one unit, whatever top_n keeps.
     const whole = await serviceWith(countingScorer()).rerank(rerankRequest('q', long, { topN: 1 }));
     expect(whole.usage.pairs).toBe(60);
-    expect(cohereV2Dialect.formatOutcome(whole, CONTEXT).body).toMatchObject({ meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } } });
+    expect(cohereV2Dialect.formatOutcome(whole, CONTEXT).body).toMatchObject({
+      meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } },
+    });
   });
 
   it('counts the documents, not the results top_n kept: from the outcome, else the request (a batch line), else the results', async () => {

@@ -22,10 +22,7 @@ import {
 const COHERE_EXAMPLE = (): Json => ({
   model: 'rerank-v3.5',
   query: 'What is the capital of the United States?',
-  documents: [
-    'Carson City is the capital city of the American state of Nevada.',
-    'Washington, D.C. is the capital of the United States.',
-  ],
+  documents: ['Carson City is the capital city of the American state of Nevada.', 'Washington, D.C. is the capital of the United States.'],
   top_n: 1,
 });
 
@@ -102,7 +99,9 @@ describe('cohereV2Dialect.parse', () => {
   });
 
   it('object documents say Cohere v2 accepts strings only', () => {
-    expect(expectInvalid(() => cohereV2Dialect.parse(valid({ documents: [{ text: 'a' }] })), 'documents[0]').message).toMatch(/strings only/);
+    expect(expectInvalid(() => cohereV2Dialect.parse(valid({ documents: [{ text: 'a' }] })), 'documents[0]').message).toMatch(
+      /strings only/,
+    );
   });
 });
 
@@ -132,8 +131,10 @@ describe('cohereV2Dialect.formatOutcome', () => {
 
   it('return_documents (extension) puts document {text} on every result, the untruncated text', () => {
     const request = cohereV2Dialect.parse(valid({ documents: ['a b c'], max_tokens_per_doc: 1, return_documents: true }));
-    const body = cohereV2Dialect.formatOutcome(outcomeOf([{ index: 0, score: 0.5, document: request.documents[0] as { text: string } }], 1), CONTEXT)
-      .body as { results: Json[] };
+    const body = cohereV2Dialect.formatOutcome(
+      outcomeOf([{ index: 0, score: 0.5, document: request.documents[0] as { text: string } }], 1),
+      CONTEXT,
+    ).body as { results: Json[] };
 
     expect(body.results).toEqual([{ index: 0, relevance_score: 0.5, document: { text: 'a b c' } }]);
   });

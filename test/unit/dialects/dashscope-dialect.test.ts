@@ -124,7 +124,12 @@ describe('dashScopeDialect.parse: seed request examples', () => {
 
   it('reads the extras from parameters: instruct, raw_scores, rerank_threshold, batch_size', () => {
     const request = dashScopeDialect.parse(
-      validBody({ instruct: 'Given a web search query, retrieve relevant passages', raw_scores: true, rerank_threshold: 0.2, batch_size: 4 }),
+      validBody({
+        instruct: 'Given a web search query, retrieve relevant passages',
+        raw_scores: true,
+        rerank_threshold: 0.2,
+        batch_size: 4,
+      }),
     );
 
     expect(request.prompt).toBe('Given a web search query, retrieve relevant passages');

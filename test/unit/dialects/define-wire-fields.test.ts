@@ -45,7 +45,11 @@ describe('defineWireFields: the schema', () => {
       required: ['input'],
       properties: {
         model: MODEL.schema,
-        input: { type: 'object', required: ['query', 'documents'], properties: { query: QUERY.schema, documents: documents('The candidates.').schema } },
+        input: {
+          type: 'object',
+          required: ['query', 'documents'],
+          properties: { query: QUERY.schema, documents: documents('The candidates.').schema },
+        },
         options: {
           type: ['object', 'null'],
           properties: {
@@ -63,7 +67,14 @@ describe('defineWireFields: the schema', () => {
     const rules = { if: { required: ['a'] }, then: { required: ['b'] } } satisfies JsonSchema;
     const fields = defineWireFields({ title: 'R', description: 'd', fields: { query: at('q', QUERY) }, rules });
 
-    expect(fields.schema).toStrictEqual({ title: 'R', type: 'object', required: ['q'], description: 'd', properties: { q: QUERY.schema }, ...rules });
+    expect(fields.schema).toStrictEqual({
+      title: 'R',
+      type: 'object',
+      required: ['q'],
+      description: 'd',
+      properties: { q: QUERY.schema },
+      ...rules,
+    });
   });
 });
 
@@ -123,7 +134,12 @@ describe('defineWireFields: names and the mapping', () => {
   it('spells declared fields, and the fields validateRerankRequest names', () => {
     expect(nested.param('topN')).toBe('options.top_n');
     expect(nested.param('shout')).toBe('options.shout');
-    expect(nested.paramNames()).toStrictEqual({ query: 'input.query', documents: 'input.documents', batchSize: 'options.batch_size', model: 'model' });
+    expect(nested.paramNames()).toStrictEqual({
+      query: 'input.query',
+      documents: 'input.documents',
+      batchSize: 'options.batch_size',
+      model: 'model',
+    });
     expect(nested.paramNames({ documents: 'other' }).documents).toBe('other');
     expect(() => defineWireFields({ title: 'NoDocs', fields: { query: at('q', QUERY) } }).paramNames()).toThrow(/no query or documents/);
   });

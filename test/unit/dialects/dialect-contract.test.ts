@@ -29,7 +29,11 @@ function keysDeep(value: unknown, into = new Set<string>()): Set<string> {
 }
 
 /** The last field of a param path such as `input.documents[2]` or `messages[0].content.candidates`. */
-const lastField = (param: string): string => param.replace(/\[\d+\]/g, '').split('.').at(-1)!;
+const lastField = (param: string): string =>
+  param
+    .replace(/\[\d+\]/g, '')
+    .split('.')
+    .at(-1)!;
 
 describe.each(dialects)('dialect contract: %s', (name, dialect) => {
   const example = structuredClone(REQUEST_EXAMPLES[name]) as Record<string, unknown>;
@@ -60,7 +64,13 @@ describe.each(dialects)('dialect contract: %s', (name, dialect) => {
 
   it('formats outcomes and every error kind in the shapes its schemas publish', () => {
     const request = dialect.parse(example);
-    const outcome = outcomeOf([{ index: 1, score: 0.9 }, { index: 0, score: 0.2 }], 12);
+    const outcome = outcomeOf(
+      [
+        { index: 1, score: 0.9 },
+        { index: 0, score: 0.2 },
+      ],
+      12,
+    );
     for (const formatted of [dialect.formatOutcome(outcome, CONTEXT, request), dialect.formatOutcome(outcomeOf([], 0), CONTEXT, request)]) {
       expect(formatted.status).toBe(200);
       if (formatted.events === undefined) expect(ajv.validate(dialect.responseSchema, formatted.body), ajv.errorsText()).toBe(true);

@@ -40,26 +40,31 @@ describe('documents_file_id is a declared wire field', () => {
     }
   });
 
-  it.each(corpusDialects.map((d) => [d.name, d] as const))('%s: a batch line body is swapped for its example with a placeholder; a route refuses it', (_name, dialect) => {
-    const { fileIdPath, documentsPath } = dialect.corpus!;
-    const line = placeAt(withoutAt(dialect.example, documentsPath), fileIdPath, 'file-abc');
-    const extracted = extractCorpusReference(dialect, line);
-    expect(extracted?.fileId).toBe('file-abc');
-    expect(readDialectRequest(dialect, extracted?.body, LIMITS).documents).toHaveLength(1);
-    const param = fileIdPath.join('.');
-    let refusal: unknown;
-    try {
-      readDialectRequest(dialect, placeAt(dialect.example, fileIdPath, 'file-abc'), LIMITS);
-    } catch (error) {
-      refusal = error;
-    }
-    expect(refusal).toBeInstanceOf(RerankError);
-    expect(refusal).toMatchObject({ kind: 'invalid_request', param });
-    // null is absent, as for every optional field.
-    expect(readDialectRequest(dialect, placeAt(dialect.example, fileIdPath, null), LIMITS).documents.length).toBeGreaterThan(0);
-  });
+  it.each(corpusDialects.map((d) => [d.name, d] as const))(
+    '%s: a batch line body is swapped for its example with a placeholder; a route refuses it',
+    (_name, dialect) => {
+      const { fileIdPath, documentsPath } = dialect.corpus!;
+      const line = placeAt(withoutAt(dialect.example, documentsPath), fileIdPath, 'file-abc');
+      const extracted = extractCorpusReference(dialect, line);
+      expect(extracted?.fileId).toBe('file-abc');
+      expect(readDialectRequest(dialect, extracted?.body, LIMITS).documents).toHaveLength(1);
+      const param = fileIdPath.join('.');
+      let refusal: unknown;
+      try {
+        readDialectRequest(dialect, placeAt(dialect.example, fileIdPath, 'file-abc'), LIMITS);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(RerankError);
+      expect(refusal).toMatchObject({ kind: 'invalid_request', param });
+      // null is absent, as for every optional field.
+      expect(readDialectRequest(dialect, placeAt(dialect.example, fileIdPath, null), LIMITS).documents.length).toBeGreaterThan(0);
+    },
+  );
 
   it('a dialect that declares no corpus refuses the field on a batch line, naming it', () => {
-    expect(() => extractCorpusReference(DIALECTS['rag-tool'], { query: 'q', documents_file_id: 'file-abc' })).toThrow(/documents_file_id is not supported on this route/);
+    expect(() => extractCorpusReference(DIALECTS['rag-tool'], { query: 'q', documents_file_id: 'file-abc' })).toThrow(
+      /documents_file_id is not supported on this route/,
+    );
   });
 });

@@ -16,8 +16,17 @@ function v8Position(text: string): number | undefined {
 
 describe('findJsonSyntaxError', () => {
   it('names the first character that cannot continue the text, by line and column', () => {
-    expect(findJsonSyntaxError('{"query": "q", "documents": ["a",]}')).toMatchObject({ offset: 33, line: 1, column: 34, summary: 'unexpected character "]" at line 1, column 34' });
-    expect(findJsonSyntaxError('{\n  "query": "q"\n  "documents": []\n}')).toMatchObject({ line: 3, column: 3, summary: 'unexpected character "\\"" at line 3, column 3' });
+    expect(findJsonSyntaxError('{"query": "q", "documents": ["a",]}')).toMatchObject({
+      offset: 33,
+      line: 1,
+      column: 34,
+      summary: 'unexpected character "]" at line 1, column 34',
+    });
+    expect(findJsonSyntaxError('{\n  "query": "q"\n  "documents": []\n}')).toMatchObject({
+      line: 3,
+      column: 3,
+      summary: 'unexpected character "\\"" at line 3, column 3',
+    });
     expect(findJsonSyntaxError('{"query": "q"')?.summary).toBe('it ends early, at line 1, column 14');
     expect(findJsonSyntaxError('   ')?.summary).toBe('it is empty');
     expect(findJsonSyntaxError('{"a": "b\u0001"}')?.summary).toBe('unexpected control character U+0001 at line 1, column 9');
@@ -29,14 +38,22 @@ describe('findJsonSyntaxError', () => {
   });
 
   it('accepts every text JSON.parse accepts', () => {
-    fc.assert(fc.property(fc.jsonValue(), fc.constantFrom(0, 2), (value, indent) => findJsonSyntaxError(JSON.stringify(value, null, indent)) === undefined));
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.constantFrom(0, 2),
+        (value, indent) => findJsonSyntaxError(JSON.stringify(value, null, indent)) === undefined,
+      ),
+    );
   });
 
   it('finds an error wherever JSON.parse finds one, at the position V8 names when it names one', () => {
-    const mutated = fc.tuple(fc.json(), fc.nat(), fc.constantFrom(',', ']', '}', '"', ':', 'x', '\\', '\n', '1', '{', '\u0002')).map(([text, at, c]) => {
-      const k = at % (text.length + 1);
-      return text.slice(0, k) + c + text.slice(k);
-    });
+    const mutated = fc
+      .tuple(fc.json(), fc.nat(), fc.constantFrom(',', ']', '}', '"', ':', 'x', '\\', '\n', '1', '{', '\u0002'))
+      .map(([text, at, c]) => {
+        const k = at % (text.length + 1);
+        return text.slice(0, k) + c + text.slice(k);
+      });
     fc.assert(
       fc.property(mutated, (text) => {
         const v8 = v8Position(text);

@@ -84,7 +84,10 @@ describe('llamaStackDialect.parse', () => {
   });
 
   it('image items say that only text items are accepted', () => {
-    const error = expectInvalid(() => llamaStackDialect.parse(valid({ items: [{ type: 'image_url', image_url: { url: 'x' } }] })), 'items[0]');
+    const error = expectInvalid(
+      () => llamaStackDialect.parse(valid({ items: [{ type: 'image_url', image_url: { url: 'x' } }] })),
+      'items[0]',
+    );
     expect(error.message).toMatch(/only text items/);
   });
 

@@ -31,7 +31,9 @@ describe('Mixedbread dialect: requests', () => {
 
   it('scores objects as their rank_fields (all fields when none are named), returned whole', () => {
     const input = [{ title: 'requests', body: 'an HTTP library', year: 2011 }];
-    expect(mixedbreadDialect.parse({ query: 'q', input, rank_fields: ['body'] }).documents).toEqual([{ text: 'body: an HTTP library', source: { input: input[0] } }]);
+    expect(mixedbreadDialect.parse({ query: 'q', input, rank_fields: ['body'] }).documents).toEqual([
+      { text: 'body: an HTTP library', source: { input: input[0] } },
+    ]);
     expect(mixedbreadDialect.parse({ query: 'q', input }).documents[0]?.text).toBe('title: requests\nbody: an HTTP library\nyear: 2011');
   });
 
@@ -46,7 +48,15 @@ describe('Mixedbread dialect: requests', () => {
 describe('Mixedbread dialect: replies', () => {
   it("answers Mixedbread's list: data best first with score and object rank_result, usage, model, top_k, return_input", () => {
     const request = mixedbreadDialect.parse(MIXEDBREAD_EXAMPLE);
-    const outcome = outcomeOf([{ index: 0, score: 0.998 }, { index: 2, score: 0.995 }, { index: 1, score: 0.01 }], 162, 'mixedbread-ai/mxbai-rerank-large-v2');
+    const outcome = outcomeOf(
+      [
+        { index: 0, score: 0.998 },
+        { index: 2, score: 0.995 },
+        { index: 1, score: 0.01 },
+      ],
+      162,
+      'mixedbread-ai/mxbai-rerank-large-v2',
+    );
     expect(mixedbreadDialect.formatOutcome(outcome, CONTEXT, request)).toEqual({
       status: 200,
       body: {
@@ -66,9 +76,22 @@ describe('Mixedbread dialect: replies', () => {
 
   it('returns each input as sent with return_input, a job polled without its request included', () => {
     const request = mixedbreadDialect.parse({ query: 'q', input: ['a string', { title: 't' }], return_input: true });
-    const outcome = outcomeOf(request.documents.map((document, index) => ({ index, score: 1 - index / 10, document })), 4);
-    for (const formatted of [mixedbreadDialect.formatOutcome(outcome, CONTEXT, request), mixedbreadDialect.formatOutcome(outcome, CONTEXT)]) {
-      expect(formatted.body).toMatchObject({ data: [{ index: 0, input: 'a string' }, { index: 1, input: { title: 't' } }], top_k: 2, return_input: true });
+    const outcome = outcomeOf(
+      request.documents.map((document, index) => ({ index, score: 1 - index / 10, document })),
+      4,
+    );
+    for (const formatted of [
+      mixedbreadDialect.formatOutcome(outcome, CONTEXT, request),
+      mixedbreadDialect.formatOutcome(outcome, CONTEXT),
+    ]) {
+      expect(formatted.body).toMatchObject({
+        data: [
+          { index: 0, input: 'a string' },
+          { index: 1, input: { title: 't' } },
+        ],
+        top_k: 2,
+        return_input: true,
+      });
     }
   });
 

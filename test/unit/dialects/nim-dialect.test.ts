@@ -10,9 +10,15 @@ const NIM_EXAMPLE = {
   model: 'nvidia/nv-rerankqa-mistral-4b-v3',
   query: { text: 'which way should i go?' },
   passages: [
-    { text: 'two roads diverged in a yellow wood, and sorry i could not travel both and be one traveler, long i stood and looked down one as far as i could to where it bent in the undergrowth;' },
-    { text: 'then took the other, as just as fair, and having perhaps the better claim because it was grassy and wanted wear, though as for that the passing there had worn them really about the same,' },
-    { text: 'and both that morning equally lay in leaves no step had trodden black. oh, i marked the first for another day! yet knowing how way leads on to way i doubted if i should ever come back.' },
+    {
+      text: 'two roads diverged in a yellow wood, and sorry i could not travel both and be one traveler, long i stood and looked down one as far as i could to where it bent in the undergrowth;',
+    },
+    {
+      text: 'then took the other, as just as fair, and having perhaps the better claim because it was grassy and wanted wear, though as for that the passing there had worn them really about the same,',
+    },
+    {
+      text: 'and both that morning equally lay in leaves no step had trodden black. oh, i marked the first for another day! yet knowing how way leads on to way i doubted if i should ever come back.',
+    },
   ],
   truncate: 'END',
 };
@@ -43,15 +49,31 @@ describe('NIM dialect: requests', () => {
 
 describe('NIM dialect: replies', () => {
   it("answers NIM's rankings: best first, index and logit only", () => {
-    const outcome = outcomeOf([{ index: 0, score: 0.7646484375 }, { index: 2, score: -1.1044921875 }, { index: 1, score: -2.5 }], 99);
+    const outcome = outcomeOf(
+      [
+        { index: 0, score: 0.7646484375 },
+        { index: 2, score: -1.1044921875 },
+        { index: 1, score: -2.5 },
+      ],
+      99,
+    );
     expect(nimDialect.formatOutcome(outcome, CONTEXT)).toEqual({
       status: 200,
-      body: { rankings: [{ index: 0, logit: 0.7646484375 }, { index: 2, logit: -1.1044921875 }, { index: 1, logit: -2.5 }] },
+      body: {
+        rankings: [
+          { index: 0, logit: 0.7646484375 },
+          { index: 2, logit: -1.1044921875 },
+          { index: 1, logit: -2.5 },
+        ],
+      },
     });
   });
 
   it("errors as FastAPI's {detail}, with the service's status", () => {
-    const reply = nimDialect.formatError(new RerankError('invalid_request', 'passages[0].text must be a string', { param: 'passages[0].text' }), CONTEXT);
+    const reply = nimDialect.formatError(
+      new RerankError('invalid_request', 'passages[0].text must be a string', { param: 'passages[0].text' }),
+      CONTEXT,
+    );
     expect(reply).toEqual({ status: EXPECTED_STATUS.invalid_request, body: { detail: 'passages[0].text must be a string' } });
     expect(nimDialect.formatError(new RerankError('unauthorized', 'invalid API key'), CONTEXT).status).toBe(401);
   });

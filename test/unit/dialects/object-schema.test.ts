@@ -3,7 +3,10 @@ import { objectSchema } from '../../../shared/dialects/object-schema.js';
 
 describe('objectSchema', () => {
   it('requires every property in the order listed, unless named optional', () => {
-    const schema = objectSchema({ id: { type: 'string' }, score: { type: 'number' }, note: { type: 'string' } }, { title: 'T', optional: ['note'] });
+    const schema = objectSchema(
+      { id: { type: 'string' }, score: { type: 'number' }, note: { type: 'string' } },
+      { title: 'T', optional: ['note'] },
+    );
     expect(schema).toEqual({
       title: 'T',
       type: 'object',

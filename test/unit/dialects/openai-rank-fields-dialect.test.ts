@@ -20,7 +20,11 @@ describe('openAiDialect: Cohere v1 rank_fields', () => {
   });
 
   it('objects need no text field when rank_fields are given; non-string values are JSON', () => {
-    const request = openAiDialect.parse({ query: 'q', documents: [{ year: 2024, tags: ['a'], ok: true }], rank_fields: ['year', 'tags', 'ok'] });
+    const request = openAiDialect.parse({
+      query: 'q',
+      documents: [{ year: 2024, tags: ['a'], ok: true }],
+      rank_fields: ['year', 'tags', 'ok'],
+    });
 
     expect(request.documents[0]?.text).toBe('year: 2024\ntags: ["a"]\nok: true');
   });
@@ -29,15 +33,19 @@ describe('openAiDialect: Cohere v1 rank_fields', () => {
     const request = openAiDialect.parse({ query: 'q', documents: ['plain'], rank_fields: ['text'], return_documents: true });
     expect(request.documents).toEqual([{ text: 'text: plain', source: { text: 'plain' } }]);
 
-    const body = openAiDialect.formatOutcome(outcomeOf([{ index: 0, score: 1, document: request.documents[0] as { text: string } }], 1), CONTEXT)
-      .body as { results: Json[] };
+    const body = openAiDialect.formatOutcome(
+      outcomeOf([{ index: 0, score: 1, document: request.documents[0] as { text: string } }], 1),
+      CONTEXT,
+    ).body as { results: Json[] };
     expect(body.results[0]?.['document']).toEqual({ text: 'plain' });
   });
 
   it('returned documents are the objects as sent', () => {
     const request = openAiDialect.parse({ query: 'q', documents: EMAILS, rank_fields: ['title'], return_documents: true });
-    const body = openAiDialect.formatOutcome(outcomeOf([{ index: 1, score: 1, document: request.documents[1] as { text: string } }], 1), CONTEXT)
-      .body as { results: Json[] };
+    const body = openAiDialect.formatOutcome(
+      outcomeOf([{ index: 1, score: 1, document: request.documents[1] as { text: string } }], 1),
+      CONTEXT,
+    ).body as { results: Json[] };
 
     expect(body.results[0]?.['document']).toEqual(EMAILS[1]);
   });
@@ -88,7 +96,7 @@ describe('readRankFieldDocuments', () => {
     expect(readRankFieldDocuments([{ b: 'B', a: 'A' }], 'docs', ['a', 'b'])[0]?.text).toBe('a: A\nb: B');
   });
 
-  it('names the reader\'s param spelling', () => {
+  it("names the reader's param spelling", () => {
     expectInvalid(() => readRankFieldDocuments({}, 'input.documents', ['a']), 'input.documents');
   });
 });

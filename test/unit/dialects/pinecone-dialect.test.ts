@@ -32,7 +32,9 @@ describe('pineconeDialect', () => {
       { text: 'Apple Inc. makes the iPhone', source: { text: 'Apple Inc. makes the iPhone' } },
     ]);
     expect(read(body({ return_documents: undefined })).returnDocuments).toBe(true);
-    expect(read(body({ documents: ['a plain string'] })).documents).toEqual([{ text: 'a plain string', source: { text: 'a plain string' } }]);
+    expect(read(body({ documents: ['a plain string'] })).documents).toEqual([
+      { text: 'a plain string', source: { text: 'a plain string' } },
+    ]);
   });
 
   it('scores one custom rank field as its value, several as field: value lines, and maps parameters.truncate', () => {

@@ -18,7 +18,10 @@ const AFTER_RETRIEVAL = (): Json => ({
   retrieval_time: 0.123,
 });
 
-const outcome = (results: RankedResult[], totalMs = 56): RerankOutcome => ({ ...outcomeOf(results, 9), timings: { scoringMs: 50, totalMs } });
+const outcome = (results: RankedResult[], totalMs = 56): RerankOutcome => ({
+  ...outcomeOf(results, 9),
+  timings: { scoringMs: 50, totalMs },
+});
 
 describe('pipelineDialect.parse', () => {
   it('reads query and retrieval_docs from the seed dict, keeps the whole dict as echo, asks for documents', () => {
@@ -45,7 +48,9 @@ describe('pipelineDialect.parse', () => {
   });
 
   it('objects with text are accepted as documents', () => {
-    expect(pipelineDialect.parse({ query: 'q', retrieval_docs: [{ text: 'a', id: 1 }] }).documents).toEqual([{ text: 'a', source: { text: 'a', id: 1 } }]);
+    expect(pipelineDialect.parse({ query: 'q', retrieval_docs: [{ text: 'a', id: 1 }] }).documents).toEqual([
+      { text: 'a', source: { text: 'a', id: 1 } },
+    ]);
   });
 
   it('optional top_k, rerank_threshold, model, raw_scores', () => {
@@ -90,7 +95,11 @@ describe('pipelineDialect + validateRerankRequest: errors name the documents lis
 
   it.each([
     ['refining_docs (non-empty, so read)', { query: 'q', refining_docs: ['ok', 'too long'], retrieval_docs: ['a'] }, 'refining_docs[1]'],
-    ['retrieval_docs (refining_docs empty)', { query: 'q', refining_docs: [], retrieval_docs: ['a', 'b', 'too long'] }, 'retrieval_docs[2]'],
+    [
+      'retrieval_docs (refining_docs empty)',
+      { query: 'q', refining_docs: [], retrieval_docs: ['a', 'b', 'too long'] },
+      'retrieval_docs[2]',
+    ],
     ['retrieval_docs (no refining_docs)', { query: 'q', retrieval_docs: ['too long'] }, 'retrieval_docs[0]'],
   ])('a too-long document of %s -> 413 naming %s', (_name, body, param) => {
     const request = pipelineDialect.parse(body);
@@ -110,7 +119,9 @@ describe('pipelineDialect + validateRerankRequest: errors name the documents lis
   });
 
   it('names the list for the validation rules as the reader chose it', () => {
-    expect(pipelineDialect.paramNames(pipelineDialect.parse({ query: 'q', refining_docs: [], retrieval_docs: ['a'] })).documents).toBe('retrieval_docs');
+    expect(pipelineDialect.paramNames(pipelineDialect.parse({ query: 'q', refining_docs: [], retrieval_docs: ['a'] })).documents).toBe(
+      'retrieval_docs',
+    );
     expect(pipelineDialect.paramNames(pipelineDialect.parse({ query: 'q', refining_docs: ['a'] })).documents).toBe('refining_docs');
   });
 });
@@ -140,10 +151,13 @@ describe('pipelineDialect.formatOutcome', () => {
     expect(body['reranking_time']).toBeCloseTo(0.056, 12);
   });
 
-  it('replaces a previous stage run\'s reranking_* fields, nothing else', () => {
+  it("replaces a previous stage run's reranking_* fields, nothing else", () => {
     const dict = { ...AFTER_RETRIEVAL(), reranking_docs: ['old'], reranking_time: 9 };
-    const body = pipelineDialect.formatOutcome(outcome([{ index: 0, score: 0.5, document: { text: '文档1' } }], 1), CONTEXT, pipelineDialect.parse(dict))
-      .body as Json;
+    const body = pipelineDialect.formatOutcome(
+      outcome([{ index: 0, score: 0.5, document: { text: '文档1' } }], 1),
+      CONTEXT,
+      pipelineDialect.parse(dict),
+    ).body as Json;
 
     expect(body['reranking_docs']).toEqual(['文档1']);
     expect(body['reranking_time']).toBe(0.001);
@@ -152,8 +166,11 @@ describe('pipelineDialect.formatOutcome', () => {
 
   it('object documents answer their text', () => {
     const request = pipelineDialect.parse({ query: 'q', retrieval_docs: [{ text: 'a', id: 1 }] });
-    const body = pipelineDialect.formatOutcome(outcome([{ index: 0, score: 0.4, document: request.documents[0] as { text: string } }]), CONTEXT, request)
-      .body as Json;
+    const body = pipelineDialect.formatOutcome(
+      outcome([{ index: 0, score: 0.4, document: request.documents[0] as { text: string } }]),
+      CONTEXT,
+      request,
+    ).body as Json;
 
     expect(body['reranking_results']).toEqual([{ text: 'a', score: 0.4 }]);
   });

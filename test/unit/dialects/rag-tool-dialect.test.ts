@@ -7,7 +7,17 @@ import { DIALECTS } from '../../../shared/dialects/dialects.js';
 import { DEFAULT_TOP_K, ragToolDialect } from '../../../shared/dialects/rag-tool/rag-tool-dialect.js';
 import { MAX_TIMEOUT_MS } from '../../../shared/dialects/rag-tool/rag-rerank-config.js';
 import { scoreMetrics } from '../../../shared/dialects/rag-tool/score-metrics.js';
-import { ALL_KINDS, CONTEXT, EXPECTED_STATUS, LIMITS, byParam, expectInvalid, keysOf, outcomeOf, type Json } from './dialect-test-helpers.js';
+import {
+  ALL_KINDS,
+  CONTEXT,
+  EXPECTED_STATUS,
+  LIMITS,
+  byParam,
+  expectInvalid,
+  keysOf,
+  outcomeOf,
+  type Json,
+} from './dialect-test-helpers.js';
 
 /** Seed 002, 4.4: the RFC's own curl body (its `retrieved_docs` placeholder filled with two RAGDocuments). */
 const RFC_BODY = (): Json => ({
@@ -53,7 +63,13 @@ describe('ragToolDialect.parse: the RFC request', () => {
     expect(request.strategy).toBe('default');
     // With api_url, reranker_model_id names the upstream's model, not a served one.
     expect(request.model).toBeUndefined();
-    expect(request.upstream).toEqual({ apiUrl: 'https://api.together.xyz/v1', apiKey: 'API_KEY', mode: 'openai', model: 'LlamaRank', timeoutMs: 10_000 });
+    expect(request.upstream).toEqual({
+      apiUrl: 'https://api.together.xyz/v1',
+      apiKey: 'API_KEY',
+      mode: 'openai',
+      model: 'LlamaRank',
+      timeoutMs: 10_000,
+    });
     expect(request.fallbackToInputOrder).toBe(true);
     expect(request.returnDocuments).toBe(false);
     expect(validateRerankRequest(request, ragToolDialect.paramNames(request), LIMITS)).toBe(request);
@@ -90,16 +106,27 @@ describe('ragToolDialect.parse: the RFC request', () => {
 
   it('query as InterleavedContent: a text item, or a list of items joined with a space', () => {
     expect(ragToolDialect.parse(minimal({ query: { type: 'text', text: 'python http' } })).query).toBe('python http');
-    expect(ragToolDialect.parse(minimal({ query: [{ type: 'text', text: 'python' }, 'http', { type: 'text', text: 'library' }] })).query).toBe(
-      'python http library',
-    );
+    expect(
+      ragToolDialect.parse(minimal({ query: [{ type: 'text', text: 'python' }, 'http', { type: 'text', text: 'library' }] })).query,
+    ).toBe('python http library');
   });
 
   it('RAGDocuments: string documents, InterleavedContent contents, the object kept as source for boost fields', () => {
-    const doc = { document_id: 'd', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], metadata: { source: 'wiki' } };
+    const doc = {
+      document_id: 'd',
+      content: [
+        { type: 'text', text: 'a' },
+        { type: 'text', text: 'b' },
+      ],
+      metadata: { source: 'wiki' },
+    };
     const request = ragToolDialect.parse(minimal({ retrieved_docs: ['plain', doc, { content: { type: 'text', text: 'item' } }] }));
 
-    expect(request.documents).toEqual([{ text: 'plain' }, { text: 'a b', source: doc }, { text: 'item', source: { content: { type: 'text', text: 'item' } } }]);
+    expect(request.documents).toEqual([
+      { text: 'plain' },
+      { text: 'a b', source: doc },
+      { text: 'item', source: { content: { type: 'text', text: 'item' } } },
+    ]);
   });
 
   it('rerank_config: boost terms, weight (default 0.1) and fields', () => {
@@ -109,7 +136,11 @@ describe('ragToolDialect.parse: the RFC request', () => {
       termWeight: 0.1,
       fields: [{ field: 'metadata.source', value: 'wiki', weight: 2 }],
     });
-    expect(ragToolDialect.parse(minimal({ rerank_config: { boost: { weight: 0.5 } } })).boost).toEqual({ terms: [], termWeight: 0.5, fields: [] });
+    expect(ragToolDialect.parse(minimal({ rerank_config: { boost: { weight: 0.5 } } })).boost).toEqual({
+      terms: [],
+      termWeight: 0.5,
+      fields: [],
+    });
   });
 
   it('rerank_config: mode (llm_rerank defaults to chat), model overrides reranker_model_id, timeout in seconds capped at 30 s', () => {
@@ -132,7 +163,9 @@ describe('ragToolDialect.parse: the RFC request', () => {
     const request = ragToolDialect.parse(minimal({ rerank_threshold: 0.5, top_k: 0, raw_scores: true }));
     expect(request).toMatchObject({ threshold: 0.5, topN: 0, activation: 'none' });
 
-    const nulls = ragToolDialect.parse(minimal({ top_k: null, rerank_strategy: null, reranker_model_id: null, rerank_config: null, rerank_threshold: null }));
+    const nulls = ragToolDialect.parse(
+      minimal({ top_k: null, rerank_strategy: null, reranker_model_id: null, rerank_config: null, rerank_threshold: null }),
+    );
     expect(nulls).toMatchObject({ topN: 5, strategy: 'default', model: undefined, threshold: undefined, fallbackToInputOrder: true });
   });
 
@@ -155,7 +188,11 @@ describe('ragToolDialect.parse: malformed bodies are 400s naming the field', () 
     ['a document a number', minimal({ retrieved_docs: ['a', 7] }), 'retrieved_docs[1]'],
     ['a document without content', minimal({ retrieved_docs: [{ document_id: 'x' }] }), 'retrieved_docs[0].content'],
     ['a document with URL content', minimal({ retrieved_docs: [{ content: { uri: 'https://x' } }] }), 'retrieved_docs[0].content'],
-    ['a document with image content', minimal({ retrieved_docs: [{ content: { type: 'image', image: {} } }] }), 'retrieved_docs[0].content'],
+    [
+      'a document with image content',
+      minimal({ retrieved_docs: [{ content: { type: 'image', image: {} } }] }),
+      'retrieved_docs[0].content',
+    ],
     ['top_k negative', minimal({ top_k: -1 }), 'top_k'],
     ['top_k fractional', minimal({ top_k: 1.5 }), 'top_k'],
     ['unknown strategy', minimal({ rerank_strategy: 'magic' }), 'rerank_strategy'],
@@ -169,8 +206,16 @@ describe('ragToolDialect.parse: malformed bodies are 400s naming the field', () 
     ['timeout zero', minimal({ rerank_config: { api_url: 'https://x', timeout: 0 } }), 'rerank_config.timeout'],
     ['boost a list', minimal({ rerank_config: { boost: [] } }), 'rerank_config.boost'],
     ['boost terms not strings', minimal({ rerank_config: { boost: { terms: [1] } } }), 'rerank_config.boost.terms[0]'],
-    ['boost field without weight', minimal({ rerank_config: { boost: { fields: [{ field: 'a', value: 'b' }] } } }), 'rerank_config.boost.fields[0].weight'],
-    ['boost field value an object', minimal({ rerank_config: { boost: { fields: [{ field: 'a', value: {}, weight: 1 }] } } }), 'rerank_config.boost.fields[0].value'],
+    [
+      'boost field without weight',
+      minimal({ rerank_config: { boost: { fields: [{ field: 'a', value: 'b' }] } } }),
+      'rerank_config.boost.fields[0].weight',
+    ],
+    [
+      'boost field value an object',
+      minimal({ rerank_config: { boost: { fields: [{ field: 'a', value: {}, weight: 1 }] } } }),
+      'rerank_config.boost.fields[0].value',
+    ],
     ['fallback a string', minimal({ rerank_config: { fallback: 'yes' } }), 'rerank_config.fallback'],
     ['rerank_threshold a string', minimal({ rerank_threshold: 'high' }), 'rerank_threshold'],
   ];
@@ -180,11 +225,19 @@ describe('ragToolDialect.parse: malformed bodies are 400s naming the field', () 
     const response = ragToolDialect.formatError(error, CONTEXT);
     expect(response.status).toBe(400);
     expect(keysOf(response.body)).toEqual(['error']);
-    expect((response.body as { error: Json }).error).toMatchObject({ detail: error.message, message: error.message, param, type: 'invalid_request_error' });
+    expect((response.body as { error: Json }).error).toMatchObject({
+      detail: error.message,
+      message: error.message,
+      param,
+      type: 'invalid_request_error',
+    });
   });
 
   it('never echoes the api_key in an error', () => {
-    const error = expectInvalid(() => ragToolDialect.parse(minimal({ rerank_config: { api_url: 'https://x', api_key: 'SECRET-KEY', mode: 'x' } })), 'rerank_config.mode');
+    const error = expectInvalid(
+      () => ragToolDialect.parse(minimal({ rerank_config: { api_url: 'https://x', api_key: 'SECRET-KEY', mode: 'x' } })),
+      'rerank_config.mode',
+    );
     expect(JSON.stringify(ragToolDialect.formatError(error, CONTEXT).body)).not.toContain('SECRET-KEY');
   });
 
@@ -235,7 +288,17 @@ describe('ragToolDialect.formatOutcome: RerankResponse', () => {
 
   it('flags a fallback and names the strategy asked for', () => {
     const boosted = ragToolDialect.parse(minimal({ rerank_strategy: 'BOOST' }));
-    const body = format(withRaw([{ index: 0, score: 0 }, { index: 1, score: 0 }], [0, 0], { fallback: true, model: 'fallback' }), boosted);
+    const body = format(
+      withRaw(
+        [
+          { index: 0, score: 0 },
+          { index: 1, score: 0 },
+        ],
+        [0, 0],
+        { fallback: true, model: 'fallback' },
+      ),
+      boosted,
+    );
 
     expect(body.metadata).toMatchObject({ fallback: true, strategy: 'boost', model: 'fallback', score_gap: 0, std_score: 0 });
   });

@@ -31,8 +31,14 @@ describe('Vertex AI dialect: requests', () => {
     expect(vertexDialect.parse({ ...VERTEX_EXAMPLE, topN: 2 }).topN).toBe(2);
     expect(vertexDialect.parse({ ...VERTEX_EXAMPLE, topN: 0 }).topN).toBeUndefined();
     expect(vertexDialect.parse({ ...VERTEX_EXAMPLE, topN: -1 }).topN).toBeUndefined();
-    expect(vertexDialect.parse({ ...VERTEX_EXAMPLE, ignoreRecordDetailsInResponse: true }).documents.map((d) => d.source)).toEqual([{ id: '1' }, { id: '2' }, { id: '3' }]);
-    expect(vertexDialect.parse({ query: 'q', records: [{ id: 'a', title: 'only a title' }, { content: 'only content' }] }).documents).toEqual([
+    expect(vertexDialect.parse({ ...VERTEX_EXAMPLE, ignoreRecordDetailsInResponse: true }).documents.map((d) => d.source)).toEqual([
+      { id: '1' },
+      { id: '2' },
+      { id: '3' },
+    ]);
+    expect(
+      vertexDialect.parse({ query: 'q', records: [{ id: 'a', title: 'only a title' }, { content: 'only content' }] }).documents,
+    ).toEqual([
       { text: 'only a title', source: { id: 'a', title: 'only a title' } },
       { text: 'only content', source: { content: 'only content' } },
     ]);
@@ -50,7 +56,11 @@ describe('Vertex AI dialect: requests', () => {
 describe('Vertex AI dialect: replies', () => {
   it("answers Discovery Engine's RankResponse: records best first, id, title, content and score", () => {
     const request = vertexDialect.parse(VERTEX_EXAMPLE);
-    const ranked = [0, 2, 1].map((index, rank) => ({ index, score: [0.97, 0.64, 0.02][rank] as number, document: request.documents[index] }));
+    const ranked = [0, 2, 1].map((index, rank) => ({
+      index,
+      score: [0.97, 0.64, 0.02][rank] as number,
+      document: request.documents[index],
+    }));
     expect(vertexDialect.formatOutcome(outcomeOf(ranked, 50), CONTEXT)).toEqual({
       status: 200,
       body: {
@@ -62,11 +72,18 @@ describe('Vertex AI dialect: replies', () => {
       },
     });
     const idsOnly = vertexDialect.parse({ ...VERTEX_EXAMPLE, ignoreRecordDetailsInResponse: true });
-    expect(vertexDialect.formatOutcome(outcomeOf([{ index: 1, score: 0.5, document: idsOnly.documents[1] }], 1), CONTEXT).body).toEqual({ records: [{ id: '2', score: 0.5 }] });
+    expect(vertexDialect.formatOutcome(outcomeOf([{ index: 1, score: 0.5, document: idsOnly.documents[1] }], 1), CONTEXT).body).toEqual({
+      records: [{ id: '2', score: 0.5 }],
+    });
   });
 
   it("errors as Google's {error: {code, message, status}} with a google.rpc.Code name for every kind", () => {
-    expect(vertexDialect.formatError(new RerankError('invalid_request', 'records[0] needs a title or a content', { param: 'records[0]' }), CONTEXT)).toEqual({
+    expect(
+      vertexDialect.formatError(
+        new RerankError('invalid_request', 'records[0] needs a title or a content', { param: 'records[0]' }),
+        CONTEXT,
+      ),
+    ).toEqual({
       status: 400,
       body: { error: { code: 400, message: 'records[0] needs a title or a content', status: 'INVALID_ARGUMENT' } },
     });
@@ -74,7 +91,9 @@ describe('Vertex AI dialect: replies', () => {
       const { body } = vertexDialect.formatError(new RerankError(kind, 'x'), CONTEXT) as { body: { error: { status: string } } };
       expect(body.error.status, kind).toMatch(/^[A-Z_]+$/);
     }
-    expect(vertexDialect.formatError(new RerankError('unauthorized', 'invalid API key'), CONTEXT).body).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+    expect(vertexDialect.formatError(new RerankError('unauthorized', 'invalid API key'), CONTEXT).body).toMatchObject({
+      error: { code: 401, status: 'UNAUTHENTICATED' },
+    });
   });
 });
 
@@ -82,10 +101,20 @@ describe('Vertex AI routes', () => {
   it('matches `{rankingConfig}:rank` inside a segment, a percent-encoded colon too, and nothing else', () => {
     const path = '/v1/projects/my-project/locations/global/rankingConfigs/default_ranking_config:rank';
     const hit = matchRoute('POST', path);
-    expect(hit).toMatchObject({ found: 'route', params: { project: 'my-project', location: 'global', rankingConfig: 'default_ranking_config' } });
+    expect(hit).toMatchObject({
+      found: 'route',
+      params: { project: 'my-project', location: 'global', rankingConfig: 'default_ranking_config' },
+    });
     expect(hit.found === 'route' && hit.route.action).toMatchObject({ kind: 'rerank', dialect: vertexDialect });
-    expect(matchRoute('POST', path.replace(':rank', '%3Arank'))).toMatchObject({ found: 'route', params: { rankingConfig: 'default_ranking_config' } });
-    for (const miss of [path.replace(':rank', ':search'), path.replace('default_ranking_config', ''), '/v1/projects/p/locations/global/rankingConfigs/:rank']) {
+    expect(matchRoute('POST', path.replace(':rank', '%3Arank'))).toMatchObject({
+      found: 'route',
+      params: { rankingConfig: 'default_ranking_config' },
+    });
+    for (const miss of [
+      path.replace(':rank', ':search'),
+      path.replace('default_ranking_config', ''),
+      '/v1/projects/p/locations/global/rankingConfigs/:rank',
+    ]) {
       // API Gateway's greedy route brings these to the function: the 404 is in Google's envelope.
       expect(matchRoute('POST', miss), miss).toMatchObject({ found: 'none', errorDialect: vertexDialect });
     }

@@ -50,7 +50,14 @@ describe('vLLM score dialect: requests', () => {
 
 describe('vLLM score dialect: replies', () => {
   it("answers vLLM's ScoreResponse: every document's score in input order, not sorted", () => {
-    const outcome = outcomeOf([{ index: 1, score: 1 }, { index: 0, score: 0.001094818115234375 }], 31, 'BAAI/bge-reranker-v2-m3');
+    const outcome = outcomeOf(
+      [
+        { index: 1, score: 1 },
+        { index: 0, score: 0.001094818115234375 },
+      ],
+      31,
+      'BAAI/bge-reranker-v2-m3',
+    );
     expect(vllmScoreDialect.formatOutcome(outcome, CONTEXT)).toEqual({
       status: 200,
       body: {
@@ -58,7 +65,10 @@ describe('vLLM score dialect: replies', () => {
         object: 'list',
         created: CONTEXT.now,
         model: 'BAAI/bge-reranker-v2-m3',
-        data: [{ index: 0, object: 'score', score: 0.001094818115234375 }, { index: 1, object: 'score', score: 1 }],
+        data: [
+          { index: 0, object: 'score', score: 0.001094818115234375 },
+          { index: 1, object: 'score', score: 1 },
+        ],
         usage: { prompt_tokens: 31, total_tokens: 31, completion_tokens: 0 },
       },
     });
@@ -67,7 +77,10 @@ describe('vLLM score dialect: replies', () => {
   it('errors with the OpenAI-style error object vLLM answers (its message at the top too)', () => {
     const reply = vllmScoreDialect.formatError(new RerankError('invalid_request', 'text_1 must be one text', { param: 'text_1' }), CONTEXT);
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ message: 'text_1 must be one text', error: { message: 'text_1 must be one text', param: 'text_1', type: 'invalid_request_error' } });
+    expect(reply.body).toMatchObject({
+      message: 'text_1 must be one text',
+      error: { message: 'text_1 must be one text', param: 'text_1', type: 'invalid_request_error' },
+    });
   });
 
   it('is served from DIALECTS on /score and /v1/score', () => {

@@ -23,7 +23,10 @@ describe('Voyage dialect: requests', () => {
     expect(request.topN).toBe(1);
     expect(request.returnDocuments).toBe(false);
     expect(request.truncate).toBe(true);
-    expect(voyageDialect.parse({ ...VOYAGE_EXAMPLE, truncation: false, return_documents: true })).toMatchObject({ truncate: false, returnDocuments: true });
+    expect(voyageDialect.parse({ ...VOYAGE_EXAMPLE, truncation: false, return_documents: true })).toMatchObject({
+      truncate: false,
+      returnDocuments: true,
+    });
   });
 
   it('refuses what Voyage refuses, naming the field as Voyage spells it', () => {
@@ -35,12 +38,22 @@ describe('Voyage dialect: requests', () => {
 
 describe('Voyage dialect: replies', () => {
   it("answers Voyage's list: data[] best first with relevance_score, the document text only when asked, usage.total_tokens", () => {
-    const outcome = outcomeOf([{ index: 1, score: 0.9, document: { text: 'b' } }, { index: 0, score: 0.1, document: { text: 'a' } }], 42, 'use-lite-bm25');
+    const outcome = outcomeOf(
+      [
+        { index: 1, score: 0.9, document: { text: 'b' } },
+        { index: 0, score: 0.1, document: { text: 'a' } },
+      ],
+      42,
+      'use-lite-bm25',
+    );
     expect(voyageDialect.formatOutcome(outcome, CONTEXT)).toEqual({
       status: 200,
       body: {
         object: 'list',
-        data: [{ index: 1, relevance_score: 0.9, document: 'b' }, { index: 0, relevance_score: 0.1, document: 'a' }],
+        data: [
+          { index: 1, relevance_score: 0.9, document: 'b' },
+          { index: 0, relevance_score: 0.1, document: 'a' },
+        ],
         model: 'use-lite-bm25',
         usage: { total_tokens: 42 },
       },

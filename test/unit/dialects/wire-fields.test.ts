@@ -23,15 +23,12 @@ describe('parseJsonText', () => {
     expect(parseJsonText(text, 'messages[0].content')).toStrictEqual(expected);
   });
 
-  it.each(['', 'not json', '{query: "q"}', "{'query': 'q'}", '{"a": 1,}', '{"a": NaN}', '[1, 2'])(
-    'rejects %j naming the param',
-    (text) => {
-      const error = expectInvalid(() => parseJsonText(text, 'messages[0].content'), 'messages[0].content');
+  it.each(['', 'not json', '{query: "q"}', "{'query': 'q'}", '{"a": 1,}', '{"a": NaN}', '[1, 2'])('rejects %j naming the param', (text) => {
+    const error = expectInvalid(() => parseJsonText(text, 'messages[0].content'), 'messages[0].content');
 
-      expect(error.message).toContain('messages[0].content');
-      expect(error.message).toContain('JSON');
-    },
-  );
+    expect(error.message).toContain('messages[0].content');
+    expect(error.message).toContain('JSON');
+  });
 });
 
 describe('expectObject', () => {
@@ -139,7 +136,10 @@ describe('readOptionalNumber', () => {
     ['an array', [0.5]],
     ['an object', { value: 0.5 }],
   ])('rejects %s', (_name, value) => {
-    const error = expectInvalid(() => readOptionalNumber({ rerank_threshold: value }, 'rerank_threshold', 'rerank_threshold'), 'rerank_threshold');
+    const error = expectInvalid(
+      () => readOptionalNumber({ rerank_threshold: value }, 'rerank_threshold', 'rerank_threshold'),
+      'rerank_threshold',
+    );
 
     expect(error.message).toContain('must be a finite number');
   });
@@ -174,7 +174,10 @@ describe('readOptionalInteger', () => {
   });
 
   it('states the minimum in its message', () => {
-    const error = expectInvalid(() => readOptionalInteger({ batch_size: 0 }, 'batch_size', 'parameters.batch_size', 1), 'parameters.batch_size');
+    const error = expectInvalid(
+      () => readOptionalInteger({ batch_size: 0 }, 'batch_size', 'parameters.batch_size', 1),
+      'parameters.batch_size',
+    );
 
     expect(error.message).toContain('>= 1');
   });

@@ -52,18 +52,20 @@ describe("running jobs held on the key's quota ledger by JobCoordinator.submit",
 
     const other = testRuntime({ scorers: [lengthScorer], open: false });
     const created = await other.keys.create('one-job', { maxConcurrentJobs: 1 });
-    const retried = (await Promise.all(
-      Array.from({ length: 4 }, () =>
-        other.app.handle(
-          apiGatewayEvent({
-            method: 'POST',
-            path: '/v1/rerank',
-            json: { query: 'q', documents: ['a', 'bb'] },
-            headers: { authorization: `Bearer ${created.key}`, prefer: 'respond-async', 'idempotency-key': 'same' },
-          }),
+    const retried = (
+      await Promise.all(
+        Array.from({ length: 4 }, () =>
+          other.app.handle(
+            apiGatewayEvent({
+              method: 'POST',
+              path: '/v1/rerank',
+              json: { query: 'q', documents: ['a', 'bb'] },
+              headers: { authorization: `Bearer ${created.key}`, prefer: 'respond-async', 'idempotency-key': 'same' },
+            }),
+          ),
         ),
-      ),
-    )).map((r) => [r.statusCode, (JSON.parse(r.body as string) as { id?: string }).id]);
+      )
+    ).map((r) => [r.statusCode, (JSON.parse(r.body as string) as { id?: string }).id]);
     expect(new Set(retried.map(([status]) => status))).toEqual(new Set([202]));
     expect(new Set(retried.map(([, id]) => id)).size).toBe(1);
     expect((await other.quota.usage(created.record.keyId)).running_jobs).toBe(1);

@@ -15,7 +15,13 @@ function app(): ApiApp {
   return testRuntime({ scorers: [lengthScorer] }).app;
 }
 
-const event = (method: string, rawPath: string, stage: string, body?: unknown, headers: Record<string, string> = {}): APIGatewayProxyEventV2 => ({
+const event = (
+  method: string,
+  rawPath: string,
+  stage: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): APIGatewayProxyEventV2 => ({
   version: '2.0',
   routeKey: '$default',
   rawPath,
@@ -45,7 +51,9 @@ describe('ApiApp behind a named API Gateway stage', () => {
   });
 
   it('answers 202 with a poll URL under the stage and a Retry-After', async () => {
-    const res = await app().handle(event('POST', '/prod/v1/rerank', 'prod', { query: 'q', documents: ['a', 'b'] }, { prefer: 'respond-async' }));
+    const res = await app().handle(
+      event('POST', '/prod/v1/rerank', 'prod', { query: 'q', documents: ['a', 'b'] }, { prefer: 'respond-async' }),
+    );
     expect(res.statusCode).toBe(202);
     const body = JSON.parse(res.body as string) as { poll_url: string };
     expect(body.poll_url).toMatch(/^\/prod\/v1\/rerank\/jobs\/[\w-]+$/);

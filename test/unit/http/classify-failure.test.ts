@@ -7,7 +7,9 @@ const sdkError = (name: string, extra: Record<string, unknown>) => Object.assign
 
 describe('classifyFailure', () => {
   it('turns a throttled SDK call into 429 rate_limited without its internals', () => {
-    const error = classifyFailure(sdkError('ProvisionedThroughputExceededException', { $retryable: { throttling: true }, $metadata: { httpStatusCode: 400 } }));
+    const error = classifyFailure(
+      sdkError('ProvisionedThroughputExceededException', { $retryable: { throttling: true }, $metadata: { httpStatusCode: 400 } }),
+    );
     expect(error.kind).toBe('rate_limited');
     expect(error.status).toBe(429);
     expect(error.publicMessage).toBe('the service is busy; retry shortly');

@@ -106,13 +106,19 @@ describe('one error table: the kind alone decides the status', () => {
     const rt = testRuntime({ scorers: [slowModel], syncTimeoutMs: 20 });
     const result = await rt.app.handle(post({ query: 'q', texts: Array.from({ length: 50 }, (_, i) => `d${i}`) }, '/rerank'));
     expect(result.statusCode).toBe(504);
-    expect(JSON.parse(result.body as string)).toMatchObject({ error_type: 'Backend', error: expect.stringContaining('did not finish within') });
+    expect(JSON.parse(result.body as string)).toMatchObject({
+      error_type: 'Backend',
+      error: expect.stringContaining('did not finish within'),
+    });
   });
 
   it('a model failure on TEI is its Backend error (424), as TEI answers a failing backend', async () => {
     const rt = testRuntime({ scorers: [brokenModel] });
     const result = await rt.app.handle(post({ query: 'q', texts: ['a'] }, '/rerank'));
     expect(result.statusCode).toBe(424);
-    expect(JSON.parse(result.body as string)).toStrictEqual({ error: expect.stringContaining("the model 'broken-model' failed"), error_type: 'Backend' });
+    expect(JSON.parse(result.body as string)).toStrictEqual({
+      error: expect.stringContaining("the model 'broken-model' failed"),
+      error_type: 'Backend',
+    });
   });
 });

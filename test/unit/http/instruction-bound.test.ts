@@ -18,7 +18,9 @@ async function post(path: string, json: unknown) {
   return { status: result.statusCode, body: JSON.parse(result.body as string) as Record<string, unknown> };
 }
 
-const chat = (prompt: string) => ({ messages: [{ role: 'user', content: JSON.stringify({ query: 'q', candidates: ['a', 'b'], prompt }) }] });
+const chat = (prompt: string) => ({
+  messages: [{ role: 'user', content: JSON.stringify({ query: 'q', candidates: ['a', 'b'], prompt }) }],
+});
 const dashScope = (instruct: string) => ({ input: { query: 'q', documents: ['a', 'b'] }, parameters: { instruct } });
 
 describe('the LLM instruction is bounded (RERANK_MAX_INSTRUCTION_CHARS)', () => {

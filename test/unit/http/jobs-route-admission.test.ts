@@ -14,7 +14,10 @@ const lengthScorer: Scorer = {
 async function submit(json: unknown) {
   const rt = testRuntime({ scorers: [lengthScorer] });
   const result = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/rerank/jobs', json }));
-  return { status: result.statusCode, error: (JSON.parse(result.body as string) as { error?: { param: string | null; message: string } }).error };
+  return {
+    status: result.statusCode,
+    error: (JSON.parse(result.body as string) as { error?: { param: string | null; message: string } }).error,
+  };
 }
 
 describe('POST /v1/rerank/jobs admits a request as the rerank route does', () => {
@@ -34,7 +37,8 @@ describe('POST /v1/rerank/jobs admits a request as the rerank route does', () =>
 
   it('applies the document and text limits of the rerank route (one over refused, at the bound accepted)', async () => {
     const rt = testRuntime({ scorers: [lengthScorer], limits: { maxDocuments: 20, maxQueryChars: 50 } });
-    const post = async (json: unknown) => (await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/rerank/jobs', json }))).statusCode;
+    const post = async (json: unknown) =>
+      (await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/rerank/jobs', json }))).statusCode;
     expect(await post({ query: 'q', documents: Array.from({ length: 21 }, () => 'a') })).toBe(400);
     expect(await post({ query: 'q', documents: Array.from({ length: 20 }, () => 'a') })).toBe(202);
     expect(await post({ query: 'q'.repeat(51), documents: ['a'] })).toBe(413);

@@ -10,8 +10,17 @@ describe('lambdaResult', () => {
   it('passes a plain result through and turns a streamed body into the base64 payload Lambda returns', async () => {
     const plain = { statusCode: 200, body: '{}' };
     expect(await lambdaResult(plain)).toBe(plain);
-    const streamed: StreamedResult = { statusCode: 200, headers: { 'content-type': 'application/octet-stream' }, [STREAMED_BODY]: pieces(Buffer.from('ab'), Buffer.from('c')) };
-    expect(await lambdaResult(streamed)).toEqual({ statusCode: 200, headers: { 'content-type': 'application/octet-stream', 'content-length': '3' }, body: 'YWJj', isBase64Encoded: true });
+    const streamed: StreamedResult = {
+      statusCode: 200,
+      headers: { 'content-type': 'application/octet-stream' },
+      [STREAMED_BODY]: pieces(Buffer.from('ab'), Buffer.from('c')),
+    };
+    expect(await lambdaResult(streamed)).toEqual({
+      statusCode: 200,
+      headers: { 'content-type': 'application/octet-stream', 'content-length': '3' },
+      body: 'YWJj',
+      isBase64Encoded: true,
+    });
   });
 
   it('answers 413 instead of a payload over 6 MB, without reading the rest', async () => {

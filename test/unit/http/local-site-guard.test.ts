@@ -15,7 +15,8 @@ describe('LocalSiteGuard: the Host names HOST implies, and no other site', () =>
   it('on a loopback HOST takes the loopback names only, whatever the port', () => {
     const guard = new LocalSiteGuard({ host: '127.0.0.1', allowedHosts: [], machineName: 'box' });
     for (const host of ['127.0.0.1:3000', 'localhost:3000', 'LOCALHOST', '[::1]:3000']) expect(refused(guard, 'GET', { host })).toBe(false);
-    for (const host of ['box:3000', '192.168.1.5:3000', 'rebind.attacker.example:3000', '']) expect(refused(guard, 'GET', { host })).toBe(true);
+    for (const host of ['box:3000', '192.168.1.5:3000', 'rebind.attacker.example:3000', ''])
+      expect(refused(guard, 'GET', { host })).toBe(true);
   });
 
   it('on a wildcard HOST also takes any IP literal and the machine name; `*` takes any name', () => {

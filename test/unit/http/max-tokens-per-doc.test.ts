@@ -21,10 +21,12 @@ function recordingScorer(countsTokens: boolean): Scorer & { seen: { documents: r
 const cohere = (body: unknown) => apiGatewayEvent({ method: 'POST', path: '/v2/rerank', body: JSON.stringify(body) });
 const DOCS = ['one two three four five', 'six seven'];
 
-describe("Cohere v2 max_tokens_per_doc", () => {
-  it("hands a scorer with its own tokenizer the whole documents and the token budget", async () => {
+describe('Cohere v2 max_tokens_per_doc', () => {
+  it('hands a scorer with its own tokenizer the whole documents and the token budget', async () => {
     const scorer = recordingScorer(true);
-    const result = await testRuntime({ scorers: [scorer] }).app.handle(cohere({ query: 'q', documents: DOCS, max_tokens_per_doc: 3, return_documents: true }));
+    const result = await testRuntime({ scorers: [scorer] }).app.handle(
+      cohere({ query: 'q', documents: DOCS, max_tokens_per_doc: 3, return_documents: true }),
+    );
     expect(result.statusCode).toBe(200);
     expect(scorer.seen[0]?.documents).toEqual(DOCS);
     expect(scorer.seen[0]?.options?.maxDocumentTokens).toBe(3);

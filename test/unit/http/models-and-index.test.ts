@@ -3,7 +3,11 @@ import type { Scorer } from '../../../shared/core/scorer.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { testRuntime } from '../../support/test-runtime.js';
 
-const scorer: Scorer = { id: 'length', scoreKind: 'similarity', score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: docs.length }) };
+const scorer: Scorer = {
+  id: 'length',
+  scoreKind: 'similarity',
+  score: async (_q, docs) => ({ scores: docs.map((d) => d.length), tokens: docs.length }),
+};
 
 async function get(path: string) {
   const rt = testRuntime({ scorers: [scorer] });
@@ -13,17 +17,23 @@ async function get(path: string) {
 
 describe('GET /v1/models/{id} and GET /', () => {
   it("answers a served model's object, and a 404 naming the served ids for any other", async () => {
-    expect(await get('/v1/models/length')).toEqual({ status: 200, body: { id: 'length', object: 'model', created: 0, owned_by: 'rerank-service' } });
+    expect(await get('/v1/models/length')).toEqual({
+      status: 200,
+      body: { id: 'length', object: 'model', created: 0, owned_by: 'rerank-service' },
+    });
     const missing = await get('/v1/models/rerank-2');
     expect(missing.status).toBe(404);
     expect(missing.body['error']).toMatchObject({ param: 'model', message: expect.stringMatching(/serves length/) });
   });
 
   it('points the base URL at the docs, the OpenAPI document, health, the models and the service info', async () => {
-    expect(await get('/')).toEqual({ status: 200, body: { service: 'rerank-service', docs: '/docs', openapi: '/openapi.json', health: '/health', models: '/v1/models', info: '/info' } });
+    expect(await get('/')).toEqual({
+      status: 200,
+      body: { service: 'rerank-service', docs: '/docs', openapi: '/openapi.json', health: '/health', models: '/v1/models', info: '/info' },
+    });
   });
 
-  it('sends /docs/ to /docs, where the page\'s relative file URLs resolve (from /docs/ it stayed blank)', async () => {
+  it("sends /docs/ to /docs, where the page's relative file URLs resolve (from /docs/ it stayed blank)", async () => {
     const rt = testRuntime({ scorers: [scorer] });
     for (const path of ['/docs/', '/docs//']) {
       const result = await rt.app.handle(apiGatewayEvent({ method: 'GET', path }));

@@ -43,7 +43,9 @@ describe('payload limits: every accepted size gets an answer Lambda can return',
     expect(ok.statusCode).toBe(200);
     const over = await api.handle(event('/v1/rerank', atLimit + ' '));
     expect(over.statusCode).toBe(413);
-    expect(JSON.parse(over.body as string)).toMatchObject({ error: { message: expect.stringContaining(`limit is ${MAX_BODY_BYTES} bytes`) } });
+    expect(JSON.parse(over.body as string)).toMatchObject({
+      error: { message: expect.stringContaining(`limit is ${MAX_BODY_BYTES} bytes`) },
+    });
   });
 
   it('turns an answer over 6 MB into a 413 that says how to shrink it, on every dialect, and keeps answers at or under it', async () => {
@@ -55,7 +57,10 @@ describe('payload limits: every accepted size gets an answer Lambda can return',
       const requests: [string, unknown][] = [
         ['/v1/rerank', { query: 'q', documents: docs, return_documents: true }],
         ['/v2/rerank', { model: 'length', query: 'q', documents: docs, return_documents: true }],
-        ['/api/v1/services/rerank/text-rerank/text-rerank', { input: { query: 'q', documents: docs }, parameters: { return_documents: true } }],
+        [
+          '/api/v1/services/rerank/text-rerank/text-rerank',
+          { input: { query: 'q', documents: docs }, parameters: { return_documents: true } },
+        ],
       ];
       for (const [path, request] of requests) {
         const body = JSON.stringify(request);
@@ -90,10 +95,18 @@ describe('payload limits: a file past the body limit on POST /v1/files (the hand
     const file = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/files', body: form('file', MAX_BODY_BYTES), headers }));
     expect(file.statusCode).toBe(413);
     expect(JSON.parse(file.body as string)).toMatchObject({
-      error: { param: 'file', code: 'payload_too_large', message: expect.stringMatching(/limit is \d+ bytes.*POST \/v1\/uploads .*parts of at most 4194304 bytes/) },
+      error: {
+        param: 'file',
+        code: 'payload_too_large',
+        message: expect.stringMatching(/limit is \d+ bytes.*POST \/v1\/uploads .*parts of at most 4194304 bytes/),
+      },
     });
-    const part = await rt.app.handle(apiGatewayEvent({ method: 'POST', path: '/v1/uploads/upload_x/parts', body: form('data', MAX_BODY_BYTES), headers }));
+    const part = await rt.app.handle(
+      apiGatewayEvent({ method: 'POST', path: '/v1/uploads/upload_x/parts', body: form('data', MAX_BODY_BYTES), headers }),
+    );
     expect(part.statusCode).toBe(413);
-    expect(JSON.parse(part.body as string)).toMatchObject({ error: { param: 'data', message: expect.stringMatching(/an upload part is at most 4194304 bytes/) } });
+    expect(JSON.parse(part.body as string)).toMatchObject({
+      error: { param: 'data', message: expect.stringMatching(/an upload part is at most 4194304 bytes/) },
+    });
   });
 });

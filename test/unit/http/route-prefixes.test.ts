@@ -13,15 +13,21 @@ describe('the Weaviate route prefix (RERANK_WEAVIATE_PREFIX, CDK rerank:weaviate
 
   it('refuses what is not a plain path, naming the setting', () => {
     for (const bad of ['weaviate', '/weaviate/', '/a//b', '/a/../b', '/a b', '/{x}', `/${'a'.repeat(300)}`]) {
-      expect(() => readRoutePrefix('RERANK_WEAVIATE_PREFIX', bad, DEFAULT_WEAVIATE_PREFIX), bad).toThrow(/RERANK_WEAVIATE_PREFIX must be a path/);
+      expect(() => readRoutePrefix('RERANK_WEAVIATE_PREFIX', bad, DEFAULT_WEAVIATE_PREFIX), bad).toThrow(
+        /RERANK_WEAVIATE_PREFIX must be a path/,
+      );
     }
   });
 
   it('puts the three Weaviate routes under the prefix, and nowhere else', () => {
     const routes = keys(buildApiRoutes({ weaviate: '/reranker/v1' }));
-    expect(routes).toEqual(expect.arrayContaining(['POST /reranker/v1/rerank', 'GET /reranker/v1/meta', 'GET /reranker/v1/.well-known/ready']));
+    expect(routes).toEqual(
+      expect.arrayContaining(['POST /reranker/v1/rerank', 'GET /reranker/v1/meta', 'GET /reranker/v1/.well-known/ready']),
+    );
     expect(routes.filter((key) => key.includes('weaviate'))).toEqual([]);
-    expect(keys(API_ROUTES)).toEqual(expect.arrayContaining(['POST /weaviate/rerank', 'GET /weaviate/meta', 'GET /weaviate/.well-known/ready']));
+    expect(keys(API_ROUTES)).toEqual(
+      expect.arrayContaining(['POST /weaviate/rerank', 'GET /weaviate/meta', 'GET /weaviate/.well-known/ready']),
+    );
     expect(matchRoute('GET', '/weaviate/.well-known/ready')).toMatchObject({ found: 'route', route: { public: true } });
   });
 

@@ -31,8 +31,16 @@ describe('/rerank: one path, each body answered in its own dialect', () => {
     expect((openai as { results: { index: number }[] }).results.map((r) => r.index)).toEqual([1, 0]);
     expect((tei as { index: number }[]).map((r) => r.index)).toEqual([1, 0, 2]);
     expect((bedrock as { results: { index: number; relevanceScore: number; document: unknown }[] }).results).toEqual([
-      { index: 1, relevanceScore: expect.any(Number), document: { type: 'TEXT', textDocument: { text: 'requests is a popular third-party HTTP library for Python' } } },
-      { index: 0, relevanceScore: expect.any(Number), document: { type: 'TEXT', textDocument: { text: 'urllib is a built-in Python library for HTTP requests' } } },
+      {
+        index: 1,
+        relevanceScore: expect.any(Number),
+        document: { type: 'TEXT', textDocument: { text: 'requests is a popular third-party HTTP library for Python' } },
+      },
+      {
+        index: 0,
+        relevanceScore: expect.any(Number),
+        document: { type: 'TEXT', textDocument: { text: 'urllib is a built-in Python library for HTTP requests' } },
+      },
     ]);
   });
 
@@ -49,8 +57,8 @@ describe('/rerank: one path, each body answered in its own dialect', () => {
   });
 });
 
-describe("Pinecone on /rerank: claimed by its headers", () => {
-  it('answers the same Jina-like body in Pinecone\'s shape with its headers, in OpenAI\'s without; reads Api-Key as the key', async () => {
+describe('Pinecone on /rerank: claimed by its headers', () => {
+  it("answers the same Jina-like body in Pinecone's shape with its headers, in OpenAI's without; reads Api-Key as the key", async () => {
     const rt = testRuntime({ scorers: [lengthScorer], open: false });
     const { key } = await rt.keys.create('pinecone');
     const pinecone = await post(rt.app, DIALECTS.pinecone.example, { 'api-key': key, ...DIALECTS.pinecone.exampleHeaders });
@@ -100,9 +108,15 @@ describe('keys as SigV4 clients present them', () => {
       });
     }
     const body = JSON.stringify(DIALECTS.bedrock.example);
-    const ok = await post(rt.app, DIALECTS.bedrock.example, { authorization: await sigV4Authorization('http://localhost/rerank', body, key) });
+    const ok = await post(rt.app, DIALECTS.bedrock.example, {
+      authorization: await sigV4Authorization('http://localhost/rerank', body, key),
+    });
     // Refused before its body is read, yet in Bedrock's shape: the SigV4 header claims the dialect.
-    const refused = await post(rt.app, { not: 'read' }, { authorization: await sigV4Authorization('http://localhost/rerank', body, wrong) });
+    const refused = await post(
+      rt.app,
+      { not: 'read' },
+      { authorization: await sigV4Authorization('http://localhost/rerank', body, wrong) },
+    );
     vi.restoreAllMocks();
 
     expect(ok.statusCode).toBe(200);

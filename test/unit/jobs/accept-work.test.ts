@@ -5,10 +5,12 @@ import { acceptWork, type AcceptSteps } from '../../../shared/jobs/accept-work.j
 /** Steps that record the order they ran in; each test overrides what it exercises. */
 function recorded(overrides: Partial<AcceptSteps<string>> = {}): { steps: AcceptSteps<string>; ran: string[] } {
   const ran: string[] = [];
-  const step = <T>(name: string, value: T) => async () => {
-    ran.push(name);
-    return value;
-  };
+  const step =
+    <T>(name: string, value: T) =>
+    async () => {
+      ran.push(name);
+      return value;
+    };
   const steps: AcceptSteps<string> = {
     replay: step('replay', undefined),
     admit: step('admit', undefined),
@@ -103,7 +105,7 @@ describe('acceptWork', () => {
     expect(ran).not.toContain('enqueue');
   });
 
-  it("queues a record that is its own (a write applied, its answer lost)", async () => {
+  it('queues a record that is its own (a write applied, its answer lost)', async () => {
     const { steps, ran } = recorded({
       store: async () => {
         throw new AlreadyExistsError('batch', 'b1');

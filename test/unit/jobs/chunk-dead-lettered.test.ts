@@ -20,7 +20,10 @@ const documents = ['a', 'bb', 'ccc', 'dddd'];
 
 async function submitted() {
   const { chunks, jobs } = coordinator();
-  const request = rerankRequest('q', documents.map((text) => ({ text })));
+  const request = rerankRequest(
+    'q',
+    documents.map((text) => ({ text })),
+  );
   const job = await jobs.submit({ request, dialect: 'openai', ownerKeyId: 'k', model: 'm', activation: 'none', batchSize: 2 });
   const tasks = planChunks({ jobId: job.id, model: 'm', query: 'q', documents, batchSize: 2, maxMessageBytes: 1 << 20 });
   const scoreOf = (chunk: number) => ({ scores: tasks[chunk]?.documents.map((d) => d.length) ?? [], tokens: 1 });

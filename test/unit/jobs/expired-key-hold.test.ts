@@ -24,8 +24,23 @@ const queue: ChunkQueue = { send: async () => {} };
 describe("a submit whose Idempotency-Key names an expired job's item", () => {
   it("is refused with a 400 and gives back the running job it took (before: held until the hold's expiry)", async () => {
     const quota = new InMemoryQuotaLedger();
-    const jobs = new JobCoordinator({ store: new ExpiredItemJobStore(), chunks: new InMemoryChunkLedger(), queue, quota, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 });
-    const submission = { request: rerankRequest('q', [{ text: 'a' }]), dialect: 'openai' as const, ownerKeyId: 'k', model: 'm', activation: 'none' as const, batchSize: 2, maxConcurrentJobs: 1 };
+    const jobs = new JobCoordinator({
+      store: new ExpiredItemJobStore(),
+      chunks: new InMemoryChunkLedger(),
+      queue,
+      quota,
+      jobTtlSeconds: 60,
+      maxMessageBytes: 1 << 20,
+    });
+    const submission = {
+      request: rerankRequest('q', [{ text: 'a' }]),
+      dialect: 'openai' as const,
+      ownerKeyId: 'k',
+      model: 'm',
+      activation: 'none' as const,
+      batchSize: 2,
+      maxConcurrentJobs: 1,
+    };
     await expect(jobs.submit(submission, 'key-1')).rejects.toMatchObject({ kind: 'invalid_request', param: 'Idempotency-Key' });
     expect((await quota.usage('k')).running_jobs).toBe(0);
   });

@@ -19,7 +19,10 @@ describe('a finished job records the metrics of a synchronous request', () => {
     const jobs = new JobCoordinator({ store, chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 });
     const documents = ['a', 'bb', 'ccc', 'dddd'];
     const job = await jobs.submit({
-      request: rerankRequest('q', documents.map((text) => ({ text }))),
+      request: rerankRequest(
+        'q',
+        documents.map((text) => ({ text })),
+      ),
       dialect: 'dashscope',
       ownerKeyId: 'k',
       model: 'm',

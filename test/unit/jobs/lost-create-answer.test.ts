@@ -29,9 +29,19 @@ class RecordingQueue implements ChunkQueue {
 function setup() {
   const store = new LostAnswerJobStore();
   const queue = new RecordingQueue();
-  const jobs = new JobCoordinator({ store, chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20, nowMs: () => 1_800_000_000_000 });
+  const jobs = new JobCoordinator({
+    store,
+    chunks: new InMemoryChunkLedger(),
+    queue,
+    jobTtlSeconds: 60,
+    maxMessageBytes: 1 << 20,
+    nowMs: () => 1_800_000_000_000,
+  });
   const submission: JobSubmission = {
-    request: rerankRequest('q', ['a', 'bb', 'ccc'].map((text) => ({ text }))),
+    request: rerankRequest(
+      'q',
+      ['a', 'bb', 'ccc'].map((text) => ({ text })),
+    ),
     dialect: 'openai',
     ownerKeyId: 'k',
     model: 'm',

@@ -18,9 +18,25 @@ class RecordingQueue implements ChunkQueue {
 
 async function setup() {
   const queue = new RecordingQueue();
-  const jobs = new JobCoordinator({ store: new InMemoryJobStore(), chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20 });
+  const jobs = new JobCoordinator({
+    store: new InMemoryJobStore(),
+    chunks: new InMemoryChunkLedger(),
+    queue,
+    jobTtlSeconds: 60,
+    maxMessageBytes: 1 << 20,
+  });
   const documents = ['a', 'bb', 'ccc', 'dddd', 'eeeee'];
-  const job = await jobs.submit({ request: rerankRequest('q', documents.map((text) => ({ text }))), dialect: 'openai', ownerKeyId: 'k', model: 'm', activation: 'none', batchSize: 2 });
+  const job = await jobs.submit({
+    request: rerankRequest(
+      'q',
+      documents.map((text) => ({ text })),
+    ),
+    dialect: 'openai',
+    ownerKeyId: 'k',
+    model: 'm',
+    activation: 'none',
+    batchSize: 2,
+  });
   const tasks = planChunks({ jobId: job.id, model: 'm', query: 'q', documents, batchSize: 2, maxMessageBytes: 1 << 20 });
   const record = (i: number) => jobs.recordChunk(tasks[i]!, { scores: tasks[i]!.documents.map((d) => d.length), tokens: 1 });
   return { queue, jobs, job, record };

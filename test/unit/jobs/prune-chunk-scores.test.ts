@@ -11,7 +11,11 @@ const scoresOf = (count: number, seed: number): number[] =>
     return Math.round((x - Math.floor(x)) * 40) / 4 - 5;
   });
 
-async function rank(chunks: readonly number[][], options: { topN: number | undefined; threshold: number | undefined; activation: ScoreActivation }, prune: boolean) {
+async function rank(
+  chunks: readonly number[][],
+  options: { topN: number | undefined; threshold: number | undefined; activation: ScoreActivation },
+  prune: boolean,
+) {
   const ledger = new InMemoryChunkLedger();
   let offset = 0;
   for (const [chunkIndex, scores] of chunks.entries()) {
@@ -54,6 +58,12 @@ describe('pruneChunkScores', () => {
     const pruned = pruneChunkScores(scoresOf(100, 6), { topN: 3, threshold: undefined, activation: 'none' });
     await ledger.putChunkScores('batch_x', 1, { chunkIndex: 0, offset: 0, tokens: 1, ...pruned! }, 1);
     const fuse = async (scores: readonly number[]) => scores;
-    await expect(selectTopScores(ledger, { owner: 'batch_x', line: 1, chunkCount: 1 }, { total: 100, topN: 3, threshold: undefined, activation: 'none', fuse })).rejects.toThrow(/pruned/);
+    await expect(
+      selectTopScores(
+        ledger,
+        { owner: 'batch_x', line: 1, chunkCount: 1 },
+        { total: 100, topN: 3, threshold: undefined, activation: 'none', fuse },
+      ),
+    ).rejects.toThrow(/pruned/);
   });
 });

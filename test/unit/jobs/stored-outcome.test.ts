@@ -4,7 +4,19 @@ import { outcomeFromStored } from '../../../shared/jobs/stored-outcome.js';
 describe('outcomeFromStored', () => {
   it('rebuilds the ranked results in stored order, with documents only where asked for and present', () => {
     const documents = [{ text: 'zero' }, undefined, { text: 'two' }];
-    const outcome = outcomeFromStored({ id: 'job-1', model: 'm', ranked: [[2, 0.9], [1, 0.5], [0, 0.1]], totalTokens: 7, documentOf: (index) => documents[index], wallMs: 3000, scoringMs: 0 });
+    const outcome = outcomeFromStored({
+      id: 'job-1',
+      model: 'm',
+      ranked: [
+        [2, 0.9],
+        [1, 0.5],
+        [0, 0.1],
+      ],
+      totalTokens: 7,
+      documentOf: (index) => documents[index],
+      wallMs: 3000,
+      scoringMs: 0,
+    });
     expect(outcome).toStrictEqual({
       id: 'job-1',
       model: 'm',

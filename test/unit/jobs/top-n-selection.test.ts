@@ -14,11 +14,13 @@ function selectThenNormalize(scores: number[], topN: number | undefined, thresho
 describe('TopNSelection', () => {
   it('gives exactly normalizeResults over the whole set: ties, NaN, infinities, threshold, top_n', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pool = [0.5, 0.5, -1, NaN, Infinity, -Infinity, 40, 41, 3];
     for (let round = 0; round < 300; round++) {
       const n = 1 + Math.floor(random() * 40);
-      const scores = Array.from({ length: n }, () => (random() < 0.4 ? (pool[Math.floor(random() * pool.length)] as number) : Math.round(random() * 10) / 2 - 2));
+      const scores = Array.from({ length: n }, () =>
+        random() < 0.4 ? (pool[Math.floor(random() * pool.length)] as number) : Math.round(random() * 10) / 2 - 2,
+      );
       const topN = random() < 0.3 ? undefined : Math.floor(random() * (n + 3));
       const threshold = random() < 0.7 ? undefined : random();
       const activation: ScoreActivation = random() < 0.5 ? 'sigmoid' : 'none';

@@ -43,11 +43,16 @@ describe('the tests the Node-24 run takes', () => {
     expect(nodeVersionReason(root, 'test/f.test.ts')).toBe('marked: imports an esbuild bundle by path');
   });
 
-  it('takes this repo\'s function, worker, onnxruntime and AWS SDK tests, and not its pure ones', () => {
+  it("takes this repo's function, worker, onnxruntime and AWS SDK tests, and not its pure ones", () => {
     const picked = new Set(nodeVersionTests(ROOT).map((t) => t.file));
-    for (const file of ['test/integration/jobs/aws-job-flow.test.ts', 'test/infra/lambda-bundle.test.ts', 'test/unit/scoring/inference-worker/execution-plan-scores.slow.test.ts']) {
+    for (const file of [
+      'test/integration/jobs/aws-job-flow.test.ts',
+      'test/infra/lambda-bundle.test.ts',
+      'test/unit/scoring/inference-worker/execution-plan-scores.slow.test.ts',
+    ]) {
       expect(picked, file).toContain(file);
     }
-    for (const file of ['test/unit/dialects/openai-dialect.test.ts', 'test/unit/lint/paths-inside-repo.test.ts']) expect(picked, file).not.toContain(file);
+    for (const file of ['test/unit/dialects/openai-dialect.test.ts', 'test/unit/lint/paths-inside-repo.test.ts'])
+      expect(picked, file).not.toContain(file);
   });
 });

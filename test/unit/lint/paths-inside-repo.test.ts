@@ -32,11 +32,20 @@ describe('paths inside the repository', () => {
   });
 
   it('catches them in Python and shell scripts', () => {
-    const py = ['ROOT = Path(__file__).resolve().parents[2]', 'UP = Path(__file__).resolve().parents[3]', 'SPECS = ROOT / ".." / "shared"', 'OK = ROOT / "models"'].join('\n');
+    const py = [
+      'ROOT = Path(__file__).resolve().parents[2]',
+      'UP = Path(__file__).resolve().parents[3]',
+      'SPECS = ROOT / ".." / "shared"',
+      'OK = ROOT / "models"',
+    ].join('\n');
     expect(findScriptEscapes(ROOT, resolve(ROOT, 'scripts/model/x.py'), py).map((e) => [e.line, e.resolvesTo])).toEqual([
       [2, '..'],
       [3, '../shared'],
     ]);
-    expect(findScriptEscapes(ROOT, resolve(ROOT, 'scripts/ci/x.sh'), 'cd "$(dirname "$0")/../.."\ncd "$(dirname "$0")/../../..\n').map((e) => e.line)).toEqual([2]);
+    expect(
+      findScriptEscapes(ROOT, resolve(ROOT, 'scripts/ci/x.sh'), 'cd "$(dirname "$0")/../.."\ncd "$(dirname "$0")/../../..\n').map(
+        (e) => e.line,
+      ),
+    ).toEqual([2]);
   });
 });

@@ -15,7 +15,9 @@ function emitted(): Emitted[] {
   const found: Emitted[] = [];
   for (const line of emf.lines) {
     if (!line.trimStart().startsWith('{')) continue;
-    const emf = JSON.parse(line) as { _aws?: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] } } & Record<string, unknown>;
+    const emf = JSON.parse(line) as {
+      _aws?: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+    } & Record<string, unknown>;
     for (const set of emf._aws?.CloudWatchMetrics ?? []) {
       expect(set.Namespace).toBe('RerankService');
       const dimensions = Object.fromEntries((set.Dimensions[0] ?? []).map((name) => [name, emf[name]]));

@@ -10,7 +10,9 @@ function emitted(): Record<string, number[]> {
   const found: Record<string, number[]> = {};
   for (const line of emf.lines) {
     if (!line.trimStart().startsWith('{')) continue;
-    const emf = JSON.parse(line) as { _aws?: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] } } & Record<string, unknown>;
+    const emf = JSON.parse(line) as {
+      _aws?: { CloudWatchMetrics: { Namespace: string; Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+    } & Record<string, unknown>;
     for (const set of emf._aws?.CloudWatchMetrics ?? []) {
       expect(set.Namespace).toBe('RerankService');
       // Only the service dimension: the alarm's metric has exactly that one.
@@ -31,9 +33,26 @@ async function coordinator() {
   const store = new InMemoryJobStore();
   const queue = new InProcessTaskQueue<JobTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 1, retryDelayMs: 1 });
   let nowMs = Date.now();
-  const jobs = new JobCoordinator({ store, chunks: new InMemoryChunkLedger(), queue, jobTtlSeconds: 60, maxMessageBytes: 1 << 20, nowMs: () => nowMs });
+  const jobs = new JobCoordinator({
+    store,
+    chunks: new InMemoryChunkLedger(),
+    queue,
+    jobTtlSeconds: 60,
+    maxMessageBytes: 1 << 20,
+    nowMs: () => nowMs,
+  });
   const documents = ['a', 'bb', 'ccc'];
-  const job = await jobs.submit({ request: rerankRequest('q', documents.map((text) => ({ text }))), dialect: 'openai', ownerKeyId: 'k', model: 'm', activation: 'none', batchSize: 2 });
+  const job = await jobs.submit({
+    request: rerankRequest(
+      'q',
+      documents.map((text) => ({ text })),
+    ),
+    dialect: 'openai',
+    ownerKeyId: 'k',
+    model: 'm',
+    activation: 'none',
+    batchSize: 2,
+  });
   const tasks = planChunks({ jobId: job.id, model: 'm', query: 'q', documents, batchSize: 2, maxMessageBytes: 1 << 20 });
   return { jobs, job, tasks, advance: (seconds: number) => (nowMs += seconds * 1000) };
 }

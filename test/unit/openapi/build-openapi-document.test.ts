@@ -89,7 +89,10 @@ describe('the OpenAPI document', () => {
     for (const route of API_ROUTES) {
       const op = operationOf(route.method, route.path);
       const responses = op['responses'] as Record<string, Json>;
-      const byBody: Dialect[] = route.action.kind === 'rerank' ? [...new Set([...(route.action.byBody ?? []), ...(route.action.byHeaders ?? [])].map((alternative) => alternative.dialect))] : [];
+      const byBody: Dialect[] =
+        route.action.kind === 'rerank'
+          ? [...new Set([...(route.action.byBody ?? []), ...(route.action.byHeaders ?? [])].map((alternative) => alternative.dialect))]
+          : [];
       const error = responses['400'] ?? responses['401'];
       if (error) expect(schemaRefsOf(error['content']).map(resolve)).toEqual([route.errorDialect, ...byBody].map((d) => d.errorSchema));
       if (route.action.kind === 'files' || route.action.kind === 'batches') {
@@ -115,7 +118,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('job routes answer the job view; the index, health (and Weaviate\'s readiness), the document and its docs page are public, everything else needs the key', () => {
+  it("job routes answer the job view; the index, health (and Weaviate's readiness), the document and its docs page are public, everything else needs the key", () => {
     for (const method of ['GET', 'DELETE']) {
       const responses = operationOf(method, '/v1/rerank/jobs/{id}')['responses'] as Record<string, Json>;
       expect(schemaRefOf(responses['200']?.['content'])).toBe('#/components/schemas/RerankJob');
@@ -127,17 +130,26 @@ describe('the OpenAPI document', () => {
       else expect(security).toBeUndefined();
     }
     // Weaviate's readiness probe is a health check under its prefix.
-    expect(API_ROUTES.filter((r) => r.public).map((r) => r.path).sort()).toEqual(['/', '/docs', '/docs/{asset}', '/health', '/openapi.json', '/weaviate/.well-known/ready']);
+    expect(
+      API_ROUTES.filter((r) => r.public)
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(['/', '/docs', '/docs/{asset}', '/health', '/openapi.json', '/weaviate/.well-known/ready']);
   });
 
   it('declares the Batches create body and a ready example for it and for every Files and Uploads body', () => {
-    const create = operationOf('POST', '/v1/batches')['requestBody'] as { required: boolean; content: Record<string, { schema: Json; examples: Record<string, { value: Json }> }> };
+    const create = operationOf('POST', '/v1/batches')['requestBody'] as {
+      required: boolean;
+      content: Record<string, { schema: Json; examples: Record<string, { value: Json }> }>;
+    };
     expect(create.required).toBe(true);
     const { schema, examples } = create.content['application/json']!;
     expect(schema['required']).toEqual(['input_file_id', 'endpoint', 'completion_window']);
     // endpoint: exactly the routes a batch line may name, the rerank routes that can run as jobs.
     const endpoints = (schema['properties'] as Record<string, { enum: string[] }>)['endpoint']!.enum;
-    expect(endpoints).toEqual(expect.arrayContaining(['/v1/rerank', '/rerank', '/v2/rerank', '/api/v1/services/rerank/text-rerank/text-rerank']));
+    expect(endpoints).toEqual(
+      expect.arrayContaining(['/v1/rerank', '/rerank', '/v2/rerank', '/api/v1/services/rerank/text-rerank/text-rerank']),
+    );
     expect(endpoints).not.toContain('/v1/rerank/jobs');
     expect(endpoints.filter((e) => e.includes('{'))).toEqual([]);
     const validate = new Ajv({ strict: false }).compile(schema);
@@ -145,14 +157,22 @@ describe('the OpenAPI document', () => {
     for (const example of Object.values(examples)) expect(validate(example.value), JSON.stringify(validate.errors)).toBe(true);
 
     for (const path of ['/v1/uploads', '/v1/uploads/{id}/complete']) {
-      const body = operationOf('POST', path)['requestBody'] as { content: Record<string, { schema: Json; examples: Record<string, { value: unknown }> }> };
+      const body = operationOf('POST', path)['requestBody'] as {
+        content: Record<string, { schema: Json; examples: Record<string, { value: unknown }> }>;
+      };
       const json = body.content['application/json']!;
       const check = new Ajv({ strict: false }).compile(json.schema);
       expect(Object.keys(json.examples), path).not.toHaveLength(0);
-      for (const example of Object.values(json.examples)) expect(check(example.value), `${path} ${JSON.stringify(check.errors)}`).toBe(true);
+      for (const example of Object.values(json.examples))
+        expect(check(example.value), `${path} ${JSON.stringify(check.errors)}`).toBe(true);
     }
-    for (const [path, field] of [['/v1/files', 'file'], ['/v1/uploads/{id}/parts', 'data']] as const) {
-      const form = (operationOf('POST', path)['requestBody'] as { content: Record<string, { schema: { required: string[] }; example: Json }> }).content['multipart/form-data']!;
+    for (const [path, field] of [
+      ['/v1/files', 'file'],
+      ['/v1/uploads/{id}/parts', 'data'],
+    ] as const) {
+      const form = (
+        operationOf('POST', path)['requestBody'] as { content: Record<string, { schema: { required: string[] }; example: Json }> }
+      ).content['multipart/form-data']!;
       expect(form.schema.required, path).toContain(field);
       expect(form.example, path).toBeDefined();
     }

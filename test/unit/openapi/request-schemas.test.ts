@@ -20,47 +20,133 @@ const Q = 'python http library';
 const VALID: readonly (readonly [Dialect, string, unknown])[] = [
   [openAiDialect, 'seed openai-request.json', loadSeed('openai-request.json')],
   [openAiDialect, 'seed openai-request-top-n-2.json', loadSeed('openai-request-top-n-2.json')],
-  [openAiDialect, 'nulls are absent, object documents, every option', {
-    model: null, query: Q, documents: ['a', { text: 'b', id: 1 }], top_n: null, return_documents: null, rerank_threshold: 0.5,
-    batch_size: 2, raw_scores: false, truncate: true, max_chunks_per_doc: 2, rank_fields: null,
-  }],
-  [openAiDialect, 'rank_fields: objects without text', { query: Q, documents: [{ title: 't', body: 'b' }], rank_fields: ['title', 'body'] }],
+  [
+    openAiDialect,
+    'nulls are absent, object documents, every option',
+    {
+      model: null,
+      query: Q,
+      documents: ['a', { text: 'b', id: 1 }],
+      top_n: null,
+      return_documents: null,
+      rerank_threshold: 0.5,
+      batch_size: 2,
+      raw_scores: false,
+      truncate: true,
+      max_chunks_per_doc: 2,
+      rank_fields: null,
+    },
+  ],
+  [
+    openAiDialect,
+    'rank_fields: objects without text',
+    { query: Q, documents: [{ title: 't', body: 'b' }], rank_fields: ['title', 'body'] },
+  ],
   [openAiDialect, 'unknown fields are ignored', { query: Q, documents: ['a'], user: 'someone', top_n: 0 }],
   [dashScopeDialect, 'seed dashscope-request.json', loadSeed('dashscope-request.json')],
   [dashScopeDialect, 'seed dashscope-request-top-n-2.json', loadSeed('dashscope-request-top-n-2.json')],
   [dashScopeDialect, 'parameters null', { input: { query: Q, documents: ['a', { text: 'b' }] }, parameters: null }],
-  [dashScopeDialect, 'every parameter', {
-    model: 'm', input: { query: Q, documents: ['a'] },
-    parameters: { top_n: 0, return_documents: true, rerank_threshold: 0.1, batch_size: 1, raw_scores: true, instruct: 'x', truncate: false },
-  }],
+  [
+    dashScopeDialect,
+    'every parameter',
+    {
+      model: 'm',
+      input: { query: Q, documents: ['a'] },
+      parameters: {
+        top_n: 0,
+        return_documents: true,
+        rerank_threshold: 0.1,
+        batch_size: 1,
+        raw_scores: true,
+        instruct: 'x',
+        truncate: false,
+      },
+    },
+  ],
   [chatDialect, 'seed chat-request.json', loadSeed('chat-request.json')],
   [chatDialect, 'seed chat-request-top-k-2.json', loadSeed('chat-request-top-k-2.json')],
   [chatDialect, 'seed chat-request-complete.json', loadSeed('chat-request-complete.json')],
-  [chatDialect, 'content as text parts', {
-    messages: [{ role: 'user', content: [{ type: 'text', text: '{"query": "q", ' }, { type: 'text', text: '"candidates": ["a"]}' }] }],
-  }],
-  [chatDialect, 'only the first user message is read; other messages may be anything', {
-    stream: false, messages: [42, { role: 'system', content: 5 }, user({ query: Q, candidates: ['a'] }), { role: 'user', content: 7 }],
-  }],
-  [chatDialect, 'content options', chat({ query: Q, candidates: ['a', { text: 'b' }], top_k: null, include_docs: true, raw_scores: true, prompt: 'p' }, { stream: null })],
+  [
+    chatDialect,
+    'content as text parts',
+    {
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: '{"query": "q", ' },
+            { type: 'text', text: '"candidates": ["a"]}' },
+          ],
+        },
+      ],
+    },
+  ],
+  [
+    chatDialect,
+    'only the first user message is read; other messages may be anything',
+    {
+      stream: false,
+      messages: [42, { role: 'system', content: 5 }, user({ query: Q, candidates: ['a'] }), { role: 'user', content: 7 }],
+    },
+  ],
+  [
+    chatDialect,
+    'content options',
+    chat({ query: Q, candidates: ['a', { text: 'b' }], top_k: null, include_docs: true, raw_scores: true, prompt: 'p' }, { stream: null }),
+  ],
   [ragToolDialect, 'empty retrieved_docs', { query: Q, retrieved_docs: [] }],
-  [ragToolDialect, 'RAGDocuments and InterleavedContent', {
-    query: [{ type: 'text', text: 'python' }, 'http'],
-    retrieved_docs: ['plain', { document_id: 'd1', content: { type: 'text', text: 'item' }, metadata: { source: 'x' } }, { content: ['a', { text: 'b' }] }],
-    top_k: null, rerank_strategy: 'DEFAULT', reranker_model_id: null,
-  }],
-  [ragToolDialect, 'upstream fields are not read without api_url', { query: Q, retrieved_docs: ['a'], rerank_config: { mode: 5, timeout: 'soon', api_key: [] } }],
-  [ragToolDialect, 'boost rules', {
-    query: Q, retrieved_docs: ['a'], rerank_strategy: 'boost',
-    rerank_config: { boost: { terms: ['http'], weight: 0.2, fields: [{ field: 'metadata.source', value: true, weight: 0.3 }] }, fallback: false },
-  }],
-  [ragToolDialect, 'an upstream', { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: 'http://127.0.0.1:9/v1/rerank', mode: 'OpenAI', timeout: 2 } }],
-  [llamaStackDialect, 'strings and text items', { model: 'm', query: { type: 'text', text: Q }, items: ['a', { type: 'text', text: 'b' }, { text: 'c' }], max_num_results: 2 }],
+  [
+    ragToolDialect,
+    'RAGDocuments and InterleavedContent',
+    {
+      query: [{ type: 'text', text: 'python' }, 'http'],
+      retrieved_docs: [
+        'plain',
+        { document_id: 'd1', content: { type: 'text', text: 'item' }, metadata: { source: 'x' } },
+        { content: ['a', { text: 'b' }] },
+      ],
+      top_k: null,
+      rerank_strategy: 'DEFAULT',
+      reranker_model_id: null,
+    },
+  ],
+  [
+    ragToolDialect,
+    'upstream fields are not read without api_url',
+    { query: Q, retrieved_docs: ['a'], rerank_config: { mode: 5, timeout: 'soon', api_key: [] } },
+  ],
+  [
+    ragToolDialect,
+    'boost rules',
+    {
+      query: Q,
+      retrieved_docs: ['a'],
+      rerank_strategy: 'boost',
+      rerank_config: {
+        boost: { terms: ['http'], weight: 0.2, fields: [{ field: 'metadata.source', value: true, weight: 0.3 }] },
+        fallback: false,
+      },
+    },
+  ],
+  [
+    ragToolDialect,
+    'an upstream',
+    { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: 'http://127.0.0.1:9/v1/rerank', mode: 'OpenAI', timeout: 2 } },
+  ],
+  [
+    llamaStackDialect,
+    'strings and text items',
+    { model: 'm', query: { type: 'text', text: Q }, items: ['a', { type: 'text', text: 'b' }, { text: 'c' }], max_num_results: 2 },
+  ],
   [pipelineDialect, 'retrieval_docs', { query: Q, retrieval_docs: ['a', { text: 'b' }], anything: { else: 1 } }],
   [pipelineDialect, 'an empty refining_docs falls back to retrieval_docs', { query: Q, refining_docs: [], retrieval_docs: ['a'] }],
   [pipelineDialect, 'refining_docs wins; retrieval_docs is then not read', { query: Q, refining_docs: ['b'], retrieval_docs: 'not read' }],
   [pipelineDialect, 'refining_docs null', { query: Q, refining_docs: null, retrieval_docs: ['a'], top_k: 1, raw_scores: null }],
-  [cohereV2Dialect, 'every option', { model: 'm', query: Q, documents: ['a', 'b'], top_n: 1, max_tokens_per_doc: 3, return_documents: true, batch_size: 4 }],
+  [
+    cohereV2Dialect,
+    'every option',
+    { model: 'm', query: Q, documents: ['a', 'b'], top_n: 1, max_tokens_per_doc: 3, return_documents: true, batch_size: 4 },
+  ],
 ];
 
 /** Malformed bodies: the schema rejects each, naming `param`, and the reader rejects it too. */
@@ -109,20 +195,54 @@ const MALFORMED: readonly (readonly [Dialect, string, unknown, string])[] = [
   [ragToolDialect, 'retrieved_docs a string', { query: Q, retrieved_docs: 'a' }, 'retrieved_docs'],
   [ragToolDialect, 'a number document', { query: Q, retrieved_docs: [5] }, 'retrieved_docs[0]'],
   [ragToolDialect, 'a URL document', { query: Q, retrieved_docs: [{ content: { uri: 'http://x' } }] }, 'retrieved_docs[0].content'],
-  [ragToolDialect, 'a URL document with text', { query: Q, retrieved_docs: [{ content: { uri: 'http://x', text: 'y' } }] }, 'retrieved_docs[0].content'],
+  [
+    ragToolDialect,
+    'a URL document with text',
+    { query: Q, retrieved_docs: [{ content: { uri: 'http://x', text: 'y' } }] },
+    'retrieved_docs[0].content',
+  ],
   [ragToolDialect, 'a document without content', { query: Q, retrieved_docs: [{ document_id: 'd' }] }, 'retrieved_docs[0].content'],
   [ragToolDialect, 'top_k negative', { query: Q, retrieved_docs: ['a'], top_k: -1 }, 'top_k'],
   [ragToolDialect, 'rerank_strategy a number', { query: Q, retrieved_docs: ['a'], rerank_strategy: 5 }, 'rerank_strategy'],
   [ragToolDialect, 'rerank_config an array', { query: Q, retrieved_docs: ['a'], rerank_config: [] }, 'rerank_config'],
-  [ragToolDialect, 'timeout 0 with an upstream', { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: 'http://h/x', timeout: 0 } }, 'rerank_config.timeout'],
-  [ragToolDialect, 'mode a number with an upstream', { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: 'http://h/x', mode: 1 } }, 'rerank_config.mode'],
-  [ragToolDialect, 'boost terms of numbers', { query: Q, retrieved_docs: ['a'], rerank_config: { boost: { terms: [1] } } }, 'rerank_config.boost.terms[0]'],
-  [ragToolDialect, 'boost field value an object', {
-    query: Q, retrieved_docs: ['a'], rerank_config: { boost: { fields: [{ field: 'f', value: {}, weight: 1 }] } },
-  }, 'rerank_config.boost.fields[0].value'],
-  [ragToolDialect, 'boost field without weight', {
-    query: Q, retrieved_docs: ['a'], rerank_config: { boost: { fields: [{ field: 'f', value: 'v' }] } },
-  }, 'rerank_config.boost.fields[0].weight'],
+  [
+    ragToolDialect,
+    'timeout 0 with an upstream',
+    { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: 'http://h/x', timeout: 0 } },
+    'rerank_config.timeout',
+  ],
+  [
+    ragToolDialect,
+    'mode a number with an upstream',
+    { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: 'http://h/x', mode: 1 } },
+    'rerank_config.mode',
+  ],
+  [
+    ragToolDialect,
+    'boost terms of numbers',
+    { query: Q, retrieved_docs: ['a'], rerank_config: { boost: { terms: [1] } } },
+    'rerank_config.boost.terms[0]',
+  ],
+  [
+    ragToolDialect,
+    'boost field value an object',
+    {
+      query: Q,
+      retrieved_docs: ['a'],
+      rerank_config: { boost: { fields: [{ field: 'f', value: {}, weight: 1 }] } },
+    },
+    'rerank_config.boost.fields[0].value',
+  ],
+  [
+    ragToolDialect,
+    'boost field without weight',
+    {
+      query: Q,
+      retrieved_docs: ['a'],
+      rerank_config: { boost: { fields: [{ field: 'f', value: 'v' }] } },
+    },
+    'rerank_config.boost.fields[0].weight',
+  ],
   [llamaStackDialect, 'items missing', { query: Q }, 'items'],
   [llamaStackDialect, 'items empty', { query: Q, items: [] }, 'items'],
   [llamaStackDialect, 'an image item', { query: Q, items: [{ type: 'image', image: { url: 'x' } }] }, 'items[0].text'],
@@ -147,16 +267,29 @@ const LEFT_TO_THE_READER: readonly (readonly [Dialect, string, unknown, string])
   [chatDialect, 'no candidates in the content', chat({ query: Q, candidates: [] }), 'candidates'],
   [openAiDialect, 'whitespace query', { query: '  ', documents: ['a'] }, 'query'],
   [openAiDialect, 'batch_size above the configured maximum', { query: Q, documents: ['a'], batch_size: 65 }, 'batch_size'],
-  [openAiDialect, 'a document lacking a rank field', { query: Q, documents: [{ title: 'a' }], rank_fields: ['title', 'body'] }, 'documents[0].body'],
+  [
+    openAiDialect,
+    'a document lacking a rank field',
+    { query: Q, documents: [{ title: 'a' }], rank_fields: ['title', 'body'] },
+    'documents[0].body',
+  ],
   [ragToolDialect, 'an unknown strategy', { query: Q, retrieved_docs: ['a'], rerank_strategy: 'magic' }, 'rerank_strategy'],
-  [ragToolDialect, 'a relative api_url', { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: '/v1/rerank' } }, 'rerank_config.api_url'],
+  [
+    ragToolDialect,
+    'a relative api_url',
+    { query: Q, retrieved_docs: ['a'], rerank_config: { api_url: '/v1/rerank' } },
+    'rerank_config.api_url',
+  ],
 ];
 
 describe('request schemas', () => {
-  it.each(Object.values(DIALECTS).map((d) => [d.name, d] as const))('%s: the schema compiles and has a title (its OpenAPI component name)', (_name, dialect) => {
-    expect(() => schemaError(dialect, {})).not.toThrow();
-    expect(dialect.requestSchema.title).toMatch(/^[A-Z][A-Za-z0-9]+$/);
-  });
+  it.each(Object.values(DIALECTS).map((d) => [d.name, d] as const))(
+    '%s: the schema compiles and has a title (its OpenAPI component name)',
+    (_name, dialect) => {
+      expect(() => schemaError(dialect, {})).not.toThrow();
+      expect(dialect.requestSchema.title).toMatch(/^[A-Z][A-Za-z0-9]+$/);
+    },
+  );
 
   it.each(Object.values(DIALECTS).map((d) => [d.name, d] as const))('%s: the schema is valid JSON Schema 2020-12', (_name, dialect) => {
     const metaValidator = new Ajv2020({ strict: true, allowUnionTypes: true });
@@ -164,10 +297,13 @@ describe('request schemas', () => {
     expect(metaValidator.validateSchema(dialect.requestSchema as object), metaValidator.errorsText()).toBe(true);
   });
 
-  it.each(VALID.map(([d, name, body]) => [d.name, name, d, body] as const))('%s accepts %s (schema and reader)', (_d, _name, dialect, body) => {
-    expect(readerError(dialect, body)?.message).toBeUndefined();
-    expect(schemaError(dialect, body)?.message).toBeUndefined();
-  });
+  it.each(VALID.map(([d, name, body]) => [d.name, name, d, body] as const))(
+    '%s accepts %s (schema and reader)',
+    (_d, _name, dialect, body) => {
+      expect(readerError(dialect, body)?.message).toBeUndefined();
+      expect(schemaError(dialect, body)?.message).toBeUndefined();
+    },
+  );
 
   it.each(MALFORMED.map(([d, name, body, param]) => [d.name, name, param, d, body] as const))(
     '%s rejects %s: param %s (schema and reader)',

@@ -55,17 +55,22 @@ describe('response and error schemas describe the real bodies', () => {
     expectValid(title(dialect.responseSchema), dialect.formatOutcome(outcomeOf([], 0), CONTEXT, request).body);
   });
 
-  it.each(Object.values(DIALECTS).map((d) => [d.name, d] as const))('%s: formatError matches errorSchema for every kind', (_name, dialect) => {
-    for (const kind of ALL_KINDS) {
-      expectValid(title(dialect.errorSchema), dialect.formatError(new RerankError(kind, 'bad', { param: 'top_n' }), CONTEXT).body);
-      expectValid(title(dialect.errorSchema), dialect.formatError(new RerankError(kind, 'bad'), CONTEXT).body);
-    }
-  });
+  it.each(Object.values(DIALECTS).map((d) => [d.name, d] as const))(
+    '%s: formatError matches errorSchema for every kind',
+    (_name, dialect) => {
+      for (const kind of ALL_KINDS) {
+        expectValid(title(dialect.errorSchema), dialect.formatError(new RerankError(kind, 'bad', { param: 'top_n' }), CONTEXT).body);
+        expectValid(title(dialect.errorSchema), dialect.formatError(new RerankError(kind, 'bad'), CONTEXT).body);
+      }
+    },
+  );
 
   it('the schemas are not vacuous: a body of another dialect does not match', () => {
     const dashscope = DIALECTS.dashscope.formatOutcome(outcome, CONTEXT).body;
     expect(componentValidator('OpenAiRerankResponse')(dashscope)).toBe(false);
-    expect(componentValidator('DashScopeError')(DIALECTS.openai.formatError(new RerankError('invalid_request', 'x'), CONTEXT).body)).toBe(false);
+    expect(componentValidator('DashScopeError')(DIALECTS.openai.formatError(new RerankError('invalid_request', 'x'), CONTEXT).body)).toBe(
+      false,
+    );
     expect(componentValidator('RerankJob')({ id: 'x' })).toBe(false);
   });
 

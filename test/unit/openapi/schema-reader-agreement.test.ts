@@ -25,11 +25,44 @@ import { readerError, schemaError } from './schema-reader-agreement.js';
 const REMOVE = Symbol('remove');
 
 const EDGE_VALUES: readonly unknown[] = [
-  REMOVE, null, true, false, 0, -1, 1, 2.5, 1e300, '', ' ', 'x', 'DEFAULT', 'http://127.0.0.1:9/v1/rerank',
-  [], ['a'], ['a', 'b'], [1], [null], [[]], [{}], [{ text: 'a' }], [{ text: 1 }], [{ title: 't' }], [{ content: 'c' }],
-  [{ content: { uri: 'u' } }], [{ type: 'text', text: 't' }], [{ type: 'image' }], ['title'], ['text'],
-  {}, { text: 'a' }, { type: 'text', text: 'q' }, { type: 'image', text: 'q' }, { uri: 'u' }, { terms: ['a'] },
-  { fields: [{ field: 'f', value: 1, weight: 1 }] }, { fields: [{ field: 'f', value: [], weight: 1 }] },
+  REMOVE,
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1,
+  2.5,
+  1e300,
+  '',
+  ' ',
+  'x',
+  'DEFAULT',
+  'http://127.0.0.1:9/v1/rerank',
+  [],
+  ['a'],
+  ['a', 'b'],
+  [1],
+  [null],
+  [[]],
+  [{}],
+  [{ text: 'a' }],
+  [{ text: 1 }],
+  [{ title: 't' }],
+  [{ content: 'c' }],
+  [{ content: { uri: 'u' } }],
+  [{ type: 'text', text: 't' }],
+  [{ type: 'image' }],
+  ['title'],
+  ['text'],
+  {},
+  { text: 'a' },
+  { type: 'text', text: 'q' },
+  { type: 'image', text: 'q' },
+  { uri: 'u' },
+  { terms: ['a'] },
+  { fields: [{ field: 'f', value: 1, weight: 1 }] },
+  { fields: [{ field: 'f', value: [], weight: 1 }] },
 ];
 
 const edgeValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -61,14 +94,16 @@ const mutated = (valid: Body, fields: readonly string[]): fc.Arbitrary<unknown> 
     .array(fc.tuple(fc.constantFrom(...fields), edgeValue), { maxLength: 4 })
     .map((edits) => edits.reduce<unknown>((body, [path, value]) => withField(body, path, value), valid));
 
-
 /** Chat bodies: the content JSON mutated like a body, then wrapped in messages bent out of shape. */
 const chatBodies: fc.Arbitrary<unknown> = fc
   .tuple(
     mutated({ query: 'q', candidates: ['a', 'b'], top_k: 1 }, fieldPaths(chatContentFields.schema)),
     fc.constantFrom('string', 'parts', 'raw', 'junk-first', 'no-user', 'second-user-junk'),
     edgeValue,
-    mutated({ model: 'm' }, fieldPaths(chatRequestFields.schema).filter((path) => path !== 'messages')),
+    mutated(
+      { model: 'm' },
+      fieldPaths(chatRequestFields.schema).filter((path) => path !== 'messages'),
+    ),
   )
   .map(([content, shape, junk, envelope]) => {
     const text = JSON.stringify(content);
@@ -78,7 +113,10 @@ const chatBodies: fc.Arbitrary<unknown> = fc
       raw: [{ role: 'user', content: junk === REMOVE ? undefined : junk }],
       'junk-first': [junk === REMOVE ? 0 : junk, { role: 'user', content: text }],
       'no-user': [{ role: 'system', content: text }],
-      'second-user-junk': [{ role: 'user', content: text }, { role: 'user', content: junk === REMOVE ? 1 : junk }],
+      'second-user-junk': [
+        { role: 'user', content: text },
+        { role: 'user', content: junk === REMOVE ? 1 : junk },
+      ],
     };
     return { ...(envelope as Body), messages: messages[shape] };
   });
@@ -104,23 +142,26 @@ const CASES: readonly (readonly [Dialect, fc.Arbitrary<unknown>])[] = [
 ];
 
 describe('request schema and reader agree', () => {
-  it.each(CASES.map(([d, bodies]) => [d.name, d, bodies] as const))('%s: the schema never refuses a body the reader accepts', (_name, dialect, bodies) => {
-    let accepted = 0;
-    let refused = 0;
-    fc.assert(
-      fc.property(bodies, (body) => {
-        const bySchema = schemaError(dialect, body);
-        const byReader = readerError(dialect, body);
-        if (bySchema) {
-          refused++;
-          expect(byReader, `schema refused (${bySchema.message}) what the reader accepts: ${JSON.stringify(body)}`).toBeDefined();
-        }
-        if (!byReader) accepted++;
-      }),
-      propertyParams(1500),
-    );
-    // Both verdicts occur, so the property is not vacuous.
-    expect(accepted).toBeGreaterThan(0);
-    expect(refused).toBeGreaterThan(0);
-  });
+  it.each(CASES.map(([d, bodies]) => [d.name, d, bodies] as const))(
+    '%s: the schema never refuses a body the reader accepts',
+    (_name, dialect, bodies) => {
+      let accepted = 0;
+      let refused = 0;
+      fc.assert(
+        fc.property(bodies, (body) => {
+          const bySchema = schemaError(dialect, body);
+          const byReader = readerError(dialect, body);
+          if (bySchema) {
+            refused++;
+            expect(byReader, `schema refused (${bySchema.message}) what the reader accepts: ${JSON.stringify(body)}`).toBeDefined();
+          }
+          if (!byReader) accepted++;
+        }),
+        propertyParams(1500),
+      );
+      // Both verdicts occur, so the property is not vacuous.
+      expect(accepted).toBeGreaterThan(0);
+      expect(refused).toBeGreaterThan(0);
+    },
+  );
 });

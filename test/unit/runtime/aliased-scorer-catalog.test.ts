@@ -14,7 +14,8 @@ describe('RERANK_MODEL_ALIASES', () => {
     const aliases = parseModelAliases(undefined);
 
     expect([...aliases.keys()]).toEqual(HOSTED_MODEL_NAMES);
-    for (const name of ['rerank-v3.5', 'rerank-english-v2.0', 'gte-rerank-v2', 'qwen3-rerank', 'gpt-4o-mini']) expect(aliases.get(name)).toBe('default');
+    for (const name of ['rerank-v3.5', 'rerank-english-v2.0', 'gte-rerank-v2', 'qwen3-rerank', 'gpt-4o-mini'])
+      expect(aliases.get(name)).toBe('default');
   });
 
   it('off: none; pairs: as written; malformed or repeated entries are configuration errors', () => {
@@ -27,7 +28,14 @@ describe('RERANK_MODEL_ALIASES', () => {
   });
 
   it('the catalog resolves an alias to its target (default = the first model) and keeps served ids first', () => {
-    const aliased = aliasedScorerCatalog(catalog, new Map([['hosted', 'default'], ['other', 'second'], ['second', 'first']]));
+    const aliased = aliasedScorerCatalog(
+      catalog,
+      new Map([
+        ['hosted', 'default'],
+        ['other', 'second'],
+        ['second', 'first'],
+      ]),
+    );
 
     expect(aliased.get('hosted').id).toBe('first');
     expect(aliased.get('other').id).toBe('second');

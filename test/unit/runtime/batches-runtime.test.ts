@@ -41,23 +41,53 @@ describe('batches in the service runtime (memory backend)', () => {
   it('runs a batch through the in-process queue the runtime wires, with the RERANK_BATCH_* quotas', async () => {
     const files = new InMemoryFileStore();
     const app = await runtimeWith(files);
-    const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ custom_id: `r${i}`, method: 'POST', url: '/v1/rerank', body: { query: 'python', documents: ['python http', 'cake'] } }));
+    const lines = Array.from({ length: 3 }, (_, i) =>
+      JSON.stringify({
+        custom_id: `r${i}`,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { query: 'python', documents: ['python http', 'cake'] },
+      }),
+    );
     const input = await files.put(keyIdOf('key-a'), 'in.jsonl', 'batch', lines.join('\n'));
-    const created = JSON.parse((await call(app, 'POST', '/v1/batches', { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' })).body as string) as { id: string };
+    const created = JSON.parse(
+      (await call(app, 'POST', '/v1/batches', { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' }))
+        .body as string,
+    ) as { id: string };
     expect(await ended(app, created.id)).toMatchObject({ status: 'completed', request_counts: { total: 3, completed: 3, failed: 0 } });
 
     // RERANK_BATCH_MAX_LINES=5 reached the engine through config.
     const tooMany = await files.put(keyIdOf('key-a'), 'big.jsonl', 'batch', [...lines, ...lines].join('\n'));
-    const over = JSON.parse((await call(app, 'POST', '/v1/batches', { input_file_id: tooMany.id, endpoint: '/v1/rerank', completion_window: '24h' })).body as string) as { id: string };
+    const over = JSON.parse(
+      (await call(app, 'POST', '/v1/batches', { input_file_id: tooMany.id, endpoint: '/v1/rerank', completion_window: '24h' }))
+        .body as string,
+    ) as { id: string };
     expect(await ended(app, over.id)).toMatchObject({ status: 'failed', errors: { data: [{ code: 'too_many_lines', line: 6 }] } });
   });
 
   it('keeps files in RERANK_FILES_DIR: what POST /v1/files stores, the runtime reads back from that folder', async () => {
     const app = await runtimeWith(undefined);
     const boundary = 'b0undary';
-    const form = [`--${boundary}`, 'content-disposition: form-data; name="purpose"', '', 'user_data', `--${boundary}`, 'content-disposition: form-data; name="file"; filename="c.jsonl"', 'content-type: application/octet-stream', '', '"doc one"', `--${boundary}--`, ''].join('\r\n');
+    const form = [
+      `--${boundary}`,
+      'content-disposition: form-data; name="purpose"',
+      '',
+      'user_data',
+      `--${boundary}`,
+      'content-disposition: form-data; name="file"; filename="c.jsonl"',
+      'content-type: application/octet-stream',
+      '',
+      '"doc one"',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
     const created = await app.handle(
-      apiGatewayEvent({ method: 'POST', path: '/v1/files', body: form, headers: { authorization: 'Bearer key-a', 'content-type': `multipart/form-data; boundary=${boundary}` } }),
+      apiGatewayEvent({
+        method: 'POST',
+        path: '/v1/files',
+        body: form,
+        headers: { authorization: 'Bearer key-a', 'content-type': `multipart/form-data; boundary=${boundary}` },
+      }),
     );
     expect(created.statusCode).toBe(200);
     const id = (JSON.parse(created.body as string) as { id: string }).id;

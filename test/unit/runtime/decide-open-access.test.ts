@@ -35,7 +35,9 @@ describe('decideOpenAccess', () => {
     writeFileSync(file, '{"version":1,"keys":[]}');
     expect(decideOpenAccess({ ...base, setting: 'off', keysFile: file }).isOpen()).toBe(true);
     expect(loadServiceConfig({ RERANK_AUTH: 'off' }).auth).toBe('off');
-    expect(() => loadServiceConfig({ RERANK_AUTH: 'off', RERANK_JOBS_BACKEND: 'aws', RERANK_JOBS_TABLE: 't', RERANK_CHUNK_QUEUE_URL: 'q' })).toThrow(ConfigError);
+    expect(() =>
+      loadServiceConfig({ RERANK_AUTH: 'off', RERANK_JOBS_BACKEND: 'aws', RERANK_JOBS_TABLE: 't', RERANK_CHUNK_QUEUE_URL: 'q' }),
+    ).toThrow(ConfigError);
     expect(() => loadServiceConfig({ RERANK_AUTH: 'maybe' })).toThrow(/on, off or auto/);
   });
 });

@@ -60,7 +60,10 @@ describe('InProcessTaskQueue fairness', () => {
   it("serves tenants' chunks in turn: one key's 40 queued chunks do not hold the runner from another key's one", async () => {
     const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 1 });
     const ran: string[] = [];
-    await queue.send(Array.from({ length: 40 }, (_, i) => ({ ...chunk(i + 1), batchId: 'a' })), { tenant: 'key-a' });
+    await queue.send(
+      Array.from({ length: 40 }, (_, i) => ({ ...chunk(i + 1), batchId: 'a' })),
+      { tenant: 'key-a' },
+    );
     await queue.send([{ ...chunk(1), batchId: 'b' }], { tenant: 'key-b' });
     queue.attach(
       consumer(async (task) => void ran.push(`${task.batchId}${task.kind === 'chunk' ? task.line : ''}`)),
@@ -79,8 +82,14 @@ describe('InProcessTaskQueue fairness', () => {
     const record = (lane: string) => consumer(async (task) => void ran.push(`${lane}${task.kind === 'chunk' ? task.line : ''}`));
     await jobs.send([1, 2, 3].map(chunk));
     await batches.send([1, 2].map(chunk));
-    batches.attach(record('batch'), consumer(async () => undefined));
-    jobs.attach(record('job'), consumer(async () => undefined));
+    batches.attach(
+      record('batch'),
+      consumer(async () => undefined),
+    );
+    jobs.attach(
+      record('job'),
+      consumer(async () => undefined),
+    );
     await jobs.idle();
     await batches.idle();
     expect(ran).toEqual(['job1', 'job2', 'job3', 'batch1', 'batch2']);
@@ -98,7 +107,10 @@ describe('InProcessTaskQueue backpressure', () => {
       }),
       consumer(async () => undefined),
     );
-    await queue.send([{ kind: 'plan', batchId: 'b1' }, { kind: 'plan', batchId: 'b2' }]);
+    await queue.send([
+      { kind: 'plan', batchId: 'b1' },
+      { kind: 'plan', batchId: 'b2' },
+    ]);
     await queue.idle();
     expect(ran.sort()).toEqual(['10', '11', '12', '13', '20', '21', '22', '23']);
   });
@@ -122,7 +134,10 @@ describe('InProcessTaskQueue backpressure', () => {
 
 describe('batch quotas in config', () => {
   it('takes the documented defaults and the operator settings; refuses a setting that is not a positive integer', () => {
-    const quotas = (env: Record<string, string>) => ({ ...DEFAULT_BATCH_LIMITS, ...loadServiceConfig({ RERANK_MODELS: 'bm25=lexical', ...env }).batches });
+    const quotas = (env: Record<string, string>) => ({
+      ...DEFAULT_BATCH_LIMITS,
+      ...loadServiceConfig({ RERANK_MODELS: 'bm25=lexical', ...env }).batches,
+    });
     expect(quotas({})).toEqual(DEFAULT_BATCH_LIMITS);
     expect(DEFAULT_BATCH_LIMITS.maxLinesPerBatch).toBe(50_000);
     expect(quotas({ RERANK_BATCH_MAX_LINES: '10', RERANK_BATCH_MAX_RUNNING: '2', RERANK_FILE_RETENTION_DAYS: '2' })).toMatchObject({
@@ -130,6 +145,8 @@ describe('batch quotas in config', () => {
       maxRunningBatches: 2,
       outputRetentionSeconds: 2 * 86_400,
     });
-    expect(() => quotas({ RERANK_BATCH_MAX_CORPUS_DOCUMENTS: '0' })).toThrow(/RERANK_BATCH_MAX_CORPUS_DOCUMENTS must be a positive integer/);
+    expect(() => quotas({ RERANK_BATCH_MAX_CORPUS_DOCUMENTS: '0' })).toThrow(
+      /RERANK_BATCH_MAX_CORPUS_DOCUMENTS must be a positive integer/,
+    );
   });
 });

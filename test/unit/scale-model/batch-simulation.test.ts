@@ -10,7 +10,17 @@ const calls: BatchCallProfile = {
   readUnitsPerChunk: 4,
   s3GetsPerChunk: 1,
 };
-const base: BatchScenario = { requests: 100, documentsPerRequest: 64, corpus: false, concurrency: 10, memoryMb: 3538, pairsPerSecond: 64, coldStartSeconds: 0, calls, unlimited: true };
+const base: BatchScenario = {
+  requests: 100,
+  documentsPerRequest: 64,
+  corpus: false,
+  concurrency: 10,
+  memoryMb: 3538,
+  pairsPerSecond: 64,
+  coldStartSeconds: 0,
+  calls,
+  unlimited: true,
+};
 
 describe('predictBatch', () => {
   it('is scoring-bound with few fast-planned chunks: chunks / workers x chunk time, plus the last chunk and the output', () => {
@@ -23,7 +33,15 @@ describe('predictBatch', () => {
   });
 
   it("spreads one huge corpus request's chunk writes over the batch's partitions: only the table's rate binds", () => {
-    const p = predictBatch({ ...base, unlimited: false, requests: 1, documentsPerRequest: 1_000_000, corpus: true, concurrency: 1000, pairsPerSecond: 20_000 });
+    const p = predictBatch({
+      ...base,
+      unlimited: false,
+      requests: 1,
+      documentsPerRequest: 1_000_000,
+      corpus: true,
+      concurrency: 1000,
+      pairsPerSecond: 20_000,
+    });
     expect(p.chunks).toBe(15_625);
     expect(p.binding.join(' ')).toMatch(/DynamoDB table write rate/);
     expect(p.binding.join(' ')).not.toMatch(/partitions of the batch/);
@@ -32,7 +50,15 @@ describe('predictBatch', () => {
   it('names the planner when many small lines are planned slower than the workers take them', () => {
     // Slow writes and sends (0.2 s each): one planner with rounds of 640 tasks plans ~100 lines/s, slower than 1,000 workers.
     const slowPlanner = { ...calls, putSeconds: 0.2, sendSeconds: 0.2 };
-    const p = predictBatch({ ...base, unlimited: false, requests: 10_000, documentsPerRequest: 100, concurrency: 1000, pairsPerSecond: 2000, calls: slowPlanner });
+    const p = predictBatch({
+      ...base,
+      unlimited: false,
+      requests: 10_000,
+      documentsPerRequest: 100,
+      concurrency: 1000,
+      pairsPerSecond: 2000,
+      calls: slowPlanner,
+    });
     expect(p.binding.join(' ')).toMatch(/the planner: one invocation plans \d+ lines\/s/);
   });
 

@@ -36,7 +36,14 @@ describe('predictJob', () => {
   it("spreads one job's chunk writes over its counters' partitions: small chunks of a fast model no longer bind on DynamoDB", () => {
     // Act: 750 chunks of 8 documents, ~12 a second per worker: the job's META transactions (~250/s) bound this; its 12
     // counter partitions (~3,000 chunks/s) and the table (~1,000) are not reached before the SQS ramp has done the job.
-    const p = predictJob({ ...base, documents: 6000, chunkDocuments: 8, concurrency: 1000, pairsPerSecond: 5000, overheadPerChunkSeconds: 0.08 });
+    const p = predictJob({
+      ...base,
+      documents: 6000,
+      chunkDocuments: 8,
+      concurrency: 1000,
+      pairsPerSecond: 5000,
+      overheadPerChunkSeconds: 0.08,
+    });
 
     // Assert
     expect(p.binding.join(' ')).not.toMatch(/DynamoDB/);
@@ -45,7 +52,14 @@ describe('predictJob', () => {
 
   it("marks the table's write rate when many jobs of small chunks outrun a new on-demand table", () => {
     // Act: 200,000 documents (32 jobs) of 8-document chunks at 1,000 workers
-    const p = predictJob({ ...base, documents: 200_000, chunkDocuments: 8, concurrency: 1000, pairsPerSecond: 5000, overheadPerChunkSeconds: 0.08 });
+    const p = predictJob({
+      ...base,
+      documents: 200_000,
+      chunkDocuments: 8,
+      concurrency: 1000,
+      pairsPerSecond: 5000,
+      overheadPerChunkSeconds: 0.08,
+    });
 
     // Assert
     expect(p.binding.join(' ')).toMatch(/DynamoDB table write rate/);

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { BatchCallProfile } from '../../../scripts/scale-model/batch-simulation.js';
 import { predictStoredCorpus, type StoredCorpusMeasurements } from '../../../scripts/scale-model/stored-corpus-model.js';
 
-const calls: BatchCallProfile = { workerCallSecondsPerChunk: 0.04, sendSeconds: 0.02, putSeconds: 0.005, querySeconds: 0.004, writeUnitsPerChunk: 4, readUnitsPerChunk: 4, s3GetsPerChunk: 1 };
+const calls: BatchCallProfile = {
+  workerCallSecondsPerChunk: 0.04,
+  sendSeconds: 0.02,
+  putSeconds: 0.005,
+  querySeconds: 0.004,
+  writeUnitsPerChunk: 4,
+  readUnitsPerChunk: 4,
+  s3GetsPerChunk: 1,
+};
 /** A run shaped like the million-document profile: 1,600 shards, 1,000 s of analysis and 200 s for 1,000 lines on 2 cores. */
 const measured: StoredCorpusMeasurements = {
   date: '2026-11-26T00:00:00Z',

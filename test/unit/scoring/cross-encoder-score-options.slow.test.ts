@@ -36,7 +36,10 @@ describe('maxDocumentTokens (Cohere max_tokens_per_doc)', () => {
   it("scores each document's first tokens of the model's own tokenizer, exactly as if only they were sent", async () => {
     const full = ['requests is a popular library for python http', 'bananas are yellow and sweet fruit'];
     const cut = ['requests is a', 'bananas are yellow'];
-    const [limited, shortened] = await Promise.all([scorer.score('python http library', full, { maxDocumentTokens: 3 }), scorer.score('python http library', cut)]);
+    const [limited, shortened] = await Promise.all([
+      scorer.score('python http library', full, { maxDocumentTokens: 3 }),
+      scorer.score('python http library', cut),
+    ]);
     expect(limited.scores).toEqual(shortened.scores);
     expect(limited.tokens).toBe(shortened.tokens);
     expect(scorer.countsTokens).toBe(true);
@@ -45,7 +48,12 @@ describe('maxDocumentTokens (Cohere max_tokens_per_doc)', () => {
 
 describe('estimateSeconds (the planner reads it)', () => {
   it('is measured from real scoring: linear in the documents, more than linear in their length (attention)', async () => {
-    const fresh = await loadOnnxCrossEncoder({ id: 'fresh', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE, measurePaceAtLoad: false });
+    const fresh = await loadOnnxCrossEncoder({
+      id: 'fresh',
+      folder: FIXTURE_MODEL_DIR,
+      modelFile: FIXTURE_MODEL_FILE,
+      measurePaceAtLoad: false,
+    });
     try {
       expect(fresh.estimateSeconds('q', ['a document'])).toBeUndefined();
       await fresh.score('python http library', documents.slice(0, 20));

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseExecutionPlan, prefersOneSession, processMemoryBytes, quantizesActivationsPerRun } from '../../../shared/scoring/onnx-runtime/execution-plan.js';
+import {
+  chooseExecutionPlan,
+  prefersOneSession,
+  processMemoryBytes,
+  quantizesActivationsPerRun,
+} from '../../../shared/scoring/onnx-runtime/execution-plan.js';
 import { FIXTURE_MODEL_DIR, FIXTURE_MODEL_FILE } from './fixture-model.js';
 
 const MB = 2 ** 20;

@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** The committed random-weight fixtures of each reranker family (scripts/model/build-family-fixtures.py). */
-export const CROSS_ENCODER_FAMILIES = ['xlmr-fixture', 'xlmr-2label-softmax-fixture', 'xlmr-2label-sigmoid-fixture', 'modernbert-fixture'] as const;
+export const CROSS_ENCODER_FAMILIES = [
+  'xlmr-fixture',
+  'xlmr-2label-softmax-fixture',
+  'xlmr-2label-sigmoid-fixture',
+  'modernbert-fixture',
+] as const;
 export const LLM_RERANKER_FIXTURE = 'qwen3-reranker-fixture';
 /** The same weights in the Hub exports' graph: KV-cache inputs, onnx/model.onnx (fp32) and onnx/model_fp16.onnx. */
 export const LLM_RERANKER_KV_FIXTURE = 'qwen3-reranker-kv-fixture';

@@ -9,9 +9,24 @@ const PRESENT = ['present.0.key', 'present.0.value', 'present.1.key', 'present.1
 
 describe('sharedHeadLength', () => {
   it('counts the tokens every row starts with, leaving each row its last token', () => {
-    expect(sharedHeadLength([[1, 2, 3, 4], [1, 2, 3, 5, 6]])).toBe(3);
-    expect(sharedHeadLength([[1, 2, 3], [1, 2, 3, 4, 5]])).toBe(2);
-    expect(sharedHeadLength([[1, 2], [3, 2]])).toBe(0);
+    expect(
+      sharedHeadLength([
+        [1, 2, 3, 4],
+        [1, 2, 3, 5, 6],
+      ]),
+    ).toBe(3);
+    expect(
+      sharedHeadLength([
+        [1, 2, 3],
+        [1, 2, 3, 4, 5],
+      ]),
+    ).toBe(2);
+    expect(
+      sharedHeadLength([
+        [1, 2],
+        [3, 2],
+      ]),
+    ).toBe(0);
   });
 
   it('shares nothing for a single row (nothing to reuse)', () => {
@@ -43,11 +58,14 @@ describe('runWithCache on the Hub-shaped KV-cache fixture graph', () => {
     [11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28, 29],
   ];
   // Any one vocabulary entry at each row's last token identifies the position read.
-  const read = (logits: ort.Tensor, row: number, column: number) => (logits.data as Float32Array)[(row * Number(logits.dims[1]) + column) * Number(logits.dims[2]) + 7]!;
+  const read = (logits: ort.Tensor, row: number, column: number) =>
+    (logits.data as Float32Array)[(row * Number(logits.dims[1]) + column) * Number(logits.dims[2]) + 7]!;
   let session: ort.InferenceSession;
 
   beforeAll(async () => {
-    session = await ort.InferenceSession.create(path.join(familyFolder(LLM_RERANKER_KV_FIXTURE), 'onnx/model.onnx'), { intraOpNumThreads: 1 });
+    session = await ort.InferenceSession.create(path.join(familyFolder(LLM_RERANKER_KV_FIXTURE), 'onnx/model.onnx'), {
+      intraOpNumThreads: 1,
+    });
   });
   afterAll(async () => {
     await session.release();

@@ -24,7 +24,13 @@ describe('lengthBatches', () => {
     const batches = lengthBatches(lengths, { batchSize: 8, maxBatchTokens: 8 * 512, maxBatchScores: 512 * 512 });
 
     // Assert
-    expect(batches.map((b) => b.map((i) => lengths[i]))).toEqual([[180, 180, 180, 180, 180, 180, 180, 180], [256, 256, 256, 256], [256], [512], [512]]);
+    expect(batches.map((b) => b.map((i) => lengths[i]))).toEqual([
+      [180, 180, 180, 180, 180, 180, 180, 180],
+      [256, 256, 256, 256],
+      [256],
+      [512],
+      [512],
+    ]);
     for (const batch of batches) expect(batch.length * Math.max(...batch.map((i) => lengths[i]!)) ** 2).toBeLessThanOrEqual(512 * 512);
   });
 

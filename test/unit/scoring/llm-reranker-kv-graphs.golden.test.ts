@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCausalLmReranker, type CausalLmReranker } from '../../../shared/scoring/causal-lm/index.js';
-import { familyFolder, LLM_RERANKER_KV_FIXTURE, loadFamilyGolden, sigmoid, type LlmKvGolden, type LlmKvGoldenCase } from './family-fixtures.js';
+import {
+  familyFolder,
+  LLM_RERANKER_KV_FIXTURE,
+  loadFamilyGolden,
+  sigmoid,
+  type LlmKvGolden,
+  type LlmKvGoldenCase,
+} from './family-fixtures.js';
 import { FP16_LOGIT_TOLERANCE, FP16_SCORE_TOLERANCE, SAME_GRAPH_FP16_TOLERANCE } from './llm-fp16-tolerances.js';
 
 // The Hub's Qwen3-Reranker ONNX exports (optimum / transformers.js) take a KV cache and position_ids, and their
@@ -84,17 +91,20 @@ describe(`${LLM_RERANKER_KV_FIXTURE}: the fp16 KV-cache graph (float16 past and 
     await scorer.close();
   });
 
-  it.each(golden.cases.map((c) => [c.name, c] as const))('scores %s like onnxruntime in Python and near fp32 transformers', async (_n, c) => {
-    // Act
-    const result = await scorer.score(c.query, [c.document], options(c));
+  it.each(golden.cases.map((c) => [c.name, c] as const))(
+    'scores %s like onnxruntime in Python and near fp32 transformers',
+    async (_n, c) => {
+      // Act
+      const result = await scorer.score(c.query, [c.document], options(c));
 
-    // Assert: the same graph as Python runs it, then the fp16 rounding against the fp32 reference.
-    const logit = result.scores[0]!;
-    expect(result.tokens).toBe(c.tokens);
-    expect(Math.abs(logit - c.onnxLogits['onnx/model_fp16.onnx']!)).toBeLessThan(SAME_GRAPH_FP16_TOLERANCE);
-    expect(Math.abs(logit - c.logit)).toBeLessThan(FP16_LOGIT_TOLERANCE);
-    expect(Math.abs(sigmoid(logit) - c.score)).toBeLessThan(FP16_SCORE_TOLERANCE);
-  });
+      // Assert: the same graph as Python runs it, then the fp16 rounding against the fp32 reference.
+      const logit = result.scores[0]!;
+      expect(result.tokens).toBe(c.tokens);
+      expect(Math.abs(logit - c.onnxLogits['onnx/model_fp16.onnx']!)).toBeLessThan(SAME_GRAPH_FP16_TOLERANCE);
+      expect(Math.abs(logit - c.logit)).toBeLessThan(FP16_LOGIT_TOLERANCE);
+      expect(Math.abs(sigmoid(logit) - c.score)).toBeLessThan(FP16_SCORE_TOLERANCE);
+    },
+  );
 
   it('scores a right-padded batch like each prompt alone', async () => {
     // Act
@@ -186,6 +196,8 @@ describe('a causal-LM folder holding only model_fp16.onnx (what `model:pull --va
   });
 
   it('names every file it looked for when a requested variant is missing', async () => {
-    await expect(loadCausalLmReranker({ id: 'no-q4', folder: scratch, variant: 'q4', threads: 1 })).rejects.toThrow(/no q4 ONNX model found \(looked for onnx\/model_q4\.onnx, model_q4\.onnx\)/);
+    await expect(loadCausalLmReranker({ id: 'no-q4', folder: scratch, variant: 'q4', threads: 1 })).rejects.toThrow(
+      /no q4 ONNX model found \(looked for onnx\/model_q4\.onnx, model_q4\.onnx\)/,
+    );
   });
 });

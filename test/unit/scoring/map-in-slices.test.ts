@@ -38,10 +38,14 @@ describe('mapInSlices', () => {
     setTimeout(() => controller.abort(new Error('deadline')), 1);
     let done = 0;
     await expect(
-      mapInSlices(Array.from({ length: 100 }), () => {
-        busy(10);
-        done++;
-      }, controller.signal),
+      mapInSlices(
+        Array.from({ length: 100 }),
+        () => {
+          busy(10);
+          done++;
+        },
+        controller.signal,
+      ),
     ).rejects.toThrow('deadline');
     expect(done).toBeLessThan(100);
   });

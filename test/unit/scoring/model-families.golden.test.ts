@@ -3,7 +3,14 @@ import { loadCausalLmReranker, type CausalLmReranker } from '../../../shared/sco
 import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
 import { readModelFolder } from '../../../shared/scoring/model-folder.js';
 import { createPairTokenizer } from '../../../shared/scoring/pair-tokenizer.js';
-import { CROSS_ENCODER_FAMILIES, familyFolder, LLM_RERANKER_FIXTURE, loadFamilyGolden, sigmoid, type LlmGolden } from './family-fixtures.js';
+import {
+  CROSS_ENCODER_FAMILIES,
+  familyFolder,
+  LLM_RERANKER_FIXTURE,
+  loadFamilyGolden,
+  sigmoid,
+  type LlmGolden,
+} from './family-fixtures.js';
 
 // Faithfulness per family: tokens, truncation, graph inputs, head and activation must reproduce what Python
 // transformers / sentence-transformers compute on the same weights (scripts/model/family-golden.py).
@@ -25,17 +32,20 @@ describe.each(CROSS_ENCODER_FAMILIES)('%s vs sentence-transformers', (name) => {
     expect(scorer.maxLength).toBe(golden.maxLength);
   });
 
-  it.each(golden.cases.filter((c) => c.inputIds !== null).map((c) => [c.name, c] as const))('tokenizes %s exactly like Python', async (_n, c) => {
-    // Arrange
-    const folder = await readModelFolder(familyFolder(name));
-    const tokenizer = createPairTokenizer({ ...folder, padTokenId: folder.config.padTokenId });
+  it.each(golden.cases.filter((c) => c.inputIds !== null).map((c) => [c.name, c] as const))(
+    'tokenizes %s exactly like Python',
+    async (_n, c) => {
+      // Arrange
+      const folder = await readModelFolder(familyFolder(name));
+      const tokenizer = createPairTokenizer({ ...folder, padTokenId: folder.config.padTokenId });
 
-    // Act
-    const encoded = tokenizer.encodePair(c.query, c.document);
+      // Act
+      const encoded = tokenizer.encodePair(c.query, c.document);
 
-    // Assert
-    expect(encoded.inputIds).toEqual(c.inputIds);
-  });
+      // Assert
+      expect(encoded.inputIds).toEqual(c.inputIds);
+    },
+  );
 
   it.each(golden.cases.map((c) => [c.name, c] as const))('scores %s like CrossEncoder.predict', async (_n, c) => {
     // Act
@@ -106,7 +116,16 @@ describe(`${LLM_RERANKER_FIXTURE} vs the Qwen3-Reranker recipe in transformers`,
   });
 
   it('tokenizes the instruction and query once per request and builds the same prompts as encoding each pair whole', () => {
-    const documents = ['plain words', '"quoted" start', ' leading space', '\nnewline first', '数据库 CJK', '🙂 emoji', '', ...golden.cases.map((c) => c.document)];
+    const documents = [
+      'plain words',
+      '"quoted" start',
+      ' leading space',
+      '\nnewline first',
+      '数据库 CJK',
+      '🙂 emoji',
+      '',
+      ...golden.cases.map((c) => c.document),
+    ];
     for (const instruction of [undefined, 'Find passages about databases.', 'x'.repeat(5_000)]) {
       const together = scorer.encodeRequest('which database is fastest', documents, instruction);
       expect(together).toEqual(documents.map((d) => scorer.encode('which database is fastest', d, instruction)));

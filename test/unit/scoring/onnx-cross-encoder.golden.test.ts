@@ -53,7 +53,10 @@ describe('onnx cross-encoder vs Python golden values', () => {
     const cases = golden.cases.filter((c) => c.query === query);
 
     // Act
-    const result = await scorer.score(query, cases.map((c) => c.document));
+    const result = await scorer.score(
+      query,
+      cases.map((c) => c.document),
+    );
 
     // Assert
     expect(result.tokens).toBe(cases.reduce((sum, c) => sum + c.tokens, 0));

@@ -11,7 +11,12 @@ const LONG = 'x'.repeat(3_000);
 describe('pace measured at load', () => {
   it('a cross-encoder estimates its first request, more than linearly in length, and scores the same', async () => {
     const measured = await loadOnnxCrossEncoder({ id: 'paced', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE });
-    const unmeasured = await loadOnnxCrossEncoder({ id: 'unpaced', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE, measurePaceAtLoad: false });
+    const unmeasured = await loadOnnxCrossEncoder({
+      id: 'unpaced',
+      folder: FIXTURE_MODEL_DIR,
+      modelFile: FIXTURE_MODEL_FILE,
+      measurePaceAtLoad: false,
+    });
     try {
       const short = measured.estimateSeconds('q', ['x'.repeat(300)]);
       expect(short).toBeGreaterThan(0);
@@ -34,7 +39,12 @@ describe('pace measured at load', () => {
       try {
         const one = measured.estimateSeconds('q', [LONG]);
         expect(one).toBeGreaterThan(0);
-        expect(measured.estimateSeconds('q', Array.from({ length: 30 }, () => LONG))).toBeCloseTo(30 * one!, 9);
+        expect(
+          measured.estimateSeconds(
+            'q',
+            Array.from({ length: 30 }, () => LONG),
+          ),
+        ).toBeCloseTo(30 * one!, 9);
         expect(unmeasured.estimateSeconds('q', [LONG])).toBeUndefined();
         const documents = ['ss -tulpn lists listening sockets', 'two cups of flour'];
         const [a, b] = [(await measured.score('open ports', documents)).scores, (await unmeasured.score('open ports', documents)).scores];

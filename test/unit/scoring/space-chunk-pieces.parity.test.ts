@@ -29,10 +29,56 @@ const FAMILIES = [
  * BertNormalizer), astral characters, a lone surrogate, SentencePiece's U+2581 and U+FF5E, and added tokens.
  */
 const TRICKY = [
-  ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u3000', '\u2028', '\u200b', '\ufeff', '\u0000', '\u0007', '\ufffd',
-  '\u0301', '\u0308', '\u00b4', 'e\u0301', '\u00e9', 'ﬁ', '\ufdfa', '\u2581', '\uff5e', 'Σ', 'ΟΔΟΣ', 'σς', "'s",
-  '中文', '日本語', '한국어', '😀', '\ud800', '\udc00', '[CLS]', '[MASK]', '[UNK]', '<s>', '</s>', '<mask>', '<unk>',
-  '<|endoftext|>', '<|im_start|>', 'İ', 'ß', 'Straße', 'naïve', 'don’t', '...', '--', '1,234.5', 'https://x.y/z?q=1',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '\u00a0',
+  '\u3000',
+  '\u2028',
+  '\u200b',
+  '\ufeff',
+  '\u0000',
+  '\u0007',
+  '\ufffd',
+  '\u0301',
+  '\u0308',
+  '\u00b4',
+  'e\u0301',
+  '\u00e9',
+  'ﬁ',
+  '\ufdfa',
+  '\u2581',
+  '\uff5e',
+  'Σ',
+  'ΟΔΟΣ',
+  'σς',
+  "'s",
+  '中文',
+  '日本語',
+  '한국어',
+  '😀',
+  '\ud800',
+  '\udc00',
+  '[CLS]',
+  '[MASK]',
+  '[UNK]',
+  '<s>',
+  '</s>',
+  '<mask>',
+  '<unk>',
+  '<|endoftext|>',
+  '<|im_start|>',
+  'İ',
+  'ß',
+  'Straße',
+  'naïve',
+  'don’t',
+  '...',
+  '--',
+  '1,234.5',
+  'https://x.y/z?q=1',
 ];
 
 const WORDS = ['the', 'The', 'rerank', 'reranking', 'Café', 'unbelievable', 'tokenization', 'a', 'of', 'xyzzyq', 'ZZZ', 'hello,', 'world.'];
@@ -48,7 +94,11 @@ const textArbitrary = fc
     ),
     { maxLength: 24 },
   )
-  .chain((parts) => fc.array(fc.constantFrom('', ' ', ' ', '  ', '\t', '\u00a0'), { minLength: parts.length, maxLength: parts.length }).map((gaps) => parts.map((part, i) => part + gaps[i]!).join('')));
+  .chain((parts) =>
+    fc
+      .array(fc.constantFrom('', ' ', ' ', '  ', '\t', '\u00a0'), { minLength: parts.length, maxLength: parts.length })
+      .map((gaps) => parts.map((part, i) => part + gaps[i]!).join('')),
+  );
 
 describe.each(FAMILIES)('served pieces match the library encode: $family ($fixture)', ({ fixture, chunkable }) => {
   const folder = familyFolder(fixture);
@@ -63,7 +113,13 @@ describe.each(FAMILIES)('served pieces match the library encode: $family ($fixtu
 
   it('gives the same ids as the plain encode on random Unicode text, through evictions', () => {
     // Tiny generations so the property also runs through eviction and promotion; the default limits are larger.
-    const cached = { pieces: createPiecesEncoder(tokenizer, tokenizerJson, tokenizerConfig, { entriesPerGeneration: 16, maxChunkLength: 12, maxIdsPerChunk: 8 }) };
+    const cached = {
+      pieces: createPiecesEncoder(tokenizer, tokenizerJson, tokenizerConfig, {
+        entriesPerGeneration: 16,
+        maxChunkLength: 12,
+        maxIdsPerChunk: 8,
+      }),
+    };
     fc.assert(
       fc.property(textArbitrary, (text) => {
         expect(cached.pieces(text)).toEqual(plain(text));
@@ -122,7 +178,11 @@ describe('chunk cache bound', () => {
 
   it('does not cache chunks longer than maxChunkLength or with more ids than maxIdsPerChunk', () => {
     // Arrange
-    const cached = createSpaceChunkPieces((text) => Array.from(text, (c) => c.charCodeAt(0)), { entriesPerGeneration: 100, maxChunkLength: 8, maxIdsPerChunk: 4 });
+    const cached = createSpaceChunkPieces((text) => Array.from(text, (c) => c.charCodeAt(0)), {
+      entriesPerGeneration: 100,
+      maxChunkLength: 8,
+      maxIdsPerChunk: 4,
+    });
 
     // Act
     const ids = cached.pieces('abcdefghijk abcdef abc');

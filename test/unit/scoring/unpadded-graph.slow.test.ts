@@ -9,7 +9,12 @@ import { loadOnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder
 // Real onnxruntime, the committed fixture: pairs of different lengths in one request must score as PyTorch scored
 // each alone, which holds only if the scorer runs such a graph one unpadded pair per run.
 const FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/unpadded-cross-encoder');
-const golden = JSON.parse(readFileSync(path.join(FOLDER, 'golden.json'), 'utf8')) as { query: string; document: string; tokens: number; logit: number }[];
+const golden = JSON.parse(readFileSync(path.join(FOLDER, 'golden.json'), 'utf8')) as {
+  query: string;
+  document: string;
+  tokens: number;
+  logit: number;
+}[];
 
 describe('a graph without attention_mask', () => {
   it('scores pairs of different lengths in one request as PyTorch scores each alone', async () => {
@@ -19,7 +24,10 @@ describe('a graph without attention_mask', () => {
     const scorer = await loadOnnxCrossEncoder({ id: 'unpadded', folder: FOLDER, batchSize: 8, threads: 1 });
     try {
       expect(scorer.inputNames).not.toContain('attention_mask');
-      const { scores, tokens } = await scorer.score(query, cases.map((g) => g.document));
+      const { scores, tokens } = await scorer.score(
+        query,
+        cases.map((g) => g.document),
+      );
       expect(tokens).toBe(cases.reduce((sum, g) => sum + g.tokens, 0));
       scores.forEach((score, i) => expect(Math.abs(score - cases[i]!.logit)).toBeLessThan(1e-4));
     } finally {

@@ -1,10 +1,4 @@
-import {
-  DynamoDBClient,
-  GetItemCommand,
-  QueryCommand,
-  TransactWriteItemsCommand,
-  type AttributeValue,
-} from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, GetItemCommand, QueryCommand, TransactWriteItemsCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { isConditionFailure } from '../condition-failed.js';
 import { apiKeyDigest } from '../../../auth/api-key.js';
 import { byCreation, type ApiKeyLimits, type ApiKeyRecord, type CreatedApiKey } from '../../../auth/api-key-record.js';

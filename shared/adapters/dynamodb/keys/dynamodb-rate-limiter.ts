@@ -1,6 +1,13 @@
 import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { isConditionFailure } from '../condition-failed.js';
-import { RATE_WINDOW_SECONDS, checkPositiveLimit, retryAfterOf, windowStartOf, type RateDecision, type RateLimiter } from '../../../auth/rate-limiter.js';
+import {
+  RATE_WINDOW_SECONDS,
+  checkPositiveLimit,
+  retryAfterOf,
+  windowStartOf,
+  type RateDecision,
+  type RateLimiter,
+} from '../../../auth/rate-limiter.js';
 import { JOB_TABLE_PARTITION_KEY as PK, JOB_TABLE_SORT_KEY as SK, JOB_TABLE_TTL_ATTRIBUTE as TTL } from '../job-table-keys.js';
 import { ratePk, rateSk } from './key-table-keys.js';
 

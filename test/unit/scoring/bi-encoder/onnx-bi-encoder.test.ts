@@ -124,7 +124,10 @@ describe('bi-encoder model folder', () => {
 describe('loadOnnxBiEncoder: a corpus shared by many queries is encoded once', () => {
   let cached: OnnxBiEncoder;
   let uncached: OnnxBiEncoder;
-  const corpus = Array.from({ length: 12 }, (_, i) => `document ${i} about ${['rivers', 'compilers', 'bread', 'tides'][i % 4]} and ${'more '.repeat(i)}`);
+  const corpus = Array.from(
+    { length: 12 },
+    (_, i) => `document ${i} about ${['rivers', 'compilers', 'bread', 'tides'][i % 4]} and ${'more '.repeat(i)}`,
+  );
 
   beforeAll(async () => {
     cached = await loadOnnxBiEncoder({ id: 'use-lite', folder: USE_LITE_DIR, threads: 1, batchSize: 4 });

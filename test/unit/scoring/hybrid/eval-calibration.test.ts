@@ -14,7 +14,11 @@ describe('expectedCalibrationError', () => {
   });
 
   it('bins equal-width over [0, 1], 1 in the last bin, outside values clamped', () => {
-    const bins = reliabilityBins([{ score: 1, relevant: true }, { score: -0.5, relevant: false }, { score: 0.55, relevant: true }]);
+    const bins = reliabilityBins([
+      { score: 1, relevant: true },
+      { score: -0.5, relevant: false },
+      { score: 0.55, relevant: true },
+    ]);
     expect(bins).toHaveLength(10);
     expect(bins[9]!.count).toBe(1);
     expect(bins[0]!.count).toBe(1);

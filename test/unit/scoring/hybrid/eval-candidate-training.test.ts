@@ -28,14 +28,24 @@ describe("the report names the candidate's design point", () => {
 
   it('tells a head-only run and an unfrozen full run apart', () => {
     const head = folderWith('head', { mode: 'head', best_epoch: 7, hyperparameters: { ...hyperparameters, mode: 'head', epochs: 10 } });
-    const full = folderWith('full-unfrozen', { mode: 'full', best_epoch: 1, hyperparameters: { ...hyperparameters, freeze_embeddings: false } });
+    const full = folderWith('full-unfrozen', {
+      mode: 'full',
+      best_epoch: 1,
+      hyperparameters: { ...hyperparameters, freeze_embeddings: false },
+    });
 
-    expect(describeCandidateTraining(head)).toMatch(/^mode head, InfoNCE: the dense head only, lr 0.001, L2-SP 0.01, 10 epochs \(kept epoch 7\)/);
+    expect(describeCandidateTraining(head)).toMatch(
+      /^mode head, InfoNCE: the dense head only, lr 0.001, L2-SP 0.01, 10 epochs \(kept epoch 7\)/,
+    );
     expect(describeCandidateTraining(full)).toMatch(/^mode full, InfoNCE: every weight, head lr 0.001, body lr 0.00002,/);
   });
 
   it('names the residual objective and its cosine scale', () => {
-    const folder = folderWith('residual', { mode: 'head', best_epoch: 8, hyperparameters: { ...hyperparameters, mode: 'head', residual: 4.8 } });
+    const folder = folderWith('residual', {
+      mode: 'head',
+      best_epoch: 8,
+      hyperparameters: { ...hyperparameters, mode: 'head', residual: 4.8 },
+    });
 
     expect(describeCandidateTraining(folder)).toMatch(/^mode head, residual objective \(bm25 logit \+ 4.8 x cosine\): the dense head only/);
   });

@@ -12,7 +12,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function folderWithGraph(name: string, graph: string): string {
   const folder = path.join(scratch, name);
   mkdirSync(path.join(folder, 'onnx'), { recursive: true });
-  for (const file of ['config.json', 'tokenizer_config.json', 'vocab.json']) copyFileSync(path.join(USE_LITE, file), path.join(folder, file));
+  for (const file of ['config.json', 'tokenizer_config.json', 'vocab.json'])
+    copyFileSync(path.join(USE_LITE, file), path.join(folder, file));
   writeFileSync(path.join(folder, 'onnx/model.onnx'), graph);
   return folder;
 }

@@ -6,7 +6,9 @@ const root = path.resolve(import.meta.dirname, '../../../..');
 
 describe('where fit-default-fusion.ts writes its fit', () => {
   it('never writes into the committed models/use-lite folder unless told where to put the fit', () => {
-    expect(() => fusionFitTarget({ root, modelFolder: 'models/use-lite', write: false })).toThrow(/models\/use-lite is committed.*--fit-out/);
+    expect(() => fusionFitTarget({ root, modelFolder: 'models/use-lite', write: false })).toThrow(
+      /models\/use-lite is committed.*--fit-out/,
+    );
     expect(() => fusionFitTarget({ root, modelFolder: path.join(root, 'models/use-lite/'), write: false })).toThrow(/--fit-out/);
   });
 
@@ -24,7 +26,10 @@ describe('where fit-default-fusion.ts writes its fit', () => {
   });
 
   it('serves the fit with --write, and refuses --write together with --fit-out', () => {
-    expect(fusionFitTarget({ root, modelFolder: 'models/use-lite', write: true })).toEqual({ kind: 'served', path: path.join(root, SERVED_FUSION_FILE) });
+    expect(fusionFitTarget({ root, modelFolder: 'models/use-lite', write: true })).toEqual({
+      kind: 'served',
+      path: path.join(root, SERVED_FUSION_FILE),
+    });
     expect(() => fusionFitTarget({ root, modelFolder: 'models/use-lite', fitOut: 'x.json', write: true })).toThrow(/give one/);
   });
 });

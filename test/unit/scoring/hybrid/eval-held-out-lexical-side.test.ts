@@ -10,7 +10,8 @@ import { lexicalFeatureVector } from '../../../../shared/scoring/lexical/lexical
 import { logisticProbability } from '../../../../shared/scoring/logistic-model.js';
 
 /** Letters only, so the stemmer leaves them whole: word n of a source's own vocabulary. */
-const word = (source: string, n: number): string => `${source}${'bcdfghjklmnpqrstvwxz'[n % 20]}${'bcdfghjklmnpqrstvwxz'[Math.floor(n / 20) % 20]}x`;
+const word = (source: string, n: number): string =>
+  `${source}${'bcdfghjklmnpqrstvwxz'[n % 20]}${'bcdfghjklmnpqrstvwxz'[Math.floor(n / 20) % 20]}x`;
 
 /**
  * A source of `count` queries of 3 words, 8 candidates each. The relevant one holds 2 of the query's words
@@ -42,7 +43,10 @@ describe('nested leave-one-source-out: bm25 refitted without the held-out source
 
   it('is the same fit whatever the held-out source holds (its labels and documents are never read)', () => {
     // Arrange: the held-out source replaced by different queries, documents and labels
-    const changed = [...data.filter((q) => q.source !== 'wor'), ...source('wor', 55, 99).map((q) => ({ ...q, relevant: (q.relevant + 3) % 8 }))];
+    const changed = [
+      ...data.filter((q) => q.source !== 'wor'),
+      ...source('wor', 55, 99).map((q) => ({ ...q, relevant: (q.relevant + 3) % 8 })),
+    ];
 
     // Act
     const a = fitLexicalSideWithout('wor', data, idfDocuments(data));
@@ -71,7 +75,9 @@ describe('nested leave-one-source-out: bm25 refitted without the held-out source
     const fold = fitLexicalSideWithout('wor', data, idfDocuments(data));
     const held = data.filter((q) => q.source === 'wor');
     const reciprocal = held.map((q) => {
-      const scores = lexicalFeaturesUnder(fold, q.query, q.documents).map((f) => logisticProbability(fold.bm25, lexicalFeatureVector(f, fold.bm25.saturation)));
+      const scores = lexicalFeaturesUnder(fold, q.query, q.documents).map((f) =>
+        logisticProbability(fold.bm25, lexicalFeatureVector(f, fold.bm25.saturation)),
+      );
       return 1 / (1 + scores.filter((s, i) => i !== q.relevant && s >= scores[q.relevant]!).length);
     });
     const mrr = reciprocal.reduce((s, v) => s + v, 0) / reciprocal.length;
@@ -83,12 +89,23 @@ describe('nested leave-one-source-out: bm25 refitted without the held-out source
   });
 
   it('refuses to fit bm25 on fewer queries than folds', () => {
-    expect(() => fitBm25Calibration(data.slice(0, 2).map((q) => ({ lexical: lexicalFeaturesUnder(fitLexicalSideWithout('wor', data, idfDocuments(data)), q.query, q.documents), relevant: q.relevant })))).toThrow(RangeError);
+    expect(() =>
+      fitBm25Calibration(
+        data
+          .slice(0, 2)
+          .map((q) => ({
+            lexical: lexicalFeaturesUnder(fitLexicalSideWithout('wor', data, idfDocuments(data)), q.query, q.documents),
+            relevant: q.relevant,
+          })),
+      ),
+    ).toThrow(RangeError);
   });
 });
 
 describe("fusionFeatureVector's bm25Logit", () => {
-  const side = { background: backgroundStatistics(backgroundTable(['python http library requests', 'python web framework', 'http client for python'])) };
+  const side = {
+    background: backgroundStatistics(backgroundTable(['python http library requests', 'python web framework', 'http client for python'])),
+  };
   const [features] = lexicalFeaturesUnder(side, 'python http library', ['an http library for python']);
 
   it("is the served bm25's logit unless a fold's bm25 is given", () => {
@@ -97,7 +114,10 @@ describe("fusionFeatureVector's bm25Logit", () => {
     const [fold] = fusionFeatureVector(['bm25Logit'], features!, 0.5, 1, other);
     const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
-    expect(sigmoid(served!)).toBeCloseTo(logisticProbability(BM25_CALIBRATION, lexicalFeatureVector(features!, BM25_CALIBRATION.saturation)), 12);
+    expect(sigmoid(served!)).toBeCloseTo(
+      logisticProbability(BM25_CALIBRATION, lexicalFeatureVector(features!, BM25_CALIBRATION.saturation)),
+      12,
+    );
     expect(sigmoid(fold!)).toBeCloseTo(logisticProbability(other, lexicalFeatureVector(features!, other.saturation)), 12);
     expect(fold).not.toBeCloseTo(served!, 3);
   });

@@ -11,7 +11,11 @@ describe('npm run eval -- --only', () => {
   it('takes a served model id as well as a row name, and runs what that scorer needs first', () => {
     expect(names(['use-lite-bm25'])).toEqual(['use-lite', 'use-lite-bm25 (new default)']);
     expect(names(['bm25', 'random'])).toEqual(['random', 'bm25']);
-    expect(names(['minmax(use-lite+bm25) (old default)'])).toEqual(['bm25-candidates (old bm25)', 'use-lite', 'minmax(use-lite+bm25) (old default)']);
+    expect(names(['minmax(use-lite+bm25) (old default)'])).toEqual([
+      'bm25-candidates (old bm25)',
+      'use-lite',
+      'minmax(use-lite+bm25) (old default)',
+    ]);
   });
 
   it('refuses a name that matches no scorer, listing the scorers', () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createDefaultHybridScorer, createFittedHybridScorer, fusionFeatureVector, HYBRID_FEATURE_NAMES, hybridFeatureVector, isLexicalOrHybrid } from '../../../../shared/scoring/hybrid/index.js';
+import {
+  createDefaultHybridScorer,
+  createFittedHybridScorer,
+  fusionFeatureVector,
+  HYBRID_FEATURE_NAMES,
+  hybridFeatureVector,
+  isLexicalOrHybrid,
+} from '../../../../shared/scoring/hybrid/index.js';
 import { createBm25Scorer } from '../../../../shared/scoring/lexical/index.js';
 import type { Scorer } from '../../../../shared/core/scorer.js';
 
@@ -8,7 +15,10 @@ const cosineModel: Scorer = {
   id: 'bi',
   scoreKind: 'similarity',
   candidateRelative: false,
-  score: async (_query, documents) => ({ scores: documents.map((d) => Number(/cos=([\d.-]+)/.exec(d)?.[1] ?? 0)), tokens: 7 * documents.length }),
+  score: async (_query, documents) => ({
+    scores: documents.map((d) => Number(/cos=([\d.-]+)/.exec(d)?.[1] ?? 0)),
+    tokens: 7 * documents.length,
+  }),
 };
 const lexical = createBm25Scorer({ id: 'bm25' });
 
@@ -36,7 +46,8 @@ describe('createFittedHybridScorer', () => {
 
   it('returns no scores for no documents, and treats a NaN cosine as 0', async () => {
     expect(await hybrid.score('q', [])).toEqual({ scores: [], tokens: 0 });
-    const constant = (value: number) => createFittedHybridScorer({ id: 'h', model: { ...cosineModel, score: async () => ({ scores: [value], tokens: 1 }) }, lexical });
+    const constant = (value: number) =>
+      createFittedHybridScorer({ id: 'h', model: { ...cosineModel, score: async () => ({ scores: [value], tokens: 1 }) }, lexical });
     const nan = await constant(Number.NaN).score('q', ['d']);
     const zero = await constant(0).score('q', ['d']);
     expect(Number.isFinite(nan.scores[0])).toBe(true);
@@ -66,7 +77,7 @@ describe('fusionFeatureVector', () => {
     expect(fusionFeatureVector(['cosine', 'coverage'], f, 0.4, 2)).toEqual([0.4, f.coverage]);
   });
 
-  it('gives bm25Logit as the served bm25 model\'s logit, whose sigmoid is its score', async () => {
+  it("gives bm25Logit as the served bm25 model's logit, whose sigmoid is its score", async () => {
     const [logit] = fusionFeatureVector(['bm25Logit'], f, 0, 1);
     const { scores } = await createBm25Scorer({ id: 'bm25' }).score('python http library', ['requests is an http library for python']);
     expect(1 / (1 + Math.exp(-logit!))).toBeCloseTo(scores[0]!, 12);

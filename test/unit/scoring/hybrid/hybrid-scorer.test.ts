@@ -132,7 +132,12 @@ describe('createHybridScorer', () => {
       expect(batch.scores.every(Number.isFinite)).toBe(true);
       expect(new Set(batch.scores).size).toBe(1); // nothing separates them: ties keep input order downstream
 
-      const single = createHybridScorer({ id: 'h', fusion, model: fakeScorer('m', 'logit', [9]), lexical: fakeScorer('l', 'similarity', [4]) });
+      const single = createHybridScorer({
+        id: 'h',
+        fusion,
+        model: fakeScorer('m', 'logit', [9]),
+        lexical: fakeScorer('l', 'similarity', [4]),
+      });
       expect((await single.score('q', ['only'])).scores.every(Number.isFinite)).toBe(true);
     }
   });
@@ -158,12 +163,15 @@ describe('createHybridScorer', () => {
       });
       const documents = ['doc 3', 'doc 0', 'doc 4', 'doc 1', 'doc 2'];
       const { scores } = await hybrid.score('q', documents);
-      const order = scores.map((score, index) => ({ score, index })).sort((a, b) => b.score - a.score).map((r) => documents[r.index]);
+      const order = scores
+        .map((score, index) => ({ score, index }))
+        .sort((a, b) => b.score - a.score)
+        .map((r) => documents[r.index]);
       expect(order).toEqual(['doc 4', 'doc 3', 'doc 2', 'doc 1', 'doc 0']);
     }
   });
 
-  it('treats a NaN model score as that component\'s worst, so fused scores stay finite', async () => {
+  it("treats a NaN model score as that component's worst, so fused scores stay finite", async () => {
     const hybrid = createHybridScorer({
       id: 'h',
       model: fakeScorer('m', 'logit', [Number.NaN, 1, -1]),

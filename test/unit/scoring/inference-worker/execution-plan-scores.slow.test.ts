@@ -68,7 +68,13 @@ describe('execution plan: small-request session', () => {
   beforeAll(async () => {
     reference = await loadOnnxCrossEncoder({ id: 'in-thread', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE, threads: 1 });
     planned = await loadOnnxCrossEncoder({ id: 'planned', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE, threads: 2 });
-    poolOnly = await loadOnnxCrossEncoder({ id: 'pool', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE, threads: 2, smallRequestSession: false });
+    poolOnly = await loadOnnxCrossEncoder({
+      id: 'pool',
+      folder: FIXTURE_MODEL_DIR,
+      modelFile: FIXTURE_MODEL_FILE,
+      threads: 2,
+      smallRequestSession: false,
+    });
   });
   afterAll(async () => {
     await Promise.all([reference.close(), planned.close(), poolOnly.close()]);
@@ -92,20 +98,23 @@ describe('execution plan: small-request session', () => {
     expect(await early.smallRequestSessionReady()).toBe(false);
   });
 
-  it.each([1, 2, 10, 60])('scores %i documents exactly like one in-thread session, alone and beside a concurrent request', async (count) => {
-    // Arrange
-    const query = golden.cases[0]!.query;
-    const batch = documents.slice(0, count);
-    const expected = await reference.score(query, batch);
-    await planned.smallRequestSessionReady();
+  it.each([1, 2, 10, 60])(
+    'scores %i documents exactly like one in-thread session, alone and beside a concurrent request',
+    async (count) => {
+      // Arrange
+      const query = golden.cases[0]!.query;
+      const batch = documents.slice(0, count);
+      const expected = await reference.score(query, batch);
+      await planned.smallRequestSessionReady();
 
-    // Act: alone (small requests take the small-request session), then two at once (the second one takes the pool)
-    const alone = await planned.score(query, batch);
-    const together = await Promise.all([planned.score(query, batch), planned.score(query, documents.slice(0, 3))]);
+      // Act: alone (small requests take the small-request session), then two at once (the second one takes the pool)
+      const alone = await planned.score(query, batch);
+      const together = await Promise.all([planned.score(query, batch), planned.score(query, documents.slice(0, 3))]);
 
-    // Assert
-    expect(alone.scores).toEqual(expected.scores);
-    expect(together[0].scores).toEqual(expected.scores);
-    expect(together[1].scores).toEqual((await reference.score(query, documents.slice(0, 3))).scores);
-  });
+      // Assert
+      expect(alone.scores).toEqual(expected.scores);
+      expect(together[0].scores).toEqual(expected.scores);
+      expect(together[1].scores).toEqual((await reference.score(query, documents.slice(0, 3))).scores);
+    },
+  );
 });

@@ -29,13 +29,19 @@ describe('onnx cross-encoder on inference worker threads', () => {
 
   it('scores like Python and like the in-thread scorer, in input order', async () => {
     // Act
-    const result = await inWorkers.score(query, cases.map((c) => c.document));
+    const result = await inWorkers.score(
+      query,
+      cases.map((c) => c.document),
+    );
 
     // Assert
     expect(inWorkers.inputNames).toEqual(['input_ids', 'attention_mask', 'token_type_ids']);
     expect(result.tokens).toBe(cases.reduce((sum, c) => sum + c.tokens, 0));
     cases.forEach((c, i) => expect(Math.abs(result.scores[i]! - c.logit)).toBeLessThan(1e-4));
-    const reference = await inThread.score(query, cases.map((c) => c.document));
+    const reference = await inThread.score(
+      query,
+      cases.map((c) => c.document),
+    );
     result.scores.forEach((score, i) => expect(Math.abs(score - reference.scores[i]!)).toBeLessThan(1e-5));
   });
 
@@ -55,7 +61,12 @@ describe('onnx cross-encoder on inference worker threads', () => {
 
   it('refuses to score after close', async () => {
     // Arrange
-    const closing = await loadOnnxCrossEncoder({ id: 'closing', folder: FIXTURE_MODEL_DIR, modelFile: FIXTURE_MODEL_FILE, inWorkerThread: true });
+    const closing = await loadOnnxCrossEncoder({
+      id: 'closing',
+      folder: FIXTURE_MODEL_DIR,
+      modelFile: FIXTURE_MODEL_FILE,
+      inWorkerThread: true,
+    });
     await closing.close();
 
     // Act / Assert

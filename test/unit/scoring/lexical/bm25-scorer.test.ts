@@ -7,7 +7,11 @@ describe('bm25Scores', () => {
   it('matches a hand-computed example (k1 = 1.2, b = 0.75)', () => {
     // Prepare: N = 3, lengths 3, 3, 2 -> avgdl = 8/3; "cat" and "dog" each occur in 2 documents
     // -> idf = ln(1 + (3 - 2 + 0.5) / (2 + 0.5)) = ln(1.6).
-    const documents = [['cat', 'sat', 'mat'], ['dog', 'dog', 'barked'], ['cat', 'dog']];
+    const documents = [
+      ['cat', 'sat', 'mat'],
+      ['dog', 'dog', 'barked'],
+      ['cat', 'dog'],
+    ];
 
     // Act
     const scores = bm25Scores(['cat', 'dog'], documents);
@@ -35,7 +39,12 @@ describe('bm25Scores', () => {
 
   it('gives rare terms more weight than common ones, and never a negative weight', () => {
     // "common" is in 3 of 4 documents: Robertson's idf would be ln(1.5 / 3.5) < 0.
-    const documents = [['common', 'rare'], ['common', 'other'], ['common', 'filler'], ['nothing', 'here']];
+    const documents = [
+      ['common', 'rare'],
+      ['common', 'other'],
+      ['common', 'filler'],
+      ['nothing', 'here'],
+    ];
     const scores = bm25Scores(['common', 'rare'], documents);
 
     expect(scores[0]).toBeGreaterThan(scores[1]!);
@@ -53,7 +62,10 @@ describe('bm25Scores', () => {
   });
 
   it('counts a repeated query term once', () => {
-    const documents = [['a', 'b'], ['b', 'c']];
+    const documents = [
+      ['a', 'b'],
+      ['b', 'c'],
+    ];
     expect(bm25Scores(['a', 'a', 'a'], documents)).toEqual(bm25Scores(['a'], documents));
   });
 
@@ -89,7 +101,7 @@ describe('createBm25Scorer with background statistics (the served default)', () 
     expect(batch.scores[2]).toBeGreaterThan(batch.scores[1]!);
   });
 
-  it("gives a document the same score whatever the other candidates are", async () => {
+  it('gives a document the same score whatever the other candidates are', async () => {
     const all = (await scorer.score('python http library', documents)).scores;
     const alone = (await scorer.score('python http library', [documents[0]!])).scores;
     const withOthers = (await scorer.score('python http library', [documents[0]!, 'python python python', 'library'])).scores;
@@ -108,7 +120,7 @@ describe('createBm25Scorer with background statistics (the served default)', () 
   });
 });
 
-describe('createBm25Scorer with the candidates\' statistics (raw BM25)', () => {
+describe("createBm25Scorer with the candidates' statistics (raw BM25)", () => {
   const scorer = createBm25Scorer({ id: 'bm25', statistics: 'candidates' });
 
   it('is a similarity scorer with no model tokens', async () => {

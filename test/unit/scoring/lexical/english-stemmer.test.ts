@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { stemEnglish } from '../../../../shared/scoring/lexical/english-stemmer.js';
 import { tokenizeLexical } from '../../../../shared/scoring/lexical/index.js';
 
-const reference = JSON.parse(readFileSync(new URL('../../../fixtures/lexical/porter2-reference.json', import.meta.url), 'utf8')) as { pairs: [string, string][] };
+const reference = JSON.parse(readFileSync(new URL('../../../fixtures/lexical/porter2-reference.json', import.meta.url), 'utf8')) as {
+  pairs: [string, string][];
+};
 
 /**
  * Snowball 3.0 (2025) revised English after wink implemented it: prefixes such as inter-, organ- and
@@ -26,7 +28,8 @@ describe('stemEnglish', () => {
   });
 
   it('leaves what is not a plain English word alone: accents, other scripts, digits, very long runs', () => {
-    for (const token of ['cafés', 'naïve', 'straße', 'приветы', 'ελληνικά', 'utf8', 'v2', 'x'.repeat(41) + 'ing']) expect(stemEnglish(token)).toBe(token);
+    for (const token of ['cafés', 'naïve', 'straße', 'приветы', 'ελληνικά', 'utf8', 'v2', 'x'.repeat(41) + 'ing'])
+      expect(stemEnglish(token)).toBe(token);
   });
 });
 

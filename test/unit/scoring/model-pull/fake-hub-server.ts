@@ -94,7 +94,10 @@ export async function startFakeHub(repos: Record<string, FakeRepo>): Promise<Fak
       const cut = repo!.cutAfter?.get(filePath);
       repo!.cutAfter?.delete(filePath);
       const headers = { 'content-length': body.length - start, etag: `"${sha256(file.content)}"` };
-      res.writeHead(start > 0 ? 206 : 200, start > 0 ? { ...headers, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : headers);
+      res.writeHead(
+        start > 0 ? 206 : 200,
+        start > 0 ? { ...headers, 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : headers,
+      );
       if (cut !== undefined) {
         // The connection drops mid-transfer: the client gets a short body and an error.
         res.write(body.subarray(start, start + cut), () => res.destroy());

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadServiceConfig } from '../../../../shared/config/service-config.js';
-import { isCompletePull, ModelPullError, modelCacheDir, PROVENANCE_FILE, resolveHubModels, type ResolveHubModelsOptions } from '../../../../shared/scoring/model-pull/index.js';
+import {
+  isCompletePull,
+  ModelPullError,
+  modelCacheDir,
+  PROVENANCE_FILE,
+  resolveHubModels,
+  type ResolveHubModelsOptions,
+} from '../../../../shared/scoring/model-pull/index.js';
 import { loadOnnxCrossEncoder } from '../../../../shared/scoring/onnx-cross-encoder.js';
 import { FIXTURE_MODEL_DIR, loadGolden } from '../fixture-model.js';
 import { startFakeHub, type FakeHub } from './fake-hub-server.js';
@@ -19,7 +26,12 @@ const noNetwork: typeof fetch = (input) => Promise.reject(new Error(`unexpected 
 describe('Hub repo ids in a RERANK_MODELS spec', () => {
   let hub: FakeHub;
   let cacheDir: string;
-  const options = (overrides: Partial<ResolveHubModelsOptions> = {}): ResolveHubModelsOptions => ({ root: PROJECT_ROOT, cacheDir, endpoint: hub.endpoint, ...overrides });
+  const options = (overrides: Partial<ResolveHubModelsOptions> = {}): ResolveHubModelsOptions => ({
+    root: PROJECT_ROOT,
+    cacheDir,
+    endpoint: hub.endpoint,
+    ...overrides,
+  });
 
   beforeAll(async () => {
     hub = await startFakeHub({ 'cross-encoder/fixture': fixtureHubRepo() });
@@ -41,8 +53,15 @@ describe('Hub repo ids in a RERANK_MODELS spec', () => {
     // Assert
     const folder = path.join(cacheDir, 'cross-encoder', 'fixture', 'main', 'quantized');
     expect(spec).toBe(`mini=${folder},bm25=lexical,blend=hybrid:mini+bm25`);
-    expect(loadServiceConfig({ RERANK_MODELS: spec, RERANK_CODE_ROOT: PROJECT_ROOT }).models[0]).toEqual({ id: 'mini', kind: 'folder', folder });
-    expect(JSON.parse(readFileSync(path.join(folder, PROVENANCE_FILE), 'utf8'))).toMatchObject({ repo: 'cross-encoder/fixture', commit: FIXTURE_COMMIT });
+    expect(loadServiceConfig({ RERANK_MODELS: spec, RERANK_CODE_ROOT: PROJECT_ROOT }).models[0]).toEqual({
+      id: 'mini',
+      kind: 'folder',
+      folder,
+    });
+    expect(JSON.parse(readFileSync(path.join(folder, PROVENANCE_FILE), 'utf8'))).toMatchObject({
+      repo: 'cross-encoder/fixture',
+      commit: FIXTURE_COMMIT,
+    });
     expect(existsSync(path.join(folder, 'README.md'))).toBe(false);
     // The cached folder is a model the scorer runs: the fixture's golden logit, through the pulled copy.
     const golden = loadGolden().cases[0]!;
@@ -62,7 +81,10 @@ describe('Hub repo ids in a RERANK_MODELS spec', () => {
     await ownHub.close();
 
     // Act
-    const second = await resolveHubModels('mini=hf:cross-encoder/fixture:quantized', options({ endpoint: ownHub.endpoint, fetch: noNetwork }));
+    const second = await resolveHubModels(
+      'mini=hf:cross-encoder/fixture:quantized',
+      options({ endpoint: ownHub.endpoint, fetch: noNetwork }),
+    );
 
     // Assert
     expect(second).toBe(first);
@@ -88,25 +110,34 @@ describe('Hub repo ids in a RERANK_MODELS spec', () => {
 
   it("keeps one folder per revision and variant, and names the entry in model:pull's error for a variant the repo lacks", async () => {
     // Act
-    const spec = await resolveHubModels(`a=hf:cross-encoder/fixture@${FIXTURE_COMMIT}:int8,b=hf:cross-encoder/fixture`, options()).catch((e: unknown) => e);
+    const spec = await resolveHubModels(`a=hf:cross-encoder/fixture@${FIXTURE_COMMIT}:int8,b=hf:cross-encoder/fixture`, options()).catch(
+      (e: unknown) => e,
+    );
 
     // Assert: int8 falls back to model_quantized.onnx (as model:pull); fp32 is not published, model:pull's error names the entry.
     expect(spec).toBeInstanceOf(ModelPullError);
     expect((spec as Error).message).toBe(
       "RERANK_MODELS entry 'b=hf:cross-encoder/fixture': cross-encoder/fixture has no fp32 ONNX graph (looked for onnx/model.onnx, model.onnx; ONNX files in the repo: onnx/model_quantized.onnx)",
     );
-    expect(await isCompletePull(path.join(cacheDir, 'cross-encoder', 'fixture', FIXTURE_COMMIT, 'int8'), 'cross-encoder/fixture')).toBe(true);
+    expect(await isCompletePull(path.join(cacheDir, 'cross-encoder', 'fixture', FIXTURE_COMMIT, 'int8'), 'cross-encoder/fixture')).toBe(
+      true,
+    );
   });
 
   it("fails with model:pull's error for a repo the hub does not have", async () => {
     await expect(resolveHubModels('x=hf:org/nope', options())).rejects.toThrow(
-      new ModelPullError(`RERANK_MODELS entry 'x=hf:org/nope': repository org/nope (revision main) not found on ${hub.endpoint} (HTTP 404); check the id, or set HF_TOKEN for a private or gated repository`),
+      new ModelPullError(
+        `RERANK_MODELS entry 'x=hf:org/nope': repository org/nope (revision main) not found on ${hub.endpoint} (HTTP 404); check the id, or set HF_TOKEN for a private or gated repository`,
+      ),
     );
   });
 
   it('reads a bare owner/name as a folder when it exists under the root, as a Hub repo otherwise', async () => {
     // Act
-    const folderFirst = await resolveHubModels('xlmr=models/xlmr-fixture,fixture=models/tinybert-l2-fixture', options({ fetch: noNetwork }));
+    const folderFirst = await resolveHubModels(
+      'xlmr=models/xlmr-fixture,fixture=models/tinybert-l2-fixture',
+      options({ fetch: noNetwork }),
+    );
     const pulled = await resolveHubModels('mini=cross-encoder/fixture:quantized', options());
     const neither = resolveHubModels('x=models/not-pulled-yet', options());
 
@@ -119,7 +150,10 @@ describe('Hub repo ids in a RERANK_MODELS spec', () => {
   });
 
   it.each([
-    ['x=no-such-folder', /'x=no-such-folder' is neither a model folder \(there is no .*no-such-folder\) nor a Hub repo id \(hf:owner\/name\[@revision\]\[:variant\]\)/],
+    [
+      'x=no-such-folder',
+      /'x=no-such-folder' is neither a model folder \(there is no .*no-such-folder\) nor a Hub repo id \(hf:owner\/name\[@revision\]\[:variant\]\)/,
+    ],
     ['x=hf:just-a-name', /'x=hf:just-a-name' must be x=hf:owner\/name\[@revision\]\[:variant\]/],
     ['x=hf:org/a:fp16', /variant 'fp16' cannot be served: a model folder loads fp32, quantized, int8, uint8/],
     ['x=hf:org/a@refs//pr', /has an empty, '\.' or '\.\.' part/],
@@ -131,7 +165,9 @@ describe('Hub repo ids in a RERANK_MODELS spec', () => {
   });
 
   it('a spec that still names a Hub repo is refused by the synchronous parse, not read as a folder', () => {
-    expect(() => loadServiceConfig({ RERANK_MODELS: 'x=hf:org/a', RERANK_CODE_ROOT: FIXTURE_MODEL_DIR })).toThrow(/is a Hub repo id that was not pulled/);
+    expect(() => loadServiceConfig({ RERANK_MODELS: 'x=hf:org/a', RERANK_CODE_ROOT: FIXTURE_MODEL_DIR })).toThrow(
+      /is a Hub repo id that was not pulled/,
+    );
   });
 });
 

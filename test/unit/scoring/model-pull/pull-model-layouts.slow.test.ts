@@ -4,7 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { InterruptedDownloadError, MissingModelFileError, pullModel, type DownloadProgress } from '../../../../shared/scoring/model-pull/index.js';
+import {
+  InterruptedDownloadError,
+  MissingModelFileError,
+  pullModel,
+  type DownloadProgress,
+} from '../../../../shared/scoring/model-pull/index.js';
 import { loadFolderScorer } from '../../../../shared/scoring/load-folder-scorer.js';
 import { familyFolder, loadFamilyGolden, sigmoid } from '../family-fixtures.js';
 import { startFakeHub, type FakeHub, type FakeRepo } from './fake-hub-server.js';
@@ -124,7 +129,13 @@ describe('model:pull and the Hub layouts of the reranker families', () => {
     const fp32 = await pullModel({ repo: 'onnx-community/big-llm', destination: out, endpoint: hub.endpoint });
 
     // Assert
-    expect(fp32.files.map((f) => f.file)).toEqual(['config.json', 'tokenizer.json', 'onnx/model.onnx', 'onnx/model.onnx_data', 'onnx/model.onnx_data_1']);
+    expect(fp32.files.map((f) => f.file)).toEqual([
+      'config.json',
+      'tokenizer.json',
+      'onnx/model.onnx',
+      'onnx/model.onnx_data',
+      'onnx/model.onnx_data_1',
+    ]);
     expect(fp32.files.every((f) => f.verifiedBy !== 'none')).toBe(true);
     expect(readFileSync(path.join(out, 'onnx', 'model.onnx_data_1'))).toEqual(Buffer.alloc(1000, 2));
     expect(existsSync(path.join(out, 'onnx', 'model_fp16.onnx_data'))).toBe(false);
@@ -157,7 +168,9 @@ describe('model:pull and the Hub layouts of the reranker families', () => {
     cuts.set('onnx/model.onnx', 200_000);
 
     // Act
-    const first = await pullModel({ repo: 'onnx-community/xlmr-flaky', destination: out, endpoint: hub.endpoint, attempts: 1 }).catch((e: unknown) => e);
+    const first = await pullModel({ repo: 'onnx-community/xlmr-flaky', destination: out, endpoint: hub.endpoint, attempts: 1 }).catch(
+      (e: unknown) => e,
+    );
     const partBytes = readFileSync(path.join(out, 'onnx', 'model.onnx.part')).length;
     const second = await pullModel({ repo: 'onnx-community/xlmr-flaky', destination: out, endpoint: hub.endpoint });
 

@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MissingModelFileError, pullModel, UnsafeHubPathError } from '../../../../shared/scoring/model-pull/index.js';
-import { DEFAULT_HUB_FILE_HOSTS, hubFileHostsFromEnv, redirectAllowed, sameOrigin } from '../../../../shared/scoring/model-pull/safe-hub-paths.js';
+import {
+  DEFAULT_HUB_FILE_HOSTS,
+  hubFileHostsFromEnv,
+  redirectAllowed,
+  sameOrigin,
+} from '../../../../shared/scoring/model-pull/safe-hub-paths.js';
 
 // Issue 17: model:pull wrote outside its folder, sent the token wherever a redirect pointed, and kept unverified files.
 const COMMIT = 'b'.repeat(40);
@@ -40,7 +45,9 @@ beforeAll(async () => {
   elsewhere = await startHub((_req, res) => res.writeHead(200, { 'content-length': '2' }).end('on'));
   hub = await startHub((_req, res, url) => {
     if (url.pathname.startsWith('/api/models/')) {
-      const siblings = ['config.json', 'tokenizer.json', 'onnx/model.onnx', '../../evil.onnx', 'onnx/../../../evil2.onnx'].map((rfilename) => ({ rfilename, size: 2 }));
+      const siblings = ['config.json', 'tokenizer.json', 'onnx/model.onnx', '../../evil.onnx', 'onnx/../../../evil2.onnx'].map(
+        (rfilename) => ({ rfilename, size: 2 }),
+      );
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'o/r', sha: COMMIT, siblings }));
       return;
     }
@@ -73,7 +80,9 @@ describe('model:pull path safety', () => {
     'refuses --file %j before any download, and writes nothing',
     async (file) => {
       const before = resolveRequests().length;
-      await expect(pullModel({ repo: 'o/r', destination: out, onnxFile: file, endpoint: hub.endpoint })).rejects.toBeInstanceOf(UnsafeHubPathError);
+      await expect(pullModel({ repo: 'o/r', destination: out, onnxFile: file, endpoint: hub.endpoint })).rejects.toBeInstanceOf(
+        UnsafeHubPathError,
+      );
       expect(resolveRequests().length).toBe(before);
       expect(readdirSync(parent)).toEqual([]);
     },
@@ -86,12 +95,21 @@ describe('model:pull path safety', () => {
   });
 
   it('fails a file the hub gives no checksum for, unless allowed; the token never leaves the hub origin', async () => {
-    await expect(pullModel({ repo: 'o/r', destination: out, endpoint: hub.endpoint, token: 'hf_secret' })).rejects.toThrow(/no checksum.*--allow-unverified/);
+    await expect(pullModel({ repo: 'o/r', destination: out, endpoint: hub.endpoint, token: 'hf_secret' })).rejects.toThrow(
+      /no checksum.*--allow-unverified/,
+    );
     expect(existsSync(path.join(out, 'config.json'))).toBe(false);
 
     // The ONNX graph is redirected to another origin: followed only because it is listed as one of the hub's file hosts.
     const fileHosts = [new URL(elsewhere.endpoint).host];
-    const pulled = await pullModel({ repo: 'o/r', destination: out, endpoint: hub.endpoint, token: 'hf_secret', allowUnverified: true, fileHosts });
+    const pulled = await pullModel({
+      repo: 'o/r',
+      destination: out,
+      endpoint: hub.endpoint,
+      token: 'hf_secret',
+      allowUnverified: true,
+      fileHosts,
+    });
     expect(pulled.files.map((f) => [f.file, f.verifiedBy])).toEqual([
       ['config.json', 'none'],
       ['tokenizer.json', 'none'],
@@ -118,7 +136,10 @@ describe('model:pull path safety', () => {
     expect(redirectAllowed(new URL('http://127.0.0.1:8080/admin'), from, hub_, DEFAULT_HUB_FILE_HOSTS)).toBe(false);
     expect(redirectAllowed(new URL('https://169.254.169.254/latest/meta-data'), from, hub_, DEFAULT_HUB_FILE_HOSTS)).toBe(false);
     expect(redirectAllowed(new URL('file:///etc/passwd'), from, hub_, DEFAULT_HUB_FILE_HOSTS)).toBe(false);
-    expect(hubFileHostsFromEnv({ RERANK_HUB_FILE_HOSTS: ' CDN.example.org , files.example.org:8443 ' })).toEqual(['cdn.example.org', 'files.example.org:8443']);
+    expect(hubFileHostsFromEnv({ RERANK_HUB_FILE_HOSTS: ' CDN.example.org , files.example.org:8443 ' })).toEqual([
+      'cdn.example.org',
+      'files.example.org:8443',
+    ]);
     expect(hubFileHostsFromEnv({})).toBe(DEFAULT_HUB_FILE_HOSTS);
   });
 
@@ -138,12 +159,18 @@ describe('model:pull size bounds and terminal safety (issue 21, items 6 and 7)',
     flood = await startHub((req, res, url) => {
       if (url.pathname.startsWith('/api/models/o/flood')) {
         const unsized = url.pathname.includes('unsized');
-        const siblings = ['config.json', 'tokenizer.json', 'onnx/model.onnx'].map((rfilename) => ({ rfilename, ...(unsized ? {} : { size: 10 }) }));
+        const siblings = ['config.json', 'tokenizer.json', 'onnx/model.onnx'].map((rfilename) => ({
+          rfilename,
+          ...(unsized ? {} : { size: 10 }),
+        }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'o/flood', sha: COMMIT, siblings }));
         return;
       }
       if (url.pathname.startsWith('/api/models/o/escape')) {
-        const siblings = ['config.json', 'tokenizer.json', 'onnx/\x1b[2J\x1b]0;pwned\x07\rmodel.onnx'].map((rfilename) => ({ rfilename, size: 2 }));
+        const siblings = ['config.json', 'tokenizer.json', 'onnx/\x1b[2J\x1b]0;pwned\x07\rmodel.onnx'].map((rfilename) => ({
+          rfilename,
+          size: 2,
+        }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'o/escape', sha: COMMIT, siblings }));
         return;
       }
@@ -180,14 +207,16 @@ describe('model:pull size bounds and terminal safety (issue 21, items 6 and 7)',
   });
 
   it('stops a download of a size announced nowhere at the documented maximum (RERANK_HUB_MAX_FILE_BYTES)', async () => {
-    await expect(pullModel({ repo: 'o/flood-unsized', destination: out, endpoint: flood.endpoint, allowUnverified: true, maxFileBytes: 1_000_000 })).rejects.toThrow(
-      /more than the 1000000 bytes/,
-    );
+    await expect(
+      pullModel({ repo: 'o/flood-unsized', destination: out, endpoint: flood.endpoint, allowUnverified: true, maxFileBytes: 1_000_000 }),
+    ).rejects.toThrow(/more than the 1000000 bytes/);
     expect(existsSync(path.join(out, 'config.json.part'))).toBe(false);
   });
 
   it('shows control characters from the hub as \\xNN in every message, never raw', async () => {
-    const error = (await pullModel({ repo: 'o/escape', destination: out, endpoint: flood.endpoint, onnxFile: undefined }).catch((e: unknown) => e)) as Error;
+    const error = (await pullModel({ repo: 'o/escape', destination: out, endpoint: flood.endpoint, onnxFile: undefined }).catch(
+      (e: unknown) => e,
+    )) as Error;
     // The hub lists a graph whose name would clear the screen and retitle the terminal: named in the error, escaped.
     expect(error).toBeInstanceOf(MissingModelFileError);
     expect(error.message).toContain('\\x1b[2J\\x1b]0;pwned\\x07\\x0dmodel.onnx');

@@ -83,7 +83,15 @@ describe('pullModel against a local hub', () => {
       ['special_tokens_map.json', 'git-sha1'],
       ['onnx/model_quantized.onnx', 'sha256'],
     ]);
-    expect(readdirSync(out).sort()).toEqual([CHECKSUMS_FILE, 'config.json', 'model-pull.json', 'onnx', 'special_tokens_map.json', 'tokenizer.json', 'tokenizer_config.json']);
+    expect(readdirSync(out).sort()).toEqual([
+      CHECKSUMS_FILE,
+      'config.json',
+      'model-pull.json',
+      'onnx',
+      'special_tokens_map.json',
+      'tokenizer.json',
+      'tokenizer_config.json',
+    ]);
     const manifest = readFileSync(path.join(out, CHECKSUMS_FILE), 'utf8').trim().split('\n');
     expect(manifest).toHaveLength(5);
     for (const line of manifest) {
@@ -93,7 +101,10 @@ describe('pullModel against a local hub', () => {
     }
     const onnxProgress = progress.filter((p) => p.file === 'onnx/model_quantized.onnx');
     expect(onnxProgress.length).toBeGreaterThan(1);
-    expect(onnxProgress.at(-1)).toMatchObject({ receivedBytes: fixtureFile('onnx/model_quantized.onnx').length, totalBytes: fixtureFile('onnx/model_quantized.onnx').length });
+    expect(onnxProgress.at(-1)).toMatchObject({
+      receivedBytes: fixtureFile('onnx/model_quantized.onnx').length,
+      totalBytes: fixtureFile('onnx/model_quantized.onnx').length,
+    });
     expect(hub.requests.filter((r) => r.includes('/resolve/')).every((r) => r.includes(`/resolve/${COMMIT}/`))).toBe(true);
     expect(hub.requests.some((r) => r.includes('pytorch_model.bin') || r.includes('vocab.txt'))).toBe(false);
     expect(hub.authorizations).toContain('Bearer hf_test');
@@ -124,7 +135,9 @@ describe('pullModel against a local hub', () => {
 
     // Assert
     await expect(pulling).rejects.toBeInstanceOf(ChecksumMismatchError);
-    await expect(pulling).rejects.toThrow(/onnx\/model_quantized\.onnx: sha256 mismatch \(hub says [0-9a-f]{64}, downloaded [0-9a-f]{64}\)/);
+    await expect(pulling).rejects.toThrow(
+      /onnx\/model_quantized\.onnx: sha256 mismatch \(hub says [0-9a-f]{64}, downloaded [0-9a-f]{64}\)/,
+    );
     expect(existsSync(path.join(out, 'onnx', 'model_quantized.onnx'))).toBe(false);
     expect(existsSync(path.join(out, 'onnx', 'model_quantized.onnx.part'))).toBe(false);
     expect(existsSync(path.join(out, CHECKSUMS_FILE))).toBe(false);
@@ -132,9 +145,9 @@ describe('pullModel against a local hub', () => {
 
   it('detects a corrupted regular (non-LFS) file by its git blob sha1', async () => {
     // Act / Assert
-    await expect(pullModel({ repo: 'cross-encoder/corrupted-config', destination: out, variant: 'quantized', endpoint: hub.endpoint })).rejects.toThrow(
-      /tokenizer\.json: git-sha1 mismatch/,
-    );
+    await expect(
+      pullModel({ repo: 'cross-encoder/corrupted-config', destination: out, variant: 'quantized', endpoint: hub.endpoint }),
+    ).rejects.toThrow(/tokenizer\.json: git-sha1 mismatch/);
   });
 
   it('says clearly when the repository does not exist', async () => {
@@ -163,7 +176,9 @@ describe('pullModel against a local hub', () => {
 
     // Act
     const ok = await run(process.execPath, ['--import', 'tsx', cli, 'cross-encoder/fixture', '--variant', 'int8', '--out', out], { env });
-    const missing = await run(process.execPath, ['--import', 'tsx', cli, 'cross-encoder/nope', '--out', out], { env }).catch((error: unknown) => error as { code: number; stderr: string });
+    const missing = await run(process.execPath, ['--import', 'tsx', cli, 'cross-encoder/nope', '--out', out], { env }).catch(
+      (error: unknown) => error as { code: number; stderr: string },
+    );
 
     // Assert
     expect(ok.stdout).toContain(`commit ${COMMIT}`);

@@ -15,16 +15,20 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const data = JSON.parse((JSON.parse(body) as { messages: { content: string }[] }).messages[0]?.content ?? '{}') as { candidates: string[] };
+      const data = JSON.parse((JSON.parse(body) as { messages: { content: string }[] }).messages[0]?.content ?? '{}') as {
+        candidates: string[];
+      };
       if (data.candidates.includes('fail')) {
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"upstream exploded"}}');
         return;
       }
       // Ranks by length, omits the last candidate, answers [[document, score], ...] with negative logits.
       const ranked = data.candidates.slice(0, -1).map((text) => [text, -10 + text.length]);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(ranked) } }], usage: { total_tokens: 7 } }),
-      );
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ choices: [{ message: { role: 'assistant', content: JSON.stringify(ranked) } }], usage: { total_tokens: 7 } }),
+        );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -36,7 +36,9 @@ beforeAll(async () => {
     const redirect = /^\/(30[12378])\//.exec(path);
     if (redirect) {
       // The redirect body quotes the secret too: it must not be read either.
-      res.writeHead(Number(redirect[1]), { location: `http://${forbidden.host}/latest/meta-data`, 'content-type': 'text/plain' }).end(SECRET_BODY);
+      res
+        .writeHead(Number(redirect[1]), { location: `http://${forbidden.host}/latest/meta-data`, 'content-type': 'text/plain' })
+        .end(SECRET_BODY);
       return;
     }
     if (path.startsWith('/error/')) {
@@ -66,7 +68,13 @@ afterAll(async () => {
   await close(upstream.server);
 });
 
-const config = (apiUrl: string): UpstreamReranker => ({ apiUrl, apiKey: 'sk-upstream-secret', mode: 'openai', model: undefined, timeoutMs: 10_000 });
+const config = (apiUrl: string): UpstreamReranker => ({
+  apiUrl,
+  apiKey: 'sk-upstream-secret',
+  mode: 'openai',
+  model: undefined,
+  timeoutMs: 10_000,
+});
 
 const failure = async (apiUrl: string): Promise<RerankError> => {
   const scorer = createUpstreamScorer(config(apiUrl), [upstream.host]);
@@ -101,7 +109,9 @@ describe('upstream scorer against hostile upstreams', () => {
   });
 
   it('refuses credentials in api_url and never echoes a query string', async () => {
-    expect(() => createUpstreamScorer(config(`http://user:pa55word@${upstream.host}/v1`), [upstream.host])).toThrow(/must not contain credentials/);
+    expect(() => createUpstreamScorer(config(`http://user:pa55word@${upstream.host}/v1`), [upstream.host])).toThrow(
+      /must not contain credentials/,
+    );
     try {
       createUpstreamScorer(config(`http://user:pa55word@${upstream.host}/v1`), [upstream.host]);
     } catch (error) {
