@@ -341,12 +341,10 @@ export const rawBodyEvent: fc.Arbitrary<{ body: string; isBase64Encoded: boolean
   },
   {
     weight: 2,
-    arbitrary: fc
-      .tuple(fc.json({ maxDepth: 2 }), fc.uint8Array({ minLength: 1, maxLength: 8 }))
-      .map(([json, junk]) => ({
-        body: Buffer.concat([Buffer.from(json), Buffer.from(junk.map((x) => x | 0x80))]).toString('base64'),
-        isBase64Encoded: true,
-      })),
+    arbitrary: fc.tuple(fc.json({ maxDepth: 2 }), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([json, junk]) => ({
+      body: Buffer.concat([Buffer.from(json), Buffer.from(junk.map((x) => x | 0x80))]).toString('base64'),
+      isBase64Encoded: true,
+    })),
   },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 64 }).map((s) => ({ body: s, isBase64Encoded: true })) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 64 }).map((s) => ({ body: s, isBase64Encoded: false })) },

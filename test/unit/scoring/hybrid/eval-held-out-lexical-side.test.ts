@@ -91,12 +91,10 @@ describe('nested leave-one-source-out: bm25 refitted without the held-out source
   it('refuses to fit bm25 on fewer queries than folds', () => {
     expect(() =>
       fitBm25Calibration(
-        data
-          .slice(0, 2)
-          .map((q) => ({
-            lexical: lexicalFeaturesUnder(fitLexicalSideWithout('wor', data, idfDocuments(data)), q.query, q.documents),
-            relevant: q.relevant,
-          })),
+        data.slice(0, 2).map((q) => ({
+          lexical: lexicalFeaturesUnder(fitLexicalSideWithout('wor', data, idfDocuments(data)), q.query, q.documents),
+          relevant: q.relevant,
+        })),
       ),
     ).toThrow(RangeError);
   });
