@@ -1,11 +1,13 @@
 /**
- * `npm start`: the service on http://127.0.0.1:3000 with no AWS account. Jobs use the in-process queue
- * and store; the queue delivers chunks to the same worker handlers Lambda runs.
+ * `npm start`: the service on http://127.0.0.1:3000 with no AWS account. Jobs and batches use the in-process queues
+ * and stores; this process starter attaches their workers (the chunk lane to the same handlers Lambda runs, the batch
+ * lane to the engine's routine) and the expiry sweep, and stops them when the server stops.
  */
 import { handler as deadLetterHandler } from '../functions/workers/chunk-dead-letter.js';
 import { handler as scoreChunkHandler } from '../functions/workers/score-chunk.js';
 import { localLambdaContext } from '../shared/http/node-http-adapter.js';
 import { loadServiceConfig } from '../shared/config/service-config.js';
+import { startLocalWorkers } from '../shared/runtime/local-workers.js';
 import { configureProcessRuntime, serviceRuntime } from '../shared/runtime/process-runtime.js';
 import { resolveHubModelsFromEnv } from '../shared/scoring/model-pull/index.js';
 import { startLocalServer } from './local-server.js';
@@ -23,13 +25,13 @@ try {
   }
 
   const runtime = await serviceRuntime();
-  // The local backend's chunk queue delivers to the same handlers Lambda runs (absent on the aws backend).
-  runtime.localChunkQueue?.attach(
-    async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-local')),
-    async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
-  );
+  // The local backend's lanes (absent on the aws backend): the chunk lane delivers to the same handlers Lambda runs.
+  const workers = startLocalWorkers(runtime, {
+    worker: async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-local')),
+    deadLetter: async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
+  });
 
-  await startLocalServer(target);
+  await startLocalServer({ ...target, onShutdown: async () => void (await workers.stop()) });
 } catch (error) {
   // A setting, a model or a port the person starting it can fix: one line that says which and how, not a stack trace.
   const line = startupFailureLine(error, target);

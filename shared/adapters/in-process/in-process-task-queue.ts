@@ -66,8 +66,12 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   #yieldTo: InProcessTaskQueue<object> | undefined;
   readonly #quietListeners: (() => void)[] = [];
   #inFlight = 0;
+  readonly #running = new Set<Message>();
   #inFlightChunks = 0;
-  #delayed = 0;
+  /** Failed messages waiting out their retry delay. */
+  readonly #delayed = new Set<Message[]>();
+  #closed = false;
+  #settledWaiters: (() => void)[] = [];
   /** Dead-lettered messages wait here until a dead-letter consumer is attached, as in a real DLQ. */
   readonly #dead: Message[] = [];
   #worker: SqsBatchHandler | undefined;
@@ -152,6 +156,22 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
     this.#queuedChunks++;
   }
 
+  /**
+   * Stops delivering, as a stopping process does: no message starts after this (what is queued stays queued), and the
+   * promise resolves once the deliveries in flight have returned, so nothing is cut off mid-run.
+   */
+  close(): Promise<void> {
+    this.#closed = true;
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#settledWaiters.push(resolve));
+  }
+
+  /** The bodies of messages not yet done: queued, in flight, waiting to be retried or dead-lettered. */
+  unfinishedBodies(): string[] {
+    const chunks = [...this.#chunks.values()].flatMap((tenant) => tenant.messages.slice(tenant.head));
+    return [...this.#urgent, ...chunks, ...[...this.#delayed].flat(), ...this.#running, ...this.#dead].map((m) => m.body);
+  }
+
   /** Resolves once nothing is queued, delayed or in flight (tests and graceful shutdown). */
   idle(): Promise<void> {
     if (this.#isIdle()) return Promise.resolve();
@@ -159,7 +179,7 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   }
 
   #isIdle(): boolean {
-    return this.#urgent.length === 0 && this.#queuedChunks === 0 && this.#inFlight === 0 && this.#delayed === 0;
+    return this.#urgent.length === 0 && this.#queuedChunks === 0 && this.#inFlight === 0 && this.#delayed.size === 0;
   }
 
   /** The next tenant's next chunks (at most batchSize, one tenant's); that tenant then waits for every other's turn. */
@@ -183,7 +203,7 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   }
 
   #pump(): void {
-    if (this.#worker) {
+    if (this.#worker && !this.#closed) {
       while (this.#urgent.length > 0) this.#start(this.#urgent.splice(0, 1), false);
       const yielding = (): boolean => this.#yieldTo?.busy() === true;
       while (this.#inFlightChunks < this.#options.concurrency && this.#queuedChunks > 0 && !yielding())
@@ -195,6 +215,7 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
 
   #start(batch: Message[], chunks: boolean): void {
     this.#inFlight++;
+    for (const m of batch) this.#running.add(m);
     if (chunks) this.#inFlightChunks++;
     // setImmediate: deliveries never run inside the sender's call stack, as with a real queue.
     setImmediate(() => void this.#deliver(batch, chunks));
@@ -224,10 +245,11 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
     const dead = failed.filter((m) => m.receiveCount >= this.#options.maxReceiveCount);
     const retry = failed.filter((m) => m.receiveCount < this.#options.maxReceiveCount);
     if (dead.length > 0) await this.#toDeadLetter(dead);
+    for (const m of batch) this.#running.delete(m);
     if (retry.length > 0) {
-      this.#delayed++;
+      this.#delayed.add(retry);
       setTimeout(() => {
-        this.#delayed--;
+        this.#delayed.delete(retry);
         for (const m of retry) {
           if (m.chunk) this.#queueChunk(m);
           else this.#urgent.push(m);
@@ -238,6 +260,7 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
     this.#inFlight--;
     if (chunks) this.#inFlightChunks--;
     this.#pump();
+    if (this.#inFlight === 0) for (const resolve of this.#settledWaiters.splice(0)) resolve();
   }
 
   /**

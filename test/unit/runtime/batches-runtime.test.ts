@@ -5,14 +5,25 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { loadServiceConfig } from '../../../shared/config/service-config.js';
 import { createApiApp } from '../../../shared/http/create-api-app.js';
+import { startLocalWorkers, type LocalWorkers } from '../../../shared/runtime/local-workers.js';
 import { createServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'batches-runtime-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const started: LocalWorkers[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((workers) => workers.stop()));
+  rmSync(scratch, { recursive: true, force: true });
+});
 
-/** The runtime `npm start` builds (memory backend), with bm25 only: the batch store, queue and engine as wired for real. */
+/** No chunk lane handlers: these batches use bm25, which scores in the batch lane's own tasks. */
+const NO_CHUNK_LANE = { worker: async () => ({ batchItemFailures: [] }), deadLetter: async () => ({ batchItemFailures: [] }) };
+
+/**
+ * The runtime `npm start` builds (memory backend), with bm25 only: the batch store, queue and engine as wired for real,
+ * and its workers attached as the process starter attaches them.
+ */
 async function runtimeWith(files: InMemoryFileStore | undefined) {
   const config = loadServiceConfig({
     RERANK_MODELS: 'bm25=lexical',
@@ -21,8 +32,10 @@ async function runtimeWith(files: InMemoryFileStore | undefined) {
     RERANK_FILES_DIR: join(scratch, 'files'),
     RERANK_BATCH_MAX_LINES: '5',
   });
-  const runtime = await createServiceRuntime(config);
-  return createApiApp(files ? { ...runtime, files } : runtime);
+  const built = await createServiceRuntime(config);
+  const runtime = files ? { ...built, files } : built;
+  started.push(startLocalWorkers(runtime, NO_CHUNK_LANE));
+  return createApiApp(runtime);
 }
 
 /** Polls the batch until it has ended (the in-process queue runs it meanwhile). */

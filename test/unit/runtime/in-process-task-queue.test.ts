@@ -21,6 +21,33 @@ const nameOf = (task: BatchTask) => (task.kind === 'chunk' ? `chunk-${task.line}
 const options = { batchSize: 1, retryDelayMs: 1 };
 
 describe('InProcessTaskQueue', () => {
+  it('close() starts nothing more, resolves once the delivery in flight returned, and names what is left undone', async () => {
+    const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 2 });
+    const ran: string[] = [];
+    let release!: () => void;
+    const running = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const firstStarted = new Promise<void>((resolve) => (started = resolve));
+    queue.attach(
+      consumer(async (task) => {
+        ran.push(nameOf(task));
+        started();
+        await running;
+      }),
+      consumer(async () => undefined),
+    );
+    await queue.send([chunk(1), chunk(2), chunk(3)]);
+    await firstStarted;
+    let closed = false;
+    const closing = queue.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(ran).toEqual(['chunk-1']);
+    expect(queue.unfinishedBodies().map((body) => nameOf(JSON.parse(body) as BatchTask))).toEqual(['chunk-2', 'chunk-3']);
+  });
+
   it('runs plan and finalize tasks before queued chunks, retries failures and dead-letters after the last attempt', async () => {
     const queue = new InProcessTaskQueue<BatchTask>({ ...options, concurrency: 1, maxReceiveCount: 2 });
     const ran: string[] = [];

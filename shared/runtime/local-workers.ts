@@ -1,0 +1,81 @@
+import type { InProcessTaskQueue, SqsBatchHandler } from '../adapters/in-process/in-process-task-queue.js';
+import { logger } from '../observability/logger.js';
+import { apiLimitsOf } from './api-limits.js';
+import { EXPIRY_SWEEP_MS } from './batch-runtime.js';
+import { engineTaskHandlers } from './engine-task-handlers.js';
+import { runtimeBatchEngine } from './runtime-batch-engine.js';
+import type { ServiceRuntime } from './service-runtime.js';
+
+/** A lane's consumers: what the event source mappings of its queue and dead-letter queue call on AWS. */
+export interface LaneHandlers {
+  readonly worker: SqsBatchHandler;
+  readonly deadLetter: SqsBatchHandler;
+}
+
+/** What a stop left undone: work held only in this process's memory, lost with it. */
+export interface UnfinishedWork {
+  readonly jobIds: readonly string[];
+  readonly batchIds: readonly string[];
+}
+
+/** The workers a process started; `stop` is its shutdown path. */
+export interface LocalWorkers {
+  /**
+   * Stops both lanes delivering and the expiry sweep, and resolves once the deliveries in flight have returned (their
+   * ONNX runs ended), with the jobs and batches left unfinished.
+   */
+  stop(): Promise<UnfinishedWork>;
+}
+
+/**
+ * On `npm start` (the local backend) the process that serves also runs the async engine: the chunk lane delivers to the
+ * handlers the chunk functions run (passed in: they live in functions/), the batch lane to the engine's routine, and a
+ * timer expires batches past their window and files past their retention. On AWS each is a function of its own (SQS
+ * triggers, a schedule, S3's lifecycle rule). A library that builds the HTTP app starts none of this: the process
+ * starter does, and keeps the handle.
+ */
+export function startLocalWorkers(runtime: ServiceRuntime, chunkLane: LaneHandlers): LocalWorkers {
+  const lanes: InProcessTaskQueue<object>[] = [];
+  if (runtime.localChunkQueue) {
+    runtime.localChunkQueue.attach(chunkLane.worker, chunkLane.deadLetter);
+    lanes.push(runtime.localChunkQueue);
+  }
+  const sweep = startBatchLane(runtime);
+  const batchLane = runtime.batches?.localQueue;
+  if (batchLane) lanes.push(batchLane);
+  return {
+    async stop() {
+      if (sweep) clearInterval(sweep);
+      await Promise.all(lanes.map((lane) => lane.close()));
+      return unfinishedWork(runtime, runtime.localChunkQueue?.unfinishedBodies() ?? []);
+    },
+  };
+}
+
+/** Attaches the engine's routine to the batch lane and starts the expiry sweep; undefined where there is no local lane. */
+function startBatchLane(runtime: ServiceRuntime): NodeJS.Timeout | undefined {
+  const local = runtime.batches?.localQueue;
+  const { limits, plan } = apiLimitsOf(runtime.config);
+  // Its own engine over the runtime's ports, as the batch worker function has its own beside the API's on AWS.
+  const engine = local ? runtimeBatchEngine(runtime, limits, plan) : undefined;
+  if (!local || !engine) return undefined;
+  const { worker, deadLetter } = engineTaskHandlers({ jobs: async () => runtime, batches: async () => engine });
+  local.attach(worker, deadLetter);
+  const sweep = setInterval(() => {
+    engine.expireDue().catch((error: unknown) => logger.error('batch expiry sweep failed', { error: error as Error }));
+    runtime.files?.deleteExpired?.().catch((error: unknown) => logger.error('file expiry sweep failed', { error: error as Error }));
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+  return sweep;
+}
+
+/** Jobs named by the chunk lane's unfinished tasks; batches the store holds as not yet ended. */
+async function unfinishedWork(runtime: ServiceRuntime, chunkBodies: readonly string[]): Promise<UnfinishedWork> {
+  const jobIds = new Set<string>();
+  for (const body of chunkBodies) {
+    const jobId = (JSON.parse(body) as { jobId?: unknown }).jobId;
+    if (typeof jobId === 'string') jobIds.add(jobId);
+  }
+  const batches = (await runtime.batches?.store.listActive()) ?? [];
+  return { jobIds: [...jobIds], batchIds: batches.map((batch) => batch.id) };
+}
