@@ -14,6 +14,8 @@ import {
 } from '../shared/http/node-http-adapter.js';
 import { beforeBody, oversizeBodyResult } from '../shared/http/refuse-before-body.js';
 import { authorizationOf } from '../shared/auth/presented-key.js';
+import { describeRefusal } from '../shared/http/describe-refusal.js';
+import { openExchange } from '../shared/http/pipeline/api-exchange.js';
 import { matchRoute } from '../shared/http/api-routes.js';
 import { createPrometheusExporter, type PrometheusExporter } from '../shared/adapters/local/prometheus-exporter.js';
 import { serviceRuntime } from '../shared/runtime/process-runtime.js';
@@ -160,10 +162,12 @@ async function metricsResult(
   req: IncomingMessage,
 ) {
   const event = toApiGatewayEvent(req, Buffer.alloc(0));
+  const read = (name: string) => event.headers[name];
   try {
-    await auth.authenticate(authorizationOf((name) => event.headers[name]));
+    await auth.authenticate(authorizationOf(read));
   } catch (error) {
-    return failureResult(event, error);
+    const { dialect, match } = openExchange(event);
+    return failureResult(event, describeRefusal(error, { dialect, match, header: read }));
   }
   const { contentType, body } = await prometheus.render();
   return { statusCode: 200, headers: { 'content-type': contentType }, body };

@@ -1,8 +1,8 @@
-import { RerankError } from '../core/rerank-error.js';
 import type { ApiKeyLimits, ApiKeyRecord } from './api-key-record.js';
 import type { ApiKeyStore } from './api-key-store.js';
 import type { Caller } from './caller.js';
-import { MISSING_KEY_MESSAGE, presentedKey } from './presented-key.js';
+import { CredentialRefusedError } from './credential-refused-error.js';
+import { absentKeyProblem, presentedKey } from './presented-key.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { RateLimitedError } from './rate-limited-error.js';
 
@@ -24,7 +24,7 @@ export interface ApiKeyAuthenticatorOptions {
 
 /**
  * The key an Authorization header presents (presentedKey: Bearer, or a SigV4 access key id) -> the key's record (via the store, typically a CachedApiKeyStore) -> one unit
- * of its per-minute rate. Throws RerankError('unauthorized') or RateLimitedError; error texts never hold the key.
+ * of its per-minute rate. Throws CredentialRefusedError (a 401) or RateLimitedError; error texts never hold the key.
  */
 export class ApiKeyAuthenticator {
   readonly #store: ApiKeyStore;
@@ -41,9 +41,9 @@ export class ApiKeyAuthenticator {
 
   async authenticate(authorization: string | undefined): Promise<KeyCaller> {
     const key = presentedKey(authorization);
-    if (key === undefined) throw new RerankError('unauthorized', MISSING_KEY_MESSAGE);
+    if (key === undefined) throw new CredentialRefusedError(absentKeyProblem(authorization));
     const record = await this.#store.findByKey(key);
-    if (record === undefined) throw new RerankError('unauthorized', 'invalid API key');
+    if (record === undefined) throw new CredentialRefusedError({ kind: 'unknown' });
     const remaining = await this.#consume(record);
     return {
       keyId: record.keyId,
@@ -56,8 +56,8 @@ export class ApiKeyAuthenticator {
   /** Whether the key is a known one, without spending the caller's rate limit (the request is counted later). */
   async verify(authorization: string | undefined): Promise<void> {
     const key = presentedKey(authorization);
-    if (key === undefined) throw new RerankError('unauthorized', MISSING_KEY_MESSAGE);
-    if ((await this.#store.findByKey(key)) === undefined) throw new RerankError('unauthorized', 'invalid API key');
+    if (key === undefined) throw new CredentialRefusedError(absentKeyProblem(authorization));
+    if ((await this.#store.findByKey(key)) === undefined) throw new CredentialRefusedError({ kind: 'unknown' });
   }
 
   async #consume(record: ApiKeyRecord): Promise<number | undefined> {

@@ -1,3 +1,5 @@
+import type { CredentialProblem } from './credential-refused-error.js';
+
 /** `Authorization: Bearer <key>` (scheme case-insensitive, surrounding spaces allowed). */
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -42,5 +44,27 @@ export function authorizationOf(header: (name: string) => string | undefined): s
   return apiKey === undefined ? undefined : `Bearer ${apiKey.trim()}`;
 }
 
-/** What a caller without a key is told to send (the SigV4 and Api-Key forms are in docs/api.md). */
-export const MISSING_KEY_MESSAGE = 'missing API key: send Authorization: Bearer <key>';
+/**
+ * Why an Authorization header that presents no key was not read, in words that never quote it (a bare key or a
+ * mistyped scheme may be the secret itself).
+ */
+export function unreadAuthorization(authorization: string): string {
+  const value = authorization.trim();
+  const scheme = /^(\S+)(\s+\S)?/.exec(value);
+  if (scheme === null) return 'an empty Authorization header';
+  const name = scheme[1]!.toLowerCase();
+  if (scheme[2] === undefined) {
+    return name === 'bearer' || name === 'basic'
+      ? `an Authorization header with the ${scheme[1]} scheme and no key`
+      : 'an Authorization header holding a bare value without the Bearer scheme';
+  }
+  if (name === 'basic') return 'a Basic credential without a password (the key goes as the password; any user name)';
+  if (name === 'aws4-hmac-sha256') return 'a SigV4 header without a Credential=<access key id>/...';
+  if (name === 'bearer') return 'a Bearer header with more than one word after the scheme';
+  return 'an Authorization header of a scheme this service does not read (Bearer, SigV4 or Basic)';
+}
+
+/** What was wrong with a request's Authorization, when it presents no key: missing, or there but unread. */
+export function absentKeyProblem(authorization: string | undefined): CredentialProblem {
+  return authorization === undefined ? { kind: 'missing' } : { kind: 'misplaced', found: unreadAuthorization(authorization) };
+}

@@ -104,6 +104,11 @@ export interface Dialect {
   /** True where the wire format defines the answer to no documents (the RAG tool answers an empty ranking). */
   readonly acceptsEmptyDocuments?: boolean;
   formatError(error: RerankError, context: DialectContext): DialectResponse;
+  /**
+   * Where its clients put the service's key, when not `Authorization: Bearer <key>` (their `api_key`): named in a
+   * 401, so the caller learns the fix for their own client (`Pinecone's clients send the key as Api-Key: <key>`).
+   */
+  readonly keyPlacement?: string;
   /** Set where a batch line may name its documents by a corpus file (the declared `documentsFileId` input). */
   readonly corpus?: CorpusPaths;
   /** The request body as JSON Schema: checked before `parse` runs, and published in `/openapi.json`. */

@@ -3,6 +3,8 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { authorizationOf } from '../auth/presented-key.js';
 import type { RequestAuthenticator } from '../auth/request-authenticator.js';
 import { failureResult } from './api-app.js';
+import { describeRefusal } from './describe-refusal.js';
+import { openExchange } from './pipeline/api-exchange.js';
 import { bodyTooLargeError } from './body-too-large-error.js';
 import { matchRoute } from './api-routes.js';
 import { toApiGatewayEvent } from './node-http-adapter.js';
@@ -26,10 +28,11 @@ export async function beforeBody(req: IncomingMessage, checks: BeforeBodyChecks)
   const event = toApiGatewayEvent(req, Buffer.alloc(0));
   const match = matchRoute(event.requestContext.http.method, event.rawPath, checks.maxPathChars);
   if (match.found !== 'route') return { readBody: false };
+  const read = (name: string) => event.headers[name];
   try {
-    if (!match.route.public) await checks.auth.verify(authorizationOf((name) => event.headers[name]));
+    if (!match.route.public) await checks.auth.verify(authorizationOf(read));
   } catch (error) {
-    return { refuse: failureResult(event, error) };
+    return { refuse: failureResult(event, describeRefusal(error, { dialect: openExchange(event).dialect, match, header: read })) };
   }
   const announced = Number(req.headers['content-length']);
   if (Number.isFinite(announced) && announced > checks.maxBodyBytes) {

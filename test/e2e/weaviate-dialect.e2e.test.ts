@@ -60,7 +60,10 @@ describe("Weaviate's reranker-transformers protocol under RERANK_WEAVIATE_PREFIX
 
   it('answers failures as {error}, which Weaviate quotes: a wrong key, a bad body, a wrong Content-Type', async () => {
     const denied = await weaviatePost({ query: QUERY, documents: DOCS }, `Basic ${Buffer.from('weaviate:sk-wrong').toString('base64')}`);
-    expect(denied).toMatchObject({ status: 401, body: { error: 'invalid API key' } });
+    expect(denied).toMatchObject({
+      status: 401,
+      body: { error: expect.stringMatching(/^invalid API key: the Basic password .*RERANKER_INFERENCE_API/) },
+    });
     const bad = await weaviatePost({ query: QUERY, documents: 'one' });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ error: expect.stringContaining('documents') });

@@ -3,6 +3,7 @@ import { toRerankRequest } from '../define-wire-fields.js';
 import type { Dialect, DialectResponse } from '../dialect.js';
 import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 import { formatBedrockError } from './bedrock-error-envelope.js';
+import { BEDROCK_KEY_PLACEMENT } from './bedrock-key-placement.js';
 import { bedrockRequestFields, isBedrockBody } from './bedrock-request-fields.js';
 import { bedrockErrorSchema, bedrockResponseSchema } from './bedrock-response-schema.js';
 
@@ -55,4 +56,5 @@ export const bedrockDialect: Dialect = {
   },
 
   formatError: formatBedrockError,
+  keyPlacement: BEDROCK_KEY_PLACEMENT,
 };

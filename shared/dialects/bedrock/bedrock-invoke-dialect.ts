@@ -4,6 +4,7 @@ import { cohereV2Dialect } from '../cohere-v2/cohere-v2-dialect.js';
 import { cohereV2ResponseSchema } from '../cohere-v2/cohere-v2-response-schema.js';
 import { EXAMPLE_DOCUMENTS, EXAMPLE_QUERY } from '../example-texts.js';
 import { formatBedrockError } from './bedrock-error-envelope.js';
+import { BEDROCK_KEY_PLACEMENT } from './bedrock-key-placement.js';
 import { bedrockInvokeRequestFields } from './bedrock-invoke-request-fields.js';
 import { bedrockErrorSchema } from './bedrock-response-schema.js';
 
@@ -26,4 +27,5 @@ export const bedrockInvokeDialect: Dialect = {
   // Cohere's reply, as Bedrock passes the model's answer through.
   formatOutcome: (outcome, context) => cohereV2Dialect.formatOutcome(outcome, context),
   formatError: formatBedrockError,
+  keyPlacement: BEDROCK_KEY_PLACEMENT,
 };

@@ -32,6 +32,7 @@ export const pineconeDialect: Dialect = {
   },
   exampleHeaders: { 'x-pinecone-api-version': PINECONE_API_VERSION },
   sharesPath: { path: '/rerank', claimsHeaders: isPineconeRequest },
+  keyPlacement: "Pinecone's clients send the key as Api-Key: <key> (the client's apiKey)",
   ...declaredParse(pineconeRequestFields),
   responseSchema: pineconeResponseSchema,
   errorSchema: pineconeErrorSchema,

@@ -30,6 +30,8 @@ function recordFields(source: Readonly<Record<string, unknown>> | undefined): Re
 export const vertexDialect: Dialect = {
   name: 'vertex',
   paths: [VERTEX_RANK_PATH],
+  keyPlacement:
+    "give Google's client an authClient holding the key as its access token (new OAuth2Client().setCredentials({access_token: <key>})); it is sent as Authorization: Bearer <key>",
   example: {
     model: 'semantic-ranker-default@latest',
     query: EXAMPLE_QUERY,

@@ -4,6 +4,7 @@ import { RerankError } from '../../core/rerank-error.js';
 import { logger } from '../../observability/logger.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from '../response-size.js';
 import { classifyFailure } from '../classify-failure.js';
+import { describeRefusal } from '../describe-refusal.js';
 import { header } from './api-exchange.js';
 import type { ApiMiddleware } from './api-middleware.js';
 import { errorResult } from './error-result.js';
@@ -17,9 +18,16 @@ export const authenticate = (auth: RequestAuthenticator): ApiMiddleware => ({
   before: async ({ event: exchange }) => {
     const { match } = exchange;
     if (match.found !== 'route') return;
-    exchange.caller = match.route.public
-      ? { keyId: 'anonymous' }
-      : await auth.authenticate(authorizationOf((name) => header(exchange.event, name)));
+    if (match.route.public) {
+      exchange.caller = { keyId: 'anonymous' };
+      return;
+    }
+    const read = (name: string) => header(exchange.event, name);
+    try {
+      exchange.caller = await auth.authenticate(authorizationOf(read));
+    } catch (error) {
+      throw describeRefusal(error, { dialect: exchange.dialect, match, header: read });
+    }
   },
 });
 

@@ -42,7 +42,7 @@ describe.each(providers)('ai rerank() with the %s provider', (_name, model) => {
     const error = await caught(() => rerank({ model: model('sk-wrong'), query: QUERY, documents: DOCS, maxRetries: 0 }));
 
     expect(error.statusCode).toBe(401);
-    expect(error.message).toBe('invalid API key');
+    expect(error.message).toMatch(/^invalid API key: /);
   });
 
   it('a request whose job outlives the wait is an error naming the poll URL', async () => {

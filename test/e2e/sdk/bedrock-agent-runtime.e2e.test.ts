@@ -84,7 +84,7 @@ describe('@aws-sdk/client-bedrock-agent-runtime RerankCommand', () => {
 
     const denied = await failure(client('sk-wrong').send(new RerankCommand(input(DOCS))));
     expect(denied).toBeInstanceOf(AccessDeniedException);
-    expect((denied as AccessDeniedException).message).toBe('invalid API key');
+    expect((denied as AccessDeniedException).message).toMatch(/^invalid API key: the SigV4 access key id .*accessKeyId: <key>/);
   });
 
   it('answers a set past the synchronous limit through a job: still running past the wait, named by its poll path', async () => {

@@ -50,7 +50,7 @@ describe('cohere-ai v1 client (POST /v1/rerank)', () => {
     const error = await caught(() => client.rerank({ model: 'rerank-v3.5', query: QUERY, documents: DOCS }));
 
     expect(error.statusCode).toBe(401);
-    expect(error.body).toMatchObject({ message: 'invalid API key' });
+    expect(error.body).toMatchObject({ message: expect.stringMatching(/^invalid API key: /) });
     expect(error.message).toContain('invalid API key');
   });
 

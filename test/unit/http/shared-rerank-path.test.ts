@@ -76,7 +76,10 @@ describe('Pinecone on /rerank: claimed by its headers', () => {
     // A wrong key is refused before the body is read, in Pinecone's envelope.
     const refused = await post(rt.app, { not: 'read' }, { 'api-key': 'wrong', ...DIALECTS.pinecone.exampleHeaders });
     expect(refused.statusCode).toBe(401);
-    expect(JSON.parse(refused.body as string)).toEqual({ status: 401, error: { code: 'UNAUTHENTICATED', message: 'invalid API key' } });
+    expect(JSON.parse(refused.body as string)).toEqual({
+      status: 401,
+      error: { code: 'UNAUTHENTICATED', message: expect.stringMatching(/^invalid API key: the Api-Key header/) },
+    });
   });
 });
 
@@ -122,7 +125,7 @@ describe('keys as SigV4 clients present them', () => {
     expect(ok.statusCode).toBe(200);
     expect(refused.statusCode).toBe(401);
     expect(refused.headers?.['x-amzn-ErrorType']).toBe('AccessDeniedException');
-    expect(JSON.parse(refused.body as string)).toEqual({ message: 'invalid API key' });
+    expect(JSON.parse(refused.body as string)).toEqual({ message: expect.stringMatching(/^invalid API key: the SigV4 access key id/) });
     // The access log and every other line are written, and none carries either key.
     expect(written.join('')).toContain('"path":"/rerank"');
     for (const secret of [key, wrong]) expect(written.join('')).not.toContain(secret);
