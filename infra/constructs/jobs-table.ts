@@ -115,7 +115,8 @@ export const TABLE_ACCESS = {
   /**
    * The batch worker runs plan, chunk and finalize tasks and the expiry sweep; on the key's quota ledger it charges each
    * result line's bytes as it is kept, moves them to the output files' holds (the batch's line holds found by their id
-   * prefix: a Query of the key's hold items) and gives the running batch back.
+   * prefix: a Query of the key's hold items), grows the batch's queued-pairs hold as it plans (read, then one transaction) and
+   * gives the running batch and its queued pairs back.
    */
   batchWorker: [
     { partitions: ['batches', 'activeBatches'], actions: BATCH_STORE },

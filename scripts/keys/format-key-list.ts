@@ -5,7 +5,7 @@ const iso = (seconds: number | undefined): string =>
 
 /** A plain-text table of key records: ids, names, prefixes, times and limits; there is no key to print. */
 export function formatKeyList(records: readonly ApiKeyRecord[]): string {
-  const header = ['KEY ID', 'NAME', 'PREFIX', 'CREATED', 'REVOKED', 'RATE/MIN', 'MAX JOBS'];
+  const header = ['KEY ID', 'NAME', 'PREFIX', 'CREATED', 'REVOKED', 'RATE/MIN', 'MAX JOBS', 'MAX QUEUED PAIRS'];
   const rows = records.map((r) => [
     r.keyId,
     r.name,
@@ -14,6 +14,7 @@ export function formatKeyList(records: readonly ApiKeyRecord[]): string {
     iso(r.revokedAt),
     r.rateLimitPerMinute === undefined ? 'default' : String(r.rateLimitPerMinute),
     r.maxConcurrentJobs === undefined ? 'default' : String(r.maxConcurrentJobs),
+    r.maxQueuedPairs === undefined ? 'default' : String(r.maxQueuedPairs),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>

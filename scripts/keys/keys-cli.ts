@@ -6,7 +6,7 @@ import { DEFAULT_KEY_FILE, MissingRegionError, openKeyStore } from './key-store-
 const HELP = `Manage rerank API keys (stored as SHA-256 digests only; a key is shown once, at creation).
 
 Usage:
-  npm run keys -- create --name <name> [--rate <requests per minute>] [--max-jobs <n>]
+  npm run keys -- create --name <name> [--rate <requests per minute>] [--max-jobs <n>] [--max-queued-pairs <n>]
   npm run keys -- list
   npm run keys -- revoke <keyId>
 
@@ -28,6 +28,7 @@ const OPTIONS = {
   name: { type: 'string' },
   rate: { type: 'string' },
   'max-jobs': { type: 'string' },
+  'max-queued-pairs': { type: 'string' },
   file: { type: 'string' },
   table: { type: 'string' },
   endpoint: { type: 'string' },
@@ -66,9 +67,11 @@ async function main(argv: readonly string[]): Promise<number> {
         if (rest.length > 0) throw new UsageError(`unexpected argument: ${rest[0]}`);
         const rateLimitPerMinute = positiveInt('--rate', values.rate);
         const maxConcurrentJobs = positiveInt('--max-jobs', values['max-jobs']);
+        const maxQueuedPairs = positiveInt('--max-queued-pairs', values['max-queued-pairs']);
         const { key, record } = await target.store.create(values.name, {
           ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
           ...(maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs }),
+          ...(maxQueuedPairs === undefined ? {} : { maxQueuedPairs }),
         });
         if (values.json) process.stdout.write(`${JSON.stringify({ key, record })}\n`);
         else process.stdout.write(`Created key "${record.name}" (id ${record.keyId}) in ${target.description}\n\n  ${key}\n\n`);

@@ -49,6 +49,7 @@ export class ApiKeyAuthenticator {
       keyId: record.keyId,
       name: record.name,
       maxConcurrentJobs: record.maxConcurrentJobs ?? this.#defaults.maxConcurrentJobs,
+      ...(record.maxQueuedPairs === undefined ? {} : { maxQueuedPairs: record.maxQueuedPairs }),
       remaining,
     };
   }

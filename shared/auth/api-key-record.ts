@@ -4,6 +4,8 @@ export interface ApiKeyLimits {
   readonly rateLimitPerMinute?: number;
   /** Jobs running at once. */
   readonly maxConcurrentJobs?: number;
+  /** Pairs (documents x query lines) its running batches may have queued at once. */
+  readonly maxQueuedPairs?: number;
 }
 
 /** What a store keeps about a key: never the key itself, only non-secret facts. Times are epoch seconds. */

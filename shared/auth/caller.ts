@@ -4,4 +4,6 @@ export interface Caller {
   readonly keyId: string;
   /** Jobs this key may have running at once; undefined = unlimited. */
   readonly maxConcurrentJobs?: number | undefined;
+  /** The key's own bound on its batches' queued pairs; undefined = the service's (RERANK_BATCH_MAX_QUEUED_PAIRS). */
+  readonly maxQueuedPairs?: number | undefined;
 }

@@ -18,6 +18,7 @@ export function mintApiKey(name: string, limits: ApiKeyLimits, now: number): Min
   }
   checkLimit('rateLimitPerMinute', limits.rateLimitPerMinute);
   checkLimit('maxConcurrentJobs', limits.maxConcurrentJobs);
+  checkLimit('maxQueuedPairs', limits.maxQueuedPairs);
   const key = generateApiKey();
   const record: ApiKeyRecord = {
     keyId: keyIdOf(key),
@@ -26,6 +27,7 @@ export function mintApiKey(name: string, limits: ApiKeyLimits, now: number): Min
     createdAt: now,
     ...(limits.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: limits.rateLimitPerMinute }),
     ...(limits.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: limits.maxConcurrentJobs }),
+    ...(limits.maxQueuedPairs === undefined ? {} : { maxQueuedPairs: limits.maxQueuedPairs }),
   };
   return { key, digest: apiKeyDigest(key), record };
 }

@@ -52,6 +52,10 @@ export class RequestAuthenticator {
       if (operator) return operator;
     }
     const client = await clientKeys.authenticate(authorization);
-    return { keyId: client.keyId, ...(client.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: client.maxConcurrentJobs }) };
+    return {
+      keyId: client.keyId,
+      ...(client.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: client.maxConcurrentJobs }),
+      ...(client.maxQueuedPairs === undefined ? {} : { maxQueuedPairs: client.maxQueuedPairs }),
+    };
   }
 }

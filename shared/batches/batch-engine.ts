@@ -31,6 +31,11 @@ export interface BatchView {
   readonly progress?: BatchProgress;
 }
 
+/** The creating key's own bounds, kept on the batch for the planner (absent = the service's). */
+export interface OwnBounds {
+  readonly maxQueuedPairs?: number | undefined;
+}
+
 /**
  * The batch engine: create answers at once (record + one plan task); the planner, chunk workers and finalizer
  * run from the task queue. Cancel and completion_window expiry keep what finished. Knows ports only.
@@ -47,7 +52,7 @@ export class BatchEngine {
   }
 
   /** Records the batch as `validating` and queues its planning (the engine's one accept path, acceptWork, as a job's); the input is read after this answers. */
-  async create(ownerKeyId: string, input: CreateBatchInput, idempotencyKey?: string): Promise<BatchView> {
+  async create(ownerKeyId: string, input: CreateBatchInput, idempotencyKey?: string, owner: OwnBounds = {}): Promise<BatchView> {
     const { store, files, limits } = this.#deps;
     const requestHash = createBatchRequestHash(input);
     const id = idempotencyKey === undefined ? `batch_${randomUUID().replace(/-/g, '')}` : idempotentBatchId(ownerKeyId, idempotencyKey);
@@ -82,6 +87,7 @@ export class BatchEngine {
           createdAt: now,
           expiresAt: now + limits.completionWindowSeconds,
           ...(idempotencyKey === undefined ? {} : { requestHash }),
+          ...(owner.maxQueuedPairs === undefined ? {} : { maxQueuedPairs: owner.maxQueuedPairs }),
           status: 'validating',
           total: 0,
           planned: false,

@@ -15,6 +15,7 @@ const FINAL: Readonly<Record<BatchEnding, { status: BatchStatus; at: BatchTimest
   cancelled: { status: 'cancelled', at: 'cancelledAt', unfinished: 'batch_cancelled' },
   expired: { status: 'expired', at: 'expiredAt', unfinished: 'batch_expired' },
   quota_exceeded: { status: 'failed', at: 'failedAt', unfinished: 'batch_failed' },
+  queued_pairs_exceeded: { status: 'failed', at: 'failedAt', unfinished: 'batch_failed' },
 };
 
 const UNFINISHED_MESSAGE: Readonly<Record<BatchEnding, string>> = {
@@ -22,6 +23,7 @@ const UNFINISHED_MESSAGE: Readonly<Record<BatchEnding, string>> = {
   cancelled: 'the batch was cancelled before this request finished',
   expired: 'the batch expired (completion_window) before this request finished',
   quota_exceeded: "the batch's output passed the key's stored-bytes quota before this request finished",
+  queued_pairs_exceeded: "the batch failed (token_limit_exceeded: the key's queued pairs were at their bound) before this request finished",
 };
 
 const QUOTA_EXCEEDED = {

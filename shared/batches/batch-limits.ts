@@ -5,6 +5,11 @@
 export interface BatchLimits {
   /** Batches a key may have not yet finished (validating .. finalizing); past it create is a 429. */
   readonly maxRunningBatches: number;
+  /**
+   * Pairs (documents x query lines) a key's running batches may have queued at once, reserved line by line as the
+   * planner sends them; past it the batch fails `token_limit_exceeded` (a key's own bound, `--max-queued-pairs`, wins).
+   */
+  readonly maxQueuedPairs: number;
   /** Request lines per input file (OpenAI's 50,000); past it the batch fails with `too_many_lines`. */
   readonly maxLinesPerBatch: number;
   /** Documents in one `documents_file_id` corpus; past it the line fails. */
@@ -52,6 +57,8 @@ export interface BatchLimits {
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   maxRunningBatches: 10,
+  // 1,000 lines over a 1,000,000-document corpus, twice.
+  maxQueuedPairs: 2_000_000_000,
   maxLinesPerBatch: 50_000,
   maxCorpusDocuments: 1_000_000,
   maxCorpusResultsWithoutTopN: 10_000,

@@ -49,6 +49,8 @@ export interface BatchSpec {
   readonly expiresAt: number;
   /** SHA-256 of the canonical create request when it came with an Idempotency-Key. */
   readonly requestHash?: string;
+  /** The creating key's own bound on queued pairs (`--max-queued-pairs`); absent = the service's. */
+  readonly maxQueuedPairs?: number;
 }
 
 export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampField, number>> {
@@ -61,7 +63,13 @@ export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampFie
    * Where planning resumes after a failure: the input file's byte and line after the last line whose request and
    * tasks are recorded and sent, and the request count by then. Absent = from the start.
    */
-  readonly planCheckpoint?: { readonly nextByte: number; readonly nextLine: number; readonly total: number };
+  readonly planCheckpoint?: {
+    readonly nextByte: number;
+    readonly nextLine: number;
+    readonly total: number;
+    /** Pairs of the lines before `nextLine`: what the batch's queued-pairs hold is set to when planning resumes. */
+    readonly queuedPairs?: number;
+  };
   readonly errors?: readonly BatchError[];
   readonly outputFileId?: string;
   readonly errorFileId?: string;
@@ -71,8 +79,11 @@ export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampFie
   readonly ending?: BatchEnding;
 }
 
-/** `quota_exceeded`: a result line would have passed the key's stored-bytes quota; the batch ends failed with what it has. */
-export type BatchEnding = 'completed' | 'cancelled' | 'expired' | 'quota_exceeded';
+/**
+ * `quota_exceeded`: a result line would have passed the key's stored-bytes quota; `queued_pairs_exceeded`: a line's
+ * pairs would have passed the key's queued-pairs bound. Either way the batch ends failed with what it has.
+ */
+export type BatchEnding = 'completed' | 'cancelled' | 'expired' | 'quota_exceeded' | 'queued_pairs_exceeded';
 
 /** Where a request's candidate documents are: in its own input line, or one per line of a corpus file. */
 export type CandidateSource =

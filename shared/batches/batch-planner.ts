@@ -15,6 +15,7 @@ import { storedAnalysisFor } from './stored-analysis-for.js';
 import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
 import { isBlankLine, readJsonlLines } from './jsonl-lines.js';
+import { QueuedPairs, failOverQueuedPairs } from './queued-pairs.js';
 
 /** Request plans written at once before their tasks are sent (the SDK's 50 sockets leave room for the sends). */
 export const PLAN_WRITES = 32;
@@ -88,12 +89,17 @@ export class BatchPlanner {
       await forEachBounded(plans, PLAN_WRITES, (plan) => this.#deps.store.putRequest(batch.id, plan));
       plans = [];
     };
-    const flush = async () => {
+    // The key's queued pairs are reserved for the round's lines before their tasks are sent; false = the batch ended.
+    const queued = new QueuedPairs(this.#deps, batch);
+    const flush = async (): Promise<boolean> => {
       // Open groups go out with this round: everything recorded before a checkpoint has its tasks sent.
       pending.push(...groups.drain());
       await writePlans();
-      if (pending.length > 0) await this.#deps.queue.send(pending, { tenant: batch.ownerKeyId });
+      const refused = await queued.reserve();
+      if (refused) await failOverQueuedPairs(this.#deps, batch, refused);
+      else if (pending.length > 0) await this.#deps.queue.send(pending, { tenant: batch.ownerKeyId });
       pending = [];
+      return refused === undefined;
     };
     let total = from?.total ?? 0;
     const source =
@@ -133,6 +139,7 @@ export class BatchPlanner {
         total++;
         const planned = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
         if (planned) {
+          queued.add(line.line, planned.plan.candidates.count);
           plans.push(planned.plan);
           pending.push(...planned.tasks);
           if (planned.group) pending.push(...groups.add(planned.group.key, line.line, planned.group.spans, planned.group.maxLines));
@@ -143,9 +150,9 @@ export class BatchPlanner {
         plans.length >= limits.planFlushTasks ||
         (checkpointLine && performance.now() >= sliceEnds)
       ) {
-        await flush();
+        if (!(await flush())) return 'stopped';
         // Everything up to this line is recorded and sent: a later failure resumes after it (and a cancel stops here).
-        const checkpoint = { nextByte: line.range.end + 1, nextLine: line.line + 1, total };
+        const checkpoint = { nextByte: line.range.end + 1, nextLine: line.line + 1, total, queuedPairs: queued.total };
         if ((await store.update(batch.id, ['validating'], { planCheckpoint: checkpoint, total })) === undefined) return 'stopped';
         if (performance.now() >= sliceEnds) {
           // Out of time: the next plan task resumes at this checkpoint. Sent after the checkpoint is written, so a
@@ -156,7 +163,7 @@ export class BatchPlanner {
         }
       }
     }
-    if (pending.length > 0 || plans.length > 0) await flush();
+    if ((pending.length > 0 || plans.length > 0) && !(await flush())) return 'stopped';
     const now = nowSeconds(this.#deps);
     const started = await store.update(batch.id, ['validating'], { status: 'in_progress', inProgressAt: now, total, planned: true });
     logger.info('batch planned', { batchId: batch.id, requests: total });

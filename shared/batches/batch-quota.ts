@@ -18,9 +18,14 @@ export interface BatchQuota {
 }
 
 /** A hold left by a process that died before releasing it frees itself this long after the batch's window. */
-const STALE_HOLD_GRACE_SECONDS = 86_400;
+export const STALE_HOLD_GRACE_SECONDS = 86_400;
 
 const runningHoldId = (batchId: string): string => `batch:${batchId}`;
+/**
+ * A batch's one hold on its key's `queued_pairs` (documents x query lines of the lines it has queued): taken and grown
+ * by the planner (queued-pairs.ts), given back with the running batch.
+ */
+export const queuedPairsHoldId = (batchId: string): string => `batch-pairs:${batchId}`;
 // The trailing colon keeps one batch's prefix from matching another's ids.
 const lineHoldPrefix = (batchId: string): string => `batch-line:${batchId}:`;
 const lineHoldId = (batchId: string, line: number): string => `${lineHoldPrefix(batchId)}${line}`;
@@ -38,8 +43,12 @@ export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecor
   }
 }
 
-/** Gives the running batch back once the batch has ended (safe to call again: a second release finds nothing). */
+/**
+ * Gives the running batch and its queued pairs back once the batch has ended, at every end (safe to call again: a
+ * second release finds nothing).
+ */
 export async function releaseRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>): Promise<void> {
+  await quota.ledger.release(batch.ownerKeyId, queuedPairsHoldId(batch.id));
   await quota.ledger.release(batch.ownerKeyId, runningHoldId(batch.id));
 }
 

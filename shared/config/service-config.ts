@@ -71,6 +71,8 @@ export interface FilesConfig {
 /** Batch quotas per key and the retention of output files (RERANK_BATCH_*, RERANK_FILE_RETENTION_DAYS). */
 export interface BatchQuotasConfig {
   readonly maxRunningBatches: number;
+  /** Documents x query lines a key's running batches may have queued (RERANK_BATCH_MAX_QUEUED_PAIRS). */
+  readonly maxQueuedPairs: number;
   readonly maxLinesPerBatch: number;
   readonly maxCorpusDocuments: number;
   readonly maxCorpusResultsWithoutTopN: number;
@@ -242,6 +244,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
     auth: readAuthSetting(env, jobs.backend),
     batches: {
       maxRunningBatches: setting(env, 'RERANK_BATCH_MAX_RUNNING'),
+      maxQueuedPairs: setting(env, 'RERANK_BATCH_MAX_QUEUED_PAIRS'),
       maxLinesPerBatch: setting(env, 'RERANK_BATCH_MAX_LINES'),
       maxCorpusDocuments: setting(env, 'RERANK_BATCH_MAX_CORPUS_DOCUMENTS'),
       maxCorpusResultsWithoutTopN: setting(env, 'RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N'),

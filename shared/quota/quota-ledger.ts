@@ -1,9 +1,17 @@
 /**
  * One ledger per key for every bound a caller can fill: each counter is a running total of what the key holds now.
  * Files and uploads use `files`, `stored_bytes` and `pending_uploads`; the async engine puts its running work on the
- * same ledger: `running_batches` (a hold per batch), `running_jobs` (a hold per job) and each kept result line's bytes.
+ * same ledger: `running_batches` (a hold per batch), `running_jobs` (a hold per job), each kept result line's bytes, and
+ * `queued_pairs` (documents x query lines a batch has queued, one growing hold per batch).
  */
-export type QuotaCounter = 'files' | 'stored_bytes' | 'pending_uploads' | 'running_batches' | 'running_jobs' | 'output_bytes';
+export type QuotaCounter =
+  | 'files'
+  | 'stored_bytes'
+  | 'pending_uploads'
+  | 'running_batches'
+  | 'running_jobs'
+  | 'output_bytes'
+  | 'queued_pairs';
 
 export const QUOTA_COUNTERS: readonly QuotaCounter[] = [
   'files',
@@ -12,6 +20,7 @@ export const QUOTA_COUNTERS: readonly QuotaCounter[] = [
   'running_batches',
   'running_jobs',
   'output_bytes',
+  'queued_pairs',
 ];
 
 /** Amounts per counter (absent = 0). As limits: absent = no bound on that counter. */

@@ -35,11 +35,16 @@ export function describeApiKeyStoreContract(
 
     it('keeps per-key limits', async () => {
       const { store } = await makeHarness();
-      const { key, record } = await store.create('limited', { rateLimitPerMinute: 120, maxConcurrentJobs: 3 });
-      expect(record).toMatchObject({ rateLimitPerMinute: 120, maxConcurrentJobs: 3 });
+      const { key, record } = await store.create('limited', {
+        rateLimitPerMinute: 120,
+        maxConcurrentJobs: 3,
+        maxQueuedPairs: 5_000_000_000,
+      });
+      expect(record).toMatchObject({ rateLimitPerMinute: 120, maxConcurrentJobs: 3, maxQueuedPairs: 5_000_000_000 });
       expect(await store.findByKey(key)).toEqual(record);
       const only = await store.create('rate only', { rateLimitPerMinute: 5 });
       expect(only.record.maxConcurrentJobs).toBeUndefined();
+      expect(only.record.maxQueuedPairs).toBeUndefined();
       expect((await store.findByKey(only.key))?.rateLimitPerMinute).toBe(5);
     });
 

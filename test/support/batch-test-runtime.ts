@@ -1,7 +1,7 @@
 import type { BatchLimits } from '../../shared/batches/batch-limits.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import type { ApiApp } from '../../shared/http/api-app.js';
-import type { InMemoryQuotaLedger } from '../../shared/adapters/memory/in-memory-quota-ledger.js';
+import type { QuotaLedger } from '../../shared/quota/quota-ledger.js';
 import { testRuntime, type BatchLane } from './test-runtime.js';
 import type { InMemoryFileStore } from './in-memory-file-store.js';
 
@@ -10,7 +10,7 @@ export { ManualBatchQueue } from './test-runtime.js';
 export interface BatchTestRuntime extends BatchLane {
   readonly app: ApiApp;
   /** The keys' quota ledger the Files API and the engines share. */
-  readonly quota: InMemoryQuotaLedger;
+  readonly quota: QuotaLedger;
 }
 
 /**

@@ -3,6 +3,7 @@ import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-
 import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
 import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
 import { InMemoryQuotaLedger } from '../../shared/adapters/memory/in-memory-quota-ledger.js';
+import type { QuotaLedger } from '../../shared/quota/quota-ledger.js';
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
 import { InMemoryRateLimiter } from '../../shared/adapters/memory/in-memory-rate-limiter.js';
 import type { BatchEngine } from '../../shared/batches/batch-engine.js';
@@ -36,6 +37,8 @@ export interface TestRuntimeOptions {
   readonly syncTimeoutMs?: number;
   /** The batch lane (`/v1/batches`, `/v1/files`, uploads); absent = none (those routes answer 404). */
   readonly batches?: BatchLaneOptions;
+  /** The keys' quota ledger (DynamoDB Local's in an integration test); absent = one in memory, as npm start has. */
+  readonly quota?: QuotaLedger;
 }
 
 export interface BatchLaneOptions {
@@ -86,7 +89,7 @@ export interface TestRuntime {
   readonly queue: InProcessTaskQueue<JobTask>;
   readonly keys: InMemoryApiKeyStore;
   /** The keys' quota ledger the jobs, the batches and the Files API share (running work, files, bytes). */
-  readonly quota: InMemoryQuotaLedger;
+  readonly quota: QuotaLedger;
   readonly scorers: ScorerRegistry;
   /** Present when the options asked for the batch lane. */
   readonly batches: BatchLane | undefined;
@@ -136,7 +139,7 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
   const queue = new InProcessTaskQueue<JobTask>({ concurrency: 1, batchSize: 1, maxReceiveCount: 2, retryDelayMs: 10 });
   const keys = new InMemoryApiKeyStore();
   // One ledger for the jobs, the Files API and the batch engines, as the backends give one.
-  const quota = new InMemoryQuotaLedger();
+  const quota = options.quota ?? new InMemoryQuotaLedger();
   const config = testConfig(options);
   const lane = options.batches && batchLanePorts(options.batches);
   const runtime = assembleServiceRuntime(config, options.scorers, {

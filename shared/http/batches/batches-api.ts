@@ -48,7 +48,8 @@ export class BatchesApi {
       case 'create': {
         const input = parseCreateBatchBody(request.readBody());
         const idempotencyKey = parseIdempotencyKey(request.header(IDEMPOTENCY_HEADER));
-        return json(200, batchObject(await this.#engine.create(owner, input, idempotencyKey)));
+        const bounds = { maxQueuedPairs: request.caller.maxQueuedPairs };
+        return json(200, batchObject(await this.#engine.create(owner, input, idempotencyKey, bounds)));
       }
       case 'get': {
         const id = request.params['id'] ?? '';

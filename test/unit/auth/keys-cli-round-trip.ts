@@ -39,7 +39,10 @@ export async function assertKeysCliRoundTrip(
   env: NodeJS.ProcessEnv = {},
 ): Promise<void> {
   const name = `round trip ${Date.now()}`;
-  const created = await runKeysCli(['create', '--name', name, '--rate', '30', '--max-jobs', '2', ...target], env);
+  const created = await runKeysCli(
+    ['create', '--name', name, '--rate', '30', '--max-jobs', '2', '--max-queued-pairs', '7000', ...target],
+    env,
+  );
   expect(created.code, created.stderr).toBe(0);
   expect(created.stderr).toMatch(/shown only once/);
   const key = created.stdout.match(/rk-[0-9A-Za-z]{40}/)?.[0] ?? '';
@@ -52,11 +55,13 @@ export async function assertKeysCliRoundTrip(
   const row = listed.stdout.split('\n').find((line) => line.startsWith(keyId)) ?? '';
   expect(row).toContain(name);
   expect(row).toContain(key.slice(0, 6));
-  expect(row).toMatch(/\s30\s+2$/);
+  expect(row).toMatch(/\s30\s+2\s+7000$/);
   expect(row).toMatch(/\s-\s/); // not revoked
 
   const json = await runKeysCli(['list', '--json', ...target], env);
-  expect(JSON.parse(json.stdout)).toContainEqual(expect.objectContaining({ keyId, name, rateLimitPerMinute: 30, maxConcurrentJobs: 2 }));
+  expect(JSON.parse(json.stdout)).toContainEqual(
+    expect.objectContaining({ keyId, name, rateLimitPerMinute: 30, maxConcurrentJobs: 2, maxQueuedPairs: 7000 }),
+  );
 
   const revoked = await runKeysCli(['revoke', keyId, ...target], env);
   expect(revoked.code, revoked.stderr).toBe(0);

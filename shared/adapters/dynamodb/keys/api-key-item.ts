@@ -13,6 +13,7 @@ export function toKeyAttributes(record: ApiKeyRecord): Item {
     ...(record.revokedAt === undefined ? {} : { revokedAt: { N: String(record.revokedAt) } }),
     ...(record.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: { N: String(record.rateLimitPerMinute) } }),
     ...(record.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: { N: String(record.maxConcurrentJobs) } }),
+    ...(record.maxQueuedPairs === undefined ? {} : { maxQueuedPairs: { N: String(record.maxQueuedPairs) } }),
   };
 }
 
@@ -21,6 +22,7 @@ export function fromKeyItem(item: Item): ApiKeyRecord {
   const revokedAt = number('revokedAt');
   const rateLimitPerMinute = number('rateLimitPerMinute');
   const maxConcurrentJobs = number('maxConcurrentJobs');
+  const maxQueuedPairs = number('maxQueuedPairs');
   return {
     keyId: item['keyId']?.S ?? '',
     name: item['name']?.S ?? '',
@@ -29,5 +31,6 @@ export function fromKeyItem(item: Item): ApiKeyRecord {
     ...(revokedAt === undefined ? {} : { revokedAt }),
     ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
     ...(maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs }),
+    ...(maxQueuedPairs === undefined ? {} : { maxQueuedPairs }),
   };
 }
