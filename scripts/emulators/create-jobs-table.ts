@@ -6,7 +6,7 @@ import {
   waitUntilTableExists,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } from './job-table-keys.js';
+import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } from '../../shared/adapters/dynamodb/job-table-keys.js';
 
 /**
  * Creates the jobs table for emulators and tests (the CDK stack owns the real one, with the same keys):

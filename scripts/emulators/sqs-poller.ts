@@ -1,7 +1,7 @@
 import { ChangeMessageVisibilityBatchCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { queueArn } from './create-chunk-queues.js';
-import { toSqsRecord } from './to-sqs-record.js';
+import { toSqsRecord } from '../../shared/adapters/sqs/to-sqs-record.js';
 
 export interface SqsPollerOptions {
   readonly client: SQSClient;

@@ -23,7 +23,7 @@ BERT optimizer fuses it into one contrib Attention node per layer, which it cann
 synthetic lexical-overlap task (query words present in the document). Random weights give near-tied scores
 (the logits differ by ~1e-3 between documents), so int8 noise of the same size reorders them; a briefly
 trained copy spreads its logits by whole units like a real reranker, which is what a rank-faithfulness
-check of a quantization recipe needs (scripts/bench/explore-quantization.py). A synthetic check, not a
+check of a quantization recipe needs (scripts/measure/scoring/explore-quantization.py). A synthetic check, not a
 real checkpoint: its rankings mean "query words present", nothing more.
 
     /tmp/mlvenv/bin/python scripts/model/build-random-shapes.py [--out bench/.models] [--only minilm-l6]

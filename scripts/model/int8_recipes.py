@@ -1,7 +1,7 @@
 """int8 quantization recipes for BERT-style cross-encoders: one place that says how each int8 graph is made.
 
 Used by the converters (export-onnx.py --quantize, build-random-shapes.py), by the bench
-(scripts/bench/quantize-variants.py) and by the recipe exploration (scripts/bench/explore-quantization.py),
+(scripts/measure/scoring/quantize-variants.py) and by the recipe exploration (scripts/measure/scoring/explore-quantization.py),
 so the graph the bench measures is the graph the converters ship.
 
     build_recipe(SHIPPED, Path("onnx/model.onnx"), Path("onnx/model_quantized.onnx"))

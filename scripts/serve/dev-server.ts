@@ -3,13 +3,13 @@
  * and stores; this process starter attaches their workers (the chunk lane to the same handlers Lambda runs, the batch
  * lane to the engine's routine) and the expiry sweep, and stops them when the server stops.
  */
-import { handler as deadLetterHandler } from '../functions/workers/chunk-dead-letter.js';
-import { handler as scoreChunkHandler } from '../functions/workers/score-chunk.js';
-import { localLambdaContext } from '../shared/http/node-http-adapter.js';
-import { loadServiceConfig } from '../shared/config/service-config.js';
-import { startLocalWorkers } from '../shared/runtime/local-workers.js';
-import { configureProcessRuntime, serviceRuntime } from '../shared/runtime/process-runtime.js';
-import { resolveHubModelsFromEnv } from '../shared/scoring/model-pull/index.js';
+import { handler as deadLetterHandler } from '../../functions/workers/chunk-dead-letter.js';
+import { handler as scoreChunkHandler } from '../../functions/workers/score-chunk.js';
+import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
+import { loadServiceConfig } from '../../shared/config/service-config.js';
+import { startLocalWorkers } from '../../shared/runtime/local-workers.js';
+import { configureProcessRuntime, serviceRuntime } from '../../shared/runtime/process-runtime.js';
+import { resolveHubModelsFromEnv } from '../../shared/scoring/model-pull/index.js';
 import { startLocalServer } from './local-server.js';
 import { startupFailureLine } from './startup-failure.js';
 

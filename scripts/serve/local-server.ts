@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
-import { LocalSiteGuard } from '../shared/http/local-site-guard.js';
-import { handler as apiHandler } from '../functions/api/handler.js';
-import { failureResult } from '../shared/http/api-app.js';
+import { LocalSiteGuard } from '../../shared/http/local-site-guard.js';
+import { handler as apiHandler } from '../../functions/api/handler.js';
+import { failureResult } from '../../shared/http/api-app.js';
 import {
   API_GATEWAY_MAX_BODY_BYTES,
   drainBody,
@@ -11,14 +11,14 @@ import {
   readBodyCapped,
   toApiGatewayEvent,
   writeApiGatewayResult,
-} from '../shared/http/node-http-adapter.js';
-import { beforeBody, oversizeBodyResult } from '../shared/http/refuse-before-body.js';
-import { authorizationOf } from '../shared/auth/presented-key.js';
-import { describeRefusal } from '../shared/http/describe-refusal.js';
-import { openExchange } from '../shared/http/pipeline/api-exchange.js';
-import { matchRoute } from '../shared/http/api-routes.js';
-import { createPrometheusExporter, type PrometheusExporter } from '../shared/adapters/local/prometheus-exporter.js';
-import { serviceRuntime } from '../shared/runtime/process-runtime.js';
+} from '../../shared/http/node-http-adapter.js';
+import { beforeBody, oversizeBodyResult } from '../../shared/http/refuse-before-body.js';
+import { authorizationOf } from '../../shared/auth/presented-key.js';
+import { describeRefusal } from '../../shared/http/describe-refusal.js';
+import { openExchange } from '../../shared/http/pipeline/api-exchange.js';
+import { matchRoute } from '../../shared/http/api-routes.js';
+import { createPrometheusExporter, type PrometheusExporter } from '../../shared/adapters/local/prometheus-exporter.js';
+import { serviceRuntime } from '../../shared/runtime/process-runtime.js';
 
 /** The message a parent process with an IPC channel receives once the server accepts connections. */
 export interface LocalServerListening {

@@ -5,9 +5,9 @@
  * Needs java and python3 with moto; `npm start` needs neither.
  */
 import type { SQSBatchResponse } from 'aws-lambda';
-import { startSqsPoller } from '../shared/adapters/sqs/sqs-poller.js';
-import { localLambdaContext } from '../shared/http/node-http-adapter.js';
-import { startLocalAwsStack } from './emulators/local-aws-stack.js';
+import { startSqsPoller } from '../emulators/sqs-poller.js';
+import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
+import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
 
 const stack = await startLocalAwsStack({ visibilityTimeoutSeconds: 30 });
 Object.assign(process.env, stack.env);
@@ -16,9 +16,9 @@ console.log(
 );
 
 // Imported after the environment is set: the runtime reads its configuration once, on first use.
-const { handler: scoreChunk } = await import('../functions/workers/score-chunk.js');
-const { handler: deadLetter } = await import('../functions/workers/chunk-dead-letter.js');
-const { handler: batchWorker } = await import('../functions/workers/batch-worker.js');
+const { handler: scoreChunk } = await import('../../functions/workers/score-chunk.js');
+const { handler: deadLetter } = await import('../../functions/workers/chunk-dead-letter.js');
+const { handler: batchWorker } = await import('../../functions/workers/batch-worker.js');
 const workers = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
 const pollers = [
   startSqsPoller({

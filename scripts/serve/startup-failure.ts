@@ -1,6 +1,6 @@
-import { ConfigError } from '../shared/config/service-config.js';
-import { ModelFolderError } from '../shared/scoring/model-folder.js';
-import { ModelPullError } from '../shared/scoring/model-pull/index.js';
+import { ConfigError } from '../../shared/config/service-config.js';
+import { ModelFolderError } from '../../shared/scoring/model-folder.js';
+import { ModelPullError } from '../../shared/scoring/model-pull/index.js';
 
 /** Where `npm start` was asked to listen, for the one line a listen failure gets. */
 export interface ListenTarget {

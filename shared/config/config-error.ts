@@ -1,4 +1,4 @@
-/** A setting the operator can fix: start-up prints its message as one line (scripts/startup-failure.ts). */
+/** A setting the operator can fix: start-up prints its message as one line (scripts/serve/startup-failure.ts). */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }

@@ -83,7 +83,7 @@ describe('npm run batch', () => {
       [
         '--import',
         'tsx',
-        'scripts/batch-cli/batch-cli.ts',
+        'scripts/ops/batch-cli/batch-cli.ts',
         'submit',
         input,
         '--wait',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packClient } from '../../scripts/client-package/pack-client.js';
+import { packClient } from '../../scripts/ops/client-package/pack-client.js';
 import { cleanServerEnv, startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
 const run = promisify(execFile);

@@ -22,7 +22,7 @@ import { fixtureHubRepo } from '../unit/scoring/model-pull/fixture-hub-repo.js';
 import type { EmulatorHandle } from '../../scripts/emulators/emulator-handle.js';
 import { startDynamoDbLocal } from '../../scripts/emulators/start-dynamodb-local.js';
 import { localAwsConfig } from '../../scripts/emulators/local-aws-config.js';
-import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
+import { createJobsTable } from '../../scripts/emulators/create-jobs-table.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 // Every shell command the README and docs/ show, run here as a reader runs it where this machine can, and where it

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
-import type { LocalServerListening } from '../../scripts/local-server.js';
+import type { LocalServerListening } from '../../scripts/serve/local-server.js';
 
 export interface RunningServer {
   readonly url: string;
@@ -28,14 +28,14 @@ export function cleanServerEnv(): Record<string, string> {
 }
 
 /**
- * Starts `scripts/dev-server.ts` (what `npm start` runs) on a free port and resolves once it reports
+ * Starts `scripts/serve/dev-server.ts` (what `npm start` runs) on a free port and resolves once it reports
  * its URL over the IPC channel (no log line parsed). `stop()` kills exactly that process by its own PID and waits for it to exit.
  */
 export async function startDevServer(env: Record<string, string> = {}): Promise<RunningServer> {
   // Its own key file (absent = no stored keys): the project's `.rerank/keys.json` never switches auth on in a test.
   const scratch = mkdtempSync(join(tmpdir(), 'rerank-dev-server-'));
   const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev-server.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve/dev-server.ts'], {
     cwd: ROOT,
     // The fixture cross-encoder by default: fast, deterministic, and chunkable (jobs fan out); pass
     // RERANK_MODELS: '' to get the shipped default models.

@@ -1,21 +1,21 @@
 /**
- * `tsx scripts/emulators/measure-adapters.ts`: timings of the local emulators and the AWS adapters on them,
+ * `tsx scripts/measure/adapters/measure-adapters.ts`: timings of the local emulators and the AWS adapters on them,
  * so the numbers in docs and test timeouts come from a run, not a guess.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
-import { createJobsTable } from '../../shared/adapters/dynamodb/create-jobs-table.js';
-import { DynamoDbBatchStore } from '../../shared/adapters/dynamodb/dynamodb-batch-store.js';
-import { DynamoDbQuotaLedger } from '../../shared/adapters/dynamodb/dynamodb-quota-ledger.js';
-import { createChunkQueues } from '../../shared/adapters/sqs/create-chunk-queues.js';
-import { SqsTaskQueue } from '../../shared/adapters/sqs/sqs-task-queue.js';
-import type { JobTask } from '../../shared/jobs/job-model.js';
-import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
-import { jobLedgerOwner } from '../../shared/jobs/chunk-ledger.js';
-import { localAwsConfig } from './local-aws-config.js';
-import { startDynamoDbLocal } from './start-dynamodb-local.js';
-import { startMotoServer } from './start-moto-server.js';
+import { createJobsTable } from '../../emulators/create-jobs-table.js';
+import { DynamoDbBatchStore } from '../../../shared/adapters/dynamodb/dynamodb-batch-store.js';
+import { DynamoDbQuotaLedger } from '../../../shared/adapters/dynamodb/dynamodb-quota-ledger.js';
+import { createChunkQueues } from '../../emulators/create-chunk-queues.js';
+import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
+import type { JobTask } from '../../../shared/jobs/job-model.js';
+import { startSqsPoller } from '../../emulators/sqs-poller.js';
+import { jobLedgerOwner } from '../../../shared/jobs/chunk-ledger.js';
+import { localAwsConfig } from '../../emulators/local-aws-config.js';
+import { startDynamoDbLocal } from '../../emulators/start-dynamodb-local.js';
+import { startMotoServer } from '../../emulators/start-moto-server.js';
 
 const ms = (start: number): number => Math.round(performance.now() - start);
 const pct = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? NaN;

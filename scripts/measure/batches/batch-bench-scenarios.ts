@@ -3,16 +3,16 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { BatchEngine } from '../../shared/batches/batch-engine.js';
-import { isTerminal } from '../../shared/batches/batch-model.js';
-import type { Scorer } from '../../shared/core/scorer.js';
-import { createBm25Scorer } from '../../shared/scoring/lexical/index.js';
-import { loadFolderScorer } from '../../shared/scoring/load-folder-scorer.js';
+import type { BatchEngine } from '../../../shared/batches/batch-engine.js';
+import { isTerminal } from '../../../shared/batches/batch-model.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
+import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
+import { loadFolderScorer } from '../../../shared/scoring/load-folder-scorer.js';
 import { BenchFolderFileStore } from './bench-folder-file-store.js';
-import { batchTaskRunners } from '../../shared/runtime/batch-runtime.js';
-import { loadScorers } from '../../shared/runtime/load-scorers.js';
-import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
-import type { OnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
+import { batchTaskRunners } from '../../../shared/runtime/batch-runtime.js';
+import { loadScorers } from '../../../shared/runtime/load-scorers.js';
+import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../../shared/config/service-config.js';
+import type { OnnxBiEncoder } from '../../../shared/scoring/bi-encoder/index.js';
 import { engineOverStore } from './engine-over-store.js';
 import { storedCorpusScenario, type StoredCorpusFigures } from './stored-corpus-bench.js';
 
@@ -42,7 +42,7 @@ export interface ScenarioResult {
   readonly stored?: StoredCorpusFigures;
 }
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const OWNER = 'bench';
 const WORKERS = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
 /** The engine's runners, as the runtime sets them (batchTaskRunners): reading a range overlaps another chunk's scoring. */

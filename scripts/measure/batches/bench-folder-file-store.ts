@@ -3,9 +3,9 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync
 import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileWriter, NewFile } from '../../shared/files/file-store.js';
-import { FileNotFoundError } from '../../shared/files/file-errors.js';
-import { checkDerivedObjectName, isDerivedObjectName } from '../../shared/files/derived-object-name.js';
+import type { ByteRange, FilePage, FilePurpose, FileRecord, FileStore, FileWriter, NewFile } from '../../../shared/files/file-store.js';
+import { FileNotFoundError } from '../../../shared/files/file-errors.js';
+import { checkDerivedObjectName, isDerivedObjectName } from '../../../shared/files/derived-object-name.js';
 
 /**
  * A FileStore over a scratch folder for the batch bench only: bytes on disk, streamed both ways, so the

@@ -1,16 +1,16 @@
-import type { BatchTask } from '../../shared/batches/batch-model.js';
-import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
-import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
-import type { BatchEngine } from '../../shared/batches/batch-engine.js';
-import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
-import { RerankService } from '../../shared/core/rerank-service.js';
-import type { Scorer } from '../../shared/core/scorer.js';
-import { createScorerRegistry } from '../../shared/core/scorer-registry.js';
-import type { FileStore } from '../../shared/files/file-store.js';
-import type { RequestLimits } from '../../shared/core/validate-request.js';
-import { createBatchEngine } from '../../shared/runtime/create-batch-engine.js';
-import { batchTaskRunners } from '../../shared/runtime/batch-runtime.js';
-import { engineTaskHandlers } from '../../shared/runtime/engine-task-handlers.js';
+import type { BatchTask } from '../../../shared/batches/batch-model.js';
+import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-process-task-queue.js';
+import { InMemoryBatchStore } from '../../../shared/adapters/memory/in-memory-batch-store.js';
+import type { BatchEngine } from '../../../shared/batches/batch-engine.js';
+import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
+import { RerankService } from '../../../shared/core/rerank-service.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
+import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
+import type { FileStore } from '../../../shared/files/file-store.js';
+import type { RequestLimits } from '../../../shared/core/validate-request.js';
+import { createBatchEngine } from '../../../shared/runtime/create-batch-engine.js';
+import { batchTaskRunners } from '../../../shared/runtime/batch-runtime.js';
+import { engineTaskHandlers } from '../../../shared/runtime/engine-task-handlers.js';
 
 /** The engine's runners, as the runtime sets them (batchTaskRunners): reading a range overlaps another chunk's scoring. */
 const RUNNERS = batchTaskRunners(Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2));

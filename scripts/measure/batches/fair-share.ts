@@ -8,9 +8,9 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { resolve } from 'node:path';
-import { startDevServer } from '../../test/support/start-dev-server.js';
+import { startDevServer } from '../../../test/support/start-dev-server.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const argLines = process.argv.indexOf('--lines');
 const LINES = argLines > 0 ? Number(process.argv[argLines + 1]) : 50_000;
 if (process.argv.includes('--help') || !Number.isSafeInteger(LINES) || LINES < 1) {

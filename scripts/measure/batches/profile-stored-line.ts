@@ -5,15 +5,15 @@
  * with PROFILE_WRITE=1 bench/stored-corpus-measurements.json, which `npm run scale-model` turns into docs/cost.md's
  * corpus rows.
  *   PROFILE_DIR=/tmp/x PROFILE_DOCUMENTS=1000000 [PROFILE_RUNS=5] [PROFILE_LINES=1000] [PROFILE_CPU=1] [PROFILE_WRITE=1] \
- *     POWERTOOLS_METRICS_DISABLED=true npx tsx scripts/bench-batch/profile-stored-line.ts
+ *     POWERTOOLS_METRICS_DISABLED=true npx tsx scripts/measure/batches/profile-stored-line.ts
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
-import { LocalFolderFileStore } from '../../shared/adapters/local/local-folder-file-store.js';
-import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
-import { loadScorers } from '../../shared/runtime/load-scorers.js';
+import { LocalFolderFileStore } from '../../../shared/adapters/local/local-folder-file-store.js';
+import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../../shared/config/service-config.js';
+import { loadScorers } from '../../../shared/runtime/load-scorers.js';
 import { documentText, queryText, runBatch } from './batch-bench-scenarios.js';
 import { engineOverStore } from './engine-over-store.js';
 
@@ -115,7 +115,7 @@ if (process.env['PROFILE_WRITE'] === '1') {
     manyLinesMs,
     peakRssMb,
   };
-  writeFileSync(new URL('../../bench/stored-corpus-measurements.json', import.meta.url), JSON.stringify(measurements, null, 2) + '\n');
+  writeFileSync(new URL('../../../bench/stored-corpus-measurements.json', import.meta.url), JSON.stringify(measurements, null, 2) + '\n');
   console.log('wrote bench/stored-corpus-measurements.json');
 }
 await Promise.all(scorers.map((s) => s.close?.()));

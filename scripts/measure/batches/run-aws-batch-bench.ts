@@ -10,17 +10,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { SQSBatchResponse } from 'aws-lambda';
-import { S3FileStore } from '../../shared/adapters/s3/s3-file-store.js';
-import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
-import { keyIdOf } from '../../shared/auth/api-key.js';
-import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
-import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
-import { onAwsCall, type AwsCall } from '../../shared/observability/aws-call-timing.js';
-import { loadFolderScorer } from '../../shared/scoring/load-folder-scorer.js';
-import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
-import { apiGatewayEvent } from '../../test/support/event-factory.js';
+import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
+import { startSqsPoller } from '../../emulators/sqs-poller.js';
+import { keyIdOf } from '../../../shared/auth/api-key.js';
+import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
+import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
+import { onAwsCall, type AwsCall } from '../../../shared/observability/aws-call-timing.js';
+import { loadFolderScorer } from '../../../shared/scoring/load-folder-scorer.js';
+import { startLocalAwsStack } from '../../emulators/local-aws-stack.js';
+import { apiGatewayEvent } from '../../../test/support/event-factory.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const REQUESTS = Number(process.argv[process.argv.indexOf('--requests') + 1]) || 200;
 const DOCUMENTS = 100;
 const WORKERS = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
@@ -56,8 +56,8 @@ Object.assign(process.env, stack.env, {
 });
 const calls: AwsCall[] = [];
 onAwsCall((call) => calls.push(call));
-const { handler: api } = await import('../../functions/api/handler.js');
-const { handler: batchWorker } = await import('../../functions/workers/batch-worker.js');
+const { handler: api } = await import('../../../functions/api/handler.js');
+const { handler: batchWorker } = await import('../../../functions/workers/batch-worker.js');
 const call = async (method: string, path: string, json?: unknown) => {
   const result = await api(apiGatewayEvent({ method, path, json, headers: { authorization: `Bearer ${KEY}` } }), localLambdaContext());
   return JSON.parse(result.body ?? 'null') as Record<string, unknown>;

@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import { runScenario, SCENARIOS, type ScenarioName, type ScenarioResult } from './batch-bench-scenarios.js';
 import { STORED_CORPUS_HEADING, storedCorpusReport } from './stored-corpus-bench.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const quick = process.argv.includes('--quick');
 const scenarioArg = process.argv[process.argv.indexOf('--scenario') + 1];
 

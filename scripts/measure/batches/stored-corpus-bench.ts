@@ -1,19 +1,19 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { forEachBounded } from '../../shared/core/for-each-bounded.js';
-import { groupLinesFor } from '../../shared/batches/corpus-line-groups.js';
-import { batchTaskRunners } from '../../shared/runtime/batch-runtime.js';
+import { forEachBounded } from '../../../shared/core/for-each-bounded.js';
+import { groupLinesFor } from '../../../shared/batches/corpus-line-groups.js';
+import { batchTaskRunners } from '../../../shared/runtime/batch-runtime.js';
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
-import { planCorpusChunks } from '../../shared/batches/corpus-chunks.js';
-import { queryStoredCorpus } from '../../shared/batches/corpus-query.js';
-import { CorpusShardStore } from '../../shared/batches/corpus-shards.js';
-import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../shared/config/service-config.js';
-import type { OnnxBiEncoder } from '../../shared/scoring/bi-encoder/index.js';
-import { loadScorers } from '../../shared/runtime/load-scorers.js';
+import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
+import { planCorpusChunks } from '../../../shared/batches/corpus-chunks.js';
+import { queryStoredCorpus } from '../../../shared/batches/corpus-query.js';
+import { CorpusShardStore } from '../../../shared/batches/corpus-shards.js';
+import { DEFAULT_MODEL_ID, FIXTURE_MODEL_ID, loadServiceConfig } from '../../../shared/config/service-config.js';
+import type { OnnxBiEncoder } from '../../../shared/scoring/bi-encoder/index.js';
+import { loadScorers } from '../../../shared/runtime/load-scorers.js';
 import type { BenchFolderFileStore } from './bench-folder-file-store.js';
-import type { BatchEngine } from '../../shared/batches/batch-engine.js';
-import type { Scorer } from '../../shared/core/scorer.js';
+import type { BatchEngine } from '../../../shared/batches/batch-engine.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
 
 /** What the scenario borrows from batch-bench-scenarios.ts (handed in, so the two files do not import each other). */
 export interface BenchHelpers {

@@ -10,16 +10,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { RerankRequest } from '../../shared/core/rerank-request.js';
-import type { JobRecord } from '../../shared/jobs/job-model.js';
-import type { ServiceRuntime } from '../../shared/runtime/service-runtime.js';
-import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
-import { decodeJobTask } from '../../shared/jobs/chunk-queue.js';
-import { isMergeTask } from '../../shared/jobs/job-model.js';
-import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
-import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
+import type { RerankRequest } from '../../../shared/core/rerank-request.js';
+import type { JobRecord } from '../../../shared/jobs/job-model.js';
+import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
+import { startSqsPoller } from '../../emulators/sqs-poller.js';
+import { decodeJobTask } from '../../../shared/jobs/chunk-queue.js';
+import { isMergeTask } from '../../../shared/jobs/job-model.js';
+import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
+import { startLocalAwsStack } from '../../emulators/local-aws-stack.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const quick = process.argv.includes('--quick');
 const DOCS = quick ? 1_000 : 5_000;
 const BATCH = 50;
@@ -70,7 +70,7 @@ async function timeJob(runtime: ServiceRuntime): Promise<number> {
 function startWorkers(count: number, env: Record<string, string>): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: count }, () => {
-      const child = fork(join(ROOT, 'scripts/bench-jobs/worker-process.ts'), {
+      const child = fork(join(ROOT, 'scripts/measure/jobs/worker-process.ts'), {
         execArgv: ['--import', 'tsx'],
         env: { ...process.env, ...env, RERANK_THREADS: '1', POWERTOOLS_LOG_LEVEL: 'ERROR' },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -96,7 +96,7 @@ try {
     POWERTOOLS_LOG_LEVEL: 'ERROR',
     RERANK_MODELS: process.env['RERANK_MODELS'] || FIXTURE_MODEL_SPEC,
   });
-  const { serviceRuntime } = await import('../../shared/runtime/process-runtime.js');
+  const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   const runtime = await serviceRuntime();
   const chunks = Math.ceil(DOCS / BATCH);
 

@@ -4,11 +4,11 @@
  * The environment (backend, table, queue, endpoints, threads) comes from the parent.
  */
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { startSqsPoller } from '../../shared/adapters/sqs/sqs-poller.js';
-import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
-import { serviceRuntime } from '../../shared/runtime/process-runtime.js';
+import { startSqsPoller } from '../../emulators/sqs-poller.js';
+import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
+import { serviceRuntime } from '../../../shared/runtime/process-runtime.js';
 
-const { handler } = await import('../../functions/workers/score-chunk.js');
+const { handler } = await import('../../../functions/workers/score-chunk.js');
 await serviceRuntime(); // cold start before polling, as a provisioned worker would be
 const poller = startSqsPoller({
   client: new SQSClient({}),

@@ -9,14 +9,14 @@ import { PurgeQueueCommand } from '@aws-sdk/client-sqs';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
-import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
-import { apiLimitsOf } from '../../shared/runtime/api-limits.js';
-import { runtimeBatchEngine } from '../../shared/runtime/runtime-batch-engine.js';
-import { onAwsCall, type AwsCall } from '../../shared/observability/aws-call-timing.js';
-import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
+import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
+import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
+import { apiLimitsOf } from '../../../shared/runtime/api-limits.js';
+import { runtimeBatchEngine } from '../../../shared/runtime/runtime-batch-engine.js';
+import { onAwsCall, type AwsCall } from '../../../shared/observability/aws-call-timing.js';
+import { startLocalAwsStack } from '../../emulators/local-aws-stack.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const arg = (name: string, fallback: number): number => Number(process.argv[process.argv.indexOf(name) + 1]) || fallback;
 const LINES = arg('--lines', 1_000);
 const RUNS = arg('--runs', 3);
@@ -33,7 +33,7 @@ Object.assign(process.env, stack.env, {
   POWERTOOLS_METRICS_DISABLED: 'true',
 });
 try {
-  const { serviceRuntime } = await import('../../shared/runtime/process-runtime.js');
+  const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   const runtime = await serviceRuntime();
   const batches = runtime.batches;
   const files = runtime.files;

@@ -1,10 +1,10 @@
 import type { SQSRecord } from 'aws-lambda';
-import { decodeJobTask } from '../../shared/jobs/chunk-queue.js';
-import { isMergeTask } from '../../shared/jobs/job-model.js';
-import { jobLedgerOwner, type ChunkLedger } from '../../shared/jobs/chunk-ledger.js';
-import type { JobCoordinator } from '../../shared/jobs/job-coordinator.js';
-import { runJobTask } from '../../shared/jobs/score-chunk-task.js';
-import type { ScorerRegistry } from '../../shared/core/scorer-registry.js';
+import { decodeJobTask } from '../../../shared/jobs/chunk-queue.js';
+import { isMergeTask } from '../../../shared/jobs/job-model.js';
+import { jobLedgerOwner, type ChunkLedger } from '../../../shared/jobs/chunk-ledger.js';
+import type { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
+import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
+import type { ScorerRegistry } from '../../../shared/core/scorer-registry.js';
 import type { FaultCounts } from './fault-counts.js';
 
 /** Probabilities per delivery of a (non-poison) chunk; 0 turns a fault off. */

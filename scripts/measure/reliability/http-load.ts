@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { FIXTURE_MODEL_ID } from '../../shared/config/service-config.js';
+import { FIXTURE_MODEL_ID } from '../../../shared/config/service-config.js';
 
 export type LoadDialect = 'openai' | 'dashscope' | 'chat';
 

@@ -12,9 +12,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FIXTURE_MODEL_SPEC } from '../../shared/config/service-config.js';
-import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
-import { startDevServer } from '../../test/support/start-dev-server.js';
+import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
+import { startLocalAwsStack } from '../../emulators/local-aws-stack.js';
+import { startDevServer } from '../../../test/support/start-dev-server.js';
 import { runChaosJobs, type ChaosRunOptions, type ChaosRunReport } from './chaos-jobs-run.js';
 import { chaosTables, formatChaosSummary } from './chaos-summary.js';
 import { chaosBatchesTables, runChaosBatches, type ChaosBatchesOptions, type ChaosBatchesReport } from './chaos-batches-run.js';
@@ -22,7 +22,7 @@ import { NO_WORKER_FAULTS } from './chaos-worker.js';
 import { runHttpLoad, processMemoryMiB, type LoadRow } from './http-load.js';
 import { NO_SDK_FAULTS } from './sdk-fault-injector.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const quick = process.argv.includes('--quick');
 if (process.argv.includes('--help')) {
   console.log('usage: npm run reliability [-- --quick]   writes reliability/report.md');
@@ -68,7 +68,7 @@ let batchChaos: { options: ChaosBatchesOptions; report: ChaosBatchesReport };
 let batchChaosOutside: { options: ChaosBatchesOptions; report: ChaosBatchesReport };
 try {
   Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC, POWERTOOLS_LOG_LEVEL: 'ERROR' });
-  const { serviceRuntime } = await import('../../shared/runtime/process-runtime.js');
+  const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   const runtime = await serviceRuntime();
   const common = { batchSizes: [10], pollers: 2, pollerConcurrency: 2, faultyReceives: 2, visibilityTimeoutSeconds: 3 } as const;
 
@@ -232,7 +232,7 @@ ${asyncTables.outcomes}
 
 ## 3. Fault injection at scale
 
-The chaos harness of \`test/integration/faults/chaos-jobs.test.ts\` (scripts/reliability/chaos-jobs-run.ts) with more jobs: SDK faults from a
+The chaos harness of \`test/integration/faults/chaos-jobs.test.ts\` (scripts/measure/reliability/chaos-jobs-run.ts) with more jobs: SDK faults from a
 middleware on the real DynamoDB and SQS clients, worker crashes around the write, duplicate deliveries and poison chunks. Invariant for every
 accepted job: succeeded with exactly \`service.rerank\`'s result (same indices, scores, order, usage), or - poisoned jobs, and only they -
 failed with a reason; none lost, none still running.
@@ -241,7 +241,7 @@ ${chaosSections.join('\n')}
 
 ## 4. Chaos over batches (DynamoDB Local + moto)
 
-scripts/reliability/chaos-batches-run.ts (short form: \`test/integration/faults/chaos-batches.test.ts\`): ${batchChaos.options.batches} batches of
+scripts/measure/reliability/chaos-batches-run.ts (short form: \`test/integration/faults/chaos-batches.test.ts\`): ${batchChaos.options.batches} batches of
 ${batchChaos.options.linesPerBatch} lines (BM25 scorer; the first ${batchChaos.options.poisonedBatches} carry a line whose scoring fails on every delivery) for one key, through
 the batch engine over DynamoDbBatchStore, S3FileStore, SqsTaskQueue and DynamoDbQuotaLedger built on SDK clients with the fault injector
 (below the SDK retry), SQS pollers running the engine's worker routine (\`runEngineTaskWith\`) with crashes before and after plan, chunk

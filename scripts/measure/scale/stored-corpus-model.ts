@@ -1,11 +1,11 @@
-import { DEFAULT_BATCH_LIMITS } from '../../shared/batches/batch-limits.js';
-import { groupLinesFor, ledgerScoresOfLine } from '../../shared/batches/corpus-line-groups.js';
+import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
+import { groupLinesFor, ledgerScoresOfLine } from '../../../shared/batches/corpus-line-groups.js';
 import type { BatchCallProfile } from './batch-simulation.js';
 import { LIMITS, PRICES, SERVICE } from './aws-limits.js';
-import { median } from '../bench/bench-stats.js';
+import { median } from '../scoring/bench-stats.js';
 
 /**
- * What `scripts/bench-batch/profile-stored-line.ts` measured over a stored corpus on this machine
+ * What `scripts/measure/batches/profile-stored-line.ts` measured over a stored corpus on this machine
  * (bench/stored-corpus-measurements.json): the analysis, one line alone, and a many-line batch, in one process.
  */
 export interface StoredCorpusMeasurements {

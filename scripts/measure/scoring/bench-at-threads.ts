@@ -3,7 +3,7 @@
  * many cores where available), so every runtime in it - ours, Python onnxruntime, PyTorch - sees the same
  * CPUs. Writes one JSON file (ThreadRun) and exits.
  *
- *   tsx scripts/bench/bench-at-threads.ts --threads N --out FILE [--quick] [--extras]
+ *   tsx scripts/measure/scoring/bench-at-threads.ts --threads N --out FILE [--quick] [--extras]
  *
  * --extras adds the sections measured once per bench (session options, padding, quantization variants,
  * cold start, concurrent requests); run-bench passes it to the largest thread count.
@@ -12,9 +12,9 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
-import { readModelFolder } from '../../shared/scoring/model-folder.js';
-import { createPairTokenizer } from '../../shared/scoring/pair-tokenizer.js';
+import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
+import { readModelFolder } from '../../../shared/scoring/model-folder.js';
+import { createPairTokenizer } from '../../../shared/scoring/pair-tokenizer.js';
 import { benchRequest, readWords } from './bench-documents.js';
 import { median, percentile, fmt, timed } from './bench-stats.js';
 import { measureExtras } from './bench-extras.js';
@@ -24,7 +24,7 @@ import { spreadCopyAgreement } from './spread-copy-agreement.js';
 import { BATCH, FORM_MODELS, FORM_VARIANTS, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
 import type { LatencyRow, ThreadRun, ThroughputRow } from './bench-results.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -55,7 +55,7 @@ interface Peers {
 async function startPeers(notes: string[]): Promise<Peers> {
   const python = benchPython();
   try {
-    const client = PythonPeerClient.start(python, path.join(ROOT, 'scripts/bench/python-peers.py'));
+    const client = PythonPeerClient.start(python, path.join(ROOT, 'scripts/measure/scoring/python-peers.py'));
     const { versions, bf16Hardware } = await client.ask<{ versions: Record<string, string | null>; bf16Hardware?: boolean }>({
       cmd: 'hello',
     });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 // The same mulberry32 the eval set and the chaos runs use: every runtime (and every run) sees the same texts.
-import { seededRandom } from '../eval/seeded-random.js';
+import { seededRandom } from '../../eval/seeded-random.js';
 
 /** One rerank request of the benchmark: a query and its candidates, deterministic for a seed. */
 export interface BenchRequest {

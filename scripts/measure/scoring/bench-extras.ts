@@ -7,10 +7,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-node';
-import { readModelFolder } from '../../shared/scoring/model-folder.js';
-import { loadOnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
-import { onnxSessionOptions } from '../../shared/scoring/onnx-runtime/session-options.js';
-import { createPairTokenizer, type EncodedPair } from '../../shared/scoring/pair-tokenizer.js';
+import { readModelFolder } from '../../../shared/scoring/model-folder.js';
+import { loadOnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
+import { onnxSessionOptions } from '../../../shared/scoring/onnx-runtime/session-options.js';
+import { createPairTokenizer, type EncodedPair } from '../../../shared/scoring/pair-tokenizer.js';
 import { benchRequest, type BenchRequest } from './bench-documents.js';
 import { BATCH, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
 import type { Extras, OptionRow, QuantizationRow } from './bench-results.js';
@@ -20,7 +20,7 @@ import { rankAgreement } from './rank-correlation.js';
 import { spreadCopyAgreement } from './spread-copy-agreement.js';
 import { concurrentLoad } from './worker-concurrency.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 interface ExtrasInput {
   readonly threads: number;
@@ -150,7 +150,7 @@ async function sessionOptions(input: ExtrasInput, rows: OptionRow[]): Promise<vo
   }
 }
 
-/** What each variant file is: onnx/variants/variants.json, written by scripts/bench/quantize-variants.py. */
+/** What each variant file is: onnx/variants/variants.json, written by scripts/measure/scoring/quantize-variants.py. */
 function variantFiles(folder: string): { variant: string; file: string; description: string }[] {
   const manifest = path.join(folder, 'onnx', 'variants', 'variants.json');
   const described = existsSync(manifest)
@@ -165,7 +165,7 @@ function variantFiles(folder: string): { variant: string; file: string; descript
   ];
 }
 
-/** Quantized variants built by scripts/bench/quantize-variants.py into onnx/variants/ (only fp32 and int8 when absent). */
+/** Quantized variants built by scripts/measure/scoring/quantize-variants.py into onnx/variants/ (only fp32 and int8 when absent). */
 async function quantization(input: ExtrasInput, rows: QuantizationRow[]): Promise<void> {
   for (const model of MODELS) {
     const folder = path.join(MODELS_DIR, model.name);
@@ -227,7 +227,7 @@ async function coldStart(input: ExtrasInput, rows: Extras['coldStart']): Promise
           [
             '--import',
             'tsx',
-            path.join(ROOT, 'scripts/bench/cold-start-probe.ts'),
+            path.join(ROOT, 'scripts/measure/scoring/cold-start-probe.ts'),
             path.join(MODELS_DIR, model.name),
             variant.file,
             String(input.threads),

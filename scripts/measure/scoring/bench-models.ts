@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Random-weight models with real shapes, built on first run by scripts/model/build-random-shapes.py (gitignored). */
-export const MODELS_DIR = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..'), 'bench', '.models');
+export const MODELS_DIR = path.join(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..'), 'bench', '.models');
 /** The scorer's defaults (onnx-cross-encoder.ts): 8 pairs, 4,096 padded tokens, rows x width^2 <= 128^2 (pairs of 128+ tokens alone). */
 export const BATCH = { batchSize: 8, maxBatchTokens: 8 * 512, maxBatchScores: 128 * 128 };
 export const MODELS = [

@@ -4,7 +4,7 @@
  * request of 10 documents. Prints one JSON line. Run by run-bench.ts: `tsx cold-start-probe.ts <folder> <onnx file>`.
  */
 const t0 = performance.now();
-const { loadOnnxCrossEncoder } = await import('../../shared/scoring/onnx-cross-encoder.js');
+const { loadOnnxCrossEncoder } = await import('../../../shared/scoring/onnx-cross-encoder.js');
 const t1 = performance.now();
 const [folder, modelFile, threads] = process.argv.slice(2);
 if (folder === undefined || modelFile === undefined) throw new Error('usage: cold-start-probe.ts <folder> <onnx file> [threads]');

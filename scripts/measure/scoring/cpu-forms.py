@@ -15,7 +15,7 @@ costliest batch first, the service's plan):
               int8, and onnx/variants/<recipe>.onnx for each --recipes entry (built here if missing);
   CrossEncoder fp32 and, where the CPU has AMX / AVX-512 BF16, bf16.
 
-    python3 scripts/bench/cpu-forms.py [--model minilm-l6] [--threads 1,2] [--reps 5]
+    python3 scripts/measure/scoring/cpu-forms.py [--model minilm-l6] [--threads 1,2] [--reps 5]
         [--recipes fused-fp32,dyn-pt-fused] [--out bench/out/cpu-forms.json]
 Needs the bench models (npm run bench builds them; the -hub folder: build-random-shapes.py --form hub).
 """
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from load_module import load_module  # a sibling file: the script's own folder is on sys.path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MODELS_DIR = ROOT / "bench" / ".models"
 BATCH = {"batchSize": 8, "maxBatchTokens": 8 * 512}
 

@@ -2,7 +2,7 @@
  * Writes the bench's throughput requests (the documents `npm run bench` reports Spearman on) as JSON, so the
  * Python quantization exploration (explore-quantization.py) ranks exactly the same texts:
  *
- *   npx tsx scripts/bench/dump-bench-documents.ts [OUT]   (default bench/out/bench-documents.json)
+ *   npx tsx scripts/measure/scoring/dump-bench-documents.ts [OUT]   (default bench/out/bench-documents.json)
  *
  * Same generator and seed as bench-at-threads.ts: seed 1, MiniLM-L6 96 documents (32 with --quick), TinyBERT-L2
  * 256 (128 with --quick). The quick documents are a prefix of the full ones, but the query (drawn after them) differs.
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { benchRequest, readWords } from './bench-documents.js';
 import { MODELS_DIR } from './bench-models.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const out = process.argv[2] ?? path.join(ROOT, 'bench', 'out', 'bench-documents.json');
 const words = readWords(path.join(MODELS_DIR, 'minilm-l6', 'vocab.txt'));
 // The document counts of bench-at-threads.ts SIZES (full and --quick runs).

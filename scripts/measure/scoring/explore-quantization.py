@@ -14,7 +14,7 @@ copies from `build-random-shapes.py --init-range 0.1` and `-trained` copies from
     the median of the per-repetition ratio to fp32, in wall time and in process CPU time (the machine is shared:
     same-seconds ratios, not pairs/s; CPU time is what other jobs' load moves least).
 
-    python3 scripts/bench/explore-quantization.py [--models minilm-l6,tinybert-l2] [--recipes a,b]
+    python3 scripts/measure/scoring/explore-quantization.py [--models minilm-l6,tinybert-l2] [--recipes a,b]
         [--threads 1,2] [--reps 3] [--speed-docs 48] [--no-speed] [--out bench/out/quantization-explore.json]
 
 Writes the JSON and prints a Markdown table (bench/quantization-recipes.md is one such run, committed).
@@ -33,7 +33,7 @@ import numpy as np
 
 from load_module import load_module  # a sibling file: the script's own folder is on sys.path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MODELS_DIR = ROOT / "bench" / ".models"
 BATCH = {"batchSize": 8, "maxBatchTokens": 8 * 512}
 
@@ -211,7 +211,7 @@ def main() -> None:
         return
     args.threads = [int(t) for t in args.threads.split(",")]
     if not args.docs.exists():
-        sys.exit(f"{args.docs} missing: run `npx tsx scripts/bench/dump-bench-documents.ts` first")
+        sys.exit(f"{args.docs} missing: run `npx tsx scripts/measure/scoring/dump-bench-documents.ts` first")
     docs = json.loads(args.docs.read_text())
     names = [n for n in args.recipes.split(",") if n]
     results = [explore(m, names, args, docs) for m in args.models.split(",")]

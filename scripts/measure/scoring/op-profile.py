@@ -5,7 +5,7 @@ Runs each graph with `enable_profiling` (1 intra-op thread, the scorer's batchin
 MiniLM-L6 documents after a warm-up, and sums the profiler's per-node kernel times by op type (and, for the GEMM
 kinds, by the node's provider kernel). Prints one Markdown table per graph: op type, ms, share of the kernels' total.
 
-    taskset -c 0 python3 scripts/bench/op-profile.py [--docs 32] [--max-batch-scores 16384] FOLDER:ONNX [FOLDER:ONNX ...]
+    taskset -c 0 python3 scripts/measure/scoring/op-profile.py [--docs 32] [--max-batch-scores 16384] FOLDER:ONNX [FOLDER:ONNX ...]
 e.g. bench/.models/minilm-l6:onnx/model.onnx bench/.models/minilm-l6-hub:onnx/variants/fused-fp32.onnx
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from load_module import load_module  # a sibling file: the script's own folder is on sys.path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def profile(peers, folder: str, onnx: str, query: str, documents: list[str], max_scores: int) -> tuple[dict[str, float], float]:

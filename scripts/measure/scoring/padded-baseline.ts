@@ -1,6 +1,6 @@
 import * as ort from 'onnxruntime-node';
-import { lengthBatches } from '../../shared/scoring/length-batches.js';
-import type { EncodedPair } from '../../shared/scoring/pair-tokenizer.js';
+import { lengthBatches } from '../../../shared/scoring/length-batches.js';
+import type { EncodedPair } from '../../../shared/scoring/pair-tokenizer.js';
 
 /** How a baseline groups and pads pairs. */
 export type Padding =

@@ -5,12 +5,12 @@
  * (no row always runs first or after the same neighbour). Prints median pairs/s in wall time and per process
  * CPU-second (all threads, what other jobs' load moves least) and each row's ratio to the one session.
  *
- *   taskset -c 0 npx tsx scripts/bench/plan-vs-one-session.ts [--model tinybert-l2] [--variant int8] [--threads 1] [--docs 256] [--reps 9]
+ *   taskset -c 0 npx tsx scripts/measure/scoring/plan-vs-one-session.ts [--model tinybert-l2] [--variant int8] [--threads 1] [--docs 256] [--reps 9]
  *
  * Pin with taskset to as many cores as --threads. Needs the bench models (npm run bench builds them).
  */
 import path from 'node:path';
-import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
+import { loadOnnxCrossEncoder, type OnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
 import { benchRequest, readWords } from './bench-documents.js';
 import { fmt, median } from './bench-stats.js';
 import { BATCH, MODELS_DIR, VARIANTS } from './bench-models.js';

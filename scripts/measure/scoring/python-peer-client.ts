@@ -13,7 +13,7 @@ export interface PeerRun {
   readonly checksum: number;
 }
 
-/** Talks JSON lines to scripts/bench/python-peers.py (one long-lived process, so runs can interleave with ours). */
+/** Talks JSON lines to scripts/measure/scoring/python-peers.py (one long-lived process, so runs can interleave with ours). */
 export class PythonPeerClient {
   private readonly exited: Promise<never>;
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Python peers of the rerank bench, driven by scripts/bench/run-bench.ts over stdin/stdout (JSON lines).
+"""Python peers of the rerank bench, driven by scripts/measure/scoring/run-bench.ts over stdin/stdout (JSON lines).
 
 Runtimes, each given the same (query, documents) and the same model folder as the TypeScript scorer:
   ort  Python onnxruntime on the same .onnx graph, one session with `threads` intra-op threads, HF

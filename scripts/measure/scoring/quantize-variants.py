@@ -7,7 +7,7 @@ is, "variants": {recipe: what}}) that the bench report reads. onnx/model_quantiz
 build-random-shapes.py and measured as the "int8" row. Existing files are kept (delete the folder to rebuild).
 Static recipes calibrate on the repository's own Markdown prose, never on the bench documents.
 
-    python3 scripts/bench/quantize-variants.py [--models bench/.models] [--only minilm-l6,tinybert-l2-trained]
+    python3 scripts/measure/scoring/quantize-variants.py [--models bench/.models] [--only minilm-l6,tinybert-l2-trained]
 Needs: onnx, onnxruntime, tokenizers, numpy.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # Per channel (8- and 7-bit), the QUInt8 file for x86 without VNNI, the most faithful recipe measured (feed-forward
 # MatMuls only) and the best static one: the rows the bench reports beside the shipped int8
 # (bench/quantization-recipes.md has every recipe).

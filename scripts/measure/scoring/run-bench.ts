@@ -8,7 +8,7 @@
  *
  * Models: random-weight BERT cross-encoders with the exact shapes of ms-marco-MiniLM-L-6-v2 and
  * ms-marco-TinyBERT-L-2-v2 (scripts/model/build-random-shapes.py, built on first run into bench/.models/);
- * quantization variants by scripts/bench/quantize-variants.py when present.
+ * quantization variants by scripts/measure/scoring/quantize-variants.py when present.
  * `--report-only` rewrites the report from the last run's bench/out/threads-N.json files without measuring.
  * Env: BENCH_PYTHON (default /tmp/mlvenv/bin/python if present, else python3).
  */
@@ -24,7 +24,7 @@ import { benchPython } from './python-peer-client.js';
 import { writeReport } from './report-writer.js';
 import { writeScoringMeasurements } from './scoring-measurements.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const quick = process.argv.includes('--quick');
 const reportOnly = process.argv.includes('--report-only');
 
@@ -73,7 +73,7 @@ function ensureModels(python: string): void {
     const variants = spawnSync(
       python,
       [
-        path.join(ROOT, 'scripts/bench/cpu-forms.py'),
+        path.join(ROOT, 'scripts/measure/scoring/cpu-forms.py'),
         '--model',
         form.name.replace(/-hub$/, ''),
         '--build-only',
@@ -91,7 +91,9 @@ function ensureModels(python: string): void {
   if (requantized.status !== 0) throw new Error(`could not re-quantize the bench models with ${python} (exit ${requantized.status})`);
   // Idempotent: builds only the variant files that are missing (static recipes calibrate for ~20 s each the first time).
   console.log('building quantization variants ...');
-  const built = spawnSync(python, [path.join(ROOT, 'scripts/bench/quantize-variants.py'), '--models', MODELS_DIR], { stdio: 'inherit' });
+  const built = spawnSync(python, [path.join(ROOT, 'scripts/measure/scoring/quantize-variants.py'), '--models', MODELS_DIR], {
+    stdio: 'inherit',
+  });
   if (built.status !== 0) console.log(`quantization variants not built (exit ${built.status}); the bench skips them`);
 }
 
@@ -99,7 +101,7 @@ const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 
 function runAtThreads(threads: number, extras: boolean): ThreadRun {
   const out = path.join(ROOT, 'bench', 'out', `threads-${threads}.json`);
-  const script = path.join(ROOT, 'scripts/bench/bench-at-threads.ts');
+  const script = path.join(ROOT, 'scripts/measure/scoring/bench-at-threads.ts');
   const args = [
     '--import',
     'tsx',

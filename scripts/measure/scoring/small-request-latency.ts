@@ -4,10 +4,10 @@
  * pool alone (no small-request session). Setups are interleaved within each repeat (the machine may be shared);
  * prints p50 per setup and the ratio old / plan (>= 1: the plan is not slower), and checks scores are identical.
  *
- *   tsx scripts/bench/small-request-latency.ts [--threads 2] [--sizes 10,20,40,100,1000] [--reps 15] [--variants int8,fp32]
+ *   tsx scripts/measure/scoring/small-request-latency.ts [--threads 2] [--sizes 10,20,40,100,1000] [--reps 15] [--variants int8,fp32]
  */
 import path from 'node:path';
-import { loadOnnxCrossEncoder, type OnnxCrossEncoder, type OnnxCrossEncoderOptions } from '../../shared/scoring/onnx-cross-encoder.js';
+import { loadOnnxCrossEncoder, type OnnxCrossEncoder, type OnnxCrossEncoderOptions } from '../../../shared/scoring/onnx-cross-encoder.js';
 import { benchRequest, readWords } from './bench-documents.js';
 import { BATCH, MODELS, MODELS_DIR, VARIANTS } from './bench-models.js';
 import { fmt, median } from './bench-stats.js';

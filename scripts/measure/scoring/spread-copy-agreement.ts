@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { loadOnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
+import { loadOnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
 import type { BenchRequest } from './bench-documents.js';
 import { BATCH, MODELS_DIR } from './bench-models.js';
 import { rankAgreement, type RankAgreement } from './rank-correlation.js';

@@ -3,7 +3,7 @@
  * (space-chunk-pieces.ts), on the bench documents, for each tokenizer family. Prints medians and ratios
  * measured in the same run, repeats interleaved (the machine may be shared), and checks the ids are identical.
  *
- *   tsx scripts/bench/tokenization-bench.ts [--docs 256] [--reps 9]
+ *   tsx scripts/measure/scoring/tokenization-bench.ts [--docs 256] [--reps 9]
  *
  * Three timings per repeat, all for one request (query once + every document, as OnnxCrossEncoder.score does):
  * - plain: @huggingface/tokenizers encode(text).ids for the query and each document.
@@ -14,12 +14,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { createPiecesEncoder } from '../../shared/scoring/space-chunk-pieces.js';
+import { createPiecesEncoder } from '../../../shared/scoring/space-chunk-pieces.js';
 import { benchRequest, readWords, type BenchRequest } from './bench-documents.js';
 import { MODELS_DIR } from './bench-models.js';
 import { fmt, median } from './bench-stats.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);

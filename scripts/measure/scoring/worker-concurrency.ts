@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { OnnxCrossEncoder } from '../../shared/scoring/onnx-cross-encoder.js';
+import type { OnnxCrossEncoder } from '../../../shared/scoring/onnx-cross-encoder.js';
 import { percentile } from './bench-stats.js';
 import type { BenchRequest } from './bench-documents.js';
 

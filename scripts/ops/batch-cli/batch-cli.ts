@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RerankClient, RerankClientError, type RerankBatch } from '../../shared/client/index.js';
+import { RerankClient, RerankClientError, type RerankBatch } from '../../../shared/client/index.js';
 import { progressReporter } from './batch-progress.js';
 
 const USAGE = `usage:

@@ -1,4 +1,4 @@
-import type { RerankBatch } from '../../shared/client/index.js';
+import type { RerankBatch } from '../../../shared/client/index.js';
 
 /**
  * One progress report: lines done of total, lines/s since the start, ETA; with the service's `progress` extension, the

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 
 /** Builds and packs into `destination`; returns the .tgz path. The build folder is removed afterwards. */
 export function packClient(destination: string): string {

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../../shared/auth/api-key-record.js';
+import type { ApiKeyRecord } from '../../../shared/auth/api-key-record.js';
 
 const iso = (seconds: number | undefined): string =>
   seconds === undefined ? '-' : new Date(seconds * 1000).toISOString().replace('.000Z', 'Z');

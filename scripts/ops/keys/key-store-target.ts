@@ -1,12 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DynamoDbApiKeyStore } from '../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
-import { InMemoryApiKeyStore } from '../../shared/adapters/memory/in-memory-api-key-store.js';
-import type { ApiKeyStore } from '../../shared/auth/api-key-store.js';
+import { DynamoDbApiKeyStore } from '../../../shared/adapters/dynamodb/keys/dynamodb-api-key-store.js';
+import { InMemoryApiKeyStore } from '../../../shared/adapters/memory/in-memory-api-key-store.js';
+import type { ApiKeyStore } from '../../../shared/auth/api-key-store.js';
 
 /** The local key file `npm start` reads by default: under the project, gitignored, digests only. */
-export const DEFAULT_KEY_FILE = fileURLToPath(new URL('../../.rerank/keys.json', import.meta.url));
+export const DEFAULT_KEY_FILE = fileURLToPath(new URL('../../../.rerank/keys.json', import.meta.url));
 
 /**
  * The file the server reads: `RERANK_KEYS_FILE` when set (resolved as loadServiceConfig resolves it), else the

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { InvalidApiKeyOptionsError } from '../../shared/auth/api-key-errors.js';
+import { InvalidApiKeyOptionsError } from '../../../shared/auth/api-key-errors.js';
 import { formatKeyList } from './format-key-list.js';
 import { DEFAULT_KEY_FILE, MissingRegionError, openKeyStore } from './key-store-target.js';
 

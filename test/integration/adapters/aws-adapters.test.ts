@@ -1,11 +1,11 @@
 import { DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
-import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
+import { createChunkQueues } from '../../../scripts/emulators/create-chunk-queues.js';
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
 import { decodeBatchTask } from '../../../shared/batches/batch-task-codec.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobsTable } from '../../../shared/adapters/dynamodb/create-jobs-table.js';
+import { createJobsTable } from '../../../scripts/emulators/create-jobs-table.js';
 import { DynamoDbJobStore } from '../../../shared/adapters/dynamodb/dynamodb-job-store.js';
 import type { EmulatorHandle } from '../../../scripts/emulators/emulator-handle.js';
 import { localAwsConfig } from '../../../scripts/emulators/local-aws-config.js';

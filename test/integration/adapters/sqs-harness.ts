@@ -1,9 +1,9 @@
 import { DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
-import { createChunkQueues } from '../../../shared/adapters/sqs/create-chunk-queues.js';
+import { createChunkQueues } from '../../../scripts/emulators/create-chunk-queues.js';
 import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import type { JobTask } from '../../../shared/jobs/job-model.js';
-import { startSqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
+import { startSqsPoller } from '../../../scripts/emulators/sqs-poller.js';
 import type { ChunkQueueHarness } from '../../contract/chunk-queue.contract.js';
 import { queueCounts } from '../../../scripts/emulators/queue-counts.js';
 import { waitForProgress } from '../../../scripts/support/wait-for-progress.js';

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { startSqsPoller, type SqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
+import { startSqsPoller, type SqsPoller } from '../../../scripts/emulators/sqs-poller.js';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
-import { chaosBatchesTables, runChaosBatches } from '../../../scripts/reliability/chaos-batches-run.js';
+import { chaosBatchesTables, runChaosBatches } from '../../../scripts/measure/reliability/chaos-batches-run.js';
 import { HANG_CEILING_MS } from '../../../scripts/support/wait-for-progress.js';
 
 /**

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
-import { runChaosJobs, type ChaosRunOptions, type ChaosRunReport } from '../../../scripts/reliability/chaos-jobs-run.js';
-import { formatChaosSummary } from '../../../scripts/reliability/chaos-summary.js';
+import { runChaosJobs, type ChaosRunOptions, type ChaosRunReport } from '../../../scripts/measure/reliability/chaos-jobs-run.js';
+import { formatChaosSummary } from '../../../scripts/measure/reliability/chaos-summary.js';
 import { HANG_CEILING_MS } from '../../../scripts/support/wait-for-progress.js';
 
 /**

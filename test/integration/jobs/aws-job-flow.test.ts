@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
-import { startSqsPoller, type SqsPoller } from '../../../shared/adapters/sqs/sqs-poller.js';
+import { startSqsPoller, type SqsPoller } from '../../../scripts/emulators/sqs-poller.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import { decodeJobTask } from '../../../shared/jobs/chunk-queue.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';

@@ -1,7 +1,7 @@
 import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJobsTable } from '../../../shared/adapters/dynamodb/create-jobs-table.js';
+import { createJobsTable } from '../../../scripts/emulators/create-jobs-table.js';
 import { DynamoDbJobStore } from '../../../shared/adapters/dynamodb/dynamodb-job-store.js';
 import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
 import { RerankError } from '../../../shared/core/rerank-error.js';

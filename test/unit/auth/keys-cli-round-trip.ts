@@ -7,7 +7,7 @@ import { cleanServerEnv } from '../../support/start-dev-server.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = 'scripts/keys/keys-cli.ts';
+const CLI = 'scripts/ops/keys/keys-cli.ts';
 
 export interface CliResult {
   readonly code: number;

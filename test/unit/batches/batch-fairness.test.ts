@@ -3,7 +3,7 @@ import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-proce
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
-import { engineOverStore } from '../../../scripts/bench-batch/engine-over-store.js';
+import { engineOverStore } from '../../../scripts/measure/batches/engine-over-store.js';
 
 /**
  * Issue 33 item 5: one key's batch must not starve another's. Key A's 300-line batch is planned and queued first; key B's

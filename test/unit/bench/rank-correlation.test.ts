@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankAgreement, spearman } from '../../../scripts/bench/rank-correlation.js';
+import { rankAgreement, spearman } from '../../../scripts/measure/scoring/rank-correlation.js';
 
 describe('spearman', () => {
   it('is 1 for the same order, -1 for the reverse, whatever the scale', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RerankBatch } from '../../../shared/client/index.js';
-import { progressLine } from '../../../scripts/batch-cli/batch-progress.js';
+import { progressLine } from '../../../scripts/ops/batch-cli/batch-progress.js';
 
 const batch = (completed: number, failed: number, total: number): RerankBatch => ({
   id: 'batch_1',

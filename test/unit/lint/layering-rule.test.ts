@@ -29,7 +29,7 @@ describe('the layering lint rule', () => {
   it(
     'keeps library code from importing entry points and tools, and infra from building a service at synth',
     async () => {
-      expect(await layeringErrors('shared/core/fixture.ts', "import '../../scripts/dev-server.js';\n")).toEqual([
+      expect(await layeringErrors('shared/core/fixture.ts', "import '../../scripts/serve/dev-server.js';\n")).toEqual([
         expect.stringMatching(/core is library code: it never imports infra, scripts, test/),
       ]);
       expect(await layeringErrors('shared/scoring/lexical/fixture.ts', "import '../../../test/support/test-runtime.js';\n")).toHaveLength(
@@ -39,7 +39,7 @@ describe('the layering lint rule', () => {
         expect.stringMatching(/infra may not import shared\/runtime/),
       ]);
       expect(await layeringErrors('infra/fixture.ts', "import '../functions/api/handler.js';\n")).toHaveLength(1);
-      expect(await layeringErrors('scripts/bench/fixture.ts', "import '../../infra/app.js';\n")).toHaveLength(1);
+      expect(await layeringErrors('scripts/measure/scoring/fixture.ts', "import '../../infra/app.js';\n")).toHaveLength(1);
       // What infra legitimately reads: the route table, table keys, config and the model pull.
       expect(
         await layeringErrors(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { predictBatch, type BatchCallProfile, type BatchScenario } from '../../../scripts/scale-model/batch-simulation.js';
+import { predictBatch, type BatchCallProfile, type BatchScenario } from '../../../scripts/measure/scale/batch-simulation.js';
 
 const calls: BatchCallProfile = {
   workerCallSecondsPerChunk: 0.04,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { documentsPerJob, predictJob, type JobScenario } from '../../../scripts/scale-model/job-simulation.js';
-import { lambdaThroughput } from '../../../scripts/scale-model/lambda-throughput.js';
-import { replaceBetweenMarkers } from '../../../scripts/scale-model/readme-section.js';
+import { documentsPerJob, predictJob, type JobScenario } from '../../../scripts/measure/scale/job-simulation.js';
+import { lambdaThroughput } from '../../../scripts/measure/scale/lambda-throughput.js';
+import { replaceBetweenMarkers } from '../../../scripts/measure/scale/readme-section.js';
 
 const base: JobScenario = {
   documents: 10_000,

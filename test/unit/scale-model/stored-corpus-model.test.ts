@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BatchCallProfile } from '../../../scripts/scale-model/batch-simulation.js';
-import { predictStoredCorpus, type StoredCorpusMeasurements } from '../../../scripts/scale-model/stored-corpus-model.js';
+import type { BatchCallProfile } from '../../../scripts/measure/scale/batch-simulation.js';
+import { predictStoredCorpus, type StoredCorpusMeasurements } from '../../../scripts/measure/scale/stored-corpus-model.js';
 
 const calls: BatchCallProfile = {
   workerCallSecondsPerChunk: 0.04,
