@@ -30,7 +30,7 @@ async function runBatchWork(event: SQSEvent | ScheduledEvent, context: Context):
     (record: SQSRecord) =>
       DEAD_LETTER_ARN !== undefined && record.eventSourceARN === DEAD_LETTER_ARN
         ? deadLetterEngineTask(record.body, record.messageId)
-        : runEngineTask(record.body),
+        : runEngineTask(record.body, record.messageId),
     processor,
     { context, throwOnFullBatchFailure: false },
   );

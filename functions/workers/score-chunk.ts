@@ -15,7 +15,7 @@ import { runEngineTask } from '../../shared/runtime/engine-task-worker.js';
 async function scoreChunks(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   // One processor per invocation: it holds the batch's failures, and local runs invoke concurrently.
   const processor = new BatchProcessor(EventType.SQS);
-  return processPartialResponse(event, (record: SQSRecord) => runEngineTask(record.body), processor, { context });
+  return processPartialResponse(event, (record: SQSRecord) => runEngineTask(record.body, record.messageId), processor, { context });
 }
 
 // The worker that runs a job's merge task records the job's metrics; they are flushed when recorded.

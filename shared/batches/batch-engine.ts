@@ -6,20 +6,18 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import { finalizeBatch } from './batch-finalizer.js';
 import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
-import { isTerminal, linesOf } from './batch-model.js';
+import { ENDING_STATUSES, linesOf } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
 import { releaseLineHolds, releaseRunningBatch, takeRunningBatch } from './batch-quota.js';
 import { keepResult } from './keep-result.js';
 import { updateBatch } from './update-batch.js';
+import { claimEnd } from './claim-end.js';
 import { batchProgress, type BatchProgress } from './batch-progress.js';
 import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
 import { idempotentBatchId, replayOf } from '../jobs/idempotency-key.js';
 import { acceptWork } from '../jobs/accept-work.js';
-
-/** A finalize task runs at most 15 minutes (the batch function's timeout): a claimed end older than this was lost. */
-export const STUCK_FINALIZE_SECONDS = 20 * 60;
 
 /** Largest input file a batch takes (OpenAI's 200 MB). */
 export const MAX_INPUT_FILE_BYTES = 200 * 1024 * 1024;
@@ -169,7 +167,7 @@ export class BatchEngine {
     const { batch } = found;
     if (batch.status === 'validating' || batch.status === 'in_progress') {
       const now = nowSeconds(this.#deps);
-      const cancelling = await updateBatch(this.#deps, batchId, [batch.status], {
+      const cancelling = await claimEnd(this.#deps, batchId, [batch.status], {
         status: 'cancelling',
         cancellingAt: now,
         ending: 'cancelled',
@@ -188,7 +186,7 @@ export class BatchEngine {
     for (const batch of await this.#deps.store.listActive()) {
       if (await this.#resendStuckFinalize(batch, now)) continue;
       if (batch.expiresAt > now || (batch.status !== 'validating' && batch.status !== 'in_progress')) continue;
-      const claimed = await updateBatch(this.#deps, batch.id, [batch.status], {
+      const claimed = await claimEnd(this.#deps, batch.id, [batch.status], {
         status: 'finalizing',
         finalizingAt: now,
         ending: 'expired',
@@ -201,29 +199,37 @@ export class BatchEngine {
   }
 
   /**
-   * A batch claimed for its end whose finalize task never ran (its send failed, or the answer to the claim was lost and
-   * no redelivery reaches `#maybeComplete` again) would stay `finalizing` / `cancelling` for ever, holding its running
-   * batch: past a finalizer's longest run the sweep sends the task again (a duplicate finds the batch ended).
+   * A batch claimed for its end whose finalize task never ran (its send failed, or the answer to the claim was lost)
+   * would stay `finalizing` / `cancelling` for ever, holding its running batch. Only the transition that claims an end
+   * sends its finalizer, so the sweep is what recovers a lost send: once the end has been claimed a lease's length ago
+   * and no finalizer holds a live lease, the task is sent again. True when the batch is being ended (nothing else to do).
    */
   async #resendStuckFinalize(batch: BatchRecord, now: number): Promise<boolean> {
     const since = batch.status === 'finalizing' ? batch.finalizingAt : batch.status === 'cancelling' ? batch.cancellingAt : undefined;
+    // Cancelled while validating: the planner hands over to the finalizer itself when it notices.
     if (since === undefined || (batch.status === 'cancelling' && !batch.planned)) return false;
-    if (now - since >= STUCK_FINALIZE_SECONDS) {
+    const leaseSeconds = this.#deps.limits.finalizeLeaseSeconds;
+    const lease = batch.finalizeLease;
+    const stuck = lease === undefined ? now - since >= leaseSeconds : lease.until <= now;
+    if (stuck) {
       logger.warn('batch end not reached: finalize sent again', { batchId: batch.id, status: batch.status, seconds: now - since });
       await this.#deps.queue.send([{ kind: 'finalize', batchId: batch.id }]);
     }
     return true;
   }
 
-  /** Runs one task (the in-process queue and, on AWS, the task functions call this). */
-  async handle(task: BatchTask): Promise<void> {
+  /**
+   * Runs one task (the in-process queue and, on AWS, the task functions call this). `messageId`: the queue message's id,
+   * which a finalizer leases its batch under (see FinalizeLease).
+   */
+  async handle(task: BatchTask, messageId?: string): Promise<void> {
     switch (task.kind) {
       case 'plan':
         return this.#plan(task.batchId);
       case 'chunk':
         return this.#worker.score(task);
       case 'finalize':
-        await finalizeBatch(this.#deps, task.batchId);
+        await finalizeBatch(this.#deps, task.batchId, messageId);
         return;
     }
   }
@@ -272,22 +278,25 @@ export class BatchEngine {
       // The next plan task goes on from the checkpoint (and notices a cancel or expiry itself).
       if (outcome === 'continued') return;
     }
-    // Cancelled or expired while validating: the planner stopped, and the finalizer takes over.
+    // Cancelled, expired or past the quota while validating: the transition did not send the finalizer (the planner might
+    // still be recording lines); the planner stopped, and hands over. A batch planned already was handed over by whoever
+    // ended it.
     const now = await this.#deps.store.get(batchId);
-    if (now && (now.status === 'cancelling' || now.status === 'finalizing')) await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
+    if (now && ENDING_STATUSES.includes(now.status) && !now.planned) await this.#deps.queue.send([{ kind: 'finalize', batchId }]);
   }
 
-  /** The last request's result is in: claim the finalizer (one winner, whatever races). */
+  /**
+   * The last request's result is in: claim the finalizer (one winner, whatever races); only the winner sends it. A batch
+   * whose end is claimed already (completion, quota, expiry, cancel) has its finalizer: a task that ends after the claim
+   * sends none (a lost send is the sweep's to recover, #resendStuckFinalize).
+   */
   async #maybeComplete(batchId: string): Promise<void> {
     const batch = await this.#deps.store.get(batchId);
-    // Claimed already, maybe by a delivery whose claim was written but whose finalize task was never sent (it failed
-    // after the write): send it (again). A duplicate finalize finds the batch ended and does nothing.
-    if (batch?.status === 'finalizing') return this.#deps.queue.send([{ kind: 'finalize', batchId }]);
-    if (!batch || batch.status !== 'in_progress' || !batch.planned || isTerminal(batch.status)) return;
+    if (!batch || batch.status !== 'in_progress' || !batch.planned) return;
     const done = await this.#deps.store.countResults(batchId);
     if (done.completed + done.failed < batch.total) return;
     const now = nowSeconds(this.#deps);
-    const claimed = await updateBatch(this.#deps, batchId, ['in_progress'], {
+    const claimed = await claimEnd(this.#deps, batchId, ['in_progress'], {
       status: 'finalizing',
       finalizingAt: now,
       ending: 'completed',

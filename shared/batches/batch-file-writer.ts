@@ -10,18 +10,28 @@ const MAX_OUTPUT_BYTES = Number.MAX_SAFE_INTEGER;
 export class JsonlFileWriter {
   readonly #files: FileStore;
   readonly #file: { ownerKeyId: string; filename: string; purpose: FilePurpose; expiresAt?: number };
+  readonly #beforeOpen: () => Promise<void>;
   #writer: FileWriter | undefined;
   #buffer: string[] = [];
   #bufferBytes = 0;
   lines = 0;
 
-  constructor(files: FileStore, file: { ownerKeyId: string; filename: string; purpose: FilePurpose; expiresAt?: number }) {
+  /** `beforeOpen` runs before the file is opened (a finalizer renews its lease there; a throw opens nothing). */
+  constructor(
+    files: FileStore,
+    file: { ownerKeyId: string; filename: string; purpose: FilePurpose; expiresAt?: number },
+    beforeOpen: () => Promise<void> = async () => {},
+  ) {
     this.#files = files;
     this.#file = file;
+    this.#beforeOpen = beforeOpen;
   }
 
   async writeLine(jsonl: string): Promise<void> {
-    this.#writer ??= await this.#files.openWriter({ ...this.#file, maxBytes: MAX_OUTPUT_BYTES });
+    if (!this.#writer) {
+      await this.#beforeOpen();
+      this.#writer = await this.#files.openWriter({ ...this.#file, maxBytes: MAX_OUTPUT_BYTES });
+    }
     this.#buffer.push(jsonl, '\n');
     this.#bufferBytes += jsonl.length + 1;
     this.lines++;

@@ -5,7 +5,8 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
-import { isTerminal } from './batch-model.js';
+import { ENDING_STATUSES, isTerminal } from './batch-model.js';
+import { FinalizeLease, FinalizeLeaseLostError } from './finalize-lease.js';
 import { JsonlFileWriter } from './batch-file-writer.js';
 import { releaseFiles, releaseLineHolds, releaseRunningBatch, transferToFiles } from './batch-quota.js';
 import { updateBatch } from './update-batch.js';
@@ -55,29 +56,65 @@ async function* byLine(
   }
 }
 
+/** What a finalizer wrote: the files it closed (in the order it closed them) and the lines each holds. */
+interface WrittenFiles {
+  outputFile?: FileRecord;
+  errorFile?: FileRecord;
+  readonly closed: FileRecord[];
+  completed: number;
+  failed: number;
+}
+
 /**
  * The batch's end: streams every finished line to output.jsonl or errors.jsonl in the FileStore, writes the
  * unfinished ones (cancel, expiry) as `batch_cancelled` / `batch_expired` errors, and records the counts the
- * files hold. Run only by whoever won the transition that claimed it (`ending`); safe to run again after a crash.
+ * files hold. Run only by whoever won the transition that claimed it (`ending`), and then by one finalizer at a time:
+ * it takes the batch's lease before it writes anything (`leaseOwner`: the task's message id, see FinalizeLease) and
+ * returns at once while another finalizer's lease is live. Safe to run again after a crash.
  */
-export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Promise<BatchRecord | undefined> {
+export async function finalizeBatch(deps: BatchEngineDeps, batchId: string, leaseOwner?: string): Promise<BatchRecord | undefined> {
   const batch = await deps.store.get(batchId);
   // An ended batch's running hold is given back again (idempotent): the release after its end may have been lost.
   if (batch && isTerminal(batch.status)) await releaseRunningBatch(deps.quota, batch);
-  if (!batch || (batch.status !== 'finalizing' && batch.status !== 'cancelling')) return batch;
-  const ending: BatchEnding = batch.ending ?? (batch.status === 'cancelling' ? 'cancelled' : 'completed');
+  if (!batch || !ENDING_STATUSES.includes(batch.status)) return batch;
+  const lease = new FinalizeLease(deps, batchId, leaseOwner);
+  if (!(await lease.take())) {
+    logger.info('batch end left to the finalizer holding its lease', { batchId });
+    return undefined;
+  }
+  // Files this run closed, and whether its update made them the batch's: a run that fails or loses after closing them
+  // deletes them (and their quota holds), or every retry would leave a pair behind.
+  const written: WrittenFiles = { closed: [], completed: 0, failed: 0 };
+  let ended = false;
+  try {
+    await writeFiles(deps, batch, lease, written);
+    const done = await endWith(deps, batch, lease, written);
+    ended = done !== undefined;
+    return done;
+  } catch (error) {
+    if (!ended) await discardUnnamed(deps, batch, written.closed);
+    // Another finalizer took the lease (this one outran it): the end is its now, and this delivery did its part.
+    if (error instanceof FinalizeLeaseLostError) {
+      logger.warn('batch finalizer lost its lease; its files discarded', { batchId });
+      return undefined;
+    }
+    await lease.giveUp();
+    throw error;
+  }
+}
+
+/** Streams the batch's lines into its output and error files, each opened under a renewed lease. */
+async function writeFiles(deps: BatchEngineDeps, batch: BatchRecord, lease: FinalizeLease, written: WrittenFiles): Promise<void> {
+  const ending = endingOf(batch);
   const final = FINAL[ending];
   const file = {
     ownerKeyId: batch.ownerKeyId,
     purpose: 'batch_output' as const,
     expiresAt: nowSeconds(deps) + deps.limits.outputRetentionSeconds,
   };
-  const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` });
-  const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` });
-  // Files this run closed, and whether its update made them the batch's: a run that fails or loses after closing them
-  // deletes them (and their quota holds), or every retry and every duplicate would leave a pair behind.
-  const closed: FileRecord[] = [];
-  let ended = false;
+  const renew = () => lease.renew();
+  const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` }, renew);
+  const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` }, renew);
   try {
     for await (const { line, request, result } of byLine(deps.store.readRequests(batch.id), deps.store.readResults(batch.id))) {
       if (result) await (result.outcome === 'completed' ? output : errors).writeLine(result.jsonl);
@@ -86,61 +123,86 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string): Pro
       }
     }
     const outputFile = await output.close();
-    if (outputFile) closed.push(outputFile);
+    if (outputFile) written.closed.push((written.outputFile = outputFile));
     const errorFile = await errors.close();
-    if (errorFile) closed.push(errorFile);
-    // The files take over the quota the lines held, before the batch is shown ended with them.
-    await transferToFiles(deps.quota, batch, [outputFile, errorFile]);
-    const now = nowSeconds(deps);
-    let done = await updateBatch(deps, batch.id, [batch.status], {
-      status: final.status,
-      [final.at]: now,
-      ...(outputFile ? { outputFileId: outputFile.id } : {}),
-      ...(errorFile ? { errorFileId: errorFile.id } : {}),
-      finalCounts: { total: output.lines + errors.lines, completed: output.lines, failed: errors.lines },
-      ...(ending === 'quota_exceeded' ? { errors: [QUOTA_EXCEEDED] } : {}),
-    });
-    if (!done) {
-      // The condition also fails on our own write when its answer was lost and the SDK retried it: the batch then names
-      // these files, and they are its output.
-      const current = await deps.store.get(batch.id);
-      if (current && namesAny(current, closed)) {
-        done = current;
-        await releaseRunningBatch(deps.quota, current);
-      }
-    }
-    ended = done !== undefined;
-    if (!done) await discard(deps, batch, closed);
-    // Only the finalizer whose update won drops the work; a late duplicate finds the batch ended and returns early.
-    if (done) {
-      // A redelivered task may have charged a line again between the transfer and the end (keepResult gives back only
-      // what it charges after the end): the batch's line holds go once more before the work is dropped.
-      await releaseLineHolds(deps.quota, batch);
-      await deps.store.dropWork(batch.id);
-      recordBatchEnded(final.status, output.lines, errors.lines);
-    }
-    logger.info('batch finalized', { batchId, status: final.status, completed: output.lines, failed: errors.lines });
-    return done;
+    if (errorFile) written.closed.push((written.errorFile = errorFile));
+    written.completed = output.lines;
+    written.failed = errors.lines;
   } catch (error) {
     await Promise.allSettled([output.abort(), errors.abort()]);
-    if (!ended && closed.length > 0) {
-      // Discarded only when the batch is known not to name them: a lost answer may hide an end that did happen.
-      const current = await deps.store.get(batch.id).then(
-        (b) => ({ b }),
-        () => undefined,
-      );
-      if (current && !(current.b && namesAny(current.b, closed))) {
-        await discard(deps, batch, closed).catch((cleanup: unknown) =>
-          logger.warn('batch output files not discarded', { batchId, error: cleanup as Error }),
-        );
-      }
-    }
     throw error;
   }
 }
 
+/**
+ * The end transition, conditional on the batch's status and on this finalizer's lease: the files take over what the
+ * lines held, and only the run whose update won drops the batch's work (no other finalizer is reading it then).
+ */
+async function endWith(
+  deps: BatchEngineDeps,
+  batch: BatchRecord,
+  lease: FinalizeLease,
+  written: WrittenFiles,
+): Promise<BatchRecord | undefined> {
+  const ending = endingOf(batch);
+  const final = FINAL[ending];
+  const { outputFile, errorFile, completed, failed } = written;
+  // The files take over the quota the lines held, before the batch is shown ended with them.
+  await transferToFiles(deps.quota, batch, [outputFile, errorFile]);
+  let done = await updateBatch(
+    deps,
+    batch.id,
+    [batch.status],
+    {
+      status: final.status,
+      [final.at]: nowSeconds(deps),
+      ...(outputFile ? { outputFileId: outputFile.id } : {}),
+      ...(errorFile ? { errorFileId: errorFile.id } : {}),
+      finalCounts: { total: completed + failed, completed, failed },
+      ...(ending === 'quota_exceeded' ? { errors: [QUOTA_EXCEEDED] } : {}),
+    },
+    lease.owner,
+  );
+  if (!done) {
+    // The condition also fails on our own write when its answer was lost and the SDK retried it: the batch then names
+    // these files, and they are its output.
+    const current = await deps.store.get(batch.id);
+    if (current && namesAny(current, written.closed)) {
+      done = current;
+      await releaseRunningBatch(deps.quota, current);
+    }
+  }
+  if (!done) {
+    await discard(deps, batch, written.closed);
+    logger.info('batch end taken by another finalizer; this one discarded its files', { batchId: batch.id });
+    return undefined;
+  }
+  // A redelivered task may have charged a line again between the transfer and the end (keepResult gives back only what
+  // it charges after the end): the batch's line holds go once more before the work is dropped.
+  await releaseLineHolds(deps.quota, batch);
+  await deps.store.dropWork(batch.id);
+  recordBatchEnded(final.status, completed, failed);
+  logger.info('batch finalized', { batchId: batch.id, status: final.status, completed, failed });
+  return done;
+}
+
+const endingOf = (batch: BatchRecord): BatchEnding => batch.ending ?? (batch.status === 'cancelling' ? 'cancelled' : 'completed');
+
 const namesAny = (batch: BatchRecord, files: readonly FileRecord[]): boolean =>
   files.some((f) => f.id === batch.outputFileId || f.id === batch.errorFileId);
+
+/** After a failure: the run's closed files go, unless the batch names them (a lost answer may hide an end that happened). */
+async function discardUnnamed(deps: BatchEngineDeps, batch: BatchRecord, closed: readonly FileRecord[]): Promise<void> {
+  if (closed.length === 0) return;
+  const current = await deps.store.get(batch.id).then(
+    (b) => ({ b }),
+    () => undefined,
+  );
+  if (!current || (current.b && namesAny(current.b, closed))) return;
+  await discard(deps, batch, closed).catch((cleanup: unknown) =>
+    logger.warn('batch output files not discarded', { batchId: batch.id, error: cleanup as Error }),
+  );
+}
 
 /** Files a finalizer wrote that did not become the batch's: deleted, their quota holds given back. */
 async function discard(deps: BatchEngineDeps, batch: BatchRecord, files: readonly FileRecord[]): Promise<void> {

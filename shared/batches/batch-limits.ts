@@ -53,6 +53,12 @@ export interface BatchLimits {
    * 35 s of one vCPU), far inside the worker's timeout; 1 = a task per shard.
    */
   readonly corpusShardsPerTask: number;
+  /**
+   * Seconds a finalizer's lease on a batch lasts (renewed before each file it opens): longer than a finalize task runs
+   * (the batch function's 15 minutes). The sweep sends a lost finalize again only once a claimed end has had no live
+   * lease for this long.
+   */
+  readonly finalizeLeaseSeconds: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -73,4 +79,5 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   planFlushTasks: 640,
   corpusGroupLines: 64,
   corpusShardsPerTask: 16,
+  finalizeLeaseSeconds: 20 * 60,
 };

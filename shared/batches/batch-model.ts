@@ -77,7 +77,28 @@ export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampFie
   readonly finalCounts?: BatchRequestCounts;
   /** How the batch ends, set by the transition that claimed its finalizer (completion, cancel or expiry). */
   readonly ending?: BatchEnding;
+  /** The id of the transition that claimed the end (claimEnd): its writer knows its own write when the answer was lost. */
+  readonly endClaim?: string;
+  /** Who writes the batch's output and error files now, and until when (BatchStore.leaseFinalize). */
+  readonly finalizeLease?: FinalizeLease;
 }
+
+/** A finalizer's claim on a batch being ended: `owner` alone writes its files until `until` (epoch seconds). */
+export interface FinalizeLease {
+  readonly owner: string;
+  readonly until: number;
+}
+
+/** Statuses of a batch whose end is claimed and whose files are still to be written. */
+export const ENDING_STATUSES: readonly BatchStatus[] = ['finalizing', 'cancelling'];
+
+/**
+ * Whether `owner` may take (or keep) the finalize lease at `now`: the batch is being ended and its lease is free,
+ * ended, or already `owner`'s. Both store adapters decide by this one rule inside their conditional write.
+ */
+export const mayLeaseFinalize = (batch: BatchRecord, owner: string, now: number): boolean =>
+  ENDING_STATUSES.includes(batch.status) &&
+  (batch.finalizeLease === undefined || batch.finalizeLease.until <= now || batch.finalizeLease.owner === owner);
 
 /**
  * `quota_exceeded`: a result line would have passed the key's stored-bytes quota; `queued_pairs_exceeded`: a line's

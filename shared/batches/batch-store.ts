@@ -1,5 +1,5 @@
 import { AlreadyExistsError } from '../core/already-exists-error.js';
-import type { BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from './batch-model.js';
+import type { BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, FinalizeLease } from './batch-model.js';
 import type { ChunkLedger } from '../jobs/chunk-ledger.js';
 
 export type { ChunkRecorded } from '../jobs/chunk-ledger.js';
@@ -34,13 +34,21 @@ export interface BatchStore extends ChunkLedger {
   listActive(): Promise<readonly BatchRecord[]>;
   /**
    * Applies `patch` only when the batch's status is one of `from` (a conditional write): returns the new
-   * record, or undefined when the condition failed, so two racing finalizers cannot both win.
+   * record, or undefined when the condition failed, so two racing finalizers cannot both win. With `leaseOwner`, also
+   * only while that owner holds the batch's finalize lease (expired or not: nobody else took it).
    */
   update(
     batchId: string,
     from: readonly BatchStatus[],
     patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+    leaseOwner?: string,
   ): Promise<BatchRecord | undefined>;
+  /**
+   * Sets the batch's finalize lease to `lease` when `mayLeaseFinalize(batch, lease.owner, now)` (a conditional write:
+   * of two finalizers racing for a free lease one gets it). Taking, renewing and (with `until <= now`) giving it up are
+   * this one call. Returns the new record, or undefined when another owner's lease is live or the batch is not ending.
+   */
+  leaseFinalize(batchId: string, lease: FinalizeLease, now: number): Promise<BatchRecord | undefined>;
 
   putRequest(batchId: string, request: BatchRequestPlan): Promise<void>;
   getRequest(batchId: string, line: number): Promise<BatchRequestPlan | undefined>;

@@ -4,7 +4,7 @@ import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchRecord, BatchRequestResult } from './batch-model.js';
 import { chargeResultLine, releaseResultLine } from './batch-quota.js';
 import { isTerminal } from './batch-model.js';
-import { updateBatch } from './update-batch.js';
+import { claimEnd } from './claim-end.js';
 
 /**
  * Keeps a request's result line once, its bytes charged to the key's stored-bytes quota first. A line that would pass
@@ -27,7 +27,7 @@ export async function keepResult(
     }
     return kept;
   }
-  const claimed = await updateBatch(deps, batch.id, ['validating', 'in_progress'], {
+  const claimed = await claimEnd(deps, batch.id, ['validating', 'in_progress'], {
     status: 'finalizing',
     finalizingAt: nowSeconds(deps),
     ending: 'quota_exceeded',

@@ -12,8 +12,9 @@ export async function updateBatch(
   batchId: string,
   from: readonly BatchStatus[],
   patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+  leaseOwner?: string,
 ): Promise<BatchRecord | undefined> {
-  const updated = await deps.store.update(batchId, from, patch);
+  const updated = await deps.store.update(batchId, from, patch, leaseOwner);
   if (updated && isTerminal(updated.status)) {
     // A hold left taken frees itself after the batch's window; the batch itself has ended.
     await releaseRunningBatch(deps.quota, updated).catch((error: unknown) =>

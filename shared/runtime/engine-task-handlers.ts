@@ -25,12 +25,12 @@ const DEAD_LETTER_REASON = 'the task failed on every delivery and was moved to t
 /**
  * THE worker routine of the async engine: one task message from either lane, run by what owns it (a job's chunk or
  * merge by the JobCoordinator, a batch's plan, chunk or finalize by the batch engine). A throw reports the message as
- * failed, so the queue redelivers it.
+ * failed, so the queue redelivers it. `messageId` is the queue message's (stable across its redeliveries).
  */
-export async function runEngineTaskWith(body: string, owners: EngineOwners): Promise<void> {
+export async function runEngineTaskWith(body: string, owners: EngineOwners, messageId?: string): Promise<void> {
   const message = decodeEngineTask(body);
   if (message.of === 'job') return runJobTask(message.task, await jobsOf(owners));
-  return (await owners.batches()).handle(message.task);
+  return (await owners.batches()).handle(message.task, messageId);
 }
 
 /**
@@ -76,7 +76,7 @@ export function engineTaskHandlers(owners: EngineOwners): {
   deadLetter: (event: SQSEvent) => Promise<SQSBatchResponse>;
 } {
   return {
-    worker: perRecord((record) => runEngineTaskWith(record.body, owners)),
+    worker: perRecord((record) => runEngineTaskWith(record.body, owners, record.messageId)),
     deadLetter: perRecord((record) => deadLetterEngineTaskWith(record.body, record.messageId, owners)),
   };
 }

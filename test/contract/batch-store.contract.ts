@@ -111,6 +111,41 @@ export function describeBatchStoreContract(name: string, makeStore: () => BatchS
       expect(await store.update('batch_missing', ['in_progress'], { status: 'failed' })).toBeUndefined();
     });
 
+    it('leases a batch being ended to one finalizer at a time: taken, renewed, refused while live, free once run out or given up', async () => {
+      const store = await makeStore();
+      const batch = makeBatch({ status: 'in_progress', planned: true });
+      await store.create(batch);
+      // Only a batch whose end is claimed has a finalizer to lease it.
+      expect(await store.leaseFinalize(batch.id, { owner: 'a', until: NOW + 60 }, NOW)).toBeUndefined();
+      expect(await store.leaseFinalize('batch_missing', { owner: 'a', until: NOW + 60 }, NOW)).toBeUndefined();
+      await store.update(batch.id, ['in_progress'], { status: 'finalizing', finalizingAt: NOW, ending: 'quota_exceeded' });
+      const racing = await Promise.all([
+        store.leaseFinalize(batch.id, { owner: 'a', until: NOW + 60 }, NOW),
+        store.leaseFinalize(batch.id, { owner: 'b', until: NOW + 60 }, NOW),
+      ]);
+      expect(racing.filter((r) => r !== undefined)).toHaveLength(1);
+      const [holder, other] = racing[0] ? ['a', 'b'] : ['b', 'a'];
+      expect((await store.get(batch.id))?.finalizeLease).toEqual({ owner: holder, until: NOW + 60 });
+      // The holder renews; the other is refused while the lease is live, and the patch around it is kept.
+      expect(await store.leaseFinalize(batch.id, { owner: holder!, until: NOW + 120 }, NOW + 30)).toMatchObject({
+        status: 'finalizing',
+        ending: 'quota_exceeded',
+        finalizeLease: { owner: holder, until: NOW + 120 },
+      });
+      expect(await store.leaseFinalize(batch.id, { owner: other!, until: NOW + 180 }, NOW + 119)).toBeUndefined();
+      // Run out: the other takes it; the first one's end is refused now, the holder's goes through.
+      expect(await store.leaseFinalize(batch.id, { owner: other!, until: NOW + 300 }, NOW + 120)).toBeDefined();
+      expect(await store.update(batch.id, ['finalizing'], { status: 'failed' }, holder)).toBeUndefined();
+      // Given up (until = now): free at once.
+      expect(await store.leaseFinalize(batch.id, { owner: other!, until: NOW + 121 }, NOW + 121)).toBeDefined();
+      expect(await store.leaseFinalize(batch.id, { owner: holder!, until: NOW + 400 }, NOW + 121)).toBeDefined();
+      const ended = await store.update(batch.id, ['finalizing'], { status: 'failed', failedAt: NOW + 122 }, holder);
+      expect(ended?.status).toBe('failed');
+      // An ended batch is leased to nobody.
+      expect(await store.leaseFinalize(batch.id, { owner: other!, until: NOW + 999 }, NOW + 500)).toBeUndefined();
+      expect(await store.get(batch.id)).toMatchObject({ status: 'failed', failedAt: NOW + 122 });
+    });
+
     it("lists every key's active batches until they reach a terminal status", async () => {
       const store = await makeStore();
       const a = makeBatch({ ownerKeyId: `key-${randomUUID().slice(0, 8)}` });

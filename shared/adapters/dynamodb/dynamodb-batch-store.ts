@@ -10,6 +10,8 @@ import {
 import { isConditionFailure } from './condition-failed.js';
 import {
   isTerminal,
+  mayLeaseFinalize,
+  type FinalizeLease,
   type BatchChunkScores,
   type BatchRecord,
   type BatchRequestPlan,
@@ -175,11 +177,30 @@ export class DynamoDbBatchStore implements BatchStore {
     batchId: string,
     from: readonly BatchStatus[],
     patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+    leaseOwner?: string,
   ): Promise<BatchRecord | undefined> {
+    return this.transition(batchId, (current) =>
+      !from.includes(current.status) || (leaseOwner !== undefined && current.finalizeLease?.owner !== leaseOwner)
+        ? undefined
+        : { ...current, ...patch },
+    );
+  }
+
+  async leaseFinalize(batchId: string, lease: FinalizeLease, now: number): Promise<BatchRecord | undefined> {
+    return this.transition(batchId, (current) =>
+      mayLeaseFinalize(current, lease.owner, now) ? { ...current, finalizeLease: lease } : undefined,
+    );
+  }
+
+  /**
+   * Every change of META: `change` decides on the record read (undefined: the condition failed); the put is conditional
+   * on the version read, so a concurrent transition makes it fail and the loop decides again on what that one wrote.
+   */
+  private async transition(batchId: string, change: (current: BatchRecord) => BatchRecord | undefined): Promise<BatchRecord | undefined> {
     for (let attempt = 1; attempt <= MAX_UPDATE_ATTEMPTS; attempt += 1) {
       const current = await this.readMeta(batchId);
-      if (!current || !from.includes(current.record.status)) return undefined;
-      const next: BatchRecord = { ...current.record, ...patch };
+      const next = current && change(current.record);
+      if (!current || !next) return undefined;
       const put: TransactWriteItem = {
         Put: {
           TableName: this.table,
@@ -189,7 +210,6 @@ export class DynamoDbBatchStore implements BatchStore {
             ...this.metaAttributes(next, current.version + 1),
             [TTL]: n(next.expiresAt + this.retentionSeconds),
           },
-          // The version read above: a concurrent transition makes this fail, and the loop re-reads.
           ConditionExpression: '#version = :version',
           ExpressionAttributeNames: { '#version': 'version' },
           ExpressionAttributeValues: { ':version': n(current.version) },

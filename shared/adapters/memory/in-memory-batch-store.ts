@@ -1,5 +1,12 @@
-import type { BatchChunkScores, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus } from '../../batches/batch-model.js';
-import { isTerminal } from '../../batches/batch-model.js';
+import type {
+  BatchChunkScores,
+  BatchRecord,
+  BatchRequestPlan,
+  BatchRequestResult,
+  BatchStatus,
+  FinalizeLease,
+} from '../../batches/batch-model.js';
+import { isTerminal, mayLeaseFinalize } from '../../batches/batch-model.js';
 import { BatchExistsError, type BatchPage, type BatchStore, type ChunkRecorded } from '../../batches/batch-store.js';
 import { InMemoryChunkLedger } from './in-memory-chunk-ledger.js';
 import { ResultSpill, type ResultSpillOptions } from '../local/result-spill.js';
@@ -76,10 +83,19 @@ export class InMemoryBatchStore implements BatchStore {
     batchId: string,
     from: readonly BatchStatus[],
     patch: Partial<Omit<BatchRecord, 'id' | 'ownerKeyId'>>,
+    leaseOwner?: string,
   ): Promise<BatchRecord | undefined> {
     const state = this.#batches.get(batchId);
     if (!state || !from.includes(state.record.status)) return undefined;
+    if (leaseOwner !== undefined && state.record.finalizeLease?.owner !== leaseOwner) return undefined;
     state.record = { ...state.record, ...patch };
+    return state.record;
+  }
+
+  async leaseFinalize(batchId: string, lease: FinalizeLease, now: number): Promise<BatchRecord | undefined> {
+    const state = this.#batches.get(batchId);
+    if (!state || !mayLeaseFinalize(state.record, lease.owner, now)) return undefined;
+    state.record = { ...state.record, finalizeLease: lease };
     return state.record;
   }
 
