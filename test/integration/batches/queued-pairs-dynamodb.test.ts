@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createJobsTable } from '../../../shared/adapters/dynamodb/create-jobs-table.js';
+import { createJobsTable } from '../../../scripts/emulators/create-jobs-table.js';
 import { DynamoDbQuotaLedger } from '../../../shared/adapters/dynamodb/dynamodb-quota-ledger.js';
 import type { EmulatorHandle } from '../../../scripts/emulators/emulator-handle.js';
 import { localAwsConfig } from '../../../scripts/emulators/local-aws-config.js';
