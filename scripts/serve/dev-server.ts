@@ -7,7 +7,7 @@ import { handler as deadLetterHandler } from '../../functions/workers/chunk-dead
 import { handler as scoreChunkHandler } from '../../functions/workers/score-chunk.js';
 import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
 import { loadServiceConfig } from '../../shared/config/service-config.js';
-import { startLocalWorkers } from '../../shared/runtime/local-workers.js';
+import { startLocalWorkers, unfinishedWorkLine } from '../../shared/runtime/local-workers.js';
 import { configureProcessRuntime, serviceRuntime } from '../../shared/runtime/process-runtime.js';
 import { resolveHubModelsFromEnv } from '../../shared/scoring/model-pull/index.js';
 import { startLocalServer } from './local-server.js';
@@ -31,7 +31,7 @@ try {
     deadLetter: async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
   });
 
-  await startLocalServer({ ...target, onShutdown: async () => void (await workers.stop()) });
+  await startLocalServer({ ...target, onShutdown: async () => unfinishedWorkLine(await workers.stop()) });
 } catch (error) {
   // A setting, a model or a port the person starting it can fix: one line that says which and how, not a stack trace.
   const line = startupFailureLine(error, target);

@@ -29,9 +29,15 @@ export interface LocalServerListening {
 export interface LocalServerOptions {
   readonly port: number;
   readonly host: string;
-  /** Runs after the HTTP server closed on SIGINT/SIGTERM, before the process exits. */
-  readonly onShutdown?: () => Promise<void>;
+  /**
+   * Runs on SIGINT/SIGTERM once the server takes no more requests: stops the process's workers (no task starts after
+   * the call) and resolves once their deliveries in flight returned, with a line naming the work left undone, if any.
+   */
+  readonly onShutdown?: () => Promise<string | undefined>;
 }
+
+/** How long a stop may take (emulators included, on `start:aws-local`) before the process gives up and exits 1. */
+export const SHUTDOWN_DEADLINE_MS = 10_000;
 
 /**
  * Serves every route by turning each HTTP request into the API Gateway (HTTP API v2) event the deployed
@@ -127,15 +133,47 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   console.log(runtime.auth.accessDescription);
 
   let stopping = false;
-  const shutdown = () => {
+  const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    console.log(`${signal}: stopping (no new requests or tasks)`);
+    setTimeout(() => {
+      console.error(`stop: work still running after ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting with status 1`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
     prometheus.close();
-    server.close(() => void (options.onShutdown?.() ?? Promise.resolve()).finally(() => process.exit(0)));
-    server.closeAllConnections();
+    stopServing(server, runtime.scorers, options.onShutdown).then(
+      (abandoned) => {
+        console.log(abandoned ?? 'stopped with no work in progress');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        console.error('stop failed', error);
+        process.exit(1);
+      },
+    );
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, shutdown);
   return server;
+}
+
+/**
+ * Stops taking work, then lets what runs end cleanly: the server closes (open connections with it), the workers stop
+ * starting tasks, and the scorers close - an ONNX run in flight finishes, a later one is refused - so a delivery in
+ * flight ends at its next run instead of scoring its whole chunk. Exiting while a worker thread is inside a run
+ * aborts the process natively, hence the wait.
+ */
+async function stopServing(
+  server: Server,
+  scorers: { closeAll(): Promise<void> },
+  stopWorkers: LocalServerOptions['onShutdown'],
+): Promise<string | undefined> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  const workersStopped = stopWorkers?.() ?? Promise.resolve(undefined);
+  await scorers.closeAll();
+  const [abandoned] = await Promise.all([workersStopped, closed]);
+  return abandoned;
 }
 
 /** Prometheus scrapes this path; the local server's only route the API Lambda does not have (CloudWatch has its figures). */

@@ -60,9 +60,12 @@ const { startLocalServer } = await import('./local-server.js');
 const server = await startLocalServer({
   port: Number(process.env['PORT'] ?? 3000),
   host: process.env['HOST'] ?? '127.0.0.1',
+  // The pollers stop with the server; what the queues hold stays there for the next start, as on AWS.
   onShutdown: async () => {
+    clearInterval(expirySweep);
     await Promise.all(pollers.map((p) => p.stop()));
     await stack.stop();
+    return undefined;
   },
 });
 if (server.listening) {

@@ -79,3 +79,22 @@ async function unfinishedWork(runtime: ServiceRuntime, chunkBodies: readonly str
   const batches = (await runtime.batches?.store.listActive()) ?? [];
   return { jobIds: [...jobIds], batchIds: batches.map((batch) => batch.id) };
 }
+
+/** Ids listed by name in the stop line; past this many, a count. */
+const LISTED_IDS = 20;
+
+const listed = (one: string, many: string, ids: readonly string[]): string => {
+  const names = ids.slice(0, LISTED_IDS).join(', ');
+  const more = ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more` : '';
+  return `${ids.length} ${ids.length === 1 ? one : many} (${names}${more})`;
+};
+
+/** What a stop abandoned, in one line for the person who stopped the server; undefined when nothing was left. */
+export function unfinishedWorkLine(work: UnfinishedWork): string | undefined {
+  const named = [
+    ...(work.jobIds.length > 0 ? [listed('job', 'jobs', work.jobIds)] : []),
+    ...(work.batchIds.length > 0 ? [listed('batch', 'batches', work.batchIds)] : []),
+  ];
+  if (named.length === 0) return undefined;
+  return `abandoned, unfinished: ${named.join(' and ')}; npm start keeps jobs, batches and queues in memory only, so they are lost`;
+}
