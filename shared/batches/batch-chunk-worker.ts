@@ -1,5 +1,6 @@
 import { RerankError } from '../core/rerank-error.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
+import { scoredText } from '../core/rerank-request.js';
 import { admitBatchLine, type AdmittedLine } from './admit-batch-line.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { linesOf, type BatchChunkTask, type BatchRecord, type BatchRequestPlan } from './batch-model.js';
@@ -177,7 +178,7 @@ export class BatchChunkWorker {
       admitted = read ?? (await this.#readLine(batch, plan));
       texts = task.corpusRange
         ? await this.#corpusTexts(task, plan, admitted)
-        : admitted.request.documents.slice(task.offset, task.offset + task.count).map((d) => d.text);
+        : admitted.request.documents.slice(task.offset, task.offset + task.count).map(scoredText);
     } catch (error) {
       return this.#failRequest(batch, plan, error);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RerankError } from '../core/rerank-error.js';
-import type { RerankDocument } from '../core/rerank-request.js';
+import { scoredText, type RerankDocument } from '../core/rerank-request.js';
 import type { AdmittedLine } from './admit-batch-line.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
@@ -100,14 +100,7 @@ export async function buildRequestResult(
   } else {
     const fuser = job.fusion ? deps.fuserFor?.(job.model) : undefined;
     if (job.fusion && !fuser) throw new RerankError('internal', `model '${job.model}' cannot fuse scores here`);
-    const fuse =
-      fuser &&
-      ((scores: readonly number[]) =>
-        fuser(
-          request.query,
-          request.documents.map((d) => d.text),
-          scores,
-        ));
+    const fuse = fuser && ((scores: readonly number[]) => fuser(request.query, request.documents.map(scoredText), scores));
     selected = await selectTopScores(deps.store, ledgerRequest, { ...options, ...(fuse ? { fuse } : {}) });
   }
   let documentOf: ((index: number) => RerankDocument) | undefined;

@@ -142,6 +142,11 @@ export class RerankClient {
 
   #request(query: string, documents: readonly string[], options: RerankOptions): ModeRequest {
     const model = options.model ?? this.#model;
+    const instruction = options.instruction ?? options.prompt;
+    // Neither the chat content nor DashScope's body has a place for it: refused rather than silently dropped.
+    if (options.metadata !== undefined && this.#mode.name !== 'openai') {
+      throw new RerankClientError(`metadata is sent in openai mode only; this client is in ${this.#mode.name} mode`);
+    }
     return {
       query,
       documents,
@@ -151,7 +156,8 @@ export class RerankClient {
       ...(options.rawScores !== undefined ? { rawScores: options.rawScores } : {}),
       ...(options.threshold !== undefined ? { threshold: options.threshold } : {}),
       ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
-      ...(options.prompt !== undefined ? { prompt: options.prompt } : {}),
+      ...(instruction !== undefined ? { prompt: instruction } : {}),
+      ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
     };
   }
 }

@@ -13,6 +13,7 @@ export interface ModeRequest {
   readonly threshold?: number;
   readonly batchSize?: number;
   readonly prompt?: string;
+  readonly metadata?: readonly string[];
 }
 
 /** One wire dialect as the client speaks it (OpenAI/Jina/Cohere, DashScope, chat): where to post, what to send, how to read the reply. */

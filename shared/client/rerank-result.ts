@@ -31,8 +31,15 @@ export interface RerankOptions {
   readonly threshold?: number;
   /** Chunk size for servers that batch (`batch_size`). */
   readonly batchSize?: number;
-  /** Instruction for the scorer: chat `prompt`, DashScope `parameters.instruct`; not sent in OpenAI mode. */
+  /**
+   * A task instruction for models that take one (the LLM reranker family): sent as `instruction` in OpenAI mode, the chat
+   * `prompt`, DashScope `parameters.instruct`. A model without an instruction slot scores without it.
+   */
+  readonly instruction?: string;
+  /** The older name of `instruction` (the chat and DashScope spellings); `instruction` wins when both are given. */
   readonly prompt?: string;
+  /** Contextual AI's per-document metadata, one string per document (empty = none): OpenAI mode only (others refuse it). */
+  readonly metadata?: readonly string[];
   /** Overrides the client's model for this call. */
   readonly model?: string;
   /** Attach the decoded reply body as `raw`. */

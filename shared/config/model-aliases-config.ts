@@ -56,6 +56,10 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'bge-reranker-v2-m3',
   'pinecone-rerank-v0',
   'cohere-rerank-3.5',
+  // Contextual AI (contextual-client's documented rerankers)
+  'ctxl-rerank-v2-instruct-multilingual',
+  'ctxl-rerank-v2-instruct-multilingual-mini',
+  'ctxl-rerank-v1-instruct',
 ];
 
 /**

@@ -1,6 +1,6 @@
 import { invalidRequest } from './rerank-error.js';
 import { paramOf, type RequestParamNames } from './validate-request.js';
-import type { RerankRequest, ScoreActivation } from './rerank-request.js';
+import { scoredText, type RerankRequest, type ScoreActivation } from './rerank-request.js';
 import { resolveActivation } from './score-activation.js';
 import { isChunkable, isSplittableScorer, type Scorer } from './scorer.js';
 
@@ -27,7 +27,7 @@ export function needsQueuedJob(request: RerankRequest, limits: SyncLimits): bool
   if (request.documents.length > limits.syncMaxDocuments) return true;
   let chars = 0;
   for (const d of request.documents) {
-    chars += d.text.length + request.query.length;
+    chars += d.text.length + (d.metadata?.length ?? 0) + request.query.length;
     if (chars > limits.syncMaxChars) return true;
   }
   return false;
@@ -131,10 +131,7 @@ export function planRequest(input: PlanInput): RequestPlan {
 /** The scorer's own estimate (its measured pace, pairs estimated from characters) against the synchronous budget. */
 function overBudget(scorer: Scorer, request: RerankRequest, limits: PlanLimits): boolean {
   if (limits.syncBudgetSeconds === undefined || scorer.estimateSeconds === undefined) return false;
-  const seconds = scorer.estimateSeconds(
-    request.query,
-    request.documents.map((d) => d.text),
-  );
+  const seconds = scorer.estimateSeconds(request.query, request.documents.map(scoredText));
   return seconds !== undefined && seconds > limits.syncBudgetSeconds;
 }
 

@@ -3,7 +3,19 @@ export interface RerankDocument {
   readonly text: string;
   /** The client's original object (Cohere/Jina accept `{text, ...}`); returned as-is when documents are asked for. */
   readonly source?: Readonly<Record<string, unknown>>;
+  /**
+   * Contextual AI's per-document `metadata` (a date, a source, a type): given to the model with its document, so an
+   * instruction can refer to it. Bounded as a document is (RERANK_MAX_DOCUMENT_CHARS) and counted in the request's size.
+   */
+  readonly metadata?: string;
 }
+
+/**
+ * What the model reads of a document: its text, after its metadata when it has some. Metadata first, so a cut to
+ * `max_tokens_per_doc` (which keeps a document's start) keeps it, as Contextual counts "a document with its metadata".
+ */
+export const scoredText = (document: RerankDocument): string =>
+  document.metadata === undefined || document.metadata === '' ? document.text : `${document.metadata}\n\n${document.text}`;
 
 /**
  * How a raw model score becomes the returned score. `logit`: on the logit scale, as NVIDIA NIM answers - a logit
@@ -48,7 +60,10 @@ export interface RerankRequest {
   readonly batchSize: number | undefined;
   /** `undefined` = the scorer's default (sigmoid for logits, as hosted APIs return [0,1] scores). */
   readonly activation: ScoreActivation | undefined;
-  /** A task instruction (chat `prompt`, DashScope `instruct`) for scorers that take one. */
+  /**
+   * A task instruction for scorers that take one (the LLM yes/no family's template): `instruction` (vLLM, Contextual AI)
+   * on /v1/rerank, /v2/rerank, /score, the chat `prompt`, DashScope `parameters.instruct`.
+   */
   readonly prompt: string | undefined;
   /** Absent = `default`. */
   readonly strategy?: RerankStrategy;

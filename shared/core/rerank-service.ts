@@ -6,7 +6,7 @@ import { applyBoost } from './apply-boost.js';
 import { normalizeResults } from './normalize-results.js';
 import { RerankError, invalidRequest } from './rerank-error.js';
 import type { RerankOutcome } from './rerank-outcome.js';
-import type { RerankRequest, ScoreActivation, UpstreamReranker } from './rerank-request.js';
+import { scoredText, type RerankRequest, type ScoreActivation, type UpstreamReranker } from './rerank-request.js';
 import { resolveActivation, sigmoid } from './score-activation.js';
 import type { Scorer } from './scorer.js';
 import type { ScorerRegistry } from './scorer-registry.js';
@@ -96,11 +96,7 @@ export class RerankService {
     }
     const scorer = this.scorerFor(request, names);
     // max_tokens_per_doc: in the model's own tokens where the scorer counts them, else in words before scoring.
-    const budget = tokenBudget(
-      scorer,
-      request.documents.map((d) => d.text),
-      request.maxTokensPerDocument,
-    );
+    const budget = tokenBudget(scorer, request.documents.map(scoredText), request.maxTokensPerDocument);
     const texts = budget.texts;
     const scoreOptions = { instruction: request.prompt, signal, maxDocumentTokens: budget.maxDocumentTokens };
     const runModel = async (documents: readonly string[]) => {

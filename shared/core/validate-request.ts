@@ -19,6 +19,8 @@ export interface RequestParamNames {
   readonly boost?: string;
   readonly maxChunksPerDoc?: string;
   readonly maxTokensPerDocument?: string;
+  /** Contextual AI's per-document `metadata` list; absent where the dialect reads none. */
+  readonly metadata?: string;
 }
 
 /** The field's name as the dialect spells it; the domain name where the dialect reads no such field (set in code). */
@@ -44,15 +46,26 @@ function applyLengthLimits(request: RerankRequest, names: RequestParamNames, lim
   const maxDocument = limits.maxDocumentChars ?? Infinity;
   const tooLongQuery = request.query.length > maxQuery;
   const tooLongDocument = request.documents.findIndex((d) => d.text.length > maxDocument);
-  if (!tooLongQuery && tooLongDocument < 0) return request;
+  // Metadata is bounded as a document is: it is read with its document by every pair the model scores.
+  const tooLongMetadata = request.documents.findIndex((d) => (d.metadata?.length ?? 0) > maxDocument);
+  if (!tooLongQuery && tooLongDocument < 0 && tooLongMetadata < 0) return request;
   if (!request.truncate) {
-    const [param, limit] = tooLongQuery ? [names.query, maxQuery] : [`${names.documents}[${tooLongDocument}]`, maxDocument];
+    const [param, limit] = tooLongQuery
+      ? [names.query, maxQuery]
+      : tooLongDocument >= 0
+        ? [`${names.documents}[${tooLongDocument}]`, maxDocument]
+        : [`${paramOf(names, 'metadata')}[${tooLongMetadata}]`, maxDocument];
     throw new RerankError('payload_too_large', `${param} is longer than ${limit} characters; shorten it or send truncate: true`, { param });
   }
+  const cut = (text: string): string => (text.length > maxDocument ? text.slice(0, maxDocument) : text);
   return {
     ...request,
     query: request.query.slice(0, maxQuery),
-    documents: request.documents.map((d) => (d.text.length > maxDocument ? { ...d, text: d.text.slice(0, maxDocument) } : d)),
+    documents: request.documents.map((d) =>
+      d.text.length > maxDocument || (d.metadata?.length ?? 0) > maxDocument
+        ? { ...d, text: cut(d.text), ...(d.metadata === undefined ? {} : { metadata: cut(d.metadata) }) }
+        : d,
+    ),
   };
 }
 

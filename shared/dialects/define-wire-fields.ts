@@ -58,6 +58,7 @@ const OPTIONAL_PARAMS = [
   'boost',
   'maxChunksPerDoc',
   'maxTokensPerDocument',
+  'metadata',
 ] as const;
 
 /** The fields under one object of the body, by key: a field's schema, or a nested object of fields. */

@@ -89,6 +89,14 @@ export const RAW_SCORES: WireType<ScoreActivation | undefined> = {
   },
 };
 
+/**
+ * vLLM's and Contextual AI's `instruction`: the task the LLM yes/no family's template asks about (Qwen3-Reranker's
+ * `<Instruct>`); a model without an instruction slot scores as without it. Bounded by RERANK_MAX_INSTRUCTION_CHARS.
+ */
+export const INSTRUCTION = stringOrAbsent(
+  "A task instruction for models that take one (the LLM reranker's template, e.g. Qwen3-Reranker); others score without it.",
+);
+
 /** TEI's `truncate`. */
 export const TRUNCATE = booleanOrAbsent('true = cut a query or document longer than the limit instead of answering 413.');
 

@@ -21,7 +21,7 @@ import { idempotentJobId, replayOf } from './idempotency-key.js';
 import { requestFingerprint } from './request-fingerprint.js';
 import { planChunks } from './plan-chunks.js';
 import { acceptWork } from './accept-work.js';
-import type { RerankDocument } from '../core/rerank-request.js';
+import { scoredText, type RerankDocument } from '../core/rerank-request.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
 
@@ -190,7 +190,7 @@ export class JobCoordinator {
       jobId: id,
       model: submission.fusion?.chunkModel ?? model,
       query: request.query,
-      documents: request.documents.map((d) => d.text),
+      documents: request.documents.map(scoredText),
       maxDocumentTokens: request.maxTokensPerDocument,
       instruction: request.prompt,
       batchSize,
@@ -257,12 +257,7 @@ export class JobCoordinator {
       const fuser = this.#deps.fuserFor?.(job.model);
       if (!fuser) throw new IncompleteRequestError(`model '${job.model}' cannot fuse scores here`);
       const { query } = job.fusion;
-      fuse = async (scores) =>
-        fuser(
-          query,
-          (await this.#deps.store.getDocuments(job.id)).map((d) => d.text),
-          scores,
-        );
+      fuse = async (scores) => fuser(query, (await this.#deps.store.getDocuments(job.id)).map(scoredText), scores);
     }
     // Every candidate's final score, for the metrics only: a job's candidates came inline, so they are bounded.
     const rawScores = new Array<number>(job.documentCount).fill(Number.NaN);

@@ -17,7 +17,10 @@ export function requestFingerprint(dialect: string, model: string, request: Rera
   field(model);
   field(query);
   field(documents.length);
-  for (const document of documents) field(document.source ?? document.text);
+  for (const document of documents) {
+    const sent = document.source ?? document.text;
+    field(document.metadata === undefined ? sent : { document: sent, metadata: document.metadata });
+  }
   // Options in a fixed key order: two equal requests hash alike whatever order their fields were read in.
   field(Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
   return hash.digest('hex');

@@ -28,6 +28,8 @@ export const openAiMode: RerankMode = {
     query: request.query,
     documents: request.documents,
     ...rerankParameters(request),
+    ...(request.prompt !== undefined ? { instruction: request.prompt } : {}),
+    ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
   }),
 
   parseReply(body, documents) {

@@ -2,7 +2,7 @@ import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { readStringDocuments } from '../wire-fields.js';
 import { CORPUS_FILE_INPUT, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
-import { TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
+import { INSTRUCTION, TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /** Cohere v2 takes strings only (v1's object documents and rank_fields were dropped); so does Bedrock's InvokeModel for it. */
 export const COHERE_V2_DOCUMENTS: WireType<{ text: string }[]> = {
@@ -38,5 +38,6 @@ export const cohereV2RequestFields = defineWireFields({
       withDefault(booleanOrAbsent('Extension (v1 style): true = every result carries `document: {text}`.'), false),
     ),
     ...scoringExtensions(),
+    prompt: at('instruction', INSTRUCTION),
   },
 });

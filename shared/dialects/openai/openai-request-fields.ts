@@ -6,7 +6,7 @@ import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { optionalStringArrayValue, readDocuments, readRankFieldDocuments } from '../wire-fields.js';
 import { CORPUS_FILE_INPUT, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
-import { TOP_N, TRUNCATE, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
+import { INSTRUCTION, TOP_N, TRUNCATE, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /** Cohere v1's `rank_fields`: a non-empty list of the document fields to score. */
 const RANK_FIELDS: WireType<string[] | undefined> = {
@@ -25,8 +25,37 @@ const RANK_FIELDS: WireType<string[] | undefined> = {
   },
 };
 
+/** Contextual AI's `metadata`: one string per document (empty = none), read with its document. */
+const METADATA: WireType<string[] | undefined> = {
+  schema: {
+    type: ['array', 'null'],
+    items: { type: 'string' },
+    description:
+      'Contextual AI: one string per document (its date, source, type; empty = none), given to the model with its document so an `instruction` can refer to it. As many as `documents`.',
+  },
+  required: false,
+  read: optionalStringArrayValue,
+};
+
+interface DocumentsContext {
+  readonly rankFields: string[] | undefined;
+  readonly metadata: string[] | undefined;
+}
+
+/** Each document with its metadata string; a list of another length than the documents is a 400 naming `metadata`. */
+function withMetadata(documents: RerankDocument[], metadata: string[] | undefined): RerankDocument[] {
+  if (metadata === undefined) return documents;
+  if (metadata.length !== documents.length) {
+    throw invalidRequest(
+      `metadata has ${metadata.length} items for ${documents.length} documents; send one string per document`,
+      'metadata',
+    );
+  }
+  return documents.map((document, i) => (metadata[i] === '' ? document : { ...document, metadata: metadata[i] as string }));
+}
+
 /** With `rank_fields`, any object is a document (its listed fields are scored); without, objects need `text`. */
-const DOCUMENTS: WireType<RerankDocument[], { readonly rankFields: string[] | undefined }> = {
+const DOCUMENTS: WireType<RerankDocument[], DocumentsContext> = {
   schema: {
     type: 'array',
     minItems: 1,
@@ -34,7 +63,8 @@ const DOCUMENTS: WireType<RerankDocument[], { readonly rankFields: string[] | un
       'Strings, or objects with a string `text` (objects are returned as sent). With `rank_fields`: any objects (or strings, read as `{text}`).',
   },
   required: true,
-  read: (value, param, { rankFields }) => (rankFields ? readRankFieldDocuments(value, param, rankFields) : readDocuments(value, param)),
+  read: (value, param, { rankFields, metadata }) =>
+    withMetadata(rankFields ? readRankFieldDocuments(value, param, rankFields) : readDocuments(value, param), metadata),
 };
 
 const RANK_FIELDS_SENT: JsonSchema = { type: 'object', required: ['rank_fields'], properties: { rank_fields: { type: 'array' } } };
@@ -42,7 +72,7 @@ const RANK_FIELDS_SENT: JsonSchema = { type: 'object', required: ['rank_fields']
 /** The body of `POST /v1/rerank` (Jina / Cohere v1 style). */
 export const openAiRequestFields = defineWireFields({
   title: 'OpenAiRerankRequest',
-  inputs: { rankFields: at('rank_fields', RANK_FIELDS), ...CORPUS_FILE_INPUT },
+  inputs: { rankFields: at('rank_fields', RANK_FIELDS), metadata: at('metadata', METADATA), ...CORPUS_FILE_INPUT },
   fields: {
     maxChunksPerDoc: at(
       'max_chunks_per_doc',
@@ -53,6 +83,7 @@ export const openAiRequestFields = defineWireFields({
     returnDocuments: at('return_documents', withDefault(booleanOrAbsent('true = every result carries its document.'), false)),
     ...scoringExtensions(),
     truncate: at('truncate', TRUNCATE),
+    prompt: at('instruction', INSTRUCTION),
   },
   rules: {
     if: RANK_FIELDS_SENT,

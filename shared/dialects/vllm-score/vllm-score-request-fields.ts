@@ -4,7 +4,7 @@ import { defineWireFields } from '../define-wire-fields.js';
 import { at, described, type WireType } from '../wire-field.js';
 import type { ScoreActivation } from '../../core/rerank-request.js';
 import { describeJsonValue, optionalBooleanValue } from '../wire-fields.js';
-import { BATCH_SIZE, MODEL, asSent } from '../wire-types.js';
+import { BATCH_SIZE, INSTRUCTION, MODEL, asSent } from '../wire-types.js';
 
 /** A text or a non-empty list of texts, as vLLM's ScoreRequest takes each side. */
 const TEXTS: JsonSchema = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: { type: 'string' } }] };
@@ -43,6 +43,7 @@ export const vllmScoreRequestFields = defineWireFields({
     model: at('model', described(MODEL, 'The served model; absent = the default model (as vLLM serves one).')),
     activation: at('use_activation', USE_ACTIVATION),
     batchSize: at('batch_size', BATCH_SIZE),
+    prompt: at('instruction', INSTRUCTION),
   },
 });
 

@@ -95,6 +95,7 @@ describe('request bodies are the seed examples', () => {
       raw_scores: true,
       rerank_threshold: -2,
       batch_size: 16,
+      instruction: 'find http clients',
     });
     const dash = client('dashscope', 'http://h/api/v1/services/rerank/text-rerank/text-rerank', { json: { output: { results: [] } } });
     await dash.client.rerank('q', ['a'], opts);
@@ -116,6 +117,16 @@ describe('request bodies are the seed examples', () => {
       raw_scores: true,
       rerank_threshold: -2,
     });
+  });
+
+  it('instruction is the prompt by its domain name; metadata is sent in openai mode and refused in the others', async () => {
+    const openai = client('openai', 'http://h/v1', { json: { results: [] } });
+    await openai.client.rerank('q', ['a', 'b'], { instruction: 'newest first', prompt: 'ignored', metadata: ['2024', ''] });
+    expect(openai.calls[0]?.body).toMatchObject({ instruction: 'newest first', metadata: ['2024', ''] });
+    const dash = client('dashscope', 'http://h/api/v1/services/rerank/text-rerank/text-rerank', { json: { output: { results: [] } } });
+    await dash.client.rerank('q', ['a'], { instruction: 'newest first' });
+    expect(dash.calls[0]?.body).toMatchObject({ parameters: { instruct: 'newest first' } });
+    await expect(dash.client.rerank('q', ['a'], { metadata: ['x'] })).rejects.toThrow(/metadata is sent in openai mode only/);
   });
 
   it('no documents: empty result without a request', async () => {

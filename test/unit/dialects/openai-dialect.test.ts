@@ -314,6 +314,8 @@ describe('openAiDialect + validateRerankRequest: semantic rules in the OpenAI sp
       batchSize: 'batch_size',
       model: 'model',
       maxChunksPerDoc: 'max_chunks_per_doc',
+      prompt: 'instruction',
+      metadata: 'metadata',
     });
   });
 
