@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { threadsForMemory } from '../config/rerank-settings.js';
 import { bundledFolders, bundledModelsSpec, type DeployModels } from '../config/rerank-models.js';
 import { scorerBundleCommands, type LambdaArchitectureName } from '../packaging/scorer-bundle.js';
-import { SCORER_ESBUILD, SCORER_RUNTIME } from '../packaging/scorer-esbuild.js';
+import { SCORER_ESBUILD, SCORER_NODE_OPTIONS, SCORER_RUNTIME } from '../packaging/scorer-esbuild.js';
 import type { ScorerPackaging } from '../packaging/scorer-packaging.js';
 import type { ScorerImage } from './scorer-image.js';
 
@@ -72,7 +72,7 @@ export class ScorerFunction extends Construct {
         ...props.environment,
         RERANK_MODELS: bundledModelsSpec(props.models),
         RERANK_THREADS: String(this.threads),
-        NODE_OPTIONS: '--enable-source-maps',
+        NODE_OPTIONS: SCORER_NODE_OPTIONS,
       },
     };
     if (props.image) {

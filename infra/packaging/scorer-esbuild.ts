@@ -35,6 +35,9 @@ export const SCORER_ESBUILD = {
   outFile: 'index.mjs',
 } as const;
 
+/** NODE_OPTIONS of the scoring functions (container/Dockerfile sets the same): stack traces name the TypeScript sources. */
+export const SCORER_NODE_OPTIONS = '--enable-source-maps';
+
 /** The same options for esbuild's own API, as NodejsFunction passes them to the esbuild CLI. */
 export function scorerEsbuildOptions(entry: string, outfile: string): BuildOptions {
   return {
