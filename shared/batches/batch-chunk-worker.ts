@@ -7,14 +7,15 @@ import { linesOf, type BatchChunkTask, type BatchRecord, type BatchRequestPlan }
 import { storedAnalysisFor } from './stored-analysis-for.js';
 import { forEachBounded } from '../core/for-each-bounded.js';
 import type { DocumentAnalysis } from '../core/document-analysis.js';
-import { failedLine } from './batch-output-lines.js';
+import { failedLine, fileGoneLine } from './batch-output-lines.js';
+import { FileNotFoundError } from '../files/file-errors.js';
 import { refusedLineResult } from './batch-planner.js';
 import { buildRequestResult } from './batch-request-result.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { readFileSlice } from './read-file-slice.js';
 import { keepResult } from './keep-result.js';
-import { chargeDerived } from './batch-quota.js';
+import { storeDerived } from './batch-quota.js';
 import { recordChunk, scoreChunk } from '../jobs/chunk-scoring.js';
 import { pruneChunkScores } from '../jobs/rank-chunk-scores.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
@@ -64,7 +65,7 @@ export class BatchChunkWorker {
     this.#stored = new StoredCorpusChunks(deps.files, {
       maxDocumentChars: deps.maxDocumentChars ?? Infinity,
       maxCorpusLineBytes: deps.limits.maxCorpusLineBytes,
-      charge: (ref, name, bytes) => chargeDerived(deps.quota, deps.files, ref, name, bytes),
+      store: (ref, name, bytes) => storeDerived(deps.quota, deps.files, ref, name, bytes),
     });
   }
 
@@ -143,8 +144,9 @@ export class BatchChunkWorker {
         batch.ownerKeyId,
       );
     } catch (error) {
-      // The shard's documents are not a corpus the lines can use (a document line too long to read): every line fails.
-      if (!(error instanceof RerankError)) throw error;
+      // The shard's documents are not a corpus the lines can use (a document line too long to read, the key's stored
+      // bytes full, the file deleted meanwhile): every line fails.
+      if (!(error instanceof RerankError || error instanceof FileNotFoundError)) throw error;
       for (const member of pass) await this.#failRequest(batch, member.plan, error);
       return;
     }
@@ -239,7 +241,7 @@ export class BatchChunkWorker {
     try {
       result = await buildRequestResult(this.#deps, batchId, plan, admitted);
     } catch (error) {
-      if (!(error instanceof RerankError)) throw error;
+      if (!(error instanceof RerankError || error instanceof FileNotFoundError)) throw error;
       return this.#failRequest(batch, plan, error);
     }
     if (await keepResult(this.#deps, batch, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
@@ -250,9 +252,11 @@ export class BatchChunkWorker {
   async #failRequest(batch: BatchRecord, plan: BatchRequestPlan, error: unknown): Promise<void> {
     const batchId = batch.id;
     const result =
-      error instanceof RerankError
-        ? failedLine(plan.line, plan.customId, { code: error.status >= 500 ? 'server_error' : error.kind, message: error.publicMessage })
-        : refusedLineResult(plan.line, error);
+      error instanceof FileNotFoundError
+        ? fileGoneLine(plan.line, plan.customId, error.fileId)
+        : error instanceof RerankError
+          ? failedLine(plan.line, plan.customId, { code: error.status >= 500 ? 'server_error' : error.kind, message: error.publicMessage })
+          : refusedLineResult(plan.line, error);
     if (await keepResult(this.#deps, batch, result)) await this.#deps.store.deleteChunkScores(batchId, plan.line, plan.chunkCount);
     await this.#requestFinished(batchId);
   }

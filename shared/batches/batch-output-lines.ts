@@ -34,3 +34,13 @@ export function failedLine(
   });
   return { line, outcome: 'failed', jsonl };
 }
+
+/**
+ * The error line of a request whose file (its corpus, or the input file) was deleted while it was being scored: a
+ * client error naming the file; retrying cannot bring the file back, so it never fails the task.
+ */
+export const fileGoneLine = (line: number, customId: string | undefined, fileId: string): BatchRequestResult =>
+  failedLine(line, customId, {
+    code: 'file_not_found',
+    message: `file '${fileId}' was deleted while this request was being scored; upload it again and send the request in a new batch`,
+  });

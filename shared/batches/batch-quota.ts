@@ -1,9 +1,12 @@
 import { RateLimitedError } from '../auth/rate-limited-error.js';
+import { RerankError } from '../core/rerank-error.js';
+import { FileNotFoundError } from '../files/file-errors.js';
 import type { FileRecord, FileStore } from '../files/file-store.js';
 import { derivedHold, fileHold } from '../files/file-quota.js';
 import { QuotaExceededError, type QuotaAmounts, type QuotaLedger } from '../quota/quota-ledger.js';
 import { logger } from '../observability/logger.js';
 import type { BatchRecord, BatchRequestResult } from './batch-model.js';
+import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
 
 /**
  * How a batch sits on its key's quota ledger (the one the Files API reserves on): while it runs it holds one running
@@ -114,26 +117,45 @@ export async function releaseFiles(
 }
 
 /**
- * Charges a stored corpus shard to the key whose batch analysed it (issue 34: stored analyses count against the key's
- * quota), expiring with the corpus file and released with it when it is deleted (`derivedHoldPrefix`). False when the
- * key's stored bytes would pass the limit: the shard then serves its chunk without being stored.
+ * Stores a corpus shard charged to the key whose batch analysed it (stored analyses count against the key's quota),
+ * expiring with the corpus file and released with it when it is deleted (`derivedHoldPrefix`). A hold is taken only for
+ * a file that exists (a deleted one: FileNotFoundError, nothing held), and one taken for a write that then fails (the
+ * file deleted meanwhile) is given back. A key whose stored bytes would pass the limit gets a refusal naming the quota:
+ * its lines are refused, never served by analysing the corpus again for every group.
  */
-export async function chargeDerived(
+export async function storeDerived(
   quota: BatchQuota,
   files: FileStore,
   ref: { readonly fileId: string; readonly ownerKeyId?: string },
   name: string,
-  bytes: number,
-): Promise<boolean> {
-  if (ref.ownerKeyId === undefined) return true;
+  bytes: Uint8Array,
+): Promise<void> {
+  if (ref.ownerKeyId === undefined) return files.putDerived(ref.fileId, name, bytes);
   const file = await files.get(ref.fileId);
-  const hold = derivedHold(file, ref.fileId, name, bytes);
+  if (file === undefined) throw new FileNotFoundError(ref.fileId);
+  const hold = derivedHold(file, name, bytes.byteLength);
+  let taken: boolean;
   try {
-    await quota.ledger.reserve(ref.ownerKeyId, hold, { stored_bytes: quota.limits.stored_bytes ?? Infinity });
-    return true;
+    taken = await quota.ledger.reserve(ref.ownerKeyId, hold, { stored_bytes: quota.limits.stored_bytes ?? Infinity });
   } catch (error) {
     if (!(error instanceof QuotaExceededError)) throw error;
     logger.warn('corpus shard not stored: the key quota is full', { fileId: ref.fileId, used: error.used, limit: error.limit });
-    return false;
+    throw storedBytesRefusal(ref.fileId, error);
+  }
+  try {
+    await files.putDerived(ref.fileId, name, bytes);
+  } catch (error) {
+    // Only a hold this call took: one already held is another writer's, of the same object.
+    if (taken) await quota.ledger.release(ref.ownerKeyId, hold.id);
+    throw error;
   }
 }
+
+/** A line over a corpus whose analysis the key cannot store: a 429 naming the stored-bytes quota and its figures. */
+export const storedBytesRefusal = (fileId: string, error: QuotaExceededError): RerankError =>
+  new RerankError(
+    'rate_limited',
+    `the analysis of ${DOCUMENTS_FILE_ID} '${fileId}' cannot be stored: this key holds ${error.used} stored bytes of at most ${error.limit} ` +
+      `(RERANK_FILES_MAX_STORED_BYTES) and a shard needs ${error.requested} more; delete files, then send the line again`,
+    { cause: error },
+  );

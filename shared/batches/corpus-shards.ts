@@ -24,10 +24,10 @@ export interface CorpusShardOptions {
   /** Decoded shards kept for the next query over the same corpus (default 64 MiB); 0 = none. */
   readonly cacheBytes?: number;
   /**
-   * Charges a shard's bytes to its owner's quota before it is stored; false when the quota is full - the shard then
-   * serves this chunk and is not stored. Absent = stored uncharged.
+   * Stores an analysed shard charged to its owner's quota; throws a RerankError (`rate_limited`, naming the stored-bytes
+   * quota) when it is full: the lines are refused, never served by analysing the corpus again. Absent = stored uncharged.
    */
-  readonly charge?: (ref: CorpusShardRef, name: string, bytes: number) => Promise<boolean>;
+  readonly store?: (ref: CorpusShardRef, name: string, bytes: Uint8Array) => Promise<void>;
 }
 
 /** What the store did since it was made: shards analysed (documents encoded), read back from the FileStore, or found in memory. */
@@ -39,6 +39,8 @@ export interface CorpusShardStats {
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** How long a key's full stored-bytes quota is taken as still full without asking the ledger (an analysis costs more). */
+const FULL_REMEMBERED_MS = 60_000;
 
 /**
  * The derived object of one shard: keyed by the file's version, the model's stored-form digest, the document limit
@@ -67,6 +69,8 @@ export class CorpusShardStore {
   readonly #cache = new Map<string, { content: StoredShardContent; bytes: number }>();
   #cachedBytes = 0;
   #stats = { analysed: 0, analysedDocuments: 0, read: 0, cached: 0 };
+  /** Keys whose stored bytes refused a shard, with that refusal, until a moment has passed (deletes may free room). */
+  readonly #full = new Map<string, { error: RerankError; until: number }>();
 
   constructor(files: FileStore, options: CorpusShardOptions) {
     this.#files = files;
@@ -116,12 +120,20 @@ export class CorpusShardStore {
         return content;
       }
     }
+    // A key found full a moment ago is refused before the analysis: the refusal costs no shard of work per group.
+    const full = ref.ownerKeyId === undefined ? undefined : this.#full.get(ref.ownerKeyId);
+    if (full && full.until > performance.now()) throw full.error;
     const { texts, firstOverlongLine } = await this.#texts(ref);
     const shard = await analysis.analyse(texts, signal);
     const content: StoredShardContent = { shard, ...(firstOverlongLine === undefined ? {} : { firstOverlongLine }) };
     const encoded = encodeShard(content);
-    if (!this.#options.charge || (await this.#options.charge(ref, name, encoded.byteLength)))
-      await this.#files.putDerived(ref.fileId, name, encoded);
+    try {
+      await (this.#options.store ?? ((r, n, b) => this.#files.putDerived(r.fileId, n, b)))(ref, name, encoded);
+    } catch (error) {
+      if (error instanceof RerankError && error.kind === 'rate_limited' && ref.ownerKeyId !== undefined)
+        this.#full.set(ref.ownerKeyId, { error, until: performance.now() + FULL_REMEMBERED_MS });
+      throw error;
+    }
     this.#stats.analysed++;
     this.#stats.analysedDocuments += texts.length;
     return content;

@@ -21,16 +21,14 @@ export const fileHold = (record: Pick<FileRecord, 'id' | 'bytes' | 'expiresAt'>)
   ...(record.expiresAt === undefined ? {} : { expiresAt: record.expiresAt }),
 });
 
-/** What an object derived from a file holds: its bytes of the key's stored bytes, until the file goes (or expires). */
-export const derivedHold = (
-  file: Pick<FileRecord, 'id' | 'expiresAt'> | undefined,
-  fileId: string,
-  name: string,
-  bytes: number,
-): QuotaHold => ({
-  id: `${derivedHoldPrefix(fileId)}${name}`,
+/**
+ * What an object derived from a file holds: its bytes of the key's stored bytes, until the file goes (or expires). Only
+ * an existing file's: the hold expires with it, and is given back with it.
+ */
+export const derivedHold = (file: Pick<FileRecord, 'id' | 'expiresAt'>, name: string, bytes: number): QuotaHold => ({
+  id: `${derivedHoldPrefix(file.id)}${name}`,
   amounts: { stored_bytes: bytes },
-  ...(file?.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }),
+  ...(file.expiresAt === undefined ? {} : { expiresAt: file.expiresAt }),
 });
 
 /** The ledger's limits for the Files and Uploads APIs. */

@@ -15,7 +15,7 @@ export const localFolderQuotaSeed =
       records.map(async (record) =>
         (await files.storedDerived(record.id)).map(({ name, bytes }) => ({
           ownerKeyId: record.ownerKeyId,
-          hold: derivedHold(record, record.id, name, bytes),
+          hold: derivedHold(record, name, bytes),
         })),
       ),
     );
