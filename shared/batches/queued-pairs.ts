@@ -3,7 +3,7 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchError, BatchRecord } from './batch-model.js';
 import { STALE_HOLD_GRACE_SECONDS, queuedPairsHoldId } from './batch-quota.js';
-import { updateBatch } from './update-batch.js';
+import { claimEnd } from './claim-end.js';
 
 /** The bound that applies to the batch: its key's own, else the service's. */
 export const queuedPairsLimit = (batch: Pick<BatchRecord, 'maxQueuedPairs'>, deps: Pick<BatchEngineDeps, 'limits'>): number =>
@@ -95,7 +95,8 @@ export async function failOverQueuedPairs(
   batch: BatchRecord,
   error: BatchError,
 ): Promise<void> {
-  await updateBatch(deps, batch.id, ['validating'], {
+  // Claimed from validating: the planner that stops here hands over to the finalizer (BatchEngine's plan task).
+  await claimEnd(deps, batch.id, ['validating'], {
     status: 'finalizing',
     finalizingAt: nowSeconds(deps),
     ending: 'queued_pairs_exceeded',
