@@ -1,3 +1,4 @@
+import { echoText } from '../core/echo-text.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { Dialect } from '../dialects/dialect.js';
 import type { AdmittedRequest, BatchAdmission } from './batch-admission.js';
@@ -29,7 +30,8 @@ export class RefusedLineError extends Error {
 export function admitBatchLine(bytes: Buffer, endpoint: string, admission: BatchAdmission): AdmittedLine {
   const input = parseBatchInputLine(bytes, endpoint);
   const dialect = admission.dialectOf(input.url);
-  if (!dialect) throw new BadInputLineError('invalid_url', `url "${input.url}" is not a rerank route of this service`, input.customId);
+  if (!dialect)
+    throw new BadInputLineError('invalid_url', `url "${echoText(input.url)}" is not a rerank route of this service`, input.customId);
   try {
     const corpus = extractCorpusReference(dialect, input.body);
     const admitted = admission.admit(input.url, corpus?.body ?? input.body);

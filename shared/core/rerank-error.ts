@@ -1,3 +1,5 @@
+import { echoText, MESSAGE_MAX_CHARS } from './echo-text.js';
+
 /**
  * Every failure the service reports has one of these kinds, and its kind alone decides its status (this
  * table; no subclass overrides it). Each dialect maps a kind to its own error envelope; the core never
@@ -58,11 +60,15 @@ export class RerankError extends Error {
   /** Sent with whatever envelope the dialect wraps the error in; the HTTP layer adds them as given. */
   readonly headers: Readonly<Record<string, string>>;
 
+  /**
+   * Every failure a client can see is built here, so here its texts are bounded: the message and the param (which can
+   * name a caller's object key) each cut (echo-text.ts), whatever they quote.
+   */
   constructor(kind: RerankErrorKind, message: string, options: RerankErrorOptions = {}) {
-    super(message, { cause: options.cause });
+    super(echoText(message, MESSAGE_MAX_CHARS), { cause: options.cause });
     this.name = 'RerankError';
     this.kind = kind;
-    this.param = options.param;
+    this.param = options.param === undefined ? undefined : echoText(options.param);
     this.headers = options.headers ?? {};
   }
 

@@ -1,3 +1,4 @@
+import { echoText } from './echo-text.js';
 import { performance } from 'node:perf_hooks';
 import { ModelFailedError } from './model-failed-error.js';
 import { tokenBudget } from './truncate-words.js';
@@ -57,7 +58,7 @@ export class RerankService {
       const served = this.#deps.catalog.servedIds?.() ?? ids;
       const aliases = ids.length - served.length;
       throw invalidRequest(
-        `model '${model}' is not served here; served models: ${served.join(', ')}` +
+        `model '${echoText(model)}' is not served here; served models: ${served.join(', ')}` +
           `${aliases > 0 ? ` (plus ${aliases} aliases of them)` : ''}` +
           '; to serve another, add it to RERANK_MODELS (docs/models.md)',
         'model',

@@ -1,3 +1,4 @@
+import { echoText } from './echo-text.js';
 import { RerankError } from './rerank-error.js';
 import type { Scorer } from './scorer.js';
 
@@ -12,7 +13,7 @@ export class UnknownModelError extends RerankError {
     readonly modelId: string,
     readonly knownIds: readonly string[],
   ) {
-    super('invalid_request', `unknown model "${modelId}"; available: ${knownIds.join(', ')}`, { param: 'model' });
+    super('invalid_request', `unknown model "${echoText(modelId)}"; available: ${knownIds.join(', ')}`, { param: 'model' });
     this.name = 'UnknownModelError';
   }
 }

@@ -1,4 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { echoText } from '../core/echo-text.js';
 import { invalidRequest } from '../core/rerank-error.js';
 import { describeJsonValue } from './wire-fields.js';
 import type { JsonSchema, JsonSchemaType } from './json-schema.js';
@@ -80,6 +81,10 @@ function paramOf(body: unknown, pointer: string): string {
 
 const within = (param: string, child: string): string => (param === '' ? child : `${param}.${child}`);
 
+/** A value the caller sent, as the message quotes it: a string cut before it is quoted, anything else cut as JSON. */
+const quoted = (value: unknown): string =>
+  typeof value === 'string' ? JSON.stringify(echoText(value)) : echoText(JSON.stringify(value) ?? String(value));
+
 function messageOf(error: ErrorObject, param: string): string {
   const schema = (error.parentSchema ?? {}) as JsonSchema;
   const got = `got ${describeJsonValue(error.data)}`;
@@ -106,7 +111,7 @@ function messageOf(error: ErrorObject, param: string): string {
       return `${param} must not be ${describeSchema(schema.not ?? {})}`;
     case 'const':
     case 'enum':
-      return `${param} must be ${describeSchema(schema)}, got ${JSON.stringify(error.data)}`;
+      return `${param} must be ${describeSchema(schema)}, got ${quoted(error.data)}`;
     default:
       return `${param} ${error.message ?? 'is invalid'}`;
   }

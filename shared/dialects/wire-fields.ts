@@ -1,3 +1,4 @@
+import { echoText } from '../core/echo-text.js';
 import { invalidRequest } from '../core/rerank-error.js';
 import { findJsonSyntaxError } from './json-syntax-error.js';
 import type { RerankDocument } from '../core/rerank-request.js';
@@ -158,7 +159,7 @@ export function readRankFieldDocuments(value: unknown, param: string, fields: re
     const lines = fields.map((field) => {
       const fieldValue = source[field];
       if (fieldValue === undefined || fieldValue === null) {
-        throw invalidRequest(`${param}[${i}] has no field "${field}" named in rank_fields`, `${param}[${i}].${field}`);
+        throw invalidRequest(`${param}[${i}] has no field "${echoText(field)}" named in rank_fields`, `${param}[${i}].${field}`);
       }
       return `${field}: ${fieldText(fieldValue)}`;
     });

@@ -1,3 +1,4 @@
+import { echoText } from '../../core/echo-text.js';
 import { invalidRequest } from '../../core/rerank-error.js';
 import type { RerankDocument } from '../../core/rerank-request.js';
 import { defineWireFields } from '../define-wire-fields.js';
@@ -47,7 +48,7 @@ const INPUT: WireType<RerankDocument[], { readonly rankFields: string[] | undefi
       const lines = fields.map((field) => {
         const fieldValue = object[field];
         if (fieldValue === undefined || fieldValue === null)
-          throw invalidRequest(`${param}[${i}] has no field "${field}" named in rank_fields`, `${param}[${i}].${field}`);
+          throw invalidRequest(`${param}[${i}] has no field "${echoText(field)}" named in rank_fields`, `${param}[${i}].${field}`);
         return `${field}: ${typeof fieldValue === 'string' ? fieldValue : JSON.stringify(fieldValue)}`;
       });
       // The sent value is kept whole under `input`, so a returned input is exactly what was sent (string or object).

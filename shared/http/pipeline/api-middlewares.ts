@@ -40,10 +40,12 @@ export const errorEnvelope = (): ApiMiddleware => ({
   },
 });
 
-/** An answer Lambda could not return (over 6 MB) is a 413 that says how to shrink it, here as on AWS. */
-export const responseLimit = (): ApiMiddleware => ({
-  name: 'response-limit',
-  after: (request) => {
+/**
+ * An answer Lambda could not return (over 6 MB) is a 413 that says how to shrink it, here as on AWS. Every answer passes
+ * it, failures too: middy skips `after` for a thrown error, so the check is also an `onError` (after the envelope's).
+ */
+export const responseLimit = (): ApiMiddleware => {
+  const check: NonNullable<ApiMiddleware['after']> = (request) => {
     const response = request.response;
     if (!response) return;
     const bytes = lambdaResultBytes(response);
@@ -55,8 +57,9 @@ export const responseLimit = (): ApiMiddleware => ({
       { param: 'return_documents' },
     );
     request.response = errorResult(request.event.dialect, error, request.event.context);
-  },
-});
+  };
+  return { name: 'response-limit', after: check, onError: check };
+};
 
 /** Every answer, success or failure, names its request id (the id logs and error bodies carry). */
 export const requestIdHeader = (): ApiMiddleware => {

@@ -1,3 +1,4 @@
+import { echoText } from '../../core/echo-text.js';
 import { RerankError } from '../../core/rerank-error.js';
 import { DOCS_CONTENT_SECURITY_POLICY, docsAsset, docsPage, type DocsAsset } from '../api-docs-page.js';
 import type { ApiAppDeps } from '../api-app-deps.js';
@@ -49,7 +50,9 @@ export function discoveryRoute(
     case 'model': {
       const id = params['id'] ?? '';
       if (!deps.modelIds.includes(id)) {
-        throw new RerankError('not_found', `no model '${id}'; this service serves ${deps.modelIds.join(', ')}`, { param: 'model' });
+        throw new RerankError('not_found', `no model '${echoText(id)}'; this service serves ${deps.modelIds.join(', ')}`, {
+          param: 'model',
+        });
       }
       return json(200, modelObject(id));
     }
