@@ -50,6 +50,23 @@ function inlineChunks(admitted: AdmittedLine, deps: BatchEngineDeps): { offset: 
   return slices;
 }
 
+/** Each custom_id seen so far and the line that first carried it (the line a duplicate is told to look at). */
+type CustomIdLines = Map<string, number>;
+
+/**
+ * A custom_id an earlier line carries refuses this line alone, naming that line: unlike OpenAI, which refuses the whole
+ * file, the batch goes on (docs/api.md).
+ */
+function refuseDuplicate(customIds: CustomIdLines, customId: string): void {
+  const earlier = customIds.get(customId);
+  if (earlier === undefined) return;
+  throw new BadInputLineError(
+    'duplicate_custom_id',
+    `custom_id "${customId}" is already used by line ${earlier}; each must be unique (only this line is refused, the batch goes on)`,
+    customId,
+  );
+}
+
 /**
  * The planner: streams the input file once, admits each line with the route's own admission, records each
  * request and sends chunk tasks that carry references (line number; corpus byte ranges), never documents.
@@ -174,14 +191,15 @@ export class BatchPlanner {
    * The custom ids of the lines recorded before `line`, planned or refused (a resumed run must still refuse their
    * duplicates): a refused line's id is on its error line.
    */
-  async #customIdsBefore(batchId: string, line: number | undefined): Promise<Set<string>> {
-    const ids = new Set<string>();
+  async #customIdsBefore(batchId: string, line: number | undefined): Promise<CustomIdLines> {
+    const ids: CustomIdLines = new Map();
     if (line === undefined) return ids;
-    for await (const request of this.#deps.store.readRequests(batchId)) if (request.line < line) ids.add(request.customId);
+    const first = (customId: string, at: number) => ids.set(customId, Math.min(ids.get(customId) ?? at, at));
+    for await (const request of this.#deps.store.readRequests(batchId)) if (request.line < line) first(request.customId, request.line);
     for await (const result of this.#deps.store.readResults(batchId)) {
       if (result.line >= line || result.outcome !== 'failed') continue;
       const customId = (JSON.parse(result.jsonl) as { custom_id?: unknown }).custom_id;
-      if (typeof customId === 'string') ids.add(customId);
+      if (typeof customId === 'string') first(customId, result.line);
     }
     return ids;
   }
@@ -193,19 +211,14 @@ export class BatchPlanner {
     range: { start: number; end: number },
     bytes: Buffer,
     corpora: Map<string, Promise<CorpusOutcome>>,
-    customIds: Set<string>,
+    customIds: CustomIdLines,
   ): Promise<
     { plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; spans: readonly CorpusSpan[]; maxLines: number } } | undefined
   > {
     try {
       const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
-      if (customIds.has(admitted.customId))
-        throw new BadInputLineError(
-          'duplicate_custom_id',
-          `custom_id "${admitted.customId}" is used by an earlier line; each must be unique`,
-          admitted.customId,
-        );
-      customIds.add(admitted.customId);
+      refuseDuplicate(customIds, admitted.customId);
+      customIds.set(admitted.customId, lineNumber);
       const chunkModel = admitted.plan.fusion?.chunkModel ?? admitted.plan.model;
       const { limits } = this.#deps;
       const base = { batchId: batch.id, line: lineNumber, kind: 'chunk' as const };
@@ -254,7 +267,7 @@ export class BatchPlanner {
       // A custom_id belongs to the first line that carries it, even when that line is refused: a later line reusing
       // it is a duplicate, so one id names one line of the input (and one of the output or error file).
       if (error instanceof BadInputLineError || error instanceof RefusedLineError) {
-        if (error.customId !== undefined) customIds.add(error.customId);
+        if (error.customId !== undefined && !customIds.has(error.customId)) customIds.set(error.customId, lineNumber);
       }
       await keepResult(this.#deps, batch, refusedLineResult(lineNumber, error));
       return undefined;

@@ -204,6 +204,11 @@ describe('/v1/batches on the embedded engine', () => {
       ['b', 'mismatched_url', 'line 3'],
       ['b', 'duplicate_custom_id', 'line 4'],
     ]);
+    // Each duplicate names the line that holds its id (the earlier one, refused or not), and only it is refused.
+    expect(errors.filter((e) => e['error']['code'] === 'duplicate_custom_id').map((e) => e['error']['message'])).toEqual([
+      expect.stringMatching(/^line 2: custom_id "a" is already used by line 1; .*only this line is refused, the batch goes on/),
+      expect.stringMatching(/^line 4: custom_id "b" is already used by line 3; /),
+    ]);
     // No id is in both files: the output file holds only the line whose id was its own.
     expect(outputLines(rt, done.body['output_file_id']).map((o) => o['custom_id'])).toEqual(['c']);
   });

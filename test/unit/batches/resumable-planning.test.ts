@@ -122,6 +122,8 @@ describe('custom ids across plan slices', () => {
       ['taken', 'invalid_request', 'line 10'],
       ['taken', 'duplicate_custom_id', 'line 250'],
     ]);
+    // Planned by a later task, the duplicate still names the line an earlier task recorded.
+    expect(errors[1]?.error.message).toMatch(/custom_id "taken" is already used by line 10;/);
     const output = rt.files
       .text(batch!.outputFileId!)
       .trim()
