@@ -71,6 +71,7 @@ export function enforceSyncLimits(request: RerankRequest, limits: SyncLimits, na
   throw new RerankError(
     'payload_too_large',
     `this request cannot run as a job (${unqueueable(request, names).reason}) and is over the synchronous limits ` +
-      `(${limits.syncMaxDocuments} documents, ${limits.syncMaxChars} characters of query + document text); send fewer or shorter documents`,
+      `(${limits.syncMaxDocuments} documents, ${limits.syncMaxChars} characters of query + document text); send fewer or shorter ` +
+      'documents, split over several requests',
   );
 }

@@ -94,9 +94,13 @@ export function validateRerankRequest(
   const maxInstruction = limits.maxInstructionChars ?? Infinity;
   if (request.prompt !== undefined && request.prompt.length > maxInstruction) {
     const param = paramOf(names, 'prompt');
-    throw new RerankError('payload_too_large', `${param} is ${request.prompt.length} characters; the limit is ${maxInstruction}`, {
-      param,
-    });
+    throw new RerankError(
+      'payload_too_large',
+      `${param} is ${request.prompt.length} characters; the limit is ${maxInstruction}: shorten it`,
+      {
+        param,
+      },
+    );
   }
   if (request.batchSize !== undefined && (request.batchSize < 1 || request.batchSize > limits.maxBatchSize)) {
     // Only a dialect that reads a batch size can produce one; otherwise it was set in code and has the domain name.

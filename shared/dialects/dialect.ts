@@ -46,6 +46,9 @@ export interface CorpusPaths {
   readonly documentsPath: WirePath;
 }
 
+/** A Content-Type (or none) a dialect's clients send JSON under. */
+export type UntypedJsonBody = 'none' | 'application/octet-stream';
+
 /** The route prefixes an operator sets. */
 export type RoutePrefixName = 'weaviate';
 
@@ -85,8 +88,12 @@ export interface Dialect {
    * as the clients of a self-hosted container protocol are pointed at a base URL of the operator's choosing.
    */
   readonly underPrefix?: RoutePrefixName;
-  /** Its clients send bodies without a Content-Type (Weaviate's Go client): such a body is read as JSON; a wrong type is still refused. */
-  readonly acceptsUntypedBody?: boolean;
+  /**
+   * Content types besides `application/json` its clients send their JSON bodies under, read as JSON: `none` (Weaviate's
+   * Go client, boto3's `invoke_model` without `contentType`), `application/octet-stream` (the AWS JS SDK's InvokeModel
+   * default). Any other type is still refused (SECURITY.md: a missing type is CORS-simple).
+   */
+  readonly jsonBodyAlsoAs?: readonly UntypedJsonBody[];
   /**
    * A ready-to-send body: the OpenAPI request example `/docs` pre-fills, and what the tests send to a real server
    * (every example must be answered 200).

@@ -3,6 +3,7 @@ import { RerankError, invalidRequest } from '../core/rerank-error.js';
 import type { QuotaHold, QuotaLedger } from '../quota/quota-ledger.js';
 import { FileNotFoundError, FileTooLargeError } from './file-errors.js';
 import type { FileLimits } from './file-limits.js';
+import { partTooLargeError } from './part-too-large-error.js';
 import { FileQuota, fileHold, fileHoldId, uploadHoldId, derivedHoldPrefix } from './file-quota.js';
 import { UPLOADABLE_PURPOSES, type FilePage, type FilePurpose, type FileRecord, type FileStore, type FileWriter } from './file-store.js';
 import { UploadStateError, type UploadPart, type UploadRecord, type UploadStore } from './upload-store.js';
@@ -88,8 +89,7 @@ export class FilesService {
     const purpose = this.#uploadablePurpose(file.purpose);
     this.#checkFilename(file.filename);
     if (!Number.isSafeInteger(file.size) || file.size < 0) throw invalidRequest('the file size is not known', 'file');
-    if (file.size > this.#limits.maxFileBytes)
-      throw new RerankError('payload_too_large', `file is larger than ${this.#limits.maxFileBytes} bytes`, { param: 'file' });
+    if (file.size > this.#limits.maxFileBytes) throw fileTooLargeError(this.#limits.maxFileBytes);
     const expiresAt = this.#now() + Math.min(file.expiresAfterSeconds ?? this.#limits.retentionSeconds, this.#limits.retentionSeconds);
     return this.#quota.storeHeld(
       ownerKeyId,
@@ -139,7 +139,11 @@ export class FilesService {
     this.#checkFilename(upload.filename);
     this.#checkMimeType(upload.mimeType);
     if (!Number.isSafeInteger(upload.bytes) || upload.bytes < 1 || upload.bytes > this.#limits.maxFileBytes) {
-      throw new RerankError('payload_too_large', `bytes must be an integer from 1 to ${this.#limits.maxFileBytes}`, { param: 'bytes' });
+      throw new RerankError(
+        'payload_too_large',
+        `bytes must be an integer from 1 to ${this.#limits.maxFileBytes}, the most one file holds: split the data over several files (each batch line names one corpus file)`,
+        { param: 'bytes' },
+      );
     }
     const now = this.#now();
     const record: UploadRecord = {
@@ -314,8 +318,9 @@ export class FilesService {
       return await writer.close();
     } catch (error) {
       await writer.abort();
-      if (error instanceof FileTooLargeError)
-        throw new RerankError('payload_too_large', `${param} is larger than ${error.maxBytes} bytes`, { param });
+      if (error instanceof FileTooLargeError && param === 'data')
+        throw partTooLargeError(`data is larger than ${error.maxBytes} bytes; `, error.maxBytes);
+      if (error instanceof FileTooLargeError) throw fileTooLargeError(error.maxBytes);
       throw error;
     }
   }
@@ -376,3 +381,11 @@ export class FilesService {
     return this.#uploads;
   }
 }
+
+/** A file past the most one file holds: the way out is several files (a batch line names one corpus; a batch one input). */
+const fileTooLargeError = (maxBytes: number): RerankError =>
+  new RerankError(
+    'payload_too_large',
+    `file is larger than ${maxBytes} bytes, the most one file holds: split it over several files (each batch line names one corpus file; a larger batch input goes as several batches)`,
+    { param: 'file' },
+  );

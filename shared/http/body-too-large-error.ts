@@ -1,18 +1,20 @@
 import { RerankError } from '../core/rerank-error.js';
 import { DEFAULT_FILE_LIMITS } from '../files/file-limits.js';
+import { partTooLargeError } from '../files/part-too-large-error.js';
 import type { Route } from './api-routes.js';
 
 const MiB = 1024 * 1024;
 const mib = (bytes: number): string => (bytes % MiB === 0 ? `${bytes / MiB} MiB` : `${(bytes / MiB).toFixed(1)} MiB`);
 
 /**
- * The 413 for a request body past the API's limit. On `POST /v1/files` it names the way a larger file goes in, the
+ * The 413 for a request body past the API's limit. On a rerank route it names the ways out (split, a batch over a
+ * corpus file). On `POST /v1/files` it names the way a larger file goes in, the
  * Uploads API and its part size, because every OpenAI SDK's `files.create` sends the whole file in one body and a
  * reader who hits this limit has no other hint; on the parts route it names the part size.
  * `size` is the body's size as known: a byte count, or "more than N bytes" when the reading stopped at N.
  */
 export function bodyTooLargeError(
-  route: Pick<Route, 'method' | 'path'> | undefined,
+  route: Pick<Route, 'method' | 'path' | 'action'> | undefined,
   size: number | { readonly moreThan: number },
   maxBytes: number,
 ): RerankError {
@@ -29,8 +31,16 @@ export function bodyTooLargeError(
       { param: 'file' },
     );
   }
-  if (route?.method === 'POST' && route.path === '/v1/uploads/{id}/parts') {
-    return new RerankError('payload_too_large', `${base}; an upload part is at most ${part} bytes (${mib(part)})`, { param: 'data' });
-  }
-  return new RerankError('payload_too_large', base);
+  if (route?.method === 'POST' && route.path === '/v1/uploads/{id}/parts') return partTooLargeError(`${base}; `, part);
+  const ranks = route?.action.kind === 'rerank' || route?.action.kind === 'submit-job';
+  return new RerankError('payload_too_large', ranks ? `${base}. ${SPLIT_OR_BATCH}` : base);
 }
+
+/**
+ * The ways past the body limit of one request: fewer documents per request, or the documents stored once as a corpus
+ * file and ranked by a batch (a job, `Prefer: respond-async`, takes the same body, so it is named for the wait only).
+ */
+export const SPLIT_OR_BATCH =
+  'Split the documents over several requests (a long wait is no reason: send Prefer: respond-async for a job), or ' +
+  'store them once as a corpus file, one document a line (npm run batch -- upload corpus.jsonl; POST /v1/files, or ' +
+  'POST /v1/uploads in parts for a larger one) and rank it with a batch whose lines name it as documents_file_id (POST /v1/batches)';

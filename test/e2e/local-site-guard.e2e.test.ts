@@ -61,4 +61,24 @@ describe('npm start without keys: only its own host names and its own site', () 
     expect((await formPost({ origin: server.url, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     expect((await formPost({})).status).toBe(200);
   });
+
+  it('refuses a cross-site InvokeModel body without a Content-Type (CORS-simple, read as JSON there) and takes it from its own site', async () => {
+    const body = JSON.stringify({ query: 'python http', documents: ['requests is an HTTP library', 'a cake recipe'], api_version: 2 });
+    // A Blob without a type: fetch sends no Content-Type, as a page's simple request may.
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/model/cohere.rerank-v3-5:0/invoke`, { method: 'POST', headers, body: new Blob([body]) });
+    const crossSite: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://attacker.example' }];
+    for (const headers of crossSite) {
+      const res = await post(headers);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('x-amzn-errortype')).toBe('AccessDeniedException');
+    }
+    expect((await post({ origin: server.url, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
+    const plain = await fetch(`${server.url}/model/cohere.rerank-v3-5:0/invoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body,
+    });
+    expect(plain.status).toBe(415);
+  });
 });

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RerankClient, RerankClientError, type RerankBatch } from '../../../shared/client/index.js';
 import { progressReporter } from './batch-progress.js';
+import { explainFailure, type CliTarget } from './explain-failure.js';
 
 const USAGE = `usage:
   npm run batch -- submit <requests.jsonl> [--wait] [--out results.jsonl] [--endpoint /v1/rerank] [--base-url URL] [--key KEY]
@@ -59,14 +60,23 @@ async function waitAndSave(client: RerankClient, batch: RerankBatch): Promise<Re
   return done;
 }
 
+const apiKey = values.key ?? process.env['RERANK_KEY'];
+const server: CliTarget = {
+  keyGiven: apiKey !== undefined,
+  ...(values['base-url'] !== undefined
+    ? { baseUrl: values['base-url'], from: '--base-url' }
+    : process.env['RERANK_BASE_URL']
+      ? { baseUrl: process.env['RERANK_BASE_URL'], from: 'RERANK_BASE_URL' }
+      : { baseUrl: 'http://127.0.0.1:3000', from: 'default' }),
+};
+
 async function main(): Promise<number> {
   const [command, target] = positionals;
   if (values.help || !command || !target) {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const baseUrl = values['base-url'] ?? process.env['RERANK_BASE_URL'] ?? 'http://127.0.0.1:3000';
-  const apiKey = values.key ?? process.env['RERANK_KEY'];
+  const { baseUrl } = server;
   const client = new RerankClient({
     baseUrl: `${baseUrl.replace(/\/+$/, '')}/v1`,
     mode: 'openai',
@@ -117,7 +127,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`batch: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(explainFailure(error, server));
     process.exit(1);
   },
 );

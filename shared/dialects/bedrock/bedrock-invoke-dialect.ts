@@ -20,6 +20,8 @@ export const bedrockInvokeDialect: Dialect = {
   name: 'bedrock-invoke',
   paths: [BEDROCK_INVOKE_PATH],
   modelInPath: true,
+  // Bedrock reads the body as JSON whatever its type: boto3 sends none without contentType, the AWS JS SDK octet-stream.
+  jsonBodyAlsoAs: ['none', 'application/octet-stream'],
   example: { query: EXAMPLE_QUERY, documents: EXAMPLE_DOCUMENTS, top_n: 2, api_version: 2 },
   ...declaredParse(bedrockInvokeRequestFields),
   responseSchema: { ...cohereV2ResponseSchema, title: 'BedrockInvokeCohereRerankResponse' },

@@ -36,7 +36,7 @@ export const weaviateDialect: Dialect = {
   paths: ['/rerank'],
   underPrefix: 'weaviate',
   // Weaviate's Go client sends its body with no Content-Type.
-  acceptsUntypedBody: true,
+  jsonBodyAlsoAs: ['none'],
   keyPlacement:
     "put the key in Weaviate's reranker URL as its password, RERANKER_INFERENCE_API=http://weaviate:<key>@host:3000/weaviate (Weaviate sends it as Basic auth)",
   example: { query: EXAMPLE_QUERY, documents: EXAMPLE_DOCUMENTS },

@@ -53,7 +53,8 @@ export const responseLimit = (): ApiMiddleware => {
     const error = new RerankError(
       'payload_too_large',
       `the response would be ${bytes} bytes, over the ${LAMBDA_MAX_RESPONSE_BYTES}-byte limit of one answer: ` +
-        'set return_documents to false (you have the documents) or lower top_n',
+        'set return_documents to false (you have the documents), lower top_n, or send the request with ' +
+        "Prefer: respond-async and read the job's result page by page (GET /v1/rerank/jobs/{id}?offset=&limit=)",
       { param: 'return_documents' },
     );
     request.response = errorResult(request.event.dialect, error, request.event.context);

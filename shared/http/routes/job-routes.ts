@@ -46,7 +46,12 @@ export function accepted(job: JobRecord, context: ApiContext): ApiResult {
 
 /** `POST /v1/rerank/jobs`: the body admitted as the rerank route admits it, in job mode. */
 export async function submitJobRoute(deps: ApiAppDeps, exchange: ApiExchange, dialect: Dialect): Promise<ApiResult> {
-  const { request, plan } = admitBody(deps, dialect, readJsonBody(exchange.event, deps.limits.maxBodyBytes), 'job');
+  const { request, plan } = admitBody(
+    deps,
+    dialect,
+    readJsonBody(exchange.event, deps.limits.maxBodyBytes, exchange.match.found === 'route' ? { route: exchange.match.route } : {}),
+    'job',
+  );
   if (plan.kind !== 'job') throw new Error('admitRequest answered sync for a job submission');
   return accepted(await submitJob(deps, exchange, request, dialect, plan.job), exchange.context);
 }

@@ -60,7 +60,10 @@ export async function rerankRoute(
 ): Promise<ApiResult> {
   const { event, context } = exchange;
   const byHeaders = exchange.match.found === 'route' ? claimedByHeaders(exchange.match.route, (name) => header(event, name)) : undefined;
-  const sent = readJsonBody(event, deps.limits.maxBodyBytes, { untyped: endpointDialect.acceptsUntypedBody === true });
+  const sent = readJsonBody(event, deps.limits.maxBodyBytes, {
+    alsoAs: endpointDialect.jsonBodyAlsoAs ?? [],
+    ...(exchange.match.found === 'route' ? { route: exchange.match.route } : {}),
+  });
   const dialect = byHeaders ?? byBody.find((alternative) => alternative.claims(sent))?.dialect ?? endpointDialect;
   const body = dialect.modelInPath
     ? withPathModel(sent, exchange.match.found === 'route' ? exchange.match.params['model'] : undefined)

@@ -6,6 +6,7 @@ import { readBodyBytes, readJsonBody } from '../pipeline/read-body.js';
 import { discoveryRoute } from './discovery-routes.js';
 import { cancelJobRoute, getJobRoute, submitJobRoute } from './job-routes.js';
 import { rerankRoute } from './rerank-route.js';
+import { refuseMisdirectedVoyageClient } from './misdirected-voyage-client.js';
 
 /** The innermost handler: the route the exchange matched does its work; a path that matched none is refused. */
 export async function routeExchange(deps: ApiAppDeps, exchange: ApiExchange): Promise<ApiResult> {
@@ -32,6 +33,7 @@ export async function routeExchange(deps: ApiAppDeps, exchange: ApiExchange): Pr
     case 'weaviate-meta':
       return discoveryRoute(action.kind, exchange, params, deps);
     case 'rerank':
+      refuseMisdirectedVoyageClient(exchange);
       return rerankRoute(deps, exchange, action.dialect, action.byBody);
     case 'submit-job':
       return submitJobRoute(deps, exchange, action.dialect);

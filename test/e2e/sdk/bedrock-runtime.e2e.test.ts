@@ -48,6 +48,15 @@ describe("@aws-sdk/client-bedrock-runtime InvokeModelCommand with Cohere's reran
     expect(body).toMatchObject({ id: expect.any(String), meta: { api_version: { version: '2' } } });
   });
 
+  it('takes the body as JSON without a contentType (the SDK then sends application/octet-stream), as Bedrock does', async () => {
+    const reply = await client().send(
+      new InvokeModelCommand({ modelId: MODEL, body: JSON.stringify({ query: QUERY, documents: DOCS, top_n: 2, api_version: 2 }) }),
+    );
+    const body = JSON.parse(new TextDecoder().decode(reply.body)) as CohereReply;
+    const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });
+    expect(body.results).toEqual(expected.map((r) => ({ index: r.index, relevance_score: r.relevance_score })));
+  });
+
   it('raises ValidationException for a body Cohere would refuse, AccessDeniedException for a wrong key', async () => {
     const invalid = await invoke({ query: QUERY, documents: [{ text: 'objects are v1' }], api_version: 2 }).catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ValidationException);

@@ -23,11 +23,12 @@ interface Boto3Answers {
   readonly rerank: [number, number, string][];
   readonly rerank_error: [string, string];
   readonly invoke: { index: number; relevance_score: number }[];
+  readonly invoke_untyped: { index: number; relevance_score: number }[];
   readonly invoke_error: [string, string];
 }
 
 describe('boto3 bedrock-agent-runtime and bedrock-runtime', () => {
-  it('rerank and invoke_model rank as our API does; errors arrive as the ClientError codes AWS would raise', async () => {
+  it('rerank and invoke_model (with and without contentType) rank as our API does; errors arrive as the ClientError codes AWS would raise', async () => {
     const { stdout } = await promisify(execFile)('python3', [SCRIPT, api.url, SDK_KEY, QUERY, ...DOCS], {
       env: cleanServerEnv(),
       timeout: 60_000,
@@ -37,6 +38,8 @@ describe('boto3 bedrock-agent-runtime and bedrock-runtime', () => {
     const expected = await api.rerank({ query: QUERY, documents: DOCS, top_n: 2 });
     expect(answers.rerank).toEqual(expected.map((r) => [r.index, expect.closeTo(r.relevance_score, 5), DOCS[r.index]]));
     expect(answers.invoke).toEqual(expected.map((r) => ({ index: r.index, relevance_score: r.relevance_score })));
+    // invoke_model without contentType: no Content-Type sent, the body read as JSON all the same.
+    expect(answers.invoke_untyped).toEqual(answers.invoke);
     expect(answers.rerank_error).toEqual(['ValidationException', expect.stringContaining('nextToken')]);
     expect(answers.invoke_error).toEqual(['ValidationException', expect.stringContaining('documents')]);
   });

@@ -39,6 +39,9 @@ except ClientError as error:
 body = json.dumps({"query": query, "documents": documents, "top_n": 2, "api_version": 2})
 reply = runtime.invoke_model(modelId="cohere.rerank-v3-5:0", body=body, contentType="application/json", accept="application/json")
 out["invoke"] = json.loads(reply["body"].read())["results"]
+# Without contentType boto3 sends no Content-Type at all; Bedrock reads the body as JSON regardless.
+reply = runtime.invoke_model(modelId="cohere.rerank-v3-5:0", body=body)
+out["invoke_untyped"] = json.loads(reply["body"].read())["results"]
 try:
     runtime.invoke_model(modelId="cohere.rerank-v3-5:0", body=json.dumps({"query": query}), contentType="application/json")
 except ClientError as error:

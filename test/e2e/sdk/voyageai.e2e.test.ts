@@ -26,6 +26,22 @@ describe('voyageai rerank', () => {
     expect(reply.usage?.totalTokens).toBeGreaterThan(0);
   });
 
+  it("pointed at .../v1 instead of .../voyage/v1, gets a 404 in Voyage's shape naming the base URL it needs", async () => {
+    const misdirected = await new VoyageAIClient({ apiKey: SDK_KEY, baseUrl: `${api.url}/v1`, maxRetries: 0 })
+      .rerank({ model: 'rerank-2', query: QUERY, documents: DOCS })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(misdirected).toBeInstanceOf(VoyageAIError);
+    expect((misdirected as VoyageAIError).statusCode).toBe(404);
+    expect((misdirected as VoyageAIError).body).toMatchObject({
+      detail: expect.stringMatching(/base URL to \.\.\.\/voyage\/v1.*\/voyage\/v1'/),
+    });
+    // Every other client of /v1/rerank is answered as before.
+    expect(await api.rerank({ query: QUERY, documents: DOCS, top_n: 1 })).toHaveLength(1);
+  });
+
   it('surfaces our message: a 401, and a job that outlives the wait', async () => {
     const unauthorized = await client('sk-wrong')
       .rerank({ model: 'rerank-2', query: QUERY, documents: DOCS })
