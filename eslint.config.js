@@ -2,8 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Imports point down, never back up (README "Layout"): functions -> http -> runtime -> adapters -> jobs ->
- * dialects -> core. Beside them, scoring, auth, openapi, observability and config depend on core's ports;
+ * Imports point down, never back up (README "Layout"): functions -> http -> runtime -> adapters -> jobs | batches ->
+ * engine -> dialects -> core. The two async lanes (jobs, batches) share engine/ and never import each other. Beside them, scoring, auth, openapi, observability and config depend on core's ports;
  * client is the published package and depends on nothing. Each folder under shared/ (and functions/) may
  * import only the folders listed here; anything else fails `npm run lint`, and so `npm test`.
  */
@@ -16,6 +16,7 @@ const MAY_IMPORT = {
     'files',
     'quota',
     'jobs',
+    'engine',
     'dialects',
     'core',
     'scoring',
@@ -31,6 +32,7 @@ const MAY_IMPORT = {
     'files',
     'quota',
     'jobs',
+    'engine',
     'dialects',
     'core',
     'scoring',
@@ -39,16 +41,34 @@ const MAY_IMPORT = {
     'observability',
     'config',
   ],
-  runtime: ['adapters', 'batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'scoring', 'auth', 'openapi', 'observability', 'config'],
-  adapters: ['batches', 'files', 'quota', 'jobs', 'dialects', 'core', 'auth', 'observability', 'config'],
+  runtime: [
+    'adapters',
+    'batches',
+    'files',
+    'quota',
+    'jobs',
+    'engine',
+    'dialects',
+    'core',
+    'scoring',
+    'auth',
+    'openapi',
+    'observability',
+    'config',
+  ],
+  // The queue adapters need engine/ only; the store adapters implement their lane's store port.
+  adapters: ['batches', 'files', 'quota', 'jobs', 'engine', 'dialects', 'core', 'auth', 'observability', 'config'],
   // Batch rerank: the engine (planner, chunk worker, finalizer) over the file store and the same admission as sync.
-  batches: ['files', 'quota', 'jobs', 'dialects', 'core', 'auth', 'observability'],
+  batches: ['engine', 'files', 'quota', 'dialects', 'core', 'auth', 'observability'],
   // Files and uploads: the FileStore port and what streams over it (JSONL lines, multipart parts).
   files: ['quota', 'core', 'auth', 'observability'],
   // The per-key ledger every bound is kept on (files, bytes, pending uploads, running jobs and batches).
   quota: ['core'],
-  // The async engine's core: a running job holds one of its key's running jobs on the quota ledger.
-  jobs: ['quota', 'dialects', 'core', 'auth', 'observability'],
+  // Async jobs: a running job holds one of its key's running jobs on the quota ledger.
+  jobs: ['engine', 'quota', 'dialects', 'core', 'auth', 'observability'],
+  // What both lanes run on: the task queue port and task envelope, chunk scoring and the ledger, top-n ranking, the stored
+  // outcome, idempotency and the accept path. It knows neither lane's store nor planner.
+  engine: ['files', 'quota', 'core', 'observability'],
   // The dialects own their JSON Schema vocabulary (json-schema.ts, request-schema-parts.ts); openapi reads them.
   dialects: ['core'],
   core: [],

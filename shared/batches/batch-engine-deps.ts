@@ -1,6 +1,6 @@
 import type { Scorer } from '../core/scorer.js';
 import type { FileStore } from '../files/file-store.js';
-import type { ChunkFuser } from '../jobs/job-coordinator.js';
+import type { ChunkFuser } from '../engine/rank-chunk-scores.js';
 import type { BatchAdmission } from './batch-admission.js';
 import type { BatchLimits } from './batch-limits.js';
 import type { BatchQuota } from './batch-quota.js';

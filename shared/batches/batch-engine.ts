@@ -16,8 +16,8 @@ import { updateBatch } from './update-batch.js';
 import { claimEnd } from './claim-end.js';
 import { batchProgress, type BatchProgress } from './batch-progress.js';
 import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
-import { idempotentBatchId, replayOf } from '../jobs/idempotency-key.js';
-import { acceptWork } from '../jobs/accept-work.js';
+import { idempotentBatchId, replayOf } from '../engine/idempotency-key.js';
+import { acceptWork } from '../engine/accept-work.js';
 
 /** Largest input file a batch takes (OpenAI's 200 MB). */
 export const MAX_INPUT_FILE_BYTES = 200 * 1024 * 1024;

@@ -8,9 +8,9 @@ import type { BatchRequestPlan, BatchRequestResult } from './batch-model.js';
 import { completedLine } from './batch-output-lines.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
-import { TopNSelection } from '../jobs/top-n-selection.js';
-import { rankSelected, selectTopScores, type SelectedScores } from '../jobs/rank-chunk-scores.js';
-import { outcomeFromStored } from '../jobs/stored-outcome.js';
+import { TopNSelection } from '../engine/top-n-selection.js';
+import { rankSelected, selectTopScores, type SelectedScores } from '../engine/rank-chunk-scores.js';
+import { outcomeFromStored } from '../engine/stored-outcome.js';
 import type { ComponentRange } from './candidate-set-fusion.js';
 
 /** The documents of the selected corpus indices, read in one streaming pass over the corpus. */

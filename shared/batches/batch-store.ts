@@ -1,8 +1,8 @@
 import { AlreadyExistsError } from '../core/already-exists-error.js';
 import type { BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, FinalizeLease } from './batch-model.js';
-import type { ChunkLedger } from '../jobs/chunk-ledger.js';
+import type { ChunkLedger } from '../engine/chunk-ledger.js';
 
-export type { ChunkRecorded } from '../jobs/chunk-ledger.js';
+export type { ChunkRecorded } from '../engine/chunk-ledger.js';
 
 export interface BatchPage {
   readonly batches: readonly BatchRecord[];

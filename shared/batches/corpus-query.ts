@@ -2,7 +2,7 @@ import type { DocumentAnalysis, PreparedQueries } from '../core/document-analysi
 import type { ScoreActivation } from '../core/rerank-request.js';
 import type { CorpusChunk } from './corpus-chunks.js';
 import type { CorpusShardStore } from './corpus-shards.js';
-import { TopNSelection } from '../jobs/top-n-selection.js';
+import { TopNSelection } from '../engine/top-n-selection.js';
 
 /** One query of a group over a corpus, with what its top-n heap ranks by (normalizeResults' rules). */
 export interface CorpusQuery {

@@ -28,7 +28,7 @@ export interface AcceptSteps<W> {
 }
 
 /**
- * THE async engine's way of taking on work, jobs and batches alike: answer a retry with the first create's work; check
+ * The async engine's way of taking on work, jobs and batches alike: answer a retry with the first create's work; check
  * what the request names; take one of the owner's running holds (atomically, named by the work, so parallel creates
  * cannot pass the limit and a retry racing its first create counts once); store the record; queue its first tasks.
  * A hold is given back only when this create took it and the create is refused (no record of this work holds it).

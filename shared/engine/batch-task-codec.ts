@@ -1,4 +1,4 @@
-import type { BatchTask } from './batch-model.js';
+import type { BatchTask } from './batch-task.js';
 
 /** The wire form of a BatchTask in a queue message: references only, so every message stays a few hundred bytes. */
 export const encodeBatchTask = (task: BatchTask): string => JSON.stringify(task);

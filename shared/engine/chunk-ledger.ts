@@ -1,4 +1,11 @@
-import type { ChunkScores } from './job-model.js';
+/** One chunk's scores as a worker recorded them. */
+export interface ChunkScores {
+  readonly chunkIndex: number;
+  readonly offset: number;
+  /** Raw scorer output, in chunk order. */
+  readonly scores: readonly number[];
+  readonly tokens: number;
+}
 
 /** One chunk's raw scores, in chunk order; a batch line fused over a corpus also keeps its lexical part per document. */
 export interface LedgerChunkScores extends ChunkScores {

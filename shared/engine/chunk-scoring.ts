@@ -13,7 +13,7 @@ export interface ChunkToScore {
 }
 
 /**
- * THE scoring of one chunk of the async engine, a job's (candidates inline in the task) and a batch line's (read from a
+ * The scoring of one chunk of the async engine, a job's (candidates inline in the task) and a batch line's (read from a
  * file range) alike: the request's token budget applied exactly as the synchronous path applies it, its instruction
  * passed on, and one score per text or a throw (the queue then redelivers the task).
  */

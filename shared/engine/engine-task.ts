@@ -1,7 +1,7 @@
-import { decodeJobTask } from '../jobs/chunk-queue.js';
-import { deadLetteredChunk } from '../jobs/dead-lettered-chunk.js';
-import type { JobTask } from '../jobs/job-model.js';
-import type { BatchTask } from './batch-model.js';
+import { decodeJobTask } from './job-task-codec.js';
+import { deadLetteredChunk } from './dead-lettered-chunk.js';
+import type { JobTask } from './job-task.js';
+import type { BatchTask } from './batch-task.js';
 import { decodeBatchTask } from './batch-task-codec.js';
 
 /**
@@ -15,7 +15,7 @@ const namesBatch = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && typeof (value as { batchId?: unknown }).batchId === 'string';
 
 /**
- * THE decoder of a task message, whichever queue it came from: messages in flight across a deploy keep their
+ * The decoder of a task message, whichever queue it came from: messages in flight across a deploy keep their
  * meaning (nothing about either wire form changed). Anything malformed is a poison message and throws.
  */
 export function decodeEngineTask(body: string): EngineTask {
@@ -28,7 +28,7 @@ export type DeadLetteredTask =
   | { readonly of: 'job'; readonly jobId: string; readonly chunkIndex: number | undefined; readonly reason: string };
 
 /**
- * THE reading of a dead-lettered message: a batch task must decode whole (its handler needs its line or its batch);
+ * The reading of a dead-lettered message: a batch task must decode whole (its handler needs its line or its batch);
  * a job's message needs only its job id (and chunk index), so even a poison chunk fails its job instead of leaving it
  * waiting.
  */

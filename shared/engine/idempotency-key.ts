@@ -36,7 +36,7 @@ export interface IdempotentRecord {
 }
 
 /**
- * THE replay rule of jobs and batches: the record a (key owner, Idempotency-Key) pair names is the first create's
+ * The replay rule of jobs and batches: the record a (key owner, Idempotency-Key) pair names is the first create's
  * when that owner made it (another owner's is none of this caller's business), and a retry must carry the same
  * request (else 422). Undefined when there is nothing to replay.
  */

@@ -1,8 +1,4 @@
-import type { ChunkTask, JobTask } from './job-model.js';
-import type { TaskQueue } from './task-queue.js';
-
-/** The jobs' lane of the engine's one queue port: chunk and merge tasks. */
-export type ChunkQueue = TaskQueue<JobTask>;
+import type { ChunkTask, JobTask } from './job-task.js';
 
 /** The wire form of a chunk or merge task in a queue message body. */
 export const encodeChunkTask = (task: JobTask): string => JSON.stringify(task);

@@ -14,6 +14,9 @@ export class IncompleteRequestError extends RerankError {
   }
 }
 
+/** Fuses a request's model scores with its candidate-relative part over all candidates (SplittableScorer.fuse). */
+export type ChunkFuser = (query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>;
+
 export interface RankOptions {
   /** The request's candidates: every one must have its score. */
   readonly total: number;
@@ -38,7 +41,7 @@ export interface SelectedScores {
 }
 
 /**
- * THE merge of a request's chunks, a job's or a batch line's: the ledger's chunks stream through a top-n heap (memory
+ * The merge of a request's chunks, a job's or a batch line's: the ledger's chunks stream through a top-n heap (memory
  * O(top_n), whatever the candidate count) in normalizeResults' own order; a fused hybrid fuses once over the whole set
  * first. Every candidate must have exactly one score.
  */

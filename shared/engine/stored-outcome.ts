@@ -20,7 +20,7 @@ export interface StoredScores {
 }
 
 /**
- * THE outcome rebuilt from stored scores, for the dialect to format exactly as the synchronous path's: a job's poll,
+ * The outcome rebuilt from stored scores, for the dialect to format exactly as the synchronous path's: a job's poll,
  * its dialect endpoint and the metrics its end records, and a batch line's result, all read it from here.
  */
 export function outcomeFromStored(stored: StoredScores): RerankOutcome {

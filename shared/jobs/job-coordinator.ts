@@ -3,24 +3,24 @@ import { QuotaExceededError, type QuotaLedger } from '../quota/quota-ledger.js';
 import type { JobPlan } from '../core/plan-request.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
-import { outcomeFromStored } from './stored-outcome.js';
+import { outcomeFromStored } from '../engine/stored-outcome.js';
 import type { RerankRequest } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
 import { logger } from '../observability/logger.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
-import { recordChunk } from './chunk-scoring.js';
-import { IncompleteRequestError, rankSelected, selectTopScores } from './rank-chunk-scores.js';
+import { recordChunk } from '../engine/chunk-scoring.js';
+import { IncompleteRequestError, rankSelected, selectTopScores, type ChunkFuser } from '../engine/rank-chunk-scores.js';
 import type { ChunkQueue } from './chunk-queue.js';
-import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner, type ChunkLedger } from './chunk-ledger.js';
+import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner, type ChunkLedger } from '../engine/chunk-ledger.js';
 import { isSameJobCreation, type ChunkTask, type JobRecord, type JobSpec, type JobState, type StoredResult } from './job-model.js';
 import { JobExistsError, type JobStore } from './job-store.js';
 import { recordJobEnded } from '../observability/record-job-metrics.js';
 import { annotateJob } from '../observability/tracer.js';
-import { idempotentJobId, replayOf } from './idempotency-key.js';
-import { requestFingerprint } from './request-fingerprint.js';
+import { idempotentJobId, replayOf } from '../engine/idempotency-key.js';
+import { requestFingerprint } from '../engine/request-fingerprint.js';
 import { planChunks } from './plan-chunks.js';
-import { acceptWork } from './accept-work.js';
+import { acceptWork } from '../engine/accept-work.js';
 import { scoredText, type RerankDocument } from '../core/rerank-request.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
@@ -45,9 +45,6 @@ export interface JobCoordinatorDeps {
   /** The fusion step of a splittable hybrid model, by the job's model id (see JobSpec.fusion). */
   readonly fuserFor?: (modelId: string) => ChunkFuser | undefined;
 }
-
-/** Fuses a job's model scores with its candidate-relative part over all candidates (SplittableScorer.fuse). */
-export type ChunkFuser = (query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>;
 
 export interface JobSubmission extends JobPlan {
   readonly request: RerankRequest;

@@ -1,6 +1,9 @@
 import type { ScoreActivation } from '../core/rerank-request.js';
 import type { DialectName } from '../dialects/dialect.js';
 
+export type { ChunkScores } from '../engine/chunk-ledger.js';
+export { isMergeTask, type ChunkTask, type JobTask, type MergeTask } from '../engine/job-task.js';
+
 export type JobStatus = 'running' | 'succeeded' | 'failed';
 
 /** Everything the merge and the poll need to rebuild the outcome exactly as the synchronous path would. */
@@ -40,48 +43,6 @@ export interface JobState extends JobSpec {
 /** A job as its owner sees it: its state and the chunks counted so far. */
 export interface JobRecord extends JobState {
   readonly chunksDone: number;
-}
-
-/** One SQS message: a slice of the candidate set, carried inline. */
-export interface ChunkTask {
-  readonly jobId: string;
-  readonly chunkIndex: number;
-  /** Global index of the chunk's first document. */
-  readonly offset: number;
-  readonly model: string;
-  readonly query: string;
-  readonly documents: readonly string[];
-  /** The request's max_tokens_per_doc, applied by the worker as the sync path applies it (tokenBudget). */
-  readonly maxDocumentTokens?: number;
-  /** The request's instruction (chat `prompt`, DashScope `instruct`) for LLM rerankers; bounded by RERANK_MAX_INSTRUCTION_CHARS. */
-  readonly instruction?: string;
-  /**
-   * The job's chunks in all: the worker counts its chunk against it without reading the job. Absent in a message
-   * queued before it was added, whose worker reads the job once instead.
-   */
-  readonly chunkCount?: number;
-}
-
-/**
- * The job's merge, queued by the worker whose chunk completed the count: it runs in an invocation of its own (its own
- * timeout and retries), as a batch's finalize task does, instead of at the end of that worker's chunk.
- */
-export interface MergeTask {
-  readonly kind: 'merge';
-  readonly jobId: string;
-}
-
-/** What the chunk queue carries: chunk tasks (no `kind`, as they always were on the wire) and merge tasks. */
-export type JobTask = ChunkTask | MergeTask;
-
-export const isMergeTask = (task: JobTask): task is MergeTask => 'kind' in task && task.kind === 'merge';
-
-export interface ChunkScores {
-  readonly chunkIndex: number;
-  readonly offset: number;
-  /** Raw scorer output, in chunk order. */
-  readonly scores: readonly number[];
-  readonly tokens: number;
 }
 
 /** A merged result kept in the store: [index, score] pairs, already normalized and sorted. */

@@ -1,5 +1,5 @@
 import type { ChunkTask } from './job-model.js';
-import { encodeChunkTask } from './chunk-queue.js';
+import { encodeChunkTask } from '../engine/job-task-codec.js';
 
 export interface ChunkPlanInput {
   readonly jobId: string;

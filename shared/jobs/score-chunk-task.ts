@@ -1,7 +1,7 @@
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
 import { isMergeTask, type ChunkTask, type JobTask } from './job-model.js';
-import { scoreChunk } from './chunk-scoring.js';
+import { scoreChunk } from '../engine/chunk-scoring.js';
 import { annotateJob, traced } from '../observability/tracer.js';
 import type { JobCoordinator } from './job-coordinator.js';
 

@@ -3,7 +3,7 @@ import type { ApiKeyStore } from '../auth/api-key-store.js';
 import type { QuotaLedger } from '../quota/quota-ledger.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import type { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
-import type { ChunkLedger } from '../jobs/chunk-ledger.js';
+import type { ChunkLedger } from '../engine/chunk-ledger.js';
 import type { ChunkQueue } from '../jobs/chunk-queue.js';
 import type { JobStore } from '../jobs/job-store.js';
 import type { BatchRuntime } from './batch-runtime.js';

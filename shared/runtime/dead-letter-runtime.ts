@@ -1,6 +1,7 @@
 import { loadServiceConfig } from '../config/service-config.js';
-import type { ChunkFuser, JobCoordinator } from '../jobs/job-coordinator.js';
-import { IncompleteRequestError } from '../jobs/rank-chunk-scores.js';
+import type { JobCoordinator } from '../jobs/job-coordinator.js';
+import type { ChunkFuser } from '../engine/rank-chunk-scores.js';
+import { IncompleteRequestError } from '../engine/rank-chunk-scores.js';
 import { createBackend } from './create-backend.js';
 import { buildOnce } from './build-once.js';
 import { createJobCoordinator } from './job-coordinator-runtime.js';

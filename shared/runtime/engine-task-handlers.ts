@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { BatchEngine } from '../batches/batch-engine.js';
-import { decodeEngineTask, readDeadLetteredTask } from '../batches/engine-task.js';
+import { decodeEngineTask, readDeadLetteredTask } from '../engine/engine-task.js';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import { runJobTask } from '../jobs/score-chunk-task.js';

@@ -1,5 +1,6 @@
 import type { ServiceConfig } from '../config/service-config.js';
-import { JobCoordinator, type ChunkFuser } from '../jobs/job-coordinator.js';
+import { JobCoordinator } from '../jobs/job-coordinator.js';
+import type { ChunkFuser } from '../engine/rank-chunk-scores.js';
 import type { BackendAdapters } from './backend.js';
 
 /** The one way a process builds its JobCoordinator from configuration and storage adapters. */

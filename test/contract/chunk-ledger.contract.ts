@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { BatchChunkScores } from '../../shared/batches/batch-model.js';
-import { jobLedgerOwner, type ChunkLedger } from '../../shared/jobs/chunk-ledger.js';
+import { jobLedgerOwner, type ChunkLedger } from '../../shared/engine/chunk-ledger.js';
 
 const scores = (chunkIndex: number, values: number[] = [chunkIndex + 0.5, -chunkIndex]): BatchChunkScores => ({
   chunkIndex,

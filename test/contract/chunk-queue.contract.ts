@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { decodeChunkTask, type ChunkQueue } from '../../shared/jobs/chunk-queue.js';
+import { decodeChunkTask } from '../../shared/engine/job-task-codec.js';
+import type { ChunkQueue } from '../../shared/jobs/chunk-queue.js';
 import type { ChunkTask } from '../../shared/jobs/job-model.js';
 
 export type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;

@@ -6,7 +6,7 @@ import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE } 
 import { KEY_LIST_PK } from '../../shared/adapters/dynamodb/keys/key-table-keys.js';
 import { counterShardPk } from '../../shared/adapters/dynamodb/batch-table-keys.js';
 import { S3_FILE_KEY_PREFIXES } from '../../shared/adapters/s3/s3-file-keys.js';
-import { jobLedgerOwner } from '../../shared/jobs/chunk-ledger.js';
+import { jobLedgerOwner } from '../../shared/engine/chunk-ledger.js';
 import { API_ROUTES, gatewayPath } from '../../shared/http/api-routes.js';
 import { listFiles, PROJECT_ROOT, removeScratchDirs, synthRerankStack, type SynthResult } from './support/synth-rerank.js';
 

@@ -12,7 +12,7 @@ import { createChunkQueues } from '../../emulators/create-chunk-queues.js';
 import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { startSqsPoller } from '../../emulators/sqs-poller.js';
-import { jobLedgerOwner } from '../../../shared/jobs/chunk-ledger.js';
+import { jobLedgerOwner } from '../../../shared/engine/chunk-ledger.js';
 import { localAwsConfig } from '../../emulators/local-aws-config.js';
 import { startDynamoDbLocal } from '../../emulators/start-dynamodb-local.js';
 import { startMotoServer } from '../../emulators/start-moto-server.js';

@@ -12,7 +12,7 @@ import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import type { BatchEngine } from '../../../shared/batches/batch-engine.js';
 import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
 import { isTerminal, type BatchTask } from '../../../shared/batches/batch-model.js';
-import { decodeEngineTask } from '../../../shared/batches/engine-task.js';
+import { decodeEngineTask } from '../../../shared/engine/engine-task.js';
 import { RerankService } from '../../../shared/core/rerank-service.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';

@@ -13,7 +13,7 @@ import { startSqsPoller, type SqsPoller } from '../../emulators/sqs-poller.js';
 import type { RerankRequest } from '../../../shared/core/rerank-request.js';
 import { defaultActivation } from '../../../shared/core/score-activation.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
-import { deadLetteredChunk } from '../../../shared/jobs/dead-lettered-chunk.js';
+import { deadLetteredChunk } from '../../../shared/engine/dead-lettered-chunk.js';
 import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { localAwsConfig } from '../../emulators/local-aws-config.js';

@@ -1,7 +1,7 @@
 import type { SQSRecord } from 'aws-lambda';
-import { decodeJobTask } from '../../../shared/jobs/chunk-queue.js';
+import { decodeJobTask } from '../../../shared/engine/job-task-codec.js';
 import { isMergeTask } from '../../../shared/jobs/job-model.js';
-import { jobLedgerOwner, type ChunkLedger } from '../../../shared/jobs/chunk-ledger.js';
+import { jobLedgerOwner, type ChunkLedger } from '../../../shared/engine/chunk-ledger.js';
 import type { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
 import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
 import type { ScorerRegistry } from '../../../shared/core/scorer-registry.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toSqsRecord } from '../sqs/to-sqs-record.js';
-import type { SendOptions, TaskQueue } from '../../jobs/task-queue.js';
+import type { SendOptions, TaskQueue } from '../../engine/task-queue.js';
 
 /** A Lambda SQS handler: what the event source mapping calls, in production and here. */
 export type SqsBatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;

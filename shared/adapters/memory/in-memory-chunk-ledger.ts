@@ -1,4 +1,4 @@
-import type { ChunkLedger, ChunkRecorded, LedgerChunkScores } from '../../jobs/chunk-ledger.js';
+import type { ChunkLedger, ChunkRecorded, LedgerChunkScores } from '../../engine/chunk-ledger.js';
 
 interface LineChunks {
   /** Chunk indices counted; kept after the scores are dropped, as the DynamoDB adapter's counters are. */

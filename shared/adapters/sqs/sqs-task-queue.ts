@@ -1,8 +1,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { BatchTask } from '../../batches/batch-model.js';
-import { encodeEngineTask } from '../../batches/engine-task.js';
-import type { JobTask } from '../../jobs/job-model.js';
-import type { SendOptions, TaskQueue } from '../../jobs/task-queue.js';
+import type { BatchTask } from '../../engine/batch-task.js';
+import { encodeEngineTask } from '../../engine/engine-task.js';
+import type { JobTask } from '../../engine/job-task.js';
+import type { SendOptions, TaskQueue } from '../../engine/task-queue.js';
 import { SqsMessageSender, type SqsMessageSenderOptions } from './sqs-message-sender.js';
 
 export { DEFAULT_MAX_MESSAGE_BYTES } from './sqs-message-sender.js';

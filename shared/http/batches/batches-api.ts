@@ -3,7 +3,7 @@ import type { Caller } from '../../auth/caller.js';
 import type { BatchEngine } from '../../batches/batch-engine.js';
 import { parseCreateBatchBody } from '../../batches/create-batch-input.js';
 import { RerankError, invalidRequest } from '../../core/rerank-error.js';
-import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../jobs/idempotency-key.js';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../engine/idempotency-key.js';
 import { batchObject } from './batch-object.js';
 
 export type BatchesOperation = 'create' | 'list' | 'get' | 'cancel';

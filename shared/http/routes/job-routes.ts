@@ -5,7 +5,7 @@ import type { RerankRequest } from '../../core/rerank-request.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { DIALECTS } from '../../dialects/dialects.js';
 import { admitBody } from '../../dialects/admit-body.js';
-import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../jobs/idempotency-key.js';
+import { IDEMPOTENCY_HEADER, parseIdempotencyKey } from '../../engine/idempotency-key.js';
 import type { JobRecord } from '../../jobs/job-model.js';
 import type { ApiAppDeps } from '../api-app-deps.js';
 import { pageOutcome, resultPageRequest } from '../job-result-page.js';

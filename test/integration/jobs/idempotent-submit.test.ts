@@ -7,7 +7,7 @@ import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-
 import { RerankError } from '../../../shared/core/rerank-error.js';
 import { rerankRequest } from '../../../shared/core/rerank-request.js';
 import type { ChunkQueue } from '../../../shared/jobs/chunk-queue.js';
-import { idempotentJobId, parseIdempotencyKey } from '../../../shared/jobs/idempotency-key.js';
+import { idempotentJobId, parseIdempotencyKey } from '../../../shared/engine/idempotency-key.js';
 import { JobCoordinator, type JobSubmission } from '../../../shared/jobs/job-coordinator.js';
 import type { ChunkTask } from '../../../shared/jobs/job-model.js';
 import type { JobStore } from '../../../shared/jobs/job-store.js';

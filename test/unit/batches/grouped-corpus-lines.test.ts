@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { shardsOf, type BatchChunkTask, type BatchTask } from '../../../shared/batches/batch-model.js';
-import { decodeBatchTask, encodeBatchTask } from '../../../shared/batches/batch-task-codec.js';
+import { decodeBatchTask, encodeBatchTask } from '../../../shared/engine/batch-task-codec.js';
 import type { ByteRange } from '../../../shared/files/file-store.js';
 import { GROUP_LEDGER_SCORES, groupLinesFor, ledgerScoresOfLine } from '../../../shared/batches/corpus-line-groups.js';
 import type { Scorer } from '../../../shared/core/scorer.js';

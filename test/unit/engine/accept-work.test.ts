@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AlreadyExistsError } from '../../../shared/core/already-exists-error.js';
-import { acceptWork, type AcceptSteps } from '../../../shared/jobs/accept-work.js';
+import { acceptWork, type AcceptSteps } from '../../../shared/engine/accept-work.js';
 
 /** Steps that record the order they ran in; each test overrides what it exercises. */
 function recorded(overrides: Partial<AcceptSteps<string>> = {}): { steps: AcceptSteps<string>; ran: string[] } {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linesOf, type BatchTask } from '../../../shared/batches/batch-model.js';
-import { decodeBatchTask, encodeBatchTask } from '../../../shared/batches/batch-task-codec.js';
+import { decodeBatchTask, encodeBatchTask } from '../../../shared/engine/batch-task-codec.js';
 
 describe('batch task messages', () => {
   it('round-trip every kind of task', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBatchTask } from '../../../shared/batches/batch-task-codec.js';
-import { decodeEngineTask, readDeadLetteredTask } from '../../../shared/batches/engine-task.js';
-import { encodeChunkTask } from '../../../shared/jobs/chunk-queue.js';
+import { encodeBatchTask } from '../../../shared/engine/batch-task-codec.js';
+import { decodeEngineTask, readDeadLetteredTask } from '../../../shared/engine/engine-task.js';
+import { encodeChunkTask } from '../../../shared/engine/job-task-codec.js';
 import type { ChunkTask } from '../../../shared/jobs/job-model.js';
 
 const chunk: ChunkTask = { jobId: 'job-1', chunkIndex: 2, offset: 100, model: 'm', query: 'q', documents: ['a', 'b'] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdempotencyKeyReusedError, idempotentBatchId, idempotentJobId, replayOf } from '../../../shared/jobs/idempotency-key.js';
+import { IdempotencyKeyReusedError, idempotentBatchId, idempotentJobId, replayOf } from '../../../shared/engine/idempotency-key.js';
 
 describe('one idempotency helper for jobs and batches', () => {
   it('maps a (key owner, Idempotency-Key) pair to the ids deployed stacks already hold (a retry across the change finds its first create)', () => {

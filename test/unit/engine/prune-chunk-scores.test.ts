@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import type { ScoreActivation } from '../../../shared/core/rerank-request.js';
-import { pruneChunkScores, rankSelected, selectTopScores } from '../../../shared/jobs/rank-chunk-scores.js';
+import { pruneChunkScores, rankSelected, selectTopScores } from '../../../shared/engine/rank-chunk-scores.js';
 
 /** Deterministic scores with many ties, NaNs and a spread that puts a chunk's best anywhere. */
 const scoresOf = (count: number, seed: number): number[] =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeFromStored } from '../../../shared/jobs/stored-outcome.js';
+import { outcomeFromStored } from '../../../shared/engine/stored-outcome.js';
 
 describe('outcomeFromStored', () => {
   it('rebuilds the ranked results in stored order, with documents only where asked for and present', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeResults } from '../../../shared/core/normalize-results.js';
-import { TopNSelection } from '../../../shared/jobs/top-n-selection.js';
+import { TopNSelection } from '../../../shared/engine/top-n-selection.js';
 import type { ScoreActivation } from '../../../shared/core/rerank-request.js';
 
 /** Streams the scores through the heap, then normalizes the survivors, as the batch finalizer does. */

@@ -4,7 +4,7 @@ import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-proce
 import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
 import { rerankRequest } from '../../../shared/core/rerank-request.js';
-import { jobLedgerOwner } from '../../../shared/jobs/chunk-ledger.js';
+import { jobLedgerOwner } from '../../../shared/engine/chunk-ledger.js';
 import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
 
