@@ -9,7 +9,12 @@ import type { FileStore, FileWriter } from '../../shared/files/file-store.js';
  */
 
 /** A scorer whose calls wait at a gate the test opens: the lines stay in flight, not a corpus sized to be slow. */
-export function gatedScorer(inner: Scorer): { scorer: Scorer; waiting: (calls: number) => Promise<void>; open: () => void } {
+export function gatedScorer(inner: Scorer): {
+  scorer: Scorer;
+  waiting: (calls: number) => Promise<void>;
+  open: () => void;
+  entered: () => number;
+} {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   let entered = 0;
@@ -26,7 +31,7 @@ export function gatedScorer(inner: Scorer): { scorer: Scorer; waiting: (calls: n
   };
   const waiting = (calls: number) =>
     entered >= calls ? Promise.resolve() : new Promise<void>((resolve) => watchers.push({ calls, resolve }));
-  return { scorer, waiting, open };
+  return { scorer, waiting, open, entered: () => entered };
 }
 
 /** Per file name: writers opened and closed; and the most bytes of batches' output files one owner listed at once. */
@@ -78,21 +83,45 @@ export class WatchedFiles {
   }
 }
 
-/** Wraps a queue consumer: counts the finalize records it reported failed (each would be delivered again). */
-export function countingFinalizeFailures(worker: (event: SQSEvent) => Promise<SQSBatchResponse>): {
+/**
+ * Wraps a queue consumer: counts the finalize records it reported failed (each would be delivered again), counts the
+ * chunk deliveries it finished, and can hold finalize deliveries back until released (so the lines in flight end while
+ * the batch is still `finalizing`, whatever the queue's timing).
+ */
+export function watchedWorker(worker: (event: SQSEvent) => Promise<SQSBatchResponse>): {
   worker: (event: SQSEvent) => Promise<SQSBatchResponse>;
   failures: () => number;
+  chunksDone: (count: number) => Promise<void>;
+  holdFinalizes: () => void;
+  releaseFinalizes: () => void;
 } {
   let failures = 0;
+  let chunks = 0;
+  const chunkWatchers: { count: number; resolve: () => void }[] = [];
+  let held: Promise<void> | undefined;
+  let release = () => {};
+  const kindOf = (body: string) => (JSON.parse(body) as { kind?: string }).kind;
   return {
     worker: async (event) => {
+      if (held && event.Records.some((r) => kindOf(r.body) === 'finalize')) await held;
       const response = await worker(event);
       const failed = new Set(response.batchItemFailures.map((f) => f.itemIdentifier));
       for (const record of event.Records) {
-        if (failed.has(record.messageId) && (JSON.parse(record.body) as { kind?: string }).kind === 'finalize') failures++;
+        const kind = kindOf(record.body);
+        if (failed.has(record.messageId) && kind === 'finalize') failures++;
+        if (kind === 'chunk') chunks++;
       }
+      for (const w of chunkWatchers.filter((w) => chunks >= w.count)) w.resolve();
       return response;
     },
     failures: () => failures,
+    chunksDone: (count) => (chunks >= count ? Promise.resolve() : new Promise((resolve) => chunkWatchers.push({ count, resolve }))),
+    holdFinalizes: () => {
+      held = new Promise((resolve) => (release = resolve));
+    },
+    releaseFinalizes: () => {
+      held = undefined;
+      release();
+    },
   };
 }

@@ -14,7 +14,7 @@ import { createBatchEngine } from '../../../shared/runtime/create-batch-engine.j
 import { engineTaskHandlers } from '../../../shared/runtime/engine-task-handlers.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
-import { countingFinalizeFailures, gatedScorer, WatchedFiles } from '../../support/finalize-once.js';
+import { gatedScorer, watchedWorker, WatchedFiles } from '../../support/finalize-once.js';
 import { batchTestRuntime } from '../../support/batch-test-runtime.js';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 
@@ -70,7 +70,7 @@ function setup(storedBytes?: number) {
     nowMs: () => clock.nowMs,
   });
   const handlers = engineTaskHandlers({ batches: async () => engine });
-  const counted = countingFinalizeFailures(handlers.worker);
+  const counted = watchedWorker(handlers.worker);
   queue.attach(counted.worker, handlers.deadLetter);
   const start = async () => {
     const input = await watched.files.openWriter({ ownerKeyId: OWNER, filename: 'in.jsonl', purpose: 'batch', maxBytes: 1 << 24 });
@@ -103,16 +103,21 @@ describe('a batch whose end is claimed with many lines in flight is finalized on
     expect(rt.watched.peakListedBytes).toBeLessThanOrEqual(quota + longestLine);
   });
 
-  it('past its completion window: one output and one error file, no finalize delivery failing', async () => {
+  it('past its completion window: each file written once, no finalize delivery failing', async () => {
     const rt = setup();
     const id = await rt.start();
     rt.clock.nowMs += (DEFAULT_BATCH_LIMITS.completionWindowSeconds + 1) * 1000;
+    // The finalizer waits until every chunk task has run: the lines in flight end while the batch is `finalizing`.
+    rt.counted.holdFinalizes();
     expect(await rt.engine.expireDue()).toBe(1);
     rt.gate.open();
+    await rt.counted.chunksDone(LINES);
+    rt.counted.releaseFinalizes();
     await rt.queue.idle();
     const batch = await rt.engine.find(id, OWNER);
     expect(batch?.batch.status).toBe('expired');
-    expect(rt.watched.writersOf(id)).toEqual({ output: 1, error: 1 });
+    // Each file the batch names was written once (one whose lines all finished has no error file).
+    expect(rt.watched.writersOf(id)).toEqual({ output: batch?.batch.outputFileId ? 1 : 0, error: batch?.batch.errorFileId ? 1 : 0 });
     expect(rt.counted.failures()).toBe(0);
     const errors = rt.text(batch?.batch.errorFileId).split('\n').filter(Boolean);
     expect(errors.some((l) => l.includes('batch_expired'))).toBe(true);
