@@ -3,7 +3,8 @@
  * concurrency 10 / 100 / 1,000 and every Lambda memory size, from measurements only:
  *  - our scorer's pairs/s per thread count (bench/scoring-measurements.json, written by `npm run bench`),
  *  - the queue + store overhead per chunk and local job wall times (bench/jobs-measurements.json, `npm run bench:jobs`),
- *  - a stored corpus's analysis and query lines (bench/stored-corpus-measurements.json, scripts/measure/batches/profile-stored-line.ts).
+ *  - a stored corpus's analysis and query lines (bench/stored-corpus-measurements.json, scripts/measure/batches/profile-stored-line.ts),
+ *  - each model's cold start (bench/cold-start-measurements.json, `npm run bench:cold-start`).
  * Writes bench/scale-model.md + bench/scale-model.svg and docs/cost.md's cost and corpus tables (between the
  * `scale-model:cost-table` and `scale-model:corpus-table` markers). No network, a second or two.
  */
@@ -134,8 +135,35 @@ function readJson<T>(file: string, hint: string): T {
   }
 }
 
-/** The default model's cold start on a batch worker: not measured by `npm run bench` (it measures the cross-encoders). */
-const DEFAULT_MODEL_COLD_START_SECONDS = 2;
+/** bench/cold-start-measurements.json as the scale model reads it (written by `npm run bench:cold-start`). */
+interface ColdStartMeasurements {
+  readonly date: string;
+  readonly uptimeBefore: string;
+  readonly cells: readonly {
+    readonly label: string;
+    readonly threads: number;
+    readonly build: string;
+    readonly median: { readonly cpu: { readonly total: number }; readonly wall: { readonly total: number } };
+  }[];
+}
+
+const COLD_STARTS = readJson<ColdStartMeasurements>('bench/cold-start-measurements.json', '`npm run bench:cold-start`');
+/** The default model's row in bench/cold-start.md. */
+const DEFAULT_MODEL_LABEL = 'default';
+
+/**
+ * Seconds from a fresh process to the first answer of a 10-document request (bench/cold-start.md): the CPU time of the
+ * whole cold start at 1 thread, this build. A 1-vCPU function spends it as wall time; the bench's own wall figures also
+ * hold the wait for a CPU on its shared machine. Lambda's sandbox start comes on top. Undefined for a shape not benched.
+ */
+function benchedColdStartSeconds(label: string): number | undefined {
+  const cell = COLD_STARTS.cells.find(
+    (c) => c.build === 'change' && c.threads === 1 && (c.label === label || c.label.startsWith(`${label} `)),
+  );
+  return cell === undefined ? undefined : cell.median.cpu.total / 1000;
+}
+
+const DEFAULT_MODEL_COLD_START_SECONDS = benchedColdStartSeconds(DEFAULT_MODEL_LABEL) ?? 2;
 const money = (v: number): string =>
   v >= 100 ? `$${v.toFixed(0)}` : v >= 1 ? `$${v.toFixed(2)}` : v >= 0.01 ? `$${v.toFixed(3)}` : `$${v.toFixed(4)}`;
 const duration = (s: number): string =>
@@ -150,7 +178,7 @@ function points(scoring: ScoringMeasurements, model: string, variant: string): M
 }
 
 function coldStartSeconds(scoring: ScoringMeasurements, model: string, variant: string): number {
-  return scoring.coldStart.find((c) => c.model === `${model} ${variant}`)?.seconds ?? 1;
+  return benchedColdStartSeconds(`${model} ${variant}`) ?? scoring.coldStart.find((c) => c.model === `${model} ${variant}`)?.seconds ?? 1;
 }
 
 function main(): void {
@@ -275,8 +303,8 @@ function main(): void {
       `${stored.load[0].toFixed(1)}-${stored.load[1].toFixed(1)}): ${stored.documents.toLocaleString('en-US')} short documents analysed in ${duration(stored.analysisMs / 1000)} ` +
       `(${Math.round(stored.documents / (stored.analysisMs / 1000))} documents/s on ${stored.cpus} vCPUs), a line alone ${(median(stored.oneLineMs) / 1000).toFixed(2)} s (median of ${stored.oneLineMs.length}), ` +
       `${stored.lines.toLocaleString('en-US')} lines ${duration(stored.manyLinesMs / 1000)}, peak RSS ${stored.peakRssMb} MB. On AWS: batch workers of 1,769 MB (one vCPU, x86 prices), ` +
-      `compute as measured per document and per line, the emulator run's AWS calls per line and span, the SQS ramp, a cold start of ${DEFAULT_MODEL_COLD_START_SECONDS} s (assumed: ` +
-      `not measured for the default model). Stored: ${storedGb.toFixed(1)} GB per million documents (~${money(storedGb * S3_GB_MONTH)} a month on S3, counted against the key's stored bytes).`,
+      `compute as measured per document and per line, the emulator run's AWS calls per line and span, the SQS ramp, a cold start of ${DEFAULT_MODEL_COLD_START_SECONDS.toFixed(2)} s (measured: bench/cold-start.md, ` +
+      `the default models at 1 thread, ${COLD_STARTS.date.slice(0, 10)}). Stored: ${storedGb.toFixed(1)} GB per million documents (~${money(storedGb * S3_GB_MONTH)} a month on S3, counted against the key's stored bytes).`,
     '',
     table(
       ['1,000,000 documents, default model', 'concurrency 10', 'concurrency 100', 'concurrency 1,000'],
@@ -360,7 +388,7 @@ function main(): void {
     `Model: a job of D documents is ${SERVICE.chunkDocuments}-document chunks (RERANK_DEFAULT_BATCH_SIZE); each worker Lambda scores one chunk in ` +
       '`overhead + 64 / pairs_per_second`; the workers available at time t are min(concurrency asked, account limit, the SQS ramp of 5 + 300/minute); ' +
       "the chunk rate is capped by DynamoDB (every chunk puts its scores and counts once on its counter, 4 WCU on the counter's partition - one per 64 chunks " +
-      'of a job, up to 16 - at 1,000 WCU/s per partition, 4,000 WCU/s for a new on-demand table); plus one cold start (measured import + model load) and the last chunk. Memory above 1,769 MB buys vCPUs; scoring uses ' +
+      'of a job, up to 16 - at 1,000 WCU/s per partition, 4,000 WCU/s for a new on-demand table); plus one cold start (bench/cold-start.md: node start, bundle import, model load and a first request, CPU time at 1 thread) and the last chunk. Memory above 1,769 MB buys vCPUs; scoring uses ' +
       'one session per vCPU (chooseExecutionPlan). Thread counts the bench did not measure are extrapolated from the measured marginal scaling (marked).',
     '',
     '![scale model](scale-model.svg)',
