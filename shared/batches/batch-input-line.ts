@@ -1,3 +1,4 @@
+import { decodeUtf8Strictly } from '../core/strict-utf8.js';
 import { RerankError } from '../core/rerank-error.js';
 import { parseJsonText } from '../dialects/wire-fields.js';
 
@@ -28,7 +29,7 @@ export function parseBatchInputLine(bytes: Buffer, endpoint: string): BatchInput
   let value: unknown;
   try {
     // The API's own JSON reader: the same nesting bound as a request body.
-    value = parseJsonText(bytes.toString('utf8'), 'the line');
+    value = parseJsonText(decodeUtf8Strictly(bytes, 'the line'), 'the line');
   } catch (error) {
     if (!(error instanceof RerankError)) throw error;
     throw new BadInputLineError('invalid_json', `${error.message} (one request object per line)`);

@@ -1,3 +1,4 @@
+import { decodeUtf8Strictly } from '../core/strict-utf8.js';
 import { invalidRequest } from '../core/rerank-error.js';
 import type { RerankDocument } from '../core/rerank-request.js';
 import type { Dialect } from '../dialects/dialect.js';
@@ -47,8 +48,10 @@ function replaceAt(body: unknown, path: readonly string[], value: Record<string,
  */
 export function parseCorpusDocument(bytes: Buffer, line: number): RerankDocument {
   let value: unknown;
+  // Invalid UTF-8 is refused naming its byte offset, not read as U+FFFD.
+  const text = decodeUtf8Strictly(bytes, `${DOCUMENTS_FILE_ID} line ${line}`, DOCUMENTS_FILE_ID);
   try {
-    value = parseJsonText(bytes.toString('utf8'), `${DOCUMENTS_FILE_ID} line ${line}`);
+    value = parseJsonText(text, `${DOCUMENTS_FILE_ID} line ${line}`);
   } catch {
     throw invalidRequest(
       `${DOCUMENTS_FILE_ID} line ${line} is not JSON (or nested too deep): each line must be a JSON string or an object with "text"`,

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,7 +26,9 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
   const contentType = headers['content-type'] ?? 'application/json';
-  const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+  // A text body that is not UTF-8 crosses as its bytes (base64), so the API refuses it naming the offset instead of
+  // reading U+FFFD where the invalid bytes were.
+  const isText = body.length === 0 || (TEXT_TYPES.test(contentType) && isUtf8(body));
   const now = Date.now();
   const method = (req.method ?? 'GET').toUpperCase();
   return {

@@ -1,3 +1,4 @@
+import { decodeUtf8Strictly } from '../../core/strict-utf8.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { invalidRequest } from '../../core/rerank-error.js';
 import { parseJsonText } from '../../dialects/wire-fields.js';
@@ -38,5 +39,5 @@ export function readJsonBody(
   if (form === 'other' || !(options.alsoAs ?? []).includes(form)) requireJsonContentType(contentType);
   const bytes = readBodyBytes(event, maxBytes, options.route);
   if (bytes.length === 0) throw invalidRequest('request body is empty; a JSON object is expected', 'body');
-  return parseJsonText(bytes.toString('utf8'), 'request body');
+  return parseJsonText(decodeUtf8Strictly(bytes, 'the request body', 'body'), 'request body');
 }
