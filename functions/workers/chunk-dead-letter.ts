@@ -14,7 +14,7 @@ async function failDeadLetteredJobs(event: SQSEvent, context: Context): Promise<
   const processor = new BatchProcessor(EventType.SQS);
   return processPartialResponse(event, (record: SQSRecord) => deadLetterEngineTask(record.body, record.messageId), processor, {
     context,
-    // As before: every record reported back rather than the whole invocation failing.
+    // Each record is reported back on its own: one unreadable record must not send the whole invocation back.
     throwOnFullBatchFailure: false,
   });
 }

@@ -10,7 +10,7 @@ export interface AdmittedRequest {
 }
 
 /**
- * THE admission of a batch line's body: what the route `url` does to a body it receives (its dialect parses,
+ * The admission of a batch line's body (every line goes through it): what the route `url` does to a body it receives (its dialect parses,
  * the core validates and bounds it), then plans it as a job (chunkable model). The HTTP layer builds it from
  * the same functions as the synchronous path, so a line is accepted exactly when the route would accept it.
  * Throws RerankError for a body the route refuses.

@@ -18,7 +18,7 @@ export class BatchExistsError extends AlreadyExistsError {
 }
 
 /**
- * Where batches live, beside the job store. Shaped for DynamoDB (issue 23): one META item per batch changed
+ * Where batches live, beside the job store. Shaped for DynamoDB: one META item per batch changed
  * only by conditional transitions; one item per request plan, per chunk's scores (written once, with a
  * condition) and per finished request; progress as counters spread over shards, so thousands of workers
  * finishing requests never serialize on one item; chunks are recorded through the ChunkLedger protocol.

@@ -1,5 +1,5 @@
 /**
- * THE cost estimate of scoring one (query, document) pair, in estimated tokens: what chunks are cut by.
+ * The cost estimate of scoring one (query, document) pair, in estimated tokens: what chunks are cut by.
  * One function so that the security issue's cost model can replace it. About 4 characters per token for
  * English WordPiece / SentencePiece text, plus the special tokens a pair template adds.
  */

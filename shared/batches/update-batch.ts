@@ -4,7 +4,7 @@ import { isTerminal, type BatchRecord, type BatchStatus } from './batch-model.js
 import { releaseRunningBatch } from './batch-quota.js';
 
 /**
- * THE way the engine moves a batch: the store's conditional update, and - when the move won and ended the batch - its
+ * How the engine moves a batch: the store's conditional update, and - when the move won and ended the batch - its
  * running batch given back to the key's ledger. Every terminal transition goes through here, so none forgets it.
  */
 export async function updateBatch(

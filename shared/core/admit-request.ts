@@ -2,7 +2,7 @@ import { planRequest, type PlanInput, type RequestPlan } from './plan-request.js
 import { enforceFieldBounds, enforceSyncLimits } from './request-bounds.js';
 
 /**
- * THE admission of a parsed, validated request for a mode: the per-field bounds, then the plan (sync or job, and
+ * The admission of a parsed, validated request for a mode: the per-field bounds, then the plan (sync or job, and
  * the job's model, activation, batch size and fusion), then - for a request that must run now - the synchronous
  * limits. Every route calls it: the rerank routes (`auto`), the jobs route and each batch line (`job`). Throws
  * RerankError naming the domain field in the dialect's spelling (`names`).

@@ -29,7 +29,8 @@ function compareRanked(a: { index: number; score: number }, b: { index: number; 
 }
 
 /**
- * THE normalization step: the synchronous path, the async merge and every dialect go through it.
+ * The normalization step: the synchronous path, the async merge and every dialect go through it, so a score means
+ * the same whichever path produced it.
  * `rawScores[i]` is the scorer's output for document i (raw logit, similarity, ...).
  */
 export function normalizeResults(rawScores: ArrayLike<number>, options: NormalizeOptions): RankedResult[] {

@@ -19,7 +19,7 @@ export type DialectName =
   | 'vllm-score'
   | 'mixedbread'
   | 'vertex'
-  // Part 2 of the hosted shapes (issue 36): Amazon Bedrock, Pinecone, Weaviate.
+  // Hosted shapes: Amazon Bedrock, Pinecone, Weaviate.
   | 'bedrock'
   | 'bedrock-invoke'
   | 'pinecone'

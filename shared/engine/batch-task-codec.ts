@@ -46,7 +46,7 @@ export function decodeBatchTask(body: string): BatchTask {
         isCount(value['offset']) &&
         isCount(value['count']) &&
         (value['corpusRange'] === undefined || isRange(value['corpusRange'])) &&
-        // A group is over a corpus and names its first line as `line` (what a dead-letter reader of the old form reads).
+        // A group is over a corpus and names its first line as `line` (a dead-letter reader that knows only single lines still finds one).
         (value['lines'] === undefined ||
           (isLines(value['lines']) && value['corpusRange'] !== undefined && (value['lines'] as number[])[0] === value['line'])) &&
         (value['shards'] === undefined || (value['corpusRange'] !== undefined && isSpan(value['shards'], value)))

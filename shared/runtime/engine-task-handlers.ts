@@ -23,7 +23,7 @@ function jobsOf(owners: EngineOwners): Promise<{ readonly scorers: ScorerRegistr
 const DEAD_LETTER_REASON = 'the task failed on every delivery and was moved to the dead-letter queue';
 
 /**
- * THE worker routine of the async engine: one task message from either lane, run by what owns it (a job's chunk or
+ * The async engine's worker routine: one task message from either lane, run by what owns it (a job's chunk or
  * merge by the JobCoordinator, a batch's plan, chunk or finalize by the batch engine). A throw reports the message as
  * failed, so the queue redelivers it. `messageId` is the queue message's (stable across its redeliveries).
  */
@@ -34,7 +34,7 @@ export async function runEngineTaskWith(body: string, owners: EngineOwners, mess
 }
 
 /**
- * THE dead-letter path of the async engine: a task that failed on every delivery ends its work failed with a reason - a
+ * The async engine's dead-letter path: a task that failed on every delivery ends its work failed with a reason - a
  * job (or finishes it, if its chunk was recorded after all), a batch line or a batch - so accepted work is never lost.
  * An unreadable message is dropped (it never becomes readable).
  */

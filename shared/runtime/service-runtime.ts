@@ -63,7 +63,7 @@ export interface RuntimeOverrides {
   readonly batches?: BatchRuntime | null;
 }
 
-/** THE builder of a serving process: the API function, the workers, `npm start` and the tests' runtimes. */
+/** Builds a serving process, whichever it is: the API function, the workers, `npm start` and the tests' runtimes. */
 export async function createServiceRuntime(config: ServiceConfig, overrides: RuntimeOverrides = {}): Promise<ServiceRuntime> {
   const scorers = overrides.scorers ?? (await loadScorers(config.models, config.threads));
   return assembleServiceRuntime(config, scorers, overrides);

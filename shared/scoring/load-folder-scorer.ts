@@ -13,7 +13,7 @@ export interface FolderScorerOptions {
 }
 
 /**
- * THE registry of model families: the family a folder's config.json calls for (readModelFamily) picks its loader.
+ * The registry of model families: the family a folder's config.json calls for (readModelFamily) picks its loader.
  * A new family is its folder under shared/scoring/ and one entry here; the ONNX runtime layer (onnx-runtime/:
  * session options, execution plan, worker pool, batch runners) serves every family.
  */

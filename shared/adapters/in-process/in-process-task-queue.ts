@@ -47,7 +47,7 @@ const isChunk = (task: object): boolean => {
 };
 
 /**
- * THE embedded queue of the async engine for `npm start`, one instance per lane (jobs' chunks and merges; batches' plan,
+ * The async engine's embedded queue for `npm start`, one instance per lane (jobs' chunks and merges; batches' plan,
  * chunk and finalize tasks), with the delivery contract of SQS + Lambda: message bodies in record batches, at least
  * once, partial batch failures, redelivery, dead-letter after max receives. Chunk tasks share `concurrency` runners;
  * every other task runs at once beside them, so a big request's chunks never starve another's planning, merge or end.

@@ -42,7 +42,7 @@ export const queryIdfs = (distinctTerms: readonly string[], background: Backgrou
   distinctTerms.map((t) => background.idf(t));
 
 /**
- * THE feature arithmetic, from the distinct query terms' IDFs and their counts in the document (0 = absent) and the
+ * The feature arithmetic, from the distinct query terms' IDFs and their counts in the document (0 = absent) and the
  * document's length: what lexicalFeatures computes from token lists, and a stored corpus shard from its postings.
  */
 export function lexicalFeaturesFromCounts(
