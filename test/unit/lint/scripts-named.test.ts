@@ -46,4 +46,13 @@ describe('scripts/ index', () => {
     expect(reports).toContain('report.md');
     expect(reports.filter((report) => !index.includes(`](${report})`))).toEqual([]);
   });
+
+  it("docs/development.md's layout names every top-level folder of shared/, one line each", () => {
+    const layout = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
+    const folders = readdirSync(join(ROOT, 'shared'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders).toContain('core');
+    expect(folders.filter((folder) => !new RegExp(`^  ${folder}/ +\\S`, 'm').test(layout))).toEqual([]);
+  });
 });
