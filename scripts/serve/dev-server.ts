@@ -3,6 +3,8 @@
  * and stores; this process starter attaches their workers (the chunk lane to the same handlers Lambda runs, the batch
  * lane to the engine's routine) and the expiry sweep, and stops them when the server stops.
  */
+// First: it sets the console's defaults before any module below builds its logger or metrics.
+import { plainRequestLines } from './local-log-defaults.js';
 import { handler as deadLetterHandler } from '../../functions/workers/chunk-dead-letter.js';
 import { handler as scoreChunkHandler } from '../../functions/workers/score-chunk.js';
 import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
@@ -31,7 +33,11 @@ try {
     deadLetter: async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
   });
 
-  await startLocalServer({ ...target, onShutdown: async () => unfinishedWorkLine(await workers.stop()) });
+  await startLocalServer({
+    ...target,
+    onShutdown: async () => unfinishedWorkLine(await workers.stop()),
+    ...(plainRequestLines ? { requestLines: process.stdout } : {}),
+  });
 } catch (error) {
   // A setting, a model or a port the person starting it can fix: one line that says which and how, not a stack trace.
   const line = startupFailureLine(error, target);

@@ -15,6 +15,7 @@ import {
 import { beforeBody, oversizeBodyResult } from '../../shared/http/refuse-before-body.js';
 import { authorizationOf } from '../../shared/auth/presented-key.js';
 import { describeRefusal } from '../../shared/http/describe-refusal.js';
+import { writeRequestLine } from './request-line.js';
 import { openExchange } from '../../shared/http/pipeline/api-exchange.js';
 import { matchRoute } from '../../shared/http/api-routes.js';
 import { createPrometheusExporter, type PrometheusExporter } from '../../shared/adapters/local/prometheus-exporter.js';
@@ -34,6 +35,8 @@ export interface LocalServerOptions {
    * the call) and resolves once their deliveries in flight returned, with a line naming the work left undone, if any.
    */
   readonly onShutdown?: () => Promise<string | undefined>;
+  /** Where one plain line per answered request goes (npm start's default console; local-log-defaults.ts), if anywhere. */
+  readonly requestLines?: NodeJS.WritableStream;
 }
 
 /** How long a stop may take (emulators included, on `start:aws-local`) before the process gives up and exits 1. */
@@ -52,6 +55,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
   const siteGuard = new LocalSiteGuard({ host: options.host, allowedHosts: config.localServer.allowedHosts, machineName: hostname() });
   const serve = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
     observeExchange(prometheus, req, res, config.maxPathChars);
+    if (options.requestLines) writeRequestLine(req, res, options.requestLines);
     void (async () => {
       // Without keys, only this server's own host names and no other site's web page (shared/http/local-site-guard.ts).
       if (runtime.auth.open) {

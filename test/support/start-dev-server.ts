@@ -9,6 +9,8 @@ import type { LocalServerListening } from '../../scripts/serve/local-server.js';
 export interface RunningServer {
   readonly url: string;
   readonly pid: number;
+  /** What it has written so far, stdout and stderr. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   return {
     url,
     pid,
+    output: () => output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return removeScratch();
       const exited = once(child, 'exit');
