@@ -1,5 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { totalmem } from 'node:os';
+import { graphHasOpType } from './onnx-op-scan.js';
 
 /** How one scorer spends its CPUs: sessions on inference worker threads x intra-op threads each, or in-thread. */
 export interface ExecutionPlan {
@@ -95,15 +95,8 @@ export function prefersOneSession(poolCosts: readonly number[], plainCosts: read
 /**
  * True when the ONNX graph quantizes activations per run (DynamicQuantizeLinear, what `quantize_dynamic`
  * emits): its scores then depend on which pairs share a batch, so the scheduler must keep the batches it
- * always made. Op types are plain strings in the protobuf; streamed, so a multi-GB file is not read at once.
+ * always made. The graph's nodes are searched, not its weights (graphHasOpType).
  */
-export async function quantizesActivationsPerRun(onnxPath: string): Promise<boolean> {
-  const needle = Buffer.from('DynamicQuantizeLinear');
-  let tail = Buffer.alloc(0);
-  for await (const chunk of createReadStream(onnxPath, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    const window = Buffer.concat([tail, chunk]);
-    if (window.includes(needle)) return true;
-    tail = window.subarray(Math.max(0, window.length - needle.length + 1));
-  }
-  return false;
+export function quantizesActivationsPerRun(onnxPath: string): Promise<boolean> {
+  return graphHasOpType(onnxPath, 'DynamicQuantizeLinear');
 }

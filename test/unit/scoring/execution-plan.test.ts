@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,47 @@ describe('quantizesActivationsPerRun', () => {
 
   it('is false for the fixture (weights quantized ahead of time, no per-run activation scale)', async () => {
     expect(await quantizesActivationsPerRun(path.join(FIXTURE_MODEL_DIR, FIXTURE_MODEL_FILE))).toBe(false);
+  });
+
+  // Protobuf by hand: a length-delimited field is its tag (field << 3 | 2), its length (a varint) and its bytes.
+  const varint = (n: number): Buffer => {
+    const bytes: number[] = [];
+    for (; n >= 0x80; n = Math.floor(n / 128)) bytes.push((n % 128) | 0x80);
+    bytes.push(n);
+    return Buffer.from(bytes);
+  };
+  const field = (number: number, payload: Buffer): Buffer => Buffer.concat([varint(number * 8 + 2), varint(payload.length), payload]);
+  /** ModelProto { ir_version, graph { node { op_type }, initializer { raw_data } } }, as an exporter writes it. */
+  const model = (opType: string, weights: Buffer): Buffer => {
+    const node = field(1, field(4, Buffer.from(opType)));
+    const initializer = field(5, field(9, weights));
+    return Buffer.concat([Buffer.from([0x08, 0x08]), field(7, Buffer.concat([node, initializer]))]);
+  };
+
+  it('finds the op type in the graph and not in the weights, which it does not read', async () => {
+    // Arrange: 3 MiB of weights that happen to hold the name, as a byte search of the whole file would find it
+    const weights = Buffer.concat([Buffer.alloc(3 << 20, 0x20), Buffer.from('DynamicQuantizeLinear')]);
+    const plain = path.join(dir, 'plain.onnx');
+    const dynamic = path.join(dir, 'dynamic-node.onnx');
+    writeFileSync(plain, model('MatMul', weights));
+    writeFileSync(dynamic, model('DynamicQuantizeLinear', weights));
+
+    // Act / Assert
+    expect(await quantizesActivationsPerRun(plain)).toBe(false);
+    expect(await quantizesActivationsPerRun(dynamic)).toBe(true);
+  });
+
+  it('answers as a search of the whole file on every model folder of the repository', async () => {
+    const graphs = ['tinybert-l2-fixture/onnx/model_quantized.onnx', 'use-lite/onnx/model.onnx', 'xlmr-fixture/onnx/model.onnx'];
+    graphs.push(
+      'qwen3-reranker-fixture/onnx/model.onnx',
+      'qwen3-reranker-kv-fixture/onnx/model_fp16.onnx',
+      'modernbert-fixture/onnx/model.onnx',
+    );
+    for (const graph of graphs) {
+      const file = path.join('models', graph);
+      expect(await quantizesActivationsPerRun(file), graph).toBe(readFileSync(file).includes('DynamicQuantizeLinear'));
+    }
   });
 
   it('finds a DynamicQuantizeLinear op type even across a read-chunk boundary', async () => {
