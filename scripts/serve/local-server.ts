@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import { LocalSiteGuard } from '../../shared/http/local-site-guard.js';
+import { isUnroutableTarget, unroutableTargetError } from '../../shared/http/request-target.js';
 import { handler as apiHandler } from '../../functions/api/handler.js';
 import { failureResult } from '../../shared/http/api-app.js';
 import {
@@ -57,17 +58,17 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Ser
     observeExchange(prometheus, req, res, config.maxPathChars);
     if (options.requestLines) writeRequestLine(req, res, options.requestLines);
     void (async () => {
-      // Without keys, only this server's own host names and no other site's web page (shared/http/local-site-guard.ts).
-      if (runtime.auth.open) {
-        try {
-          siteGuard.check(req.method ?? 'GET', (name) => req.headers[name] as string | undefined);
-        } catch (error) {
-          // As a refusal on the headers below: answered without keeping a byte of the body.
-          const answer = failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error);
-          if (expectsContinue) await writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
-          else if (await drainBody(req, API_GATEWAY_MAX_BODY_BYTES)) await writeApiGatewayResult(res, answer);
-          return;
-        }
+      // A target API Gateway would route nowhere is a 404 (shared/http/request-target.ts); without keys, only this
+      // server's own host names and no other site's web page (shared/http/local-site-guard.ts).
+      try {
+        if (isUnroutableTarget(req.url ?? '/')) throw unroutableTargetError(req.method ?? 'GET', req.url ?? '/');
+        if (runtime.auth.open) siteGuard.check(req.method ?? 'GET', (name) => req.headers[name] as string | undefined);
+      } catch (error) {
+        // As a refusal on the headers below: answered without keeping a byte of the body.
+        const answer = failureResult(toApiGatewayEvent(req, Buffer.alloc(0)), error);
+        if (expectsContinue) await writeApiGatewayResult(res, { ...answer, headers: { ...answer.headers, connection: 'close' } });
+        else if (await drainBody(req, API_GATEWAY_MAX_BODY_BYTES)) await writeApiGatewayResult(res, answer);
+        return;
       }
       if (req.method === 'GET' && pathOf(req) === METRICS_PATH) {
         await writeApiGatewayResult(res, await metricsResult(prometheus, runtime.auth, req));

@@ -3,7 +3,15 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { ApiAppDeps } from './api-app-deps.js';
 import { classifyFailure } from './classify-failure.js';
 import { openExchange, type ApiExchange, type ApiResult } from './pipeline/api-exchange.js';
-import { accessLog, authenticate, errorEnvelope, requestIdHeader, responseLimit } from './pipeline/api-middlewares.js';
+import {
+  accessLog,
+  authenticate,
+  errorEnvelope,
+  NO_SNIFF,
+  noSniffHeader,
+  requestIdHeader,
+  responseLimit,
+} from './pipeline/api-middlewares.js';
 import { errorResult } from './pipeline/error-result.js';
 import { routeExchange } from './routes/route-exchange.js';
 
@@ -28,6 +36,7 @@ export class ApiApp {
     this.#handler = middy<ApiExchange, ApiResult>({ timeoutEarlyInMillis: 0 })
       .use(accessLog())
       .use(requestIdHeader())
+      .use(noSniffHeader())
       .use(responseLimit())
       .use(errorEnvelope())
       .use(authenticate(deps.auth))
@@ -46,5 +55,5 @@ export class ApiApp {
 export function failureResult(event: APIGatewayProxyEventV2, cause: unknown): ApiResult {
   const { dialect, context } = openExchange(event);
   const result = errorResult(dialect, classifyFailure(cause), context);
-  return { ...result, headers: { ...result.headers, 'x-request-id': context.requestId } };
+  return { ...result, headers: { ...result.headers, ...NO_SNIFF, 'x-request-id': context.requestId } };
 }

@@ -23,8 +23,9 @@ const isIpLiteral = (name: string): boolean => isIP(name.startsWith('[') ? name.
  * - Host: only names HOST implies (the loopback names, HOST itself; when HOST is a wildcard such as 0.0.0.0, also
  *   any IP literal and the machine's name), plus RERANK_ALLOWED_HOSTS. A DNS-rebinding page reaches the server
  *   under its own domain name, which is none of these, so it cannot list or read files.
- * - Cross-site writes: a POST/DELETE whose `Sec-Fetch-Site` is `cross-site`, or whose `Origin` names another host,
- *   is refused. A form post needs no CORS preflight, so the JSON content-type rule alone never stopped a web page
+ * - Cross-site writes: a POST/DELETE whose `Sec-Fetch-Site` is `cross-site`, or whose `Origin` is not this request's
+ *   own origin (scheme `http`, and the host and port of its `Host`), is refused: a page served on another local port
+ *   is another site. The request's own `Host` is the reference, so `/docs` reached through a port forward still posts. A form post needs no CORS preflight, so the JSON content-type rule alone never stopped a web page
  *   from posting multipart to `/v1/files` or an upload's parts.
  * With keys configured none of this applies: the page has no key.
  */
@@ -59,7 +60,8 @@ export class LocalSiteGuard {
     }
     if (SAFE_METHODS.has(method.toUpperCase())) return;
     const origin = header('origin');
-    const crossSite = header('sec-fetch-site')?.toLowerCase() === 'cross-site' || (origin !== undefined && !this.#sameHostOrigin(origin));
+    const crossSite =
+      header('sec-fetch-site')?.toLowerCase() === 'cross-site' || (origin !== undefined && !sameOrigin(origin, header('host') ?? ''));
     if (crossSite) {
       throw new RerankError(
         'unauthorized',
@@ -71,13 +73,16 @@ export class LocalSiteGuard {
   #allowed(host: string): boolean {
     return host !== '' && (this.#anyHost || this.#names.has(host) || (this.#anyIp && isIpLiteral(host)));
   }
+}
 
-  #sameHostOrigin(origin: string): boolean {
-    try {
-      return this.#allowed(hostName(new URL(origin).host));
-    } catch {
-      // `null` (a sandboxed frame, a file:// page) or garbage: not this server's own site.
-      return false;
-    }
+/** True when `origin` is `http://` + the request's own Host (host and port, default port spelled or not). */
+function sameOrigin(origin: string, host: string): boolean {
+  try {
+    const page = new URL(origin);
+    const own = new URL(`http://${host.trim()}`);
+    return page.protocol === 'http:' && page.host === own.host && own.pathname === '/' && own.username === '' && own.password === '';
+  } catch {
+    // `null` (a sandboxed frame, a file:// page) or garbage: not this server's own site.
+    return false;
   }
 }

@@ -20,7 +20,11 @@ const TEXT_TYPES = /json|text|xml|urlencoded|javascript/i;
 
 /** Builds the HTTP API (payload v2.0) event API Gateway would send for this request. */
 export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  // The raw target, as API Gateway routes it: never resolved (`/a/../b`, `//host/b` stay as sent; see request-target.ts).
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  const rawPath = queryAt < 0 ? target : target.slice(0, queryAt);
+  const rawQueryString = queryAt < 0 ? '' : target.slice(queryAt + 1);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -34,10 +38,10 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
   return {
     version: '2.0',
     routeKey: '$default',
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath,
+    rawQueryString,
     headers,
-    ...(url.search ? { queryStringParameters: Object.fromEntries(url.searchParams) } : {}),
+    ...(rawQueryString ? { queryStringParameters: Object.fromEntries(new URLSearchParams(rawQueryString)) } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -45,7 +49,7 @@ export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewa
       domainPrefix: 'localhost',
       http: {
         method,
-        path: url.pathname,
+        path: rawPath,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -89,7 +93,11 @@ export async function writeApiGatewayResult(res: ServerResponse, result: APIGate
     streamed !== undefined || result.body === undefined
       ? Buffer.alloc(0)
       : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
-  const headers: Record<string, string | number> = streamed === undefined ? { 'content-length': body.length } : {};
+  // nosniff on every local answer, those built outside the API (/metrics, refusals before the body) included.
+  const headers: Record<string, string | number> = {
+    'x-content-type-options': 'nosniff',
+    ...(streamed === undefined ? { 'content-length': body.length } : {}),
+  };
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = typeof value === 'boolean' ? String(value) : value;
   res.writeHead(result.statusCode ?? 200, headers);
   if (streamed === undefined) {

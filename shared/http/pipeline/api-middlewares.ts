@@ -71,6 +71,17 @@ export const requestIdHeader = (): ApiMiddleware => {
   return { name: 'request-id-header', after: stamp, onError: stamp };
 };
 
+/** Browsers must read every answer as its declared type: some echo a path or a model name, none is a page to sniff. */
+export const NO_SNIFF = { 'x-content-type-options': 'nosniff' } as const;
+
+/** `X-Content-Type-Options: nosniff` on every answer, success or failure. */
+export const noSniffHeader = (): ApiMiddleware => {
+  const stamp: NonNullable<ApiMiddleware['after']> = (request) => {
+    if (request.response) request.response = { ...request.response, headers: { ...request.response.headers, ...NO_SNIFF } };
+  };
+  return { name: 'no-sniff-header', after: stamp, onError: stamp };
+};
+
 /** One access-log line per exchange: method, path, status and duration (never a header or a body). */
 export const accessLog = (): ApiMiddleware => {
   const log: NonNullable<ApiMiddleware['after']> = ({ event: exchange, response }) => {

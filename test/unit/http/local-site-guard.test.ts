@@ -33,8 +33,21 @@ describe('LocalSiteGuard: the Host names HOST implies, and no other site', () =>
     expect(refused(guard, 'POST', { host, 'sec-fetch-site': 'cross-site' })).toBe(true);
     expect(refused(guard, 'DELETE', { host, origin: 'https://attacker.example' })).toBe(true);
     expect(refused(guard, 'POST', { host, origin: 'null' })).toBe(true);
-    expect(refused(guard, 'POST', { host, origin: 'http://rerank.internal:8080', 'sec-fetch-site': 'same-site' })).toBe(false);
+    expect(
+      refused(guard, 'POST', { host: 'rerank.internal:8080', origin: 'http://rerank.internal:8080', 'sec-fetch-site': 'same-site' }),
+    ).toBe(false);
     expect(refused(guard, 'POST', { host, 'sec-fetch-site': 'none' })).toBe(false);
     expect(refused(guard, 'GET', { host, 'sec-fetch-site': 'cross-site', origin: 'https://attacker.example' })).toBe(false);
+  });
+
+  it("compares an Origin's scheme, host and port with the request's own Host: a page on another local port is another site", () => {
+    const guard = new LocalSiteGuard({ host: '127.0.0.1', allowedHosts: [] });
+    expect(refused(guard, 'POST', { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' })).toBe(false);
+    expect(refused(guard, 'POST', { host: 'localhost', origin: 'http://localhost:80' })).toBe(false);
+    expect(refused(guard, 'POST', { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:8080' })).toBe(true);
+    expect(refused(guard, 'POST', { host: 'localhost:3000', origin: 'http://127.0.0.1:3000' })).toBe(true);
+    expect(refused(guard, 'POST', { host: '127.0.0.1:3000', origin: 'https://127.0.0.1:3000' })).toBe(true);
+    // `/docs` through a port forward (ssh -L 8080:127.0.0.1:3000): the browser's Host and Origin name the forwarded port.
+    expect(refused(guard, 'POST', { host: 'localhost:8080', origin: 'http://localhost:8080' })).toBe(false);
   });
 });
