@@ -20,6 +20,7 @@ import { annotateJob } from '../observability/tracer.js';
 import { idempotentJobId, replayOf } from '../engine/idempotency-key.js';
 import { requestFingerprint } from '../engine/request-fingerprint.js';
 import { planChunks } from './plan-chunks.js';
+import { submitOrJoin } from './join-identical-job.js';
 import { acceptWork } from '../engine/accept-work.js';
 import { scoredText, type RerankDocument } from '../core/rerank-request.js';
 
@@ -99,6 +100,11 @@ export class JobCoordinator {
       'job',
     );
     return job && this.#withProgress(job);
+  }
+
+  /** A synchronous request that became a job: joins the key's identical job while it runs or just ended (submitOrJoin). */
+  async submitOrJoin(submission: JobSubmission): Promise<JobRecord> {
+    return submitOrJoin(this, submission, this.#now());
   }
 
   /** Creates and enqueues a job within the owner's running jobs; with an Idempotency-Key a retry gets the first job. */

@@ -19,13 +19,18 @@ import { reply } from './reply.js';
 /** A poll's body stays this far under Lambda's cap, leaving room for the headers added after it is built. */
 const POLL_BUDGET_BYTES = LAMBDA_MAX_RESPONSE_BYTES - 64 * 1024;
 
-/** Submits an admitted request as the caller's job; with an Idempotency-Key a retry gets the first job back. */
+/**
+ * Submits an admitted request as the caller's job; with an Idempotency-Key a retry gets the first job back. `join`: a
+ * synchronous request without one joins the key's identical job that is running or just ended (its retries wait on
+ * one job, not one each).
+ */
 export function submitJob(
   deps: ApiAppDeps,
   exchange: ApiExchange,
   request: RerankRequest,
   dialect: Dialect,
   job: JobPlan,
+  join = false,
 ): Promise<JobRecord> {
   const caller: Caller = callerOf(exchange);
   const submission = {
@@ -35,7 +40,9 @@ export function submitJob(
     ownerKeyId: caller.keyId,
     ...(caller.maxConcurrentJobs === undefined ? {} : { maxConcurrentJobs: caller.maxConcurrentJobs }),
   };
-  return deps.jobs.submit(submission, parseIdempotencyKey(header(exchange.event, IDEMPOTENCY_HEADER)));
+  const idempotencyKey = parseIdempotencyKey(header(exchange.event, IDEMPOTENCY_HEADER));
+  if (idempotencyKey === undefined && join) return deps.jobs.submitOrJoin(submission);
+  return deps.jobs.submit(submission, idempotencyKey);
 }
 
 /** 202 with the job and where to poll it. */

@@ -74,7 +74,8 @@ export async function rerankRoute(
   });
   if (plan.kind === 'job') {
     // A request that becomes a job honours Idempotency-Key as a job submission does: a retry waits on the first job.
-    const submitted = await submitJob(deps, exchange, request, dialect, plan.job);
+    // Without one, a synchronous request joins its key's identical job, so an SDK resending the 504 starts no other.
+    const submitted = await submitJob(deps, exchange, request, dialect, plan.job, !plan.respondAsync);
     if (plan.respondAsync) return accepted(submitted, context);
     const { waitMs, pollMs } = deps.jobOptions;
     const job = await deps.jobs.waitFor(submitted, callerOf(exchange).keyId, waitMs, pollMs);
