@@ -27,15 +27,18 @@ export class CostMeter {
   readonly #samples: { units: number; seconds: number }[] = [];
   #warmUp: { units: number; seconds: number } | undefined;
 
-  constructor(
-    private readonly maxLength: number,
-    private readonly hiddenSize: number | undefined,
-  ) {}
+  readonly #maxLength: number;
+  readonly #hiddenSize: number | undefined;
+
+  constructor(maxLength: number, hiddenSize: number | undefined) {
+    this.#maxLength = maxLength;
+    this.#hiddenSize = hiddenSize;
+  }
 
   /** Units of the pairs as tokenized (their real lengths). */
   unitsOf(lengths: readonly number[]): number {
     let units = 0;
-    for (const length of lengths) units += batchCost(1, length, this.hiddenSize);
+    for (const length of lengths) units += batchCost(1, length, this.#hiddenSize);
     return units;
   }
 
@@ -61,7 +64,7 @@ export class CostMeter {
     }
     if (units === 0) return undefined;
     const lengths = documents.map((document) =>
-      Math.min(this.maxLength, Math.ceil((query.length + document.length) / CHARS_PER_TOKEN) + 4),
+      Math.min(this.#maxLength, Math.ceil((query.length + document.length) / CHARS_PER_TOKEN) + 4),
     );
     return this.unitsOf(lengths) * (seconds / units);
   }

@@ -152,90 +152,99 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   readonly countsTokens = true;
   readonly inputNames: readonly string[];
   /** The measured pace behind estimateSeconds. */
-  private readonly meter: CostMeter;
-  private closed = false;
+  readonly #meter: CostMeter;
+  #closed = false;
   /** True while the load's warm-up pair is scored: the meter keeps it only until a real request. */
-  private warmingUp = false;
+  #warmingUp = false;
+
+  readonly #runners: PlannedRunners;
+  readonly #tokenizer: PairTokenizer;
+  readonly #config: CrossEncoderConfig;
+  readonly #limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean };
 
   constructor(
     readonly id: string,
-    private readonly runners: PlannedRunners,
-    private readonly tokenizer: PairTokenizer,
-    private readonly config: CrossEncoderConfig,
-    private readonly limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean },
+    runners: PlannedRunners,
+    tokenizer: PairTokenizer,
+    config: CrossEncoderConfig,
+    limits: BatchLimits & { readonly hiddenSize: number | undefined; readonly batchInvariant: boolean },
   ) {
+    this.#runners = runners;
+    this.#tokenizer = tokenizer;
+    this.#config = config;
+    this.#limits = limits;
     this.inputNames = runners.inputNames;
-    this.meter = new CostMeter(tokenizer.maxLength, limits.hiddenSize);
+    this.#meter = new CostMeter(tokenizer.maxLength, limits.hiddenSize);
   }
 
   get plan(): ExecutionPlan {
-    return this.runners.plan;
+    return this.#runners.plan;
   }
 
   get maxLength(): number {
-    return this.tokenizer.maxLength;
+    return this.#tokenizer.maxLength;
   }
 
   smallRequestSessionReady(): Promise<boolean> {
-    return this.runners.smallRequestSessionReady();
+    return this.#runners.smallRequestSessionReady();
   }
 
   async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
-    if (this.closed) throw new Error(`scorer ${this.id} is closed`);
+    if (this.#closed) throw new Error(`scorer ${this.id} is closed`);
     if (documents.length === 0) return { scores: [], tokens: 0 };
     const signal = options?.signal;
     // Tokenize once: the query a single time, each document cut to fit next to it; batches reuse these pairs.
-    const queryPieces = this.tokenizer.pieces(query);
+    const queryPieces = this.#tokenizer.pieces(query);
     const maxDocumentTokens = options?.maxDocumentTokens;
     const documentPieces = (document: string): number[] => {
-      const pieces = this.tokenizer.pieces(document);
+      const pieces = this.#tokenizer.pieces(document);
       return maxDocumentTokens !== undefined && pieces.length > maxDocumentTokens ? pieces.slice(0, maxDocumentTokens) : pieces;
     };
-    const pairs = documents.map((document) => this.tokenizer.assemble(queryPieces, documentPieces(document)));
+    const pairs = documents.map((document) => this.#tokenizer.assemble(queryPieces, documentPieces(document)));
     const lengths = pairs.map((pair) => pair.inputIds.length);
     const started = performance.now();
     const scores = new Array<number>(documents.length);
-    await this.runners.runBatches(
+    await this.#runners.runBatches(
       lengths,
-      this.limits,
+      this.#limits,
       async (batch, runner) => {
         const output = await runner.run(
           batchFeeds(
             batch.map((index) => pairs[index]!),
-            this.tokenizer.padId,
+            this.#tokenizer.padId,
             this.inputNames,
           ),
         );
         const width = output.dims.length > 1 ? output.dims[output.dims.length - 1]! : 1;
-        const read = relevanceReader(this.config, width);
+        const read = relevanceReader(this.#config, width);
         batch.forEach((index, row) => {
           scores[index] = read(output.data, row);
         });
       },
       signal,
     );
-    this.meter.record(lengths, (performance.now() - started) / 1000, this.warmingUp);
+    this.#meter.record(lengths, (performance.now() - started) / 1000, this.#warmingUp);
     return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
   }
 
   /** Scores the warm-up pair so estimateSeconds has a pace before the first request (the sessions are already warm). */
   async measurePace(): Promise<void> {
-    this.warmingUp = true;
+    this.#warmingUp = true;
     try {
       await this.score('pace', [paceWarmUpDocument()]);
     } finally {
-      this.warmingUp = false;
+      this.#warmingUp = false;
     }
   }
 
   estimateSeconds(query: string, documents: readonly string[]): number | undefined {
-    return this.meter.estimateSeconds(query, documents);
+    return this.#meter.estimateSeconds(query, documents);
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.runners.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#runners.close();
   }
 }
 

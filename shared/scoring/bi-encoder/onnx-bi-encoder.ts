@@ -117,58 +117,69 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 class OnnxBiEncoderScorer implements OnnxBiEncoder {
   readonly scoreKind = 'similarity' as const;
   readonly candidateRelative = false as const;
-  private closed = false;
+  #closed = false;
   /** Texts being encoded by a call still running, so concurrent chunks of one corpus share the work. */
-  private readonly inFlight = new Map<string, Promise<CachedEmbedding>>();
-  private encoded = 0;
-  private reused = 0;
+  readonly #inFlight = new Map<string, Promise<CachedEmbedding>>();
+  #encoded = 0;
+  #reused = 0;
   readonly documentAnalysis: StoredAnalysis;
+
+  readonly #runners: PlannedRunners;
+  readonly #tokenizer: UseTokenizer;
+  readonly #outputName: string;
+  readonly #limits: BatchLimits;
+  readonly #cache: EmbeddingCache;
 
   constructor(
     readonly id: string,
-    private readonly runners: PlannedRunners,
-    private readonly tokenizer: UseTokenizer,
-    private readonly outputName: string,
+    runners: PlannedRunners,
+    tokenizer: UseTokenizer,
+    outputName: string,
     readonly maxLength: number,
     readonly dimensions: number,
-    private readonly limits: BatchLimits,
-    private readonly cache: EmbeddingCache,
+    limits: BatchLimits,
+    cache: EmbeddingCache,
     weightsDigest: string,
   ) {
+    this.#runners = runners;
+    this.#tokenizer = tokenizer;
+    this.#outputName = outputName;
+    this.#limits = limits;
+    this.#cache = cache;
     const dense: DenseSide = { digest: weightsDigest, dimensions, encode: (texts, signal) => this.encode(texts, signal) };
     this.documentAnalysis = createStoredAnalysis({ dense, combine: (cosine) => cosine });
   }
 
   get plan(): ExecutionPlan {
-    return this.runners.plan;
+    return this.#runners.plan;
   }
 
   smallRequestSessionReady(): Promise<boolean> {
-    return this.runners.smallRequestSessionReady();
+    return this.#runners.smallRequestSessionReady();
   }
 
   get embeddingStats(): { reused: number; encoded: number } {
-    return { reused: this.reused, encoded: this.encoded };
+    return { reused: this.#reused, encoded: this.#encoded };
   }
 
   tokenize(text: string): number[] {
-    const ids = this.tokenizer.encode(text);
+    const ids = this.#tokenizer.encode(text);
     return ids.length > this.maxLength ? ids.slice(0, this.maxLength) : ids;
   }
 
-  private async embedTokenized(rows: ReadonlyArray<readonly number[]>, signal?: AbortSignal): Promise<Float32Array[]> {
-    if (this.closed) throw new Error(`scorer ${this.id} is closed`);
+  async #embedTokenized(rows: ReadonlyArray<readonly number[]>, signal?: AbortSignal): Promise<Float32Array[]> {
+    if (this.#closed) throw new Error(`scorer ${this.id} is closed`);
     const embeddings = new Array<Float32Array>(rows.length);
     // The plain length batches (batchInvariant false: which texts share a run never changes), costliest first
     // over the plan's sessions.
-    await this.runners.runBatches(
+    await this.#runners.runBatches(
       rows.map((ids) => ids.length),
-      { ...this.limits, batchInvariant: false },
+      { ...this.#limits, batchInvariant: false },
       async (batch, runner) => {
         const output = await runner.run(batchFeeds(batch.map((index) => rows[index]!)));
         if (output.dims.length !== 2 || output.dims[1] !== this.dimensions) {
           throw new Error(
-            `model ${this.id}: output ${this.outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`,
+            `model ${this.id}: output ${this.#outputName} has shape [${output.dims.join(', ')}], expected [batch, ${this.dimensions}]`,
           );
         }
         const data = output.data;
@@ -183,16 +194,16 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
 
   async encode(texts: readonly string[], signal?: AbortSignal): Promise<{ embeddings: Float32Array[]; tokens: number[] }> {
     const rows = await mapInSlices(texts, (text) => this.tokenize(text), signal);
-    this.encoded += texts.length;
-    return { embeddings: await this.embedTokenized(rows, signal), tokens: rows.map((ids) => ids.length) };
+    this.#encoded += texts.length;
+    return { embeddings: await this.#embedTokenized(rows, signal), tokens: rows.map((ids) => ids.length) };
   }
 
   embed(texts: readonly string[]): Promise<Float32Array[]> {
-    return this.embedTokenized(texts.map((text) => this.tokenize(text)));
+    return this.#embedTokenized(texts.map((text) => this.tokenize(text)));
   }
 
   async score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch> {
-    if (this.closed) throw new Error(`scorer ${this.id} is closed`);
+    if (this.#closed) throw new Error(`scorer ${this.id} is closed`);
     if (documents.length === 0) return { scores: [], tokens: 0 };
     // Texts embedded before (a shared corpus, the same query's other chunks) are taken from the cache; the rest,
     // the query among them, are encoded in one pass, batched by length together.
@@ -203,36 +214,36 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     const missing: { key: string; text: string; settle: (entry: CachedEmbedding) => void; fail: (error: unknown) => void }[] = [];
     keys.forEach((key, i) => {
       if (found.has(key) || waiting.has(key)) return;
-      const cached = this.cache.get(key);
+      const cached = this.#cache.get(key);
       if (cached) return void found.set(key, cached);
       // Another chunk of the same corpus is encoding this text right now: wait for it instead of encoding it twice.
-      const inFlight = this.inFlight.get(key);
+      const inFlight = this.#inFlight.get(key);
       if (inFlight) return void waiting.set(key, inFlight);
       let settle!: (entry: CachedEmbedding) => void;
       let fail!: (error: unknown) => void;
       const promise = new Promise<CachedEmbedding>((resolve, reject) => ((settle = resolve), (fail = reject)));
       promise.catch(() => undefined);
-      this.inFlight.set(key, promise);
+      this.#inFlight.set(key, promise);
       waiting.set(key, promise);
       missing.push({ key, text: texts[i]!, settle, fail });
     });
-    this.encoded += missing.length;
-    this.reused += texts.length - missing.length;
+    this.#encoded += missing.length;
+    this.#reused += texts.length - missing.length;
     try {
       // Tokenized in slices (a 1,500-document request held the event loop ~100 ms in one piece); the deadline is
       // checked between slices and between batches.
       const rows = await mapInSlices(missing, (m) => this.tokenize(m.text), options?.signal);
-      const encoded = await this.embedTokenized(rows, options?.signal);
+      const encoded = await this.#embedTokenized(rows, options?.signal);
       missing.forEach((m, i) => {
         const entry = { embedding: encoded[i]!, tokens: rows[i]!.length };
-        this.cache.set(m.key, entry);
+        this.#cache.set(m.key, entry);
         m.settle(entry);
       });
     } catch (error) {
       for (const m of missing) m.fail(error);
       throw error;
     } finally {
-      for (const m of missing) this.inFlight.delete(m.key);
+      for (const m of missing) this.#inFlight.delete(m.key);
     }
     for (const [key, promise] of waiting) found.set(key, await promise);
     const [queryEntry, ...documentEntries] = keys.map((key) => found.get(key)!);
@@ -243,9 +254,9 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.runners.close();
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#runners.close();
   }
 }
 

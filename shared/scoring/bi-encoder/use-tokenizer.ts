@@ -42,17 +42,17 @@ function newNode(): TrieNode {
 }
 
 export class UseTokenizer {
-  private readonly root: TrieNode = newNode();
+  readonly #root: TrieNode = newNode();
 
-  constructor(
-    private readonly vocabulary: UseVocabulary,
-    reservedSymbols: number = USE_RESERVED_SYMBOLS,
-  ) {
+  readonly #vocabulary: UseVocabulary;
+
+  constructor(vocabulary: UseVocabulary, reservedSymbols: number = USE_RESERVED_SYMBOLS) {
+    this.#vocabulary = vocabulary;
     for (let id = reservedSymbols; id < vocabulary.length; id++) {
       const [piece, score] = vocabulary[id]!;
       const symbols = [...piece];
       if (symbols.length === 0) continue; // the original never marks an empty piece as a word end
-      let node = this.root;
+      let node = this.#root;
       for (const symbol of symbols) {
         let child = node.children.get(symbol);
         if (child === undefined) {
@@ -67,13 +67,13 @@ export class UseTokenizer {
 
   /** Vocabulary size (ids are below this). */
   get size(): number {
-    return this.vocabulary.length;
+    return this.#vocabulary.length;
   }
 
   /** All pieces starting at `start`, shortest first; a lone unknown piece when none does. */
-  private candidatesAt(symbols: readonly string[], start: number): Candidate[] {
+  #candidatesAt(symbols: readonly string[], start: number): Candidate[] {
     const found: Candidate[] = [];
-    let node = this.root.children.get(symbols[start]!);
+    let node = this.#root.children.get(symbols[start]!);
     for (let i = start; i < symbols.length && node !== undefined; i++) {
       if (node.piece !== undefined) found.push(node.piece);
       const next = symbols[i + 1];
@@ -93,7 +93,7 @@ export class UseTokenizer {
     const endingAt: Array<Array<{ start: number; candidates: Candidate[] }>> = Array.from({ length: n + 1 }, () => []);
     for (let start = 0; start < n; start++) {
       const byEnd = new Map<number, Candidate[]>();
-      for (const candidate of this.candidatesAt(symbols, start)) {
+      for (const candidate of this.#candidatesAt(symbols, start)) {
         const end = start + candidate.length;
         const list = byEnd.get(end);
         if (list === undefined) byEnd.set(end, [candidate]);
@@ -118,7 +118,7 @@ export class UseTokenizer {
     for (let position = n; position > 0; ) {
       const id = words[position]!;
       reversed.push(id);
-      position -= this.vocabulary[id]![0].length;
+      position -= this.#vocabulary[id]![0].length;
     }
     const ids: number[] = [];
     let previousUnknown = false;

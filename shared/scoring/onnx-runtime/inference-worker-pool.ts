@@ -46,14 +46,18 @@ export const ORT_PATH = createRequire(import.meta.url).resolve('onnxruntime-node
  * flight, so a concurrent small request's batch can overtake a large request's remaining batches.
  */
 export class InferenceWorkerPool {
-  private nextId = 0;
-  private closed = false;
+  #nextId = 0;
+  #closed = false;
+
+  readonly #workers: readonly PoolWorker[];
 
   private constructor(
-    private readonly workers: readonly PoolWorker[],
+    workers: readonly PoolWorker[],
     readonly inputNames: readonly string[],
     readonly outputNames: readonly string[],
-  ) {}
+  ) {
+    this.#workers = workers;
+  }
 
   static async start(options: InferenceWorkerPoolOptions): Promise<InferenceWorkerPool> {
     const started = await Promise.allSettled(
@@ -74,9 +78,9 @@ export class InferenceWorkerPool {
 
   /** Runs one batch on the least busy worker, reading `outputName` (default the first output); the input buffers are transferred (unusable afterwards). */
   run(feeds: BatchFeeds, outputName: string = this.outputNames[0]!): Promise<BatchOutput> {
-    if (this.closed) return Promise.reject(new Error('inference worker pool is closed'));
-    const target = this.workers.reduce((best, w) => (w.pending.size < best.pending.size ? w : best));
-    const id = this.nextId++;
+    if (this.#closed) return Promise.reject(new Error('inference worker pool is closed'));
+    const target = this.#workers.reduce((best, w) => (w.pending.size < best.pending.size ? w : best));
+    const id = this.#nextId++;
     return new Promise<BatchOutput>((resolve, reject) => {
       target.pending.set(id, { resolve, reject });
       target.worker.ref();
@@ -86,10 +90,10 @@ export class InferenceWorkerPool {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.#closed) return;
+    this.#closed = true;
     await Promise.all(
-      this.workers.map(async ({ worker, pending }) => {
+      this.#workers.map(async ({ worker, pending }) => {
         const exited = new Promise((resolve) => worker.once('exit', resolve));
         // An idle worker is unref'd; without this a script whose last step is close() would end (exit 13)
         // before the worker has released its session.

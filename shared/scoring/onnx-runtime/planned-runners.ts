@@ -42,15 +42,19 @@ export type FamilySchedule = Omit<BatchSchedule, 'parallelism'>;
  */
 export class PlannedRunners {
   /** Requests running now: the small-request session is only for a request that has the CPUs to itself. */
-  private inFlight = 0;
-  private small: { readonly runner: BatchRunner; readonly threads: number } | undefined;
-  private smallLoading: Promise<boolean> = Promise.resolve(false);
-  private closed = false;
+  #inFlight = 0;
+  #small: { readonly runner: BatchRunner; readonly threads: number } | undefined;
+  #smallLoading: Promise<boolean> = Promise.resolve(false);
+  #closed = false;
+
+  readonly #runner: BatchRunner;
 
   private constructor(
     readonly plan: ExecutionPlan,
-    private readonly runner: BatchRunner,
-  ) {}
+    runner: BatchRunner,
+  ) {
+    this.#runner = runner;
+  }
 
   static async start(options: PlannedRunnersOptions): Promise<PlannedRunners> {
     const chosen = await placementPlan(options, options.onnxPath);
@@ -67,7 +71,7 @@ export class PlannedRunners {
       // Loaded after the pool and not awaited: cold start stays what it was (measured: loading both at once made
       // the load ~1.7x longer), and until it is ready every request takes the pool.
       const threads = plan.smallRequestSession.intraOpThreads;
-      runners.attachSmall(
+      runners.#attachSmall(
         startSessionRunner(options.onnxPath, threads, options.modelId, output).then(async (small) => {
           try {
             await small.run(options.warmupFeeds(small.inputNames));
@@ -83,11 +87,11 @@ export class PlannedRunners {
   }
 
   get inputNames(): readonly string[] {
-    return this.runner.inputNames;
+    return this.#runner.inputNames;
   }
 
   get outputNames(): readonly string[] {
-    return this.runner.outputNames;
+    return this.#runner.outputNames;
   }
 
   /**
@@ -95,7 +99,7 @@ export class PlannedRunners {
    * failed to load - no memory for one more copy is not an error, the pool works without it - or closed first).
    */
   smallRequestSessionReady(): Promise<boolean> {
-    return this.smallLoading;
+    return this.#smallLoading;
   }
 
   /**
@@ -111,16 +115,16 @@ export class PlannedRunners {
     runBatch: (batch: readonly number[], runner: BatchRunner) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void> {
-    if (this.closed) throw new Error('the model sessions are closed');
-    const { runner, batches } = this.route(lengths, schedule);
-    this.inFlight++;
+    if (this.#closed) throw new Error('the model sessions are closed');
+    const { runner, batches } = this.#route(lengths, schedule);
+    this.#inFlight++;
     try {
       await forEachBounded(batches, runner.parallelism, async (batch) => {
         signal?.throwIfAborted();
         await runBatch(batch, runner);
       });
     } finally {
-      this.inFlight--;
+      this.#inFlight--;
     }
   }
 
@@ -131,25 +135,25 @@ export class PlannedRunners {
    * scored: the plain length batches on the small-request session, all CPUs on each batch. Either way the
    * scores are those of one session with the plain batches.
    */
-  private route(lengths: readonly number[], schedule: FamilySchedule): { runner: BatchRunner; batches: number[][] } {
-    const pool = { runner: this.runner, batches: scheduleBatches(lengths, { ...schedule, parallelism: this.runner.parallelism }) };
-    if (this.small === undefined || this.inFlight > 0) return pool;
+  #route(lengths: readonly number[], schedule: FamilySchedule): { runner: BatchRunner; batches: number[][] } {
+    const pool = { runner: this.#runner, batches: scheduleBatches(lengths, { ...schedule, parallelism: this.#runner.parallelism }) };
+    if (this.#small === undefined || this.#inFlight > 0) return pool;
     const plain = scheduleBatches(lengths, { ...schedule, parallelism: 1 });
     const cost = (batch: number[]): number =>
       batchCost(batch.length, Math.max(...batch.map((index) => lengths[index]!)), schedule.hiddenSize);
-    return prefersOneSession(pool.batches.map(cost), plain.map(cost), this.runner.parallelism, this.small.threads)
-      ? { runner: this.small.runner, batches: plain }
+    return prefersOneSession(pool.batches.map(cost), plain.map(cost), this.#runner.parallelism, this.#small.threads)
+      ? { runner: this.#small.runner, batches: plain }
       : pool;
   }
 
-  private attachSmall(loading: Promise<{ runner: BatchRunner; threads: number }>): void {
-    this.smallLoading = loading.then(
+  #attachSmall(loading: Promise<{ runner: BatchRunner; threads: number }>): void {
+    this.#smallLoading = loading.then(
       async (small) => {
-        if (this.closed) {
+        if (this.#closed) {
           await small.runner.release();
           return false;
         }
-        this.small = small;
+        this.#small = small;
         return true;
       },
       () => false,
@@ -157,9 +161,9 @@ export class PlannedRunners {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all([this.runner.release(), this.smallLoading.then(() => this.small?.runner.release())]);
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all([this.#runner.release(), this.#smallLoading.then(() => this.#small?.runner.release())]);
   }
 }
 
