@@ -89,5 +89,7 @@ export async function rerankRoute(
   return reply(formatted, {
     'server-timing': `scoring;dur=${outcome.timings.scoringMs.toFixed(1)}, total;dur=${outcome.timings.totalMs.toFixed(1)}`,
     ...(outcome.fallback ? { 'x-rerank-fallback': 'input-order' } : {}),
+    // SDKs hide the body's `model`; a header names the served model even when the request asked by an alias.
+    ...(outcome.model ? { 'x-rerank-model': outcome.model } : {}),
   });
 }

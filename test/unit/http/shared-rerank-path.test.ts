@@ -44,6 +44,14 @@ describe('/rerank: one path, each body answered in its own dialect', () => {
     ]);
   });
 
+  it('names the model that served the answer in x-rerank-model, also when the request named another', async () => {
+    const { app } = testRuntime({ scorers: [lengthScorer] });
+    const reply = await post(app, { ...DIALECTS.openai.example, model: 'rerank-v3.5' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers?.['x-rerank-model']).toBe('length');
+    expect(JSON.parse(reply.body as string)).toMatchObject({ model: 'length' });
+  });
+
   it("refuses each dialect's bad body in that dialect's error shape", async () => {
     const { app } = testRuntime({ scorers: [lengthScorer] });
     const bedrock = await post(app, { ...DIALECTS.bedrock.example, queries: [] });
