@@ -25,6 +25,10 @@ import { localAwsConfig } from '../../emulators/local-aws-config.js';
 import { hashSeed, seededRandom } from '../../eval/seeded-random.js';
 import { StalledError, waitForProgress } from '../../support/wait-for-progress.js';
 import { FaultCounts } from './fault-counts.js';
+import { FileWrites } from './file-writes.js';
+
+/** The finalize lease of the chaos runs: the sweep (every 2 s) re-sends a lost finalize after it. */
+const SWEEP_LEASE_SECONDS = 10;
 import { NO_SDK_FAULTS, injectSdkFaults, type SdkFaultRates } from './sdk-fault-injector.js';
 
 /** Per delivery of a task of that kind, on deliveries up to `faultyReceives`: the worker dies before or after running it. */
@@ -98,6 +102,8 @@ export interface ChaosBatchesReport {
   readonly wallMs: number;
   readonly cleanWallMs: number;
   readonly violations: readonly string[];
+  /** Output and error files: most writers of one file at once, and writers opened again after a failed finalizer. */
+  readonly writes: { readonly maxConcurrent: number; readonly rewrites: number };
 }
 
 const POISON = 'poison query that always fails';
@@ -157,6 +163,7 @@ interface RunResult {
   readonly filesAfter: { count: number; bytes: number };
   readonly wallMs: number;
   readonly stalled: string | undefined;
+  readonly writes: { readonly maxConcurrent: number; readonly rewrites: number };
 }
 
 /**
@@ -213,14 +220,16 @@ async function runOnce(
     usage: (key) => inner.usage(key),
   };
 
-  const files = new S3FileStore(s3, stack.filesBucket);
+  const writes = new FileWrites();
+  const files = writes.watch(new S3FileStore(s3, stack.filesBucket));
   const registry = createScorerRegistry([poisonableScorer()]);
   const engine: BatchEngine = createBatchEngine({
     store: new DynamoDbBatchStore(dynamodb, stack.tableName),
     files,
     queue: new SqsTaskQueue<BatchTask>(sqs, queues.queueUrl, 'batch'),
     scorerFor: (id) => registry.get(id),
-    limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 60, maxRunningBatches: options.batches },
+    // A short lease: the sweep below re-sends a finalize whose send was lost within seconds, not 20 minutes.
+    limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 60, maxRunningBatches: options.batches, finalizeLeaseSeconds: SWEEP_LEASE_SECONDS },
     quota: ledger,
     storage: limits,
     service: new RerankService({ catalog: registry }),
@@ -289,6 +298,8 @@ async function runOnce(
     }),
   );
 
+  // The schedule that recovers a lost finalize send (the batch worker's expiry sweep on AWS).
+  const sweep = setInterval(() => void engine.expireDue().catch(() => counts.add('sweep: failed (faulted call)')), 2_000);
   const cleanFiles = new S3FileStore(stack.s3, stack.filesBucket);
   const started = performance.now();
   const created = await Promise.all(
@@ -339,6 +350,7 @@ async function runOnce(
     stalled = error.message;
   }
   const wallMs = performance.now() - started;
+  clearInterval(sweep);
   await Promise.all(pollers.map((p) => p.stop()));
   await observe();
 
@@ -377,7 +389,17 @@ async function runOnce(
   dynamodb.destroy();
   sqs.destroy();
   s3.destroy();
-  return { batches, faults: counts, deliveries, quotaMax, quotaAfter, filesAfter, wallMs, stalled };
+  return {
+    batches,
+    faults: counts,
+    deliveries,
+    quotaMax,
+    quotaAfter,
+    filesAfter,
+    wallMs,
+    stalled,
+    writes: { maxConcurrent: writes.maxConcurrent, rewrites: writes.rewrites },
+  };
 }
 
 /** A completed line's response without its per-run ids, to compare with the fault-free run. */
@@ -451,6 +473,8 @@ export async function runChaosBatches(stack: LocalAwsStack, options: ChaosBatche
       `stored_bytes reached ${chaos.quotaMax.stored_bytes} > ${quotaLimit.stored_bytes} + ${transferSlack} (the outputs counted twice while finalizers move them)`,
     );
   }
+  // One finalizer at a time per batch (the lease): a file is never written by two at once.
+  if (chaos.writes.maxConcurrent > 1) violations.push(`a batch's output or error file had ${chaos.writes.maxConcurrent} writers at once`);
   if (chaos.quotaAfter.running_batches !== 0)
     violations.push(`after the end the key still holds ${chaos.quotaAfter.running_batches} running batches`);
   if (chaos.quotaAfter.stored_bytes !== chaos.filesAfter.bytes)
@@ -468,6 +492,7 @@ export async function runChaosBatches(stack: LocalAwsStack, options: ChaosBatche
     wallMs: chaos.wallMs,
     cleanWallMs: clean.wallMs,
     violations,
+    writes: chaos.writes,
   };
 }
 
@@ -498,6 +523,10 @@ export function chaosBatchesTables(report: ChaosBatchesReport): { outcomes: stri
     [
       'output + error files: count / bytes (ledger after: files / bytes)',
       `${report.filesAfter.count} / ${report.filesAfter.bytes} (${report.quotaAfter.files} / ${report.quotaAfter.stored_bytes})`,
+    ],
+    [
+      'output / error files: most writers of one file at once / rewrites after a failed finalizer',
+      `${report.writes.maxConcurrent} / ${report.writes.rewrites}`,
     ],
     ['invariant violations', report.violations.length],
     [
