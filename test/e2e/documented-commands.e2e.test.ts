@@ -209,7 +209,7 @@ describe('npm run keys -- --table as the deploy guide writes it, against DynamoD
     const outputOf = (pattern: RegExp): string[] => list.flatMap((c, i) => (pattern.test(c.text) ? [outputs[i]!] : []));
     expect(outputOf(/ create /).length).toBeGreaterThanOrEqual(3);
     for (const output of outputOf(/ create /)) expect(output).toMatch(/rk-[0-9A-Za-z]{40}/);
-    expect(outputOf(/ list\b/)[0]).toMatch(/partner.*\s120\s+2\s*$/m);
+    expect(outputOf(/ list\b/)[0]).toMatch(/partner.*\s120\s+2\s+100000000\s*$/m);
     expect(outputOf(/ revoke /)[0]).toMatch(/^Revoked key [0-9a-f]{16} /m);
   });
 });
