@@ -69,7 +69,7 @@ const MAY_IMPORT = {
   jobs: ['engine', 'quota', 'dialects', 'core', 'auth', 'observability'],
   // What both lanes run on: the task queue port and task envelope, chunk scoring and the ledger, top-n ranking, the stored
   // outcome, idempotency and the accept path. It knows neither lane's store nor planner.
-  engine: ['files', 'quota', 'core', 'observability'],
+  engine: ['files', 'quota', 'core', 'auth', 'observability'],
   // The dialects own their JSON Schema vocabulary (json-schema.ts, request-schema-parts.ts); openapi reads them.
   dialects: ['core'],
   core: [],

@@ -1,4 +1,3 @@
-import { RateLimitedError } from '../auth/rate-limited-error.js';
 import { RerankError } from '../core/rerank-error.js';
 import { FileNotFoundError } from '../files/file-errors.js';
 import type { FileRecord, FileStore } from '../files/file-store.js';
@@ -7,6 +6,7 @@ import { QuotaExceededError, type QuotaAmounts, type QuotaLedger } from '../quot
 import { logger } from '../observability/logger.js';
 import type { BatchRecord, BatchRequestResult } from './batch-model.js';
 import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
+import { holdRunning, releaseRunning } from '../engine/hold-running.js';
 
 /**
  * How a batch sits on its key's quota ledger (the one the Files API reserves on): while it runs it holds one running
@@ -23,7 +23,6 @@ export interface BatchQuota {
 /** A hold left by a process that died before releasing it frees itself this long after the batch's window. */
 export const STALE_HOLD_GRACE_SECONDS = 86_400;
 
-const runningHoldId = (batchId: string): string => `batch:${batchId}`;
 /**
  * A batch's one hold on its key's `queued_pairs` (documents x query lines of the lines it has queued): taken and grown
  * by the planner (queued-pairs.ts), given back with the running batch.
@@ -34,16 +33,9 @@ const lineHoldPrefix = (batchId: string): string => `batch-line:${batchId}:`;
 const lineHoldId = (batchId: string, line: number): string => `${lineHoldPrefix(batchId)}${line}`;
 
 /** Takes one of the key's running batches for this batch (a retried create takes nothing more: false); 429 at the limit. */
-export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>): Promise<boolean> {
-  const hold = { id: runningHoldId(batch.id), amounts: { running_batches: 1 }, expiresAt: batch.expiresAt + STALE_HOLD_GRACE_SECONDS };
-  try {
-    return await quota.ledger.reserve(batch.ownerKeyId, hold, { running_batches: quota.limits.running_batches ?? Infinity });
-  } catch (error) {
-    if (!(error instanceof QuotaExceededError)) throw error;
-    throw new RateLimitedError(`this key already has ${error.used} batches running (at most ${error.limit}); wait for one to finish`, 60, {
-      cause: error,
-    });
-  }
+export function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId' | 'expiresAt'>): Promise<boolean> {
+  const owner = { id: batch.id, ownerKeyId: batch.ownerKeyId, holdUntil: batch.expiresAt + STALE_HOLD_GRACE_SECONDS };
+  return holdRunning(quota.ledger, 'batch', owner, quota.limits.running_batches ?? Infinity);
 }
 
 /**
@@ -52,7 +44,7 @@ export async function takeRunningBatch(quota: BatchQuota, batch: Pick<BatchRecor
  */
 export async function releaseRunningBatch(quota: BatchQuota, batch: Pick<BatchRecord, 'id' | 'ownerKeyId'>): Promise<void> {
   await quota.ledger.release(batch.ownerKeyId, queuedPairsHoldId(batch.id));
-  await quota.ledger.release(batch.ownerKeyId, runningHoldId(batch.id));
+  await releaseRunning(quota.ledger, 'batch', batch);
 }
 
 /**

@@ -9,7 +9,7 @@ import { completedLine } from './batch-output-lines.js';
 import { parseCorpusDocument } from './corpus-reference.js';
 import { readJsonlLines } from './jsonl-lines.js';
 import { TopNSelection } from '../engine/top-n-selection.js';
-import { rankSelected, selectTopScores, type SelectedScores } from '../engine/rank-chunk-scores.js';
+import { CannotFuseHereError, rankSelected, selectTopScores, type SelectedScores } from '../engine/rank-chunk-scores.js';
 import { outcomeFromStored } from '../engine/stored-outcome.js';
 import type { ComponentRange } from './candidate-set-fusion.js';
 
@@ -49,7 +49,7 @@ async function fuseCorpus(
   selection: TopNSelection,
 ): Promise<{ tokens: number; seen: number }> {
   const fusion = deps.setFusionFor?.(model);
-  if (!fusion) throw new RerankError('internal', `model '${model}' cannot fuse a corpus here`);
+  if (!fusion) throw new CannotFuseHereError(model, 'a corpus');
   let ranges: [ComponentRange, ComponentRange] = [EMPTY_RANGE, EMPTY_RANGE];
   let tokens = 0;
   let seen = 0;
@@ -99,7 +99,7 @@ export async function buildRequestResult(
     selected = { ...selection.selected(), tokens };
   } else {
     const fuser = job.fusion ? deps.fuserFor?.(job.model) : undefined;
-    if (job.fusion && !fuser) throw new RerankError('internal', `model '${job.model}' cannot fuse scores here`);
+    if (job.fusion && !fuser) throw new CannotFuseHereError(job.model);
     const fuse = fuser && ((scores: readonly number[]) => fuser(request.query, request.documents.map(scoredText), scores));
     selected = await selectTopScores(deps.store, ledgerRequest, { ...options, ...(fuse ? { fuse } : {}) });
   }

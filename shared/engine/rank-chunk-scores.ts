@@ -14,6 +14,14 @@ export class IncompleteRequestError extends RerankError {
   }
 }
 
+/** A hybrid model whose fusion this process cannot run (its scorers are not loaded here): the request fails, on either lane. */
+export class CannotFuseHereError extends IncompleteRequestError {
+  constructor(model: string, what: 'scores' | 'a corpus' = 'scores') {
+    super(`model '${model}' cannot fuse ${what} here`);
+    this.name = 'CannotFuseHereError';
+  }
+}
+
 /** Fuses a request's model scores with its candidate-relative part over all candidates (SplittableScorer.fuse). */
 export type ChunkFuser = (query: string, documents: readonly string[], modelScores: readonly number[]) => Promise<number[]>;
 

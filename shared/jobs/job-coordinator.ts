@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { QuotaExceededError, type QuotaLedger } from '../quota/quota-ledger.js';
+import type { QuotaLedger } from '../quota/quota-ledger.js';
+import { holdRunning, releaseRunning } from '../engine/hold-running.js';
 import type { JobPlan } from '../core/plan-request.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
@@ -10,7 +11,8 @@ import { logger } from '../observability/logger.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import { recordChunk } from '../engine/chunk-scoring.js';
-import { IncompleteRequestError, rankSelected, selectTopScores, type ChunkFuser } from '../engine/rank-chunk-scores.js';
+import { CannotFuseHereError, IncompleteRequestError, pruneChunkScores } from '../engine/rank-chunk-scores.js';
+import { rankSelected, selectTopScores, type ChunkFuser } from '../engine/rank-chunk-scores.js';
 import type { ChunkQueue } from './chunk-queue.js';
 import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner, type ChunkLedger } from '../engine/chunk-ledger.js';
 import { isSameJobCreation, type ChunkTask, type JobRecord, type JobSpec, type JobState, type StoredResult } from './job-model.js';
@@ -25,9 +27,6 @@ import { acceptWork } from '../engine/accept-work.js';
 import { scoredText, type RerankDocument } from '../core/rerank-request.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
-
-/** A running job's hold on its key's ledger. */
-const runningJobHoldId = (jobId: string): string => `job:${jobId}`;
 
 export interface JobCoordinatorDeps {
   readonly store: JobStore;
@@ -131,9 +130,7 @@ export class JobCoordinator {
     return acceptWork({
       replay: raced,
       hold: () => this.#holdRunningJob(submission, id),
-      release: async () => {
-        await this.#deps.quota?.release(ownerKeyId, runningJobHoldId(id));
-      },
+      release: () => releaseRunning(this.#deps.quota, 'job', { id, ownerKeyId }),
       store: async () => {
         planned = this.#plan(submission, id, requestHash);
         await this.#deps.store.create(planned.spec, planned.documents, planned.now);
@@ -172,18 +169,10 @@ export class JobCoordinator {
     });
   }
 
-  /** Takes one of the key's running jobs (atomically on the ledger); rate_limited at its limit. False if none was taken. */
-  async #holdRunningJob(submission: JobSubmission, id: string): Promise<boolean> {
-    const { quota } = this.#deps;
-    const max = submission.maxConcurrentJobs;
-    if (!quota || max === undefined) return false;
-    const hold = { id: runningJobHoldId(id), amounts: { running_jobs: 1 }, expiresAt: this.#now() + this.#deps.jobTtlSeconds };
-    try {
-      return await quota.reserve(submission.ownerKeyId, hold, { running_jobs: max });
-    } catch (error) {
-      if (!(error instanceof QuotaExceededError)) throw error;
-      throw new RerankError('rate_limited', `this key already has ${max} jobs running; wait for one to finish`);
-    }
+  /** Takes one of the key's running jobs (atomically on the ledger); 429 with Retry-After at its limit. False if none was taken. */
+  #holdRunningJob(submission: JobSubmission, id: string): Promise<boolean> {
+    const owner = { id, ownerKeyId: submission.ownerKeyId, holdUntil: this.#now() + this.#deps.jobTtlSeconds };
+    return holdRunning(this.#deps.quota, 'job', owner, submission.maxConcurrentJobs);
   }
 
   /** The job's record and chunk tasks: its candidates split into chunks that carry them inline. */
@@ -224,10 +213,15 @@ export class JobCoordinator {
    * recorded and counted in the ChunkLedger without touching the job's item; the worker whose count completes the
    * job queues its merge task, which a fresh invocation runs (as a batch's finalize task), not this chunk's.
    */
-  async recordChunk(task: ChunkTask, batch: ScoreBatch): Promise<void> {
-    const chunkCount = task.chunkCount ?? (await this.#deps.store.get(task.jobId))?.chunkCount;
-    if (chunkCount === undefined) return;
-    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, scores: batch.scores, tokens: batch.tokens };
+  async recordChunk(task: ChunkTask, batch: ScoreBatch, running?: JobState): Promise<void> {
+    const job = running ?? (await this.#deps.store.get(task.jobId));
+    if (!job) return;
+    const chunkCount = task.chunkCount ?? job.chunkCount;
+    // A job fused over its whole set needs every score at its merge; any other keeps only what can reach its top_n.
+    const pruned = job.fusion
+      ? undefined
+      : pruneChunkScores(batch.scores, { activation: job.activation, topN: job.topN, threshold: job.threshold });
+    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, tokens: batch.tokens, ...(pruned ?? { scores: batch.scores }) };
     const request = { owner: jobLedgerOwner(task.jobId), line: JOB_LINE, chunkCount };
     // The merge runs as a task of its own; a duplicate merge task finds the job ended and does nothing.
     if ((await recordChunk(this.#deps.chunks, request, scores)).complete)
@@ -258,7 +252,7 @@ export class JobCoordinator {
     let fuse: ((scores: readonly number[]) => Promise<readonly number[]>) | undefined;
     if (job.fusion) {
       const fuser = this.#deps.fuserFor?.(job.model);
-      if (!fuser) throw new IncompleteRequestError(`model '${job.model}' cannot fuse scores here`);
+      if (!fuser) throw new CannotFuseHereError(job.model);
       const { query } = job.fusion;
       fuse = async (scores) => fuser(query, (await this.#deps.store.getDocuments(job.id)).map(scoredText), scores);
     }
@@ -297,7 +291,7 @@ export class JobCoordinator {
   /** Runs only after the one transition that ended the job, so the hook sees each job once. */
   async #ended(job: JobState, status: 'succeeded' | 'failed'): Promise<void> {
     try {
-      await this.#deps.quota?.release(job.ownerKeyId, runningJobHoldId(job.id));
+      await releaseRunning(this.#deps.quota, 'job', job);
     } catch (error) {
       // A hold left taken expires with the job's lifetime, with nothing worse than a refused submit meanwhile.
       logger.error('job end hook failed', { jobId: job.id, error: error as Error });
@@ -352,10 +346,11 @@ export class JobCoordinator {
     if (job.status === 'running') await this.fail(jobId, JOB_CANCELLED_REASON);
   }
 
-  /** Whether a chunk of this job is still worth scoring (it is running and not expired). */
-  async isRunning(jobId: string): Promise<boolean> {
+  /** The job when a chunk of it is still worth scoring (it is running and not expired); undefined otherwise. */
+  async runningJob(jobId: string): Promise<JobState | undefined> {
     // Once per chunk: an eventually consistent read (see JobStore.get) is enough to skip an ended job's chunks.
-    return (await this.#deps.store.get(jobId, { consistent: false }))?.status === 'running';
+    const job = await this.#deps.store.get(jobId, { consistent: false });
+    return job?.status === 'running' ? job : undefined;
   }
 
   /**

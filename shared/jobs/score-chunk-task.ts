@@ -23,12 +23,13 @@ export async function scoreChunkTask(task: ChunkTask, deps: { scorers: ScorerReg
     return;
   }
   // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
-  if (!(await deps.jobs.isRunning(task.jobId))) return;
+  const job = await deps.jobs.runningJob(task.jobId);
+  if (!job) return;
   const chunk = { query: task.query, texts: task.documents, instruction: task.instruction, maxDocumentTokens: task.maxDocumentTokens };
   const batch = await traced('scoring', () => scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of job ${task.jobId}`), {
     jobId: task.jobId,
   });
-  await deps.jobs.recordChunk(task, batch);
+  await deps.jobs.recordChunk(task, batch, job);
 }
 
 /** One decoded message of the chunk queue: a chunk to score and record, or a job to merge (its chunks are all in). */

@@ -1,7 +1,6 @@
 import { loadServiceConfig } from '../config/service-config.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
-import type { ChunkFuser } from '../engine/rank-chunk-scores.js';
-import { IncompleteRequestError } from '../engine/rank-chunk-scores.js';
+import { CannotFuseHereError, type ChunkFuser } from '../engine/rank-chunk-scores.js';
 import { createBackend } from './create-backend.js';
 import { buildOnce } from './build-once.js';
 import { createJobCoordinator } from './job-coordinator-runtime.js';
@@ -18,7 +17,7 @@ const lazyFuser =
   async (query, documents, modelScores) => {
     const { fuserOf } = await import('./service-runtime.js');
     const fuse = fuserOf((await wholeRuntime()).scorers, modelId);
-    if (!fuse) throw new IncompleteRequestError(`model '${modelId}' cannot fuse scores here`);
+    if (!fuse) throw new CannotFuseHereError(modelId);
     return fuse(query, documents, modelScores);
   };
 
