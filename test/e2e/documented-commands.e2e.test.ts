@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -300,7 +300,7 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
       const env = { ...cleanServerEnv(), RERANK_KEY: KEY, RERANK_URL: server.url, RERANK_BASE_URL: server.url };
       for (const block of documentedBlocks().filter((b) => b.page === page && runnable(b))) {
         const where = `${page}:${block.line} (${block.lang})`;
-        rmSync(join(dir, 'results.jsonl'), { force: true });
+        for (const old of resultFilesUnder(dir)) rmSync(old, { force: true });
         let stdout: string;
         if (block.lang === 'bash') {
           // The port is the test server's; everything else as written.
@@ -330,8 +330,10 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
           stdout = (await run(process.execPath, ['--import', 'tsx', 'batch.mts'], { cwd: dir, env, maxBuffer: 1 << 22 })).stdout;
         }
         if (!/\$RERANK_URL|npm run|client\.batches/.test(block.text)) continue; // the block that makes the input files
-        if (existsSync(join(dir, 'results.jsonl'))) {
-          const lines = readFileSync(join(dir, 'results.jsonl'), 'utf8')
+        // A walkthrough may cd into a folder of its own (the README's keeps the checkout root clean).
+        const [results] = resultFilesUnder(dir);
+        if (results !== undefined) {
+          const lines = readFileSync(results, 'utf8')
             .trim()
             .split('\n')
             .map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; body: { results: unknown[] } } });
@@ -351,3 +353,10 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
     }, 240_000);
   }
 });
+
+/** Every results.jsonl a documented walkthrough wrote under its scratch folder, at any depth. */
+function resultFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name === 'results.jsonl' || name.endsWith('/results.jsonl'))
+    .map((name) => join(dir, name));
+}
