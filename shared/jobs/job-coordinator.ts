@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { QuotaLedger } from '../quota/quota-ledger.js';
 import { holdRunning, releaseRunning } from '../engine/hold-running.js';
-import type { JobPlan } from '../core/plan-request.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import { outcomeFromStored } from '../engine/stored-outcome.js';
-import type { RerankRequest } from '../core/rerank-request.js';
-import type { DialectName } from '../dialects/dialect.js';
+import type { JobSubmission } from './job-submission.js';
 import { logger } from '../observability/logger.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import type { ScoreBatch } from '../core/scorer.js';
@@ -46,13 +44,7 @@ export interface JobCoordinatorDeps {
   readonly fuserFor?: (modelId: string) => ChunkFuser | undefined;
 }
 
-export interface JobSubmission extends JobPlan {
-  readonly request: RerankRequest;
-  readonly dialect: DialectName;
-  readonly ownerKeyId: string;
-  /** Jobs the owner may have running at once (on `quota`); undefined = unlimited. */
-  readonly maxConcurrentJobs?: number;
-}
+export type { JobSubmission } from './job-submission.js';
 
 /** A job ready to store and queue. */
 interface PlannedJob {

@@ -1,7 +1,7 @@
 import { RerankError } from '../core/rerank-error.js';
 import { requestFingerprint } from '../engine/request-fingerprint.js';
 import type { JobRecord } from './job-model.js';
-import type { JobSubmission } from './job-coordinator.js';
+import type { JobSubmission } from './job-submission.js';
 
 /** How long an ended job still answers an identical request from the same key (its answer replayed). */
 export const JOIN_ENDED_JOB_SECONDS = 5 * 60;
