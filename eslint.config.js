@@ -9,23 +9,6 @@ import { housePlugin } from './scripts/lint/comment-wording.js';
  * import only the folders listed here; anything else fails `npm run lint`, and so `npm test`.
  */
 const MAY_IMPORT = {
-  functions: [
-    'http',
-    'runtime',
-    'adapters',
-    'batches',
-    'files',
-    'quota',
-    'jobs',
-    'engine',
-    'dialects',
-    'core',
-    'scoring',
-    'auth',
-    'openapi',
-    'observability',
-    'config',
-  ],
   http: [
     'runtime',
     'adapters',
@@ -81,6 +64,8 @@ const MAY_IMPORT = {
   config: ['core'],
   client: [],
 };
+// The Lambda entry points sit above http/ and may import whatever it may, and http/ itself.
+MAY_IMPORT.functions = ['http', ...MAY_IMPORT.http];
 
 const MODULES = Object.keys(MAY_IMPORT);
 

@@ -6,17 +6,10 @@ import type { FilesService } from '../../files/files-service.js';
 import { STREAMED_BODY, type StreamedResult } from '../streamed-result.js';
 import { fileObject, uploadObject, uploadPartObject } from './file-objects.js';
 import { parseMultipartForm } from './multipart-form.js';
+import type { FilesOperationName } from '../../openapi/batch-request-bodies.js';
 
-export type FilesOperation =
-  | 'create'
-  | 'list'
-  | 'get'
-  | 'delete'
-  | 'content'
-  | 'upload-create'
-  | 'upload-part'
-  | 'upload-complete'
-  | 'upload-cancel';
+/** The operation names are the document's (openapi/), so a route and its `/docs` entry cannot drift apart. */
+export type FilesOperation = FilesOperationName;
 
 export interface FilesRequest {
   readonly event: APIGatewayProxyEventV2;
