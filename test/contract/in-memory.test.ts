@@ -1,4 +1,3 @@
-import type { JobTask } from '../../shared/jobs/job-model.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
@@ -9,7 +8,8 @@ import { describeApiKeyStoreContract } from './key-store.contract.js';
 import { describeRateLimiterContract } from './rate-limiter.contract.js';
 import { InProcessTaskQueue } from '../../shared/adapters/in-process/in-process-task-queue.js';
 import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-store.js';
-import { describeChunkQueueContract } from './chunk-queue.contract.js';
+import { describeTaskQueueContract, type TaskQueueHarness } from './task-queue.contract.js';
+import type { QueueLane } from './task-queue-lanes.js';
 import { describeJobStoreContract } from './job-store.contract.js';
 import { InMemoryBatchStore } from '../../shared/adapters/memory/in-memory-batch-store.js';
 import { describeBatchStoreContract } from './batch-store.contract.js';
@@ -39,9 +39,10 @@ describeUploadStoreContract('in-memory', () => new InMemoryUploadStore());
 describeFileStoreContract('in-memory', (now) => new InMemoryFileStore({ now }));
 describeQuotaLedgerContract('in-memory', () => new InMemoryQuotaLedger());
 
-describeChunkQueueContract('in-process', async () => {
+/** A fresh in-process queue for a lane, failed items retried after 10 ms. */
+async function inProcessHarness<T extends object>(lane: QueueLane<T>): Promise<TaskQueueHarness<T>> {
   const maxReceiveCount = 2;
-  const queue = new InProcessTaskQueue<JobTask>({ concurrency: 2, batchSize: 10, maxReceiveCount, retryDelayMs: 10 });
+  const queue = new InProcessTaskQueue<T>({ concurrency: 2, batchSize: 10, maxReceiveCount, retryDelayMs: 10, lane: lane.name });
   return {
     queue,
     maxReceiveCount,
@@ -50,7 +51,8 @@ describeChunkQueueContract('in-process', async () => {
     settled: () => queue.idle(),
     dispose: () => queue.idle(),
   };
-});
+}
+describeTaskQueueContract('in-process', inProcessHarness);
 
 // Auth ports (issue 7): keys in memory and in a JSON file, rate and job-slot counters in memory.
 describeApiKeyStoreContract('in-memory', () => ({ store: new InMemoryApiKeyStore() }), { persists: false });

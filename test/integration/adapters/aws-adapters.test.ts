@@ -11,7 +11,7 @@ import type { EmulatorHandle } from '../../../scripts/emulators/emulator-handle.
 import { localAwsConfig } from '../../../scripts/emulators/local-aws-config.js';
 import { startDynamoDbLocal } from '../../../scripts/emulators/start-dynamodb-local.js';
 import { startMotoServer } from '../../../scripts/emulators/start-moto-server.js';
-import { describeChunkQueueContract } from '../../contract/chunk-queue.contract.js';
+import { describeTaskQueueContract } from '../../contract/task-queue.contract.js';
 import { describeJobStoreContract } from '../../contract/job-store.contract.js';
 import { DynamoDbBatchStore } from '../../../shared/adapters/dynamodb/dynamodb-batch-store.js';
 import { describeBatchStoreContract } from '../../contract/batch-store.contract.js';
@@ -64,7 +64,7 @@ describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamo
 describeChunkLedgerContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
 describeUploadStoreContract('DynamoDB Local', () => new DynamoDbUploadStore(dynamoClient, TABLE));
 describeQuotaLedgerContract('DynamoDB Local', () => new DynamoDbQuotaLedger(dynamoClient, TABLE));
-describeChunkQueueContract('SQS on moto', () => makeSqsHarness(sqsClient));
+describeTaskQueueContract('SQS on moto', (lane) => makeSqsHarness(sqsClient, lane));
 let buckets = 0;
 describeFileStoreContract('S3 on moto', async (now) => {
   // A bucket per test: listing and usage start empty, as on the other stores.

@@ -2,19 +2,29 @@ import { DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { randomUUID } from 'node:crypto';
 import { createChunkQueues } from '../../../scripts/emulators/create-chunk-queues.js';
 import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
-import type { JobTask } from '../../../shared/jobs/job-model.js';
+import type { BatchTask } from '../../../shared/engine/batch-task.js';
+import type { JobTask } from '../../../shared/engine/job-task.js';
 import { startSqsPoller } from '../../../scripts/emulators/sqs-poller.js';
-import type { ChunkQueueHarness } from '../../contract/chunk-queue.contract.js';
+import type { TaskQueueHarness } from '../../contract/task-queue.contract.js';
+import type { QueueLane } from '../../contract/task-queue-lanes.js';
 import { queueCounts } from '../../../scripts/emulators/queue-counts.js';
 import { waitForProgress } from '../../../scripts/support/wait-for-progress.js';
 
-/** A fresh queue + DLQ on moto per contract test; failed items are retried at once (retryDelaySeconds 0). */
-export async function makeSqsHarness(client: SQSClient, maxReceiveCount = 2): Promise<ChunkQueueHarness> {
-  const queues = await createChunkQueues(client, `chunks-${randomUUID().slice(0, 8)}`, { maxReceiveCount, visibilityTimeoutSeconds: 30 });
-  const poll = (queueUrl: string, handler: Parameters<ChunkQueueHarness['consume']>[0]) =>
+/** A fresh queue + DLQ on moto per contract test, sent to by the lane's SqsTaskQueue; failed items are retried at once. */
+export async function makeSqsHarness<T extends object>(
+  client: SQSClient,
+  lane: QueueLane<T>,
+  maxReceiveCount = 2,
+): Promise<TaskQueueHarness<T>> {
+  const queues = await createChunkQueues(client, `${lane.name}-tasks-${randomUUID().slice(0, 8)}`, {
+    maxReceiveCount,
+    visibilityTimeoutSeconds: 30,
+  });
+  const poll = (queueUrl: string, handler: Parameters<TaskQueueHarness<T>['consume']>[0]) =>
     startSqsPoller({ client, queueUrl, handler, batchSize: 10, waitTimeSeconds: 1, retryDelaySeconds: 0 });
   return {
-    queue: new SqsTaskQueue<JobTask>(client, queues.queueUrl, 'chunk'),
+    // The lane's own queue class; the contract's tasks are the lane's, whichever type parameter names them here.
+    queue: new SqsTaskQueue<JobTask | BatchTask>(client, queues.queueUrl, lane.sqsLane) as unknown as TaskQueueHarness<T>['queue'],
     maxReceiveCount,
     consume: (handler) => poll(queues.queueUrl, handler),
     consumeDeadLetters: (handler) => poll(queues.dlqUrl, handler),
