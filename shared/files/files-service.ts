@@ -5,7 +5,15 @@ import { FileNotFoundError, FileTooLargeError } from './file-errors.js';
 import type { FileLimits } from './file-limits.js';
 import { partTooLargeError } from './part-too-large-error.js';
 import { FileQuota, fileHold, fileHoldId, uploadHoldId, derivedHoldPrefix } from './file-quota.js';
-import { UPLOADABLE_PURPOSES, type FilePage, type FilePurpose, type FileRecord, type FileStore, type FileWriter } from './file-store.js';
+import {
+  UPLOADABLE_PURPOSES,
+  type ByteRange,
+  type FilePage,
+  type FilePurpose,
+  type FileRecord,
+  type FileStore,
+  type FileWriter,
+} from './file-store.js';
 import { UploadStateError, type UploadPart, type UploadRecord, type UploadStore } from './upload-store.js';
 
 export interface NewUpload {
@@ -26,6 +34,8 @@ export interface FileListQuery {
 export interface FileContent {
   readonly record: FileRecord;
   readonly bytes: AsyncIterable<Uint8Array>;
+  /** The slice `bytes` holds, when not the whole file. */
+  readonly range?: ByteRange;
 }
 
 const newUploadId = (): string => `upload_${randomBytes(12).toString('hex')}`;
@@ -118,9 +128,11 @@ export class FilesService {
     return this.#files.list(ownerKeyId, query);
   }
 
-  async content(ownerKeyId: string, id: string): Promise<FileContent> {
+  /** The file's bytes, or the slice `range(size)` picks (undefined: all of them). */
+  async content(ownerKeyId: string, id: string, range?: (size: number) => ByteRange | undefined): Promise<FileContent> {
     const record = await this.find(ownerKeyId, id);
-    return { record, bytes: this.#files.read(record.id) };
+    const slice = range?.(record.bytes);
+    return { record, bytes: this.#files.read(record.id, slice), ...(slice ? { range: slice } : {}) };
   }
 
   async delete(ownerKeyId: string, id: string): Promise<FileRecord> {

@@ -4,6 +4,7 @@ import { invalidRequest } from '../../core/rerank-error.js';
 import type { FilePurpose } from '../../files/file-store.js';
 import type { FilesService } from '../../files/files-service.js';
 import { STREAMED_BODY, type StreamedResult } from '../streamed-result.js';
+import { contentRange, rangeAsked, type RangeAsked } from './byte-range.js';
 import { fileObject, uploadObject, uploadPartObject } from './file-objects.js';
 import { parseMultipartForm } from './multipart-form.js';
 import type { FilesOperationName } from '../../openapi/batch-request-bodies.js';
@@ -124,21 +125,8 @@ export class FilesApi {
         const file = await this.#files.delete(owner, id);
         return json(200, { id: file.id, object: 'file', deleted: true });
       }
-      case 'content': {
-        const { record, bytes } = await this.#files.content(owner, id);
-        const url = await this.#downloadUrl?.(record.id);
-        if (url !== undefined) return { statusCode: 302, headers: { location: url, 'cache-control': 'no-store' } };
-        const result: StreamedResult = {
-          statusCode: 200,
-          headers: {
-            'content-type': 'application/octet-stream',
-            'content-length': String(record.bytes),
-            'content-disposition': contentDisposition(record.filename),
-          },
-          [STREAMED_BODY]: bytes,
-        };
-        return result;
-      }
+      case 'content':
+        return this.#content(owner, id, request.header('range'));
       case 'upload-create': {
         const body = asRecord(request.readJson());
         const bytes = body['bytes'];
@@ -170,6 +158,45 @@ export class FilesApi {
       case 'upload-cancel':
         return json(200, uploadObject(await this.#files.cancelUpload(owner, id)));
     }
+  }
+
+  /**
+   * The file's bytes, streamed; with a `Range` header only that slice (206), so a file larger than one answer can
+   * carry (a Lambda's 6 MB) is read in parts. With download URLs (S3) a redirect, which S3 answers ranges for too.
+   */
+  async #content(owner: string, id: string, rangeHeader: string | undefined): Promise<APIGatewayProxyStructuredResultV2> {
+    let asked = { kind: 'whole' } as RangeAsked;
+    const { record, bytes, range } = await this.#files.content(owner, id, (size) => {
+      asked = rangeAsked(rangeHeader, size);
+      return asked.kind === 'slice' ? asked.range : undefined;
+    });
+    const url = await this.#downloadUrl?.(record.id);
+    if (url !== undefined) return { statusCode: 302, headers: { location: url, 'cache-control': 'no-store' } };
+    if (asked.kind === 'unsatisfiable') {
+      return {
+        ...json(416, {
+          error: {
+            message: `the range ${rangeHeader} is outside the file's ${record.bytes} bytes`,
+            type: 'invalid_request_error',
+            param: 'range',
+            code: 'range_not_satisfiable',
+          },
+        }),
+        headers: { 'content-type': 'application/json', 'content-range': contentRange(record.bytes) },
+      };
+    }
+    const result: StreamedResult = {
+      statusCode: range ? 206 : 200,
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-length': String(range ? range.end - range.start : record.bytes),
+        'content-disposition': contentDisposition(record.filename),
+        'accept-ranges': 'bytes',
+        ...(range ? { 'content-range': contentRange(record.bytes, range) } : {}),
+      },
+      [STREAMED_BODY]: bytes,
+    };
+    return result;
   }
 
   /** Whether `/v1/uploads` routes are served here. */
