@@ -9,6 +9,7 @@ export const ENV_DEFAULTS = {
   RERANK_API_KEYS: undefined,
   RERANK_AUTH: 'auto',
   RERANK_MODEL_ALIASES: undefined, // the hosted names SDKs send -> the default model (model-aliases-config.ts)
+  RERANK_STRICT_MODEL_NAMES: 'off', // on: a hosted name that is not served is a 400 naming the served models
   RERANK_UPSTREAM_ALLOWED_HOSTS: undefined,
   RERANK_WEAVIATE_PREFIX: '/weaviate', // route-prefix-config.ts (DEFAULT_WEAVIATE_PREFIX)
   RERANK_THREADS: undefined, // defaultIntraOpThreads(): the CPUs, or on Lambda the memory size's vCPUs

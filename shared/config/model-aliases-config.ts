@@ -84,3 +84,34 @@ export function parseModelAliases(raw: string | undefined): ReadonlyMap<string, 
   }
   return aliases;
 }
+
+/** The model names a deployment accepts: its aliases, and whether hosted names that are not served are refused. */
+export interface ModelNamesConfig {
+  readonly modelAliases: ReadonlyMap<string, string>;
+  /** RERANK_STRICT_MODEL_NAMES: a hosted name (HOSTED_MODEL_NAMES) that is not served is a 4xx, not the default model. */
+  readonly strictModelNames: boolean;
+}
+
+const SWITCH_VALUES: Readonly<Record<string, boolean>> = { on: true, true: true, '1': true, off: false, false: false, '0': false };
+
+/**
+ * RERANK_MODEL_ALIASES and RERANK_STRICT_MODEL_NAMES together. Strict drops the hosted names from the default aliases
+ * (a client naming `rerank-v3.5` is told what is served instead of being scored by another model); an alias the
+ * operator wrote for a hosted name contradicts it, so that is a configuration error rather than a silent choice.
+ */
+export function modelNamesConfig(env: Readonly<Record<string, string | undefined>>): ModelNamesConfig {
+  const raw = (env['RERANK_STRICT_MODEL_NAMES'] ?? '').trim().toLowerCase();
+  const strict = raw === '' ? false : SWITCH_VALUES[raw];
+  if (strict === undefined) throw new ConfigError(`RERANK_STRICT_MODEL_NAMES must be on or off, got '${raw}'`);
+  const explicit = (env['RERANK_MODEL_ALIASES'] ?? '').trim() !== '';
+  const aliases = parseModelAliases(env['RERANK_MODEL_ALIASES']);
+  if (!strict) return { modelAliases: aliases, strictModelNames: false };
+  if (!explicit) return { modelAliases: new Map(), strictModelNames: true };
+  const hosted = [...aliases.keys()].find((alias) => HOSTED_MODEL_NAMES.includes(alias));
+  if (hosted !== undefined) {
+    throw new ConfigError(
+      `RERANK_STRICT_MODEL_NAMES refuses hosted model names, but RERANK_MODEL_ALIASES maps '${hosted}'; drop one of the two settings`,
+    );
+  }
+  return { modelAliases: aliases, strictModelNames: true };
+}

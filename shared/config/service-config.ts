@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { ENV_DEFAULTS, type EnvName, type NumericEnvName } from './env-vars.js';
 import { defaultIntraOpThreads } from './lambda-vcpus.js';
 import { ConfigError } from './config-error.js';
-import { parseModelAliases } from './model-aliases-config.js';
+import { modelNamesConfig } from './model-aliases-config.js';
 
 /**
  * One served model: an ONNX folder (cross-encoder or bi-encoder, told apart by its config.json), the
@@ -47,6 +47,8 @@ export interface ServiceConfig {
   readonly upstreamAllowedHosts: readonly string[];
   /** Model names clients send (hosted APIs' names) -> a served model id or `default` (RERANK_MODEL_ALIASES). */
   readonly modelAliases: ReadonlyMap<string, string>;
+  /** RERANK_STRICT_MODEL_NAMES: hosted names that are not served are refused instead of aliased. */
+  readonly strictModelNames: boolean;
   /** RERANK_AUTH (on | off | auto): whether a local server may run without keys. */
   readonly auth: AuthSetting;
   readonly jobs: JobsConfig;
@@ -239,7 +241,7 @@ export function loadServiceConfig(env: Env = process.env): ServiceConfig {
       .split(',')
       .map((h) => h.trim())
       .filter(Boolean),
-    modelAliases: parseModelAliases(env['RERANK_MODEL_ALIASES']),
+    ...modelNamesConfig(env),
     jobs,
     auth: readAuthSetting(env, jobs.backend),
     batches: {

@@ -16,7 +16,7 @@ import { maxPerOwner, splitLongDocuments } from './split-long-documents.js';
 
 export interface RerankServiceDeps {
   /** ids() includes aliases; servedIds() (default ids()) only the models served, for error messages. */
-  readonly catalog: Pick<ScorerRegistry, 'get' | 'ids'> & { servedIds?(): string[] };
+  readonly catalog: Pick<ScorerRegistry, 'get' | 'ids'> & { servedIds?(): string[]; refusalOf?(id: string): string | undefined };
   /** Builds the hybrid of a model and the lexical scorer (strategy `hybrid`). */
   readonly hybridOf?: (model: Scorer) => Scorer;
   /** A scorer that calls an upstream rerank API (external provider, strategy `llm_rerank`). */
@@ -57,8 +57,9 @@ export class RerankService {
       // The served ids, not every alias: the way out is one of them, or serving the model (RERANK_MODELS).
       const served = this.#deps.catalog.servedIds?.() ?? ids;
       const aliases = ids.length - served.length;
+      const why = this.#deps.catalog.refusalOf?.(model);
       throw invalidRequest(
-        `model '${echoText(model)}' is not served here; served models: ${served.join(', ')}` +
+        `model '${echoText(model)}' is not served here${why ? ` (${why})` : ''}; served models: ${served.join(', ')}` +
           `${aliases > 0 ? ` (plus ${aliases} aliases of them)` : ''}` +
           '; to serve another, add it to RERANK_MODELS (docs/models.md)',
         'model',

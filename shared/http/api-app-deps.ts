@@ -19,6 +19,8 @@ export interface ApiAppDeps {
   /** Scoring deadline of a synchronous request (504 past it); absent = none. */
   readonly syncTimeoutMs?: number;
   readonly modelIds: readonly string[];
+  /** Alias -> the served model id that scores it (`/v1/models` lists them); absent = none. */
+  readonly modelAliases?: Readonly<Record<string, string>>;
   /** `GET /info`'s body (service-info.ts), built at start-up. */
   readonly info?: ServiceInfo;
   /** `/v1/batches`; absent = those routes answer 404. */

@@ -10,6 +10,7 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
   const { limits, plan } = apiLimitsOf(config);
   const batches = createBatchesApi(runtime, limits, plan);
   const files = createFilesApi(runtime);
+  const info = serviceInfo(config, runtime.scorers, { batches: batches !== undefined, files: files !== undefined });
   return new ApiApp({
     service: runtime.service,
     jobs: runtime.jobs,
@@ -19,7 +20,8 @@ export function createApiApp(runtime: ServiceRuntime): ApiApp {
     jobOptions: { waitMs: config.jobs.waitMs },
     syncTimeoutMs: config.syncTimeoutMs,
     modelIds: runtime.scorers.ids(),
-    info: serviceInfo(config, runtime.scorers, { batches: batches !== undefined, files: files !== undefined }),
+    modelAliases: info.aliases,
+    info,
     ...(batches ? { batches } : {}),
     ...(files ? { files } : {}),
   });

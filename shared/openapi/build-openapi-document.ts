@@ -3,7 +3,7 @@ import { REQUEST_EXAMPLES } from '../dialects/request-examples.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import type { JsonSchema } from '../dialects/json-schema.js';
 import { batchCreateRequestBody, FILES_REQUEST_BODY, type FilesOperationName } from './batch-request-bodies.js';
-import { healthSchema, jobViewSchema, modelListSchema, serviceInfoSchema } from './service-schemas.js';
+import { healthSchema, jobViewSchema, modelListSchema, modelSchema, serviceInfoSchema } from './service-schemas.js';
 
 /**
  * What the document says of one route. The HTTP layer hands its route table in (its routes have this
@@ -113,6 +113,7 @@ function componentSchemas(dialects: readonly Dialect[]): Record<string, JsonSche
       queueable.map((d) => ref(schemaName(d.responseSchema))),
     ),
   );
+  add(modelSchema);
   add(modelListSchema);
   add(healthSchema);
   add(serviceInfoSchema);
@@ -251,7 +252,7 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
     case 'models':
       return {
         tags: ['service'],
-        summary: 'The served models (OpenAI list format)',
+        summary: 'The served models (OpenAI list format), each with the aliases that reach it',
         responses: {
           '200': { description: 'The models.', content: jsonContent(ref('ModelList')) },
           ...errorResponses(route.errorDialect, ['401']),
@@ -260,10 +261,11 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
     case 'model':
       return {
         tags: ['service'],
-        summary: 'One served model (OpenAI model object); 404 naming the served ids otherwise',
+        summary:
+          'One served model or alias (OpenAI model object; an alias names its model in `alias_of`); 404 naming the served ids otherwise',
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         responses: {
-          '200': { description: 'The model.', content: jsonContent({ type: 'object' }) },
+          '200': { description: 'The model.', content: jsonContent(ref('Model')) },
           ...errorResponses(route.errorDialect, ['401', '404']),
         },
       };

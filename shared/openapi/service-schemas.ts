@@ -45,17 +45,27 @@ export const jobViewSchema = (dialectNames: readonly string[], resultSchemas: re
     { title: 'RerankJob', optional: ['result', 'result_page', 'error'] },
   );
 
+/** OpenAI's model object, with the names that reach a served model or the model an alias reaches. */
+export const modelSchema: JsonSchema = objectSchema(
+  {
+    id: { type: 'string' },
+    object: { const: 'model' },
+    created: { type: 'integer' },
+    owned_by: { type: 'string' },
+    aliases: {
+      type: 'array',
+      items: { type: 'string' },
+      description: "Other names a request may send for this model (hosted APIs' names; `RERANK_MODEL_ALIASES`).",
+    },
+    alias_of: { type: 'string', description: 'On an alias (`GET /v1/models/{id}`): the served model that scores it.' },
+  },
+  { title: 'Model', optional: ['created', 'owned_by', 'aliases', 'alias_of'] },
+);
+
 export const modelListSchema: JsonSchema = objectSchema(
   {
     object: { const: 'list' },
-    data: {
-      type: 'array',
-      items: objectSchema(
-        { id: { type: 'string' }, object: { const: 'model' }, created: { type: 'integer' }, owned_by: { type: 'string' } },
-        { optional: ['created', 'owned_by'] },
-      ),
-      description: 'The served models; the first is the default.',
-    },
+    data: { type: 'array', items: modelSchema, description: 'The served models, each with its aliases; the first is the default.' },
   },
   { title: 'ModelList' },
 );

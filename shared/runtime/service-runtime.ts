@@ -98,7 +98,7 @@ export function assembleServiceRuntime(
     config,
     scorers,
     service: new RerankService({
-      catalog: aliasedScorerCatalog(scorers, config.modelAliases),
+      catalog: aliasedScorerCatalog(scorers, config.modelAliases, { strict: config.strictModelNames }),
       hybridOf,
       upstreamScorer: (upstream) => createUpstreamScorer(upstream, config.upstreamAllowedHosts),
       trace: traced,

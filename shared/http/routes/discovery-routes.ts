@@ -10,6 +10,20 @@ export type DiscoveryAction = 'health' | 'openapi' | 'docs' | 'docs-asset' | 'mo
 /** OpenAI's model object, for `/v1/models` and `/v1/models/{id}`. */
 const modelObject = (id: string) => ({ id, object: 'model', created: 0, owned_by: 'rerank-service' });
 
+/**
+ * A served model's object with the other names that reach it (`aliases`), or an alias's with the model that scores
+ * it (`alias_of`): OpenAI's model object allows more fields, and clients that list models read the four they know.
+ */
+function describedModel(id: string, deps: ApiAppDeps): Record<string, unknown> | undefined {
+  const aliases = deps.modelAliases ?? {};
+  if (deps.modelIds.includes(id)) {
+    const names = Object.keys(aliases).filter((alias) => aliases[alias] === id);
+    return { ...modelObject(id), ...(names.length > 0 ? { aliases: names } : {}) };
+  }
+  const target = Object.hasOwn(aliases, id) ? aliases[id] : undefined;
+  return target === undefined ? undefined : { ...modelObject(id), alias_of: target };
+}
+
 /** The docs page and its files: cacheable, and confined by a CSP to loading from this service. */
 const docsResponse = (asset: DocsAsset): ApiResult => ({
   statusCode: 200,
@@ -46,15 +60,16 @@ export function discoveryRoute(
       return docsResponse(asset);
     }
     case 'models':
-      return json(200, { object: 'list', data: deps.modelIds.map(modelObject) });
+      return json(200, { object: 'list', data: deps.modelIds.map((id) => describedModel(id, deps)) });
     case 'model': {
       const id = params['id'] ?? '';
-      if (!deps.modelIds.includes(id)) {
+      const model = describedModel(id, deps);
+      if (!model) {
         throw new RerankError('not_found', `no model '${echoText(id)}'; this service serves ${deps.modelIds.join(', ')}`, {
           param: 'model',
         });
       }
-      return json(200, modelObject(id));
+      return json(200, model);
     }
     case 'info':
       if (!deps.info) throw new RerankError('not_found', `no service info on ${exchange.path}`);

@@ -45,10 +45,17 @@ export function submitJob(
   return deps.jobs.submit(submission, idempotencyKey);
 }
 
+/** The served model a job runs on, named in a header as a synchronous answer names it (SDKs hide the body). */
+const modelHeader = (job: JobRecord): Record<string, string> => ({ 'x-rerank-model': job.model });
+
 /** 202 with the job and where to poll it. */
 export function accepted(job: JobRecord, context: ApiContext): ApiResult {
   const pollPath = `${context.basePath}${jobPollPath(job.id)}`;
-  return json(202, jobView(job, undefined, context.basePath), { location: pollPath, 'retry-after': RETRY_AFTER_SECONDS });
+  return json(202, jobView(job, undefined, context.basePath), {
+    location: pollPath,
+    'retry-after': RETRY_AFTER_SECONDS,
+    ...modelHeader(job),
+  });
 }
 
 /** `POST /v1/rerank/jobs`: the body admitted as the rerank route admits it, in job mode. */
@@ -74,7 +81,7 @@ export async function formatJob(
   const outcome = await deps.jobs.outcome(job);
   if (!outcome) throw new RerankError('upstream', `rerank job ${job.id} failed: ${job.error ?? 'unknown reason'}`);
   // The request only chooses the framing (chat `stream`); the job's outcome carries everything else.
-  return reply(dialect.formatOutcome(outcome, context, request), { 'x-rerank-job-id': job.id });
+  return reply(dialect.formatOutcome(outcome, context, request), { 'x-rerank-job-id': job.id, ...modelHeader(job) });
 }
 
 /** `GET /v1/rerank/jobs/{id}`: the job, and once it succeeded its result in its dialect, in pages that fit one answer. */
@@ -88,15 +95,21 @@ export async function getJobRoute(
   const job = await deps.jobs.find(jobId, callerOf(exchange).keyId);
   if (!job) throw new RerankError('not_found', `no job '${jobId}' (jobs expire, and are visible only to the key that submitted them)`);
   const outcome = await deps.jobs.outcome(job);
-  if (!outcome)
-    return json(200, jobView(job, undefined, context.basePath), job.status === 'running' ? { 'retry-after': RETRY_AFTER_SECONDS } : {});
+  if (!outcome) {
+    const pace: Record<string, string> = job.status === 'running' ? { 'retry-after': RETRY_AFTER_SECONDS } : {};
+    return json(200, jobView(job, undefined, context.basePath), { ...pace, ...modelHeader(job) });
+  }
   const dialect = DIALECTS[job.dialect];
   // A result too large for one answer is read in pages (`result_page.next_offset`), never refused with a 413.
   return pageOutcome(
     outcome,
     page,
     (slice, resultPage) =>
-      json(200, { ...jobView(job, dialect.formatOutcome(slice, context).body, context.basePath), result_page: resultPage }),
+      json(
+        200,
+        { ...jobView(job, dialect.formatOutcome(slice, context).body, context.basePath), result_page: resultPage },
+        modelHeader(job),
+      ),
     (result) => lambdaResultBytes(result) <= POLL_BUDGET_BYTES,
   );
 }

@@ -19,9 +19,9 @@ describe('GET /v1/models/{id} and GET /', () => {
   it("answers a served model's object, and a 404 naming the served ids for any other", async () => {
     expect(await get('/v1/models/length')).toEqual({
       status: 200,
-      body: { id: 'length', object: 'model', created: 0, owned_by: 'rerank-service' },
+      body: { id: 'length', object: 'model', created: 0, owned_by: 'rerank-service', aliases: expect.arrayContaining(['rerank-2']) },
     });
-    const missing = await get('/v1/models/rerank-2');
+    const missing = await get('/v1/models/no-such-model');
     expect(missing.status).toBe(404);
     expect(missing.body['error']).toMatchObject({ param: 'model', message: expect.stringMatching(/serves length/) });
   });
@@ -43,5 +43,20 @@ describe('GET /v1/models/{id} and GET /', () => {
     const page = await rt.app.handle(apiGatewayEvent({ method: 'GET', path: '/docs' }));
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('href="docs/swagger-ui.css"');
+  });
+});
+
+describe('aliases on /v1/models', () => {
+  it("lists each served model with the names that reach it, and answers an alias's object with the model that scores it", async () => {
+    const list = await get('/v1/models');
+    const [first] = list.body['data'] as Record<string, unknown>[];
+    expect(first).toMatchObject({ id: 'length', object: 'model', owned_by: 'rerank-service' });
+    expect(first?.['aliases']).toEqual(expect.arrayContaining(['rerank-v3.5', 'BAAI/bge-reranker-v2-m3', 'amazon.rerank-v1:0']));
+
+    expect(await get('/v1/models/rerank-v3.5')).toEqual({
+      status: 200,
+      body: { id: 'rerank-v3.5', object: 'model', created: 0, owned_by: 'rerank-service', alias_of: 'length' },
+    });
+    expect((await get('/v1/models/constructor')).status).toBe(404);
   });
 });
