@@ -57,7 +57,7 @@ export const NAG_ACKNOWLEDGEMENTS = {
   fileObjectPrefixes: {
     id: 'AwsSolutions-IAM5[Resource::<files bucket>.Arn/<prefix>/*]',
     reason:
-      'File ids are made at run time: object grants name the FileStore key prefix (files/* for bytes, owners/* for the per-key index, usage/* for the per-key quota count, derived/* for the stored analysis of a corpus) of the one files bucket, with each action named',
+      'File ids are made at run time: object grants name the FileStore key prefix (files/* for bytes, owners/* for the per-key index, usage/* for the per-key quota count, derived/* for the stored analysis of a corpus, derived-due/* for when that analysis is due to go) of the one files bucket, with each action named',
   },
   scheduleNeedsNoDlq: {
     id: 'Serverless-EventBusDLQ',

@@ -217,9 +217,9 @@ export class RerankStack extends Stack {
         reportBatchItemFailures: true,
       }),
     );
-    // Batches past their completion window end as expired, keeping what finished.
+    // Batches past their completion window end as expired, keeping what finished; derived objects of gone files go.
     const expirySchedule = new events.Rule(this, 'BatchExpirySchedule', {
-      description: 'Expires rerank batches past their completion window',
+      description: 'Expires rerank batches past their completion window and the derived objects of expired or deleted files',
       schedule: events.Schedule.rate(Duration.minutes(5)),
       targets: [new targets.LambdaFunction(this.batchWorkerFunction.function, { retryAttempts: 2 })],
     });

@@ -1,5 +1,6 @@
 import { forEachBounded } from '../core/for-each-bounded.js';
 import { RerankError } from '../core/rerank-error.js';
+import { FileNotFoundError } from '../files/file-errors.js';
 import { keepResult } from './keep-result.js';
 import { updateBatch } from './update-batch.js';
 import { logger } from '../observability/logger.js';
@@ -12,7 +13,7 @@ import { failedLine } from './batch-output-lines.js';
 import { planCorpusChunks, type CorpusPlan } from './corpus-chunks.js';
 import { CorpusLineGroups, corpusSpans, groupLinesFor, ledgerScoresOfLine, type CorpusSpan } from './corpus-line-groups.js';
 import { storedAnalysisFor } from './stored-analysis-for.js';
-import { DOCUMENTS_FILE_ID } from './corpus-reference.js';
+import { DOCUMENTS_FILE_ID, corpusDeletedError } from './corpus-reference.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
 import { isBlankLine, readJsonlLines } from './jsonl-lines.js';
 import { QueuedPairs, failOverQueuedPairs } from './queued-pairs.js';
@@ -22,7 +23,7 @@ export const PLAN_WRITES = 32;
 /** The batch's status is re-read this often, so a cancel stops planning soon. */
 const CHECK_STATUS_EVERY_LINES = 256;
 
-type CorpusOutcome = CorpusPlan | RerankError;
+type CorpusOutcome = CorpusPlan | RerankError | FileNotFoundError;
 
 /**
  * How a planning run ended: the whole file is planned; it stopped (cancelled, expired or failed while validating);
@@ -280,13 +281,14 @@ export class BatchPlanner {
     let outcome = corpora.get(fileId);
     if (!outcome) {
       outcome = planCorpusChunks(this.#deps.files, fileId, batch.ownerKeyId, this.#deps.limits).catch((error: unknown) => {
-        if (error instanceof RerankError) return error;
+        if (error instanceof RerankError || error instanceof FileNotFoundError) return error;
         throw error;
       });
       corpora.set(fileId, outcome);
     }
     const corpus = await outcome;
     if (corpus instanceof RerankError) throw new RefusedLineError(admitted.customId, admitted.dialect, corpus);
+    if (corpus instanceof FileNotFoundError) throw corpusDeletedError(admitted.customId, fileId);
     const { maxCorpusResultsWithoutTopN } = this.#deps.limits;
     if (admitted.request.topN === undefined && corpus.count > maxCorpusResultsWithoutTopN) {
       const error = new RerankError(

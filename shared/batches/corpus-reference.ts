@@ -3,6 +3,7 @@ import { invalidRequest } from '../core/rerank-error.js';
 import type { RerankDocument } from '../core/rerank-request.js';
 import type { Dialect } from '../dialects/dialect.js';
 import { parseJsonText } from '../dialects/wire-fields.js';
+import { BadInputLineError } from './batch-input-line.js';
 
 /** The body field that names a corpus file instead of listing documents (each dialect declares where: Dialect.corpus). */
 export const DOCUMENTS_FILE_ID = 'documents_file_id';
@@ -62,3 +63,14 @@ export function parseCorpusDocument(bytes: Buffer, line: number): RerankDocument
   if (isObject(value) && typeof value['text'] === 'string') return { text: value['text'], source: value };
   throw invalidRequest(`${DOCUMENTS_FILE_ID} line ${line} must be a JSON string or an object with a string "text"`, DOCUMENTS_FILE_ID);
 }
+
+/**
+ * A line over a corpus deleted while the batch read it: `file_not_found` naming the file. A retried task would find no
+ * file and refuse the line as not the key's (`invalid_request`), which hides what happened.
+ */
+export const corpusDeletedError = (customId: string, fileId: string): BadInputLineError =>
+  new BadInputLineError(
+    'file_not_found',
+    `${DOCUMENTS_FILE_ID} '${fileId}' was deleted while the batch read it; upload it again and send the line in a new batch`,
+    customId,
+  );

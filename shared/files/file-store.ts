@@ -81,7 +81,11 @@ export interface FileStore {
   delete(id: string): Promise<boolean>;
   /** The key's files and bytes; a store without it (S3, where a lifecycle rule and API Gateway bound use) skips the quota. */
   usage?(ownerKeyId: string): Promise<FileUsage>;
-  /** Removes files past their `expiresAt`; stores whose backend expires objects itself (S3 lifecycle) need not. */
+  /**
+   * The expiry sweep (a timer on `npm start`, the batch worker's schedule on AWS): removes what is past its file's
+   * `expiresAt` and the derived objects of files deleted or expired, so none outlives its file. The local folder removes
+   * the files too; on S3 the bucket's lifecycle rule takes the files and this only their derived objects.
+   */
   deleteExpired?(): Promise<number>;
   /**
    * Keeps an object derived from the file's bytes (a shard of a corpus' stored analysis) under `name`

@@ -45,7 +45,9 @@ function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSCli
   const queueUrl = config.jobs.batchQueueUrl;
   const bucket = config.files.bucket;
   if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
-  const files = new S3FileStore(traceClient(new S3Client({ forcePathStyle: config.files.s3PathStyle })), bucket);
+  const files = new S3FileStore(traceClient(new S3Client({ forcePathStyle: config.files.s3PathStyle })), bucket, {
+    retentionSeconds: config.files.retentionSeconds,
+  });
   return {
     store: new DynamoDbBatchStore(dynamodb, config.jobs.tableName),
     uploads: new DynamoDbUploadStore(dynamodb, config.jobs.tableName),

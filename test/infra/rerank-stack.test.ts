@@ -387,7 +387,7 @@ describe('least-privilege IAM', () => {
     const objectResources = JSON.stringify(s3Statements.find((st) => actionsOf(st).includes('s3:PutObject'))!.Resource);
     // Every prefix the S3 FileStore writes: the grant is built from its list (usage/ was once missing).
     for (const prefix of S3_FILE_KEY_PREFIXES) expect(objectResources).toContain(`/${prefix}*`);
-    expect(S3_FILE_KEY_PREFIXES).toEqual(['files/', 'owners/', 'usage/', 'derived/']);
+    expect(S3_FILE_KEY_PREFIXES).toEqual(['files/', 'owners/', 'usage/', 'derived/', 'derived-due/']);
     expect(JSON.stringify(s3Statements.find((st) => actionsOf(st).includes('s3:ListBucket'))!.Resource)).not.toContain('/');
     expect(tableGrants(api)).toEqual({
       'JOB#*': ['GetItem', 'PutItem', 'Query', 'UpdateItem'],

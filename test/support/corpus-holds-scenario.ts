@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { keyIdOf } from '../../shared/auth/api-key.js';
+import { FileNotFoundError } from '../../shared/files/file-errors.js';
 import type { ByteRange } from '../../shared/files/file-store.js';
 import type { QuotaLedger } from '../../shared/quota/quota-ledger.js';
 import { createBm25Scorer } from '../../shared/scoring/lexical/index.js';
@@ -82,4 +83,65 @@ export async function expectCorpusDeletedMidAnalysis(quota?: QuotaLedger): Promi
     running_batches: 0,
     queued_pairs: 0,
   });
+}
+
+/** A file store whose full read of `fileId` has the file deleted after its first piece, and then fails as S3's would. */
+class DeleteWhilePlanning extends InMemoryFileStore {
+  fileId: string | undefined;
+  onFirstPiece: (() => Promise<void>) | undefined;
+
+  override async *read(id: string, range?: ByteRange): AsyncIterable<Uint8Array> {
+    for await (const piece of super.read(id, range)) {
+      yield piece;
+      const hook = this.onFirstPiece;
+      if (range === undefined && id === this.fileId && hook) {
+        this.onFirstPiece = undefined;
+        await hook();
+      }
+      if ((await this.get(id)) === undefined) throw new FileNotFoundError(id);
+    }
+  }
+}
+
+/**
+ * A corpus deleted while the planner reads it (to count and cut its documents): every line over it ends with
+ * `file_not_found` naming the file - not `invalid_request` ("not a file of yours", which a retried plan task would
+ * find) - and the batch completes without a failed task.
+ */
+export async function expectCorpusDeletedWhilePlanned(): Promise<void> {
+  const files = new DeleteWhilePlanning();
+  const base: TestRuntime = testRuntime({
+    scorers: [createBm25Scorer({ id: 'bm25' })],
+    apiKeys: ['key-a'],
+    limits: { maxQueryChars: 1000, maxDocumentChars: 1000 },
+    batches: { files },
+  });
+  const owner = keyIdOf('key-a');
+  const docs = Array.from({ length: 400 }, (_, i) => JSON.stringify(`document ${i} about python http clients`));
+  const corpus = await files.put(owner, 'corpus.jsonl', 'user_data', `${docs.join('\n')}\n`);
+  const input = await files.put(owner, 'in.jsonl', 'batch', `${corpusLine('c1', corpus.id)}\n${corpusLine('c2', corpus.id)}\n`);
+  files.fileId = corpus.id;
+  files.onFirstPiece = async () => {
+    expect((await call(base, 'DELETE', `/v1/files/${corpus.id}`, 'key-a')).status).toBe(200);
+  };
+  const created = await call(base, 'POST', '/v1/batches', 'key-a', {
+    input_file_id: input.id,
+    endpoint: '/v1/rerank',
+    completion_window: '24h',
+  });
+  expect(created.status).toBe(200);
+  await (base.batches as BatchLane).queue.run();
+  expect(files.onFirstPiece).toBeUndefined();
+  const done = await call(base, 'GET', `/v1/batches/${created.body['id']}`, 'key-a');
+  expect(done.body).toMatchObject({ status: 'completed', request_counts: { total: 2, completed: 0, failed: 2 } });
+  const lines = files
+    .text(done.body['error_file_id'] as string)
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Loose);
+  expect(lines.map((line) => [line['custom_id'], line['error']['code']])).toEqual([
+    ['c1', 'file_not_found'],
+    ['c2', 'file_not_found'],
+  ]);
+  for (const line of lines) expect(line['error']['message']).toContain(`'${corpus.id}' was deleted`);
 }

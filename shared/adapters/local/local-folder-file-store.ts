@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, type Dir, type WriteStream } from 'node:fs';
+import { mkdir, opendir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { FileNotFoundError, FileTooLargeError } from '../../files/file-errors.js';
@@ -165,7 +165,6 @@ export class LocalFolderFileStore implements FileStore {
     return { files: records.length, bytes: records.reduce((sum, r) => sum + r.bytes, 0) };
   }
 
-  /** Every file the folder holds now, of every key (what the quota ledger starts from after a restart). */
   /** The objects derived from a file that the folder holds (whole ones: a `.partial` is a write that never finished). */
   async storedDerived(fileId: string): Promise<{ readonly name: string; readonly bytes: number }[]> {
     const folder = join(this.#dir, 'derived', fileId);
@@ -179,6 +178,7 @@ export class LocalFolderFileStore implements FileStore {
     return Promise.all(whole.map(async (name) => ({ name, bytes: (await stat(join(folder, name))).size })));
   }
 
+  /** Every file the folder holds now, of every key (what the quota ledger starts from after a restart). */
   async storedFiles(): Promise<FileRecord[]> {
     let names: string[];
     try {
@@ -190,20 +190,34 @@ export class LocalFolderFileStore implements FileStore {
     return records.filter((r): r is FileRecord => r !== undefined);
   }
 
+  /**
+   * The expiry sweep: deletes files past their `expiresAt` (their derived objects with them), then the derived objects
+   * of files that are gone (a shard whose write raced the file's delete), so none outlives its file. Returns the files
+   * deleted. A folder is read one name at a time.
+   */
   async deleteExpired(): Promise<number> {
-    let names: string[];
-    try {
-      names = await readdir(join(this.#dir, 'records'));
-    } catch {
-      return 0;
-    }
     let deleted = 0;
-    for (const name of names) {
+    for await (const name of this.#names('records')) {
       const id = name.replace(/\.json$/, '');
       const record = await this.#readRecord(id);
       if (record !== undefined && this.#expired(record) && (await this.delete(id))) deleted += 1;
     }
+    for await (const id of this.#names('derived')) {
+      // A file id's folder only: its record is written before anything is derived from it, so a missing one is gone.
+      if (FILE_ID.test(id) && (await this.#readRecord(id)) === undefined)
+        await rm(join(this.#dir, 'derived', id), { recursive: true, force: true });
+    }
     return deleted;
+  }
+
+  async *#names(folder: string): AsyncIterable<string> {
+    let dir: Dir;
+    try {
+      dir = await opendir(join(this.#dir, folder));
+    } catch {
+      return;
+    }
+    for await (const entry of dir) yield entry.name;
   }
 
   async #ownedRecords(ownerKeyId: string): Promise<FileRecord[]> {

@@ -6,7 +6,7 @@ import { FILE_PURPOSES, type FilePurpose, type ListedFile } from '../../files/fi
  * counts it against the key's quotas. Every prefix the store writes is in S3_FILE_KEY_PREFIXES: the bucket's IAM
  * grant is built from that list, so a new prefix cannot be written here and forgotten there.
  */
-export const S3_FILE_KEY_PREFIXES = ['files/', 'owners/', 'usage/', 'derived/'] as const;
+export const S3_FILE_KEY_PREFIXES = ['files/', 'owners/', 'usage/', 'derived/', 'derived-due/'] as const;
 const [CONTENT_PREFIX, OWNERS_PREFIX, USAGE_PREFIX, DERIVED_PREFIX] = S3_FILE_KEY_PREFIXES;
 
 const TIME_DIGITS = 12;
@@ -25,6 +25,21 @@ export const contentKey = (fileId: string): string => `${CONTENT_PREFIX}${fileId
 /** Objects derived from a file (a corpus' stored analysis shards): `derived/<id>/<name>`, listed and deleted with it. */
 export const derivedPrefix = (fileId: string): string => `${DERIVED_PREFIX}${fileId}/`;
 export const derivedKey = (fileId: string, name: string): string => `${derivedPrefix(fileId)}${name}`;
+
+/**
+ * When a file's derived objects are due to go: an empty object `derived-due/<epoch second>-<id>`, so the expiry sweep
+ * finds what is due with one ascending listing that stops at the first key past now. The bucket's lifecycle rule counts
+ * from each object's creation, and a corpus is analysed days after its upload, so it cannot expire them with the file.
+ */
+export const DERIVED_DUE_PREFIX = S3_FILE_KEY_PREFIXES[4];
+export const derivedDueKey = (fileId: string, dueAt: number): string =>
+  `${DERIVED_DUE_PREFIX}${String(Math.max(0, Math.floor(dueAt))).padStart(TIME_DIGITS, '0')}-${fileId}`;
+
+/** The time and file a due key names; undefined for a key of another shape. */
+export function parseDerivedDueKey(key: string): { readonly dueAt: number; readonly fileId: string } | undefined {
+  const match = /^derived-due\/(\d+)-(file-[0-9a-f]{24})$/.exec(key);
+  return match ? { dueAt: Number(match[1]), fileId: match[2]! } : undefined;
+}
 
 /** Owner ids are hex digests here, but encoding keeps any id from adding a `/` level. */
 export const ownerIndexPrefix = (ownerKeyId: string, order: ListOrder): string =>

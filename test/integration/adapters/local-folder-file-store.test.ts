@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -117,6 +117,21 @@ describe('LocalFolderFileStore', () => {
     expect(await store.deleteExpired()).toBe(1);
     expect(existsSync(join(dir, 'content', expiring.id))).toBe(false);
     expect(await store.get(kept.id)).toBeDefined();
+  });
+
+  it("removes a file's derived objects in the sweep when it expires, and those a write left after its delete", async () => {
+    const expiring = await put(store, 'a', 'corpus', { expiresAt: clock.now + 60 });
+    const deleted = await put(store, 'a', 'corpus');
+    const kept = await put(store, 'a', 'corpus');
+    for (const file of [expiring, deleted, kept]) await store.putDerived(file.id, 'shard-0', Buffer.from('shard'));
+    expect(await store.delete(deleted.id)).toBe(true);
+    // A shard write that passed its file check before the delete lands after it.
+    mkdirSync(join(dir, 'derived', deleted.id), { recursive: true });
+    writeFileSync(join(dir, 'derived', deleted.id, 'shard-1'), 'late');
+    clock.now += 61;
+    expect(await store.deleteExpired()).toBe(1);
+    expect(readdirSync(join(dir, 'derived'))).toEqual([kept.id]);
+    expect(Buffer.from((await store.readDerived(kept.id, 'shard-0'))!).toString()).toBe('shard');
   });
 
   it('never turns an id into a path: traversal and malformed ids find nothing', async () => {

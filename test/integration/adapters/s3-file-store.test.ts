@@ -3,12 +3,14 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3DeleteKeysError } from '../../../shared/adapters/s3/s3-delete-keys.js';
 import { MAX_S3_USER_METADATA_BYTES, toObjectMetadata } from '../../../shared/adapters/s3/s3-file-metadata.js';
+import { derivedDueKey } from '../../../shared/adapters/s3/s3-file-keys.js';
 import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
 import { DEFAULT_FILE_LIMITS } from '../../../shared/files/file-limits.js';
 import { MIN_S3_PART_BYTES } from '../../../shared/adapters/s3/s3-multipart-writer.js';
@@ -47,7 +49,7 @@ afterAll(async () => {
  */
 function probeClient(endpoint: string) {
   const probeClient = new S3Client({ ...localAwsConfig(endpoint), forcePathStyle: true });
-  const state = { client: probeClient, commands: [] as string[], denied: (_key: string) => false };
+  const state = { client: probeClient, commands: [] as string[], deleteSizes: [] as number[], denied: (_key: string) => false };
   probeClient.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as { Key?: string; Delete?: { Objects?: { Key?: string }[] } };
@@ -56,6 +58,7 @@ function probeClient(endpoint: string) {
         new S3ServiceException({ name: 'AccessDenied', $fault: 'client', $metadata: { httpStatusCode: 403 }, message: 'Access Denied' });
       if (context.commandName === 'PutObjectCommand' && state.denied(input.Key ?? '')) throw accessDenied();
       if (context.commandName !== 'DeleteObjectsCommand' || input.Delete?.Objects === undefined) return next(args);
+      state.deleteSizes.push(input.Delete.Objects.length);
       const refused = input.Delete.Objects.filter((o) => state.denied(o.Key ?? ''));
       input.Delete.Objects = input.Delete.Objects.filter((o) => !state.denied(o.Key ?? ''));
       const result = await next(args);
@@ -187,6 +190,74 @@ describe('S3FileStore on moto S3', () => {
     expect(await store.get(record.id)).toBeUndefined();
     expect((await store.list('key-expiry', { limit: 10 })).files).toHaveLength(0);
     await expect(readAll(store, record.id)).rejects.toBeInstanceOf(FileNotFoundError);
+  });
+
+  it("removes a file's derived objects in the expiry sweep once the file expires, whenever they were written", async () => {
+    const corpus = await writeFile(store, [Buffer.from('doc\n')], {
+      ownerKeyId: 'key-derived-expiry',
+      purpose: 'user_data',
+      expiresAt: clock + 60,
+    });
+    const later = await writeFile(store, [Buffer.from('doc\n')], {
+      ownerKeyId: 'key-derived-expiry',
+      purpose: 'user_data',
+      expiresAt: clock + 600,
+    });
+    // Written well after the upload (as an analysis is): S3's lifecycle would keep these for its days from now.
+    clock += 50;
+    await store.putDerived(corpus.id, 'corpus.v1.shard-0', Buffer.from('shard 0'));
+    await store.putDerived(corpus.id, 'corpus.v1.shard-1', Buffer.from('shard 1'));
+    await store.putDerived(later.id, 'corpus.v1.shard-0', Buffer.from('kept'));
+    expect(await keysUnder(`derived/${corpus.id}/`)).toHaveLength(2);
+    await store.deleteExpired();
+    expect(await keysUnder(`derived/${corpus.id}/`)).toHaveLength(2);
+    clock += 11;
+    expect(await store.deleteExpired()).toBeGreaterThanOrEqual(1);
+    expect(await keysUnder(`derived/${corpus.id}/`)).toEqual([]);
+    expect((await keysUnder('derived-due/')).filter((key) => key.endsWith(corpus.id))).toEqual([]);
+    // A file not yet expired keeps its derived objects and its due key; a second run changes nothing.
+    expect(await keysUnder(`derived/${later.id}/`)).toEqual([`derived/${later.id}/corpus.v1.shard-0`]);
+    expect((await keysUnder('derived-due/')).filter((key) => key.endsWith(later.id))).toHaveLength(1);
+    await store.deleteExpired();
+    expect(Buffer.from((await store.readDerived(later.id, 'corpus.v1.shard-0'))!).toString()).toBe('kept');
+  });
+
+  it('removes in the next sweep a derived object written after its file was deleted (a write that raced the delete)', async () => {
+    const corpus = await writeFile(store, [Buffer.from('doc\n')], {
+      ownerKeyId: 'key-derived-race',
+      purpose: 'user_data',
+      expiresAt: clock + 3600,
+    });
+    await store.putDerived(corpus.id, 'corpus.v1.shard-0', Buffer.from('shard'));
+    expect(await store.delete(corpus.id)).toBe(true);
+    expect(await keysUnder(`derived/${corpus.id}/`)).toEqual([]);
+    // The racing write passed its file check before the delete and lands after it.
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `derived/${corpus.id}/corpus.v1.shard-1`, Body: 'late' }));
+    expect(await store.deleteExpired()).toBeGreaterThanOrEqual(1);
+    expect(await keysUnder(`derived/${corpus.id}/`)).toEqual([]);
+    // Its delete's due key is settled; the one due at its expiry stays, harmless, for that run.
+    expect((await keysUnder('derived-due/')).filter((key) => key.endsWith(corpus.id))).toEqual([derivedDueKey(corpus.id, clock + 3600)]);
+  });
+
+  it("removes more than one page (1,000) of a file's derived objects, a DeleteObjects of at most 1,000 keys each", async () => {
+    const corpus = await writeFile(store, [Buffer.from('doc\n')], {
+      ownerKeyId: 'key-derived-pages',
+      purpose: 'user_data',
+      expiresAt: clock + 60,
+    });
+    await store.putDerived(corpus.id, 'shard-0', Buffer.from('x'));
+    const names = Array.from({ length: 1004 }, (_, i) => `derived/${corpus.id}/shard-${i + 1}`);
+    for (let at = 0; at < names.length; at += 50) {
+      await Promise.all(names.slice(at, at + 50).map((Key) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key, Body: 'x' }))));
+    }
+    const probed = new S3FileStore(probe!.client, BUCKET, { now: () => clock });
+    probe!.deleteSizes.length = 0;
+    clock += 61;
+    await probed.deleteExpired();
+    const left = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: `derived/${corpus.id}/` }));
+    expect(left.KeyCount ?? 0).toBe(0);
+    expect(probe!.deleteSizes.every((size) => size <= 1000)).toBe(true);
+    expect(probe!.deleteSizes.reduce((sum, size) => sum + size, 0)).toBeGreaterThanOrEqual(1005);
   });
 
   it('answers ids it never issued as missing, never as an S3 key a caller chose', async () => {

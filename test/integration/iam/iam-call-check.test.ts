@@ -25,7 +25,7 @@ import type { TemplateJson } from '../../support/iam/template-roles.js';
 /**
  * The IAM check itself, on a real flow: the API handler stores, lists, serves (a presigned URL) and deletes a file on
  * moto's S3 with a key looked up in DynamoDB Local, and the edge authorizer checks that key. Every call is allowed by
- * the synthesized template; the same calls against the template with `usage/*` taken out of the files grant, or with
+ * the synthesized template; the same calls against the template with `usage/*` or `derived-due/*` taken out of the files grant, or with
  * a LeadingKeys condition narrowed, are denied - which is what makes the emulator suites' afterAll checks worth having.
  */
 let stack: LocalAwsStack;
@@ -112,10 +112,11 @@ beforeAll(async () => {
   };
   expect(await batchWorker({ Records: [record] } as unknown as SQSEvent, localLambdaContext())).toEqual({ batchItemFailures: [] });
   expect((await call('GET', `/v1/batches/${batchId}`)).body['status']).toBe('failed');
-  const scheduled = { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as unknown as ScheduledEvent;
-  expect(await batchWorker(scheduled, localLambdaContext())).toEqual({ expired: 0 });
   expect((await call('GET', '/v1/batches')).status).toBe(200);
   expect((await call('DELETE', `/v1/files/${id}`)).body).toMatchObject({ deleted: true });
+  // The schedule's run after the delete settles the file's due key (its derived objects' expiry sweep).
+  const scheduled = { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} } as unknown as ScheduledEvent;
+  expect(await batchWorker(scheduled, localLambdaContext())).toEqual({ expired: 0, filesSwept: 1 });
   flowCalls = [...recordedCalls()];
 });
 
@@ -139,6 +140,9 @@ describe('the IAM check of recorded AWS calls against the synthesized template',
         'batchWorker dynamodb:Query',
         'batchWorker dynamodb:PutItem',
         'batchWorker dynamodb:DeleteItem',
+        'batchWorker s3:GetObject',
+        'batchWorker s3:ListBucket',
+        'batchWorker s3:DeleteObject',
         'api sqs:SendMessage',
       ]),
     );
@@ -153,6 +157,22 @@ describe('the IAM check of recorded AWS calls against the synthesized template',
     expect(denials).toEqual([
       expect.stringMatching(/^api: s3:DeleteObject on arn:aws:s3:::rerank-files-[0-9a-f]+\/usage\/.* \(DeleteObjects, implicit-deny\)$/),
       expect.stringMatching(/^api: s3:PutObject on arn:aws:s3:::rerank-files-[0-9a-f]+\/usage\/.* \(PutObject, implicit-deny\)$/),
+    ]);
+  });
+
+  it('fails when derived-due/* is taken out of the files grant: the due key write and the sweep that settles it are denied', () => {
+    const withoutDue = editStatements(synthesizedTemplate(), (statement) => {
+      if (Array.isArray(statement['Resource']))
+        statement['Resource'] = statement['Resource'].filter((r) => !JSON.stringify(r).includes('/derived-due/*'));
+    });
+    const denials = checkCalls(flowCalls, withoutDue, stack.env).denials;
+    expect(denials).toEqual([
+      expect.stringMatching(
+        /^api: s3:PutObject on arn:aws:s3:::rerank-files-[0-9a-f]+\/derived-due\/\d+-file-[0-9a-f]+ \(PutObject, implicit-deny\)$/,
+      ),
+      expect.stringMatching(
+        /^batchWorker: s3:DeleteObject on arn:aws:s3:::rerank-files-[0-9a-f]+\/derived-due\/\d+-file-[0-9a-f]+ \(DeleteObjects, implicit-deny\)$/,
+      ),
     ]);
   });
 

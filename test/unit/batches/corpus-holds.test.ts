@@ -5,7 +5,7 @@ import { storeDerived } from '../../../shared/batches/batch-quota.js';
 import { FileNotFoundError } from '../../../shared/files/file-errors.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { batchTestRuntime } from '../../support/batch-test-runtime.js';
-import { expectCorpusDeletedMidAnalysis } from '../../support/corpus-holds-scenario.js';
+import { expectCorpusDeletedMidAnalysis, expectCorpusDeletedWhilePlanned } from '../../support/corpus-holds-scenario.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
 import { call, type Loose } from '../../support/queued-pairs-scenario.js';
 
@@ -21,6 +21,10 @@ const corpusLine = (customId: string, fileId: string, query: string) =>
 describe("a corpus' stored analysis on the key's ledger", () => {
   it('ends the lines of a corpus deleted mid-analysis with file_not_found, holding nothing for the shard (never a dead-letter)', async () => {
     await expectCorpusDeletedMidAnalysis();
+  });
+
+  it('ends the lines of a corpus deleted while the planner reads it with file_not_found, not invalid_request', async () => {
+    await expectCorpusDeletedWhilePlanned();
   });
 
   it('takes no hold for a file that is gone, and gives back the hold of a write that fails', async () => {

@@ -96,6 +96,64 @@ describe('invalid UTF-8 in a batch input line is an error line naming the byte o
   });
 });
 
+describe('invalid UTF-8 in a corpus line is an error line for each batch line over it, naming the corpus line and byte offset', () => {
+  it('fails the lines over that corpus and scores a line over another', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const owner = keyIdOf('key-a');
+    const badDoc = Buffer.concat([Buffer.from('"caf'), Buffer.from([0xe9]), Buffer.from(' au lait"')]);
+    const bad = await rt.files.put(
+      owner,
+      'bad.jsonl',
+      'user_data',
+      Buffer.concat([Buffer.from('"python http"\n'), badDoc, Buffer.from('\n')]),
+    );
+    const good = await rt.files.put(owner, 'good.jsonl', 'user_data', '"python http"\n"lemon cake"\n');
+    const line = (customId: string, fileId: string) =>
+      JSON.stringify({
+        custom_id: customId,
+        method: 'POST',
+        url: '/v1/rerank',
+        body: { model: 'bm25', query: 'python', documents_file_id: fileId },
+      });
+    const input = await rt.files.put(
+      owner,
+      'in.jsonl',
+      'batch',
+      [line('b1', bad.id), line('g', good.id), line('b2', bad.id)].join('\n') + '\n',
+    );
+    const auth = { authorization: 'Bearer key-a' };
+    const create = await rt.app.handle(
+      apiGatewayEvent({
+        path: '/v1/batches',
+        json: { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' },
+        headers: auth,
+      }),
+    );
+    const id = (JSON.parse(create.body as string) as { id: string }).id;
+    await rt.queue.run();
+    const done = JSON.parse(
+      (await rt.app.handle(apiGatewayEvent({ method: 'GET', path: `/v1/batches/${id}`, headers: auth }))).body as string,
+    ) as {
+      request_counts: unknown;
+      error_file_id: string;
+    };
+    expect(done.request_counts).toMatchObject({ total: 3, completed: 1, failed: 2 });
+    const errors = rt.files
+      .text(done.error_file_id)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { custom_id: string; error: { code: string; message: string } });
+    expect(errors.map((e) => [e.custom_id, e.error.code])).toEqual([
+      ['b1', 'invalid_request'],
+      ['b2', 'invalid_request'],
+    ]);
+    for (const error of errors)
+      expect(error.error.message).toContain(
+        'documents_file_id line 2 is not valid UTF-8: an invalid byte sequence starts at byte offset 4',
+      );
+  });
+});
+
 describe('invalidUtf8Offset', () => {
   it('finds the first byte of the first ill-formed sequence, as TextDecoder refuses them', () => {
     const at = (...bytes: number[]) => invalidUtf8Offset(Uint8Array.from(bytes));
