@@ -19,6 +19,14 @@ export interface SqsPollerOptions {
    * queue's visibility timeout, which keeps local retries fast. Unset = Lambda's behaviour.
    */
   readonly retryDelaySeconds?: number;
+  /**
+   * When set, a received batch keeps its messages invisible for this many seconds from each renewal (every quarter of
+   * it) until it is acknowledged: on AWS the queue's visibility timeout is 6x the worker's timeout, so SQS never delivers
+   * a message again while a delivery of it still runs. A test queue's short visibility timeout (which brings back a lost
+   * receive or a dropped delete quickly) would otherwise also expire under a slow handler on a loaded machine, and each
+   * such extra delivery spends one of the message's receives towards the dead-letter queue. Unset = no renewal.
+   */
+  readonly holdSeconds?: number;
   /** Receive/delete errors; the loop backs off and continues. Defaults to console.error. */
   readonly onError?: (error: unknown) => void;
 }
@@ -62,7 +70,8 @@ export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
         );
         if (Messages.length === 0) continue;
         const records = Messages.map((m) => toSqsRecord(m, eventSourceARN));
-        const failedIds = await invoke(handler, records, onError);
+        const release = options.holdSeconds === undefined ? () => {} : hold(client, queueUrl, records, options.holdSeconds);
+        const failedIds = await invoke(handler, records, onError).finally(release);
         await acknowledge(client, queueUrl, records, failedIds, options.retryDelaySeconds);
       } catch (error) {
         if (stopping) break;
@@ -80,6 +89,15 @@ export function startSqsPoller(options: SqsPollerOptions): SqsPoller {
       return done;
     },
   };
+}
+
+/** Renews the records' visibility every quarter of `seconds` until released; a failed renewal waits for the next. */
+function hold(client: SQSClient, queueUrl: string, records: SQSRecord[], seconds: number): () => void {
+  const entries = records.map((r, i) => ({ Id: String(i), ReceiptHandle: r.receiptHandle, VisibilityTimeout: seconds }));
+  const renew = () => void client.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries })).catch(() => {});
+  renew();
+  const timer = setInterval(renew, (seconds * 1000) / 4);
+  return () => clearInterval(timer);
 }
 
 /** The ids the handler failed; as in Lambda, a throw or an unknown/empty identifier fails the whole batch. */

@@ -24,6 +24,7 @@ import type { LocalAwsStack } from '../../emulators/local-aws-stack.js';
 import { localAwsConfig } from '../../emulators/local-aws-config.js';
 import { hashSeed, seededRandom } from '../../eval/seeded-random.js';
 import { StalledError, waitForProgress } from '../../support/wait-for-progress.js';
+import { DELIVERY_HOLD_SECONDS, RunningDeliveries } from './delivery-hold.js';
 import { FaultCounts } from './fault-counts.js';
 import { FileWrites } from './file-writes.js';
 
@@ -268,6 +269,7 @@ async function runOnce(
     }
   };
   const onError = (error: unknown) => counts.add(`poller: error reported by the loop (${(error as Error).name})`);
+  const running = new RunningDeliveries(counts);
   const pollers: SqsPoller[] = Array.from({ length: options.pollers }, () =>
     startSqsPoller({
       client: sqs,
@@ -276,10 +278,11 @@ async function runOnce(
       waitTimeSeconds: 1,
       concurrency: options.pollerConcurrency,
       retryDelaySeconds: 0,
+      holdSeconds: DELIVERY_HOLD_SECONDS,
       onError,
       handler: perRecord(async (record) => {
         deliveries++;
-        await runRecord(record.body, Number(record.attributes.ApproximateReceiveCount));
+        await running.track(record.messageId, () => runRecord(record.body, Number(record.attributes.ApproximateReceiveCount)));
       }),
     }),
   );
@@ -290,6 +293,7 @@ async function runOnce(
       batchSize: 10,
       waitTimeSeconds: 1,
       retryDelaySeconds: 0,
+      holdSeconds: DELIVERY_HOLD_SECONDS,
       onError,
       handler: perRecord(async (record) => {
         counts.add('dead-letter: task moved to the DLQ');

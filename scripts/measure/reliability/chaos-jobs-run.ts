@@ -22,6 +22,7 @@ import { StalledError, waitForProgress } from '../../support/wait-for-progress.j
 import type { LocalAwsStack } from '../../emulators/local-aws-stack.js';
 import { hashSeed, seededRandom } from '../../eval/seeded-random.js';
 import { chaosRecordHandler, poisonQuery, poisonedChunk, type WorkerFaultRates } from './chaos-worker.js';
+import { DELIVERY_HOLD_SECONDS } from './delivery-hold.js';
 import { FaultCounts } from './fault-counts.js';
 import { injectSdkFaults, type SdkFaultRates } from './sdk-fault-injector.js';
 
@@ -173,6 +174,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
       waitTimeSeconds: 1,
       concurrency: options.pollerConcurrency,
       retryDelaySeconds: 0,
+      holdSeconds: DELIVERY_HOLD_SECONDS,
       onError,
       // One processor per invocation, as one Lambda container handles one batch at a time.
       handler: (event: SQSEvent) => {
@@ -191,6 +193,7 @@ export async function runChaosJobs(stack: LocalAwsStack, runtime: ServiceRuntime
       batchSize: 10,
       waitTimeSeconds: 1,
       retryDelaySeconds: 0,
+      holdSeconds: DELIVERY_HOLD_SECONDS,
       onError,
       handler: async (event: SQSEvent): Promise<SQSBatchResponse> => {
         const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
