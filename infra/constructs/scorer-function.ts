@@ -102,6 +102,7 @@ export class ScorerFunction extends Construct {
         sourceMap: SCORER_ESBUILD.sourceMap,
         sourcesContent: SCORER_ESBUILD.sourcesContent,
         externalModules: [...SCORER_ESBUILD.externalModules],
+        esbuildArgs: { '--alias': Object.entries(SCORER_ESBUILD.alias).map(([from, to]) => `${from}=${to}`) },
         forceDockerBundling: false,
         commandHooks: {
           beforeBundling: () => [],

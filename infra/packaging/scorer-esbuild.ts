@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { BuildOptions } from 'esbuild';
 
@@ -19,6 +20,23 @@ const ESM_REQUIRE_BANNER =
   "import { createRequire as __rerankCreateRequire } from 'node:module'; const require = __rerankCreateRequire(import.meta.url);";
 
 /**
+ * Node built-ins the bundle reaches through a CommonJS shim (lazy-builtins/) instead of an ESM import. An ESM bundle
+ * keeps every `import` of a built-in at its top, so the AWS SDK's and the X-Ray SDK's would load node:http and
+ * node:https at every cold start even though their own code is initialized only at a first AWS call (aws-backend.ts):
+ * importing node:http as ESM reads each of its exports, which loads Node's bundled fetch (undici), ~0.1 s of CPU, and
+ * node:https loads TLS. Through the shim they load where the code that needs them is first evaluated.
+ */
+export const LAZY_BUILTINS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['http', 'https'].flatMap((name) => {
+    const shim = fileURLToPath(new URL(`./lazy-builtins/node-${name}.cjs`, import.meta.url));
+    return [
+      [`node:${name}`, shim],
+      [name, shim],
+    ];
+  }),
+);
+
+/**
  * One esbuild configuration for both packagings, so a container image runs the code a zip would: ESM for the
  * runtime's Node, minified with source maps, onnxruntime-node external (its pruned copy is added beside the bundle).
  * The AWS SDK is bundled: the deployed code runs the SDK versions the tests ran, not the runtime's copy.
@@ -31,6 +49,7 @@ export const SCORER_ESBUILD = {
   sourceMap: true,
   sourcesContent: false,
   externalModules: ['onnxruntime-node'],
+  alias: LAZY_BUILTINS,
   /** The file NodejsFunction writes for ESM: the zip functions' handler is `index.handler`. */
   outFile: 'index.mjs',
 } as const;
@@ -53,6 +72,7 @@ export function scorerEsbuildOptions(entry: string, outfile: string): BuildOptio
     sourcemap: SCORER_ESBUILD.sourceMap,
     sourcesContent: SCORER_ESBUILD.sourcesContent,
     external: [...SCORER_ESBUILD.externalModules],
+    alias: { ...SCORER_ESBUILD.alias },
     logLevel: 'warning',
   };
 }

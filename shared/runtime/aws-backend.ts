@@ -1,61 +1,112 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
-import { DynamoDbJobStore } from '../adapters/dynamodb/dynamodb-job-store.js';
-import { DynamoDbUploadStore } from '../adapters/dynamodb/dynamodb-upload-store.js';
-import { DynamoDbQuotaLedger } from '../adapters/dynamodb/dynamodb-quota-ledger.js';
-import { DynamoDbApiKeyStore } from '../adapters/dynamodb/keys/dynamodb-api-key-store.js';
-import type { QuotaLedger } from '../quota/quota-ledger.js';
-import { DynamoDbRateLimiter } from '../adapters/dynamodb/keys/dynamodb-rate-limiter.js';
-import { S3FileStore } from '../adapters/s3/s3-file-store.js';
-import { SqsTaskQueue } from '../adapters/sqs/sqs-task-queue.js';
-import type { BatchTask } from '../batches/batch-model.js';
+import type { ApiKeyStore } from '../auth/api-key-store.js';
+import type { RateLimiter } from '../auth/rate-limiter.js';
 import { DEFAULT_BATCH_LIMITS } from '../batches/batch-limits.js';
+import type { BatchStore } from '../batches/batch-store.js';
+import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
 import type { ServiceConfig } from '../config/service-config.js';
-import type { JobTask } from '../jobs/job-model.js';
-import { traceClient } from '../observability/tracer.js';
+import type { ChunkLedger } from '../engine/chunk-ledger.js';
+import type { FileStore } from '../files/file-store.js';
+import type { UploadStore } from '../files/upload-store.js';
+import type { ChunkQueue } from '../jobs/chunk-queue.js';
+import type { JobStore } from '../jobs/job-store.js';
+import type { QuotaLedger } from '../quota/quota-ledger.js';
 import type { Backend } from './backend.js';
 import type { BatchRuntime } from './batch-runtime.js';
+import { buildOnce } from './build-once.js';
+import { deferredPort, type PortShape } from './deferred-port.js';
+
+const LEDGER: PortShape<ChunkLedger> = {
+  putChunkScores: 'promise',
+  readChunkScores: 'stream',
+  deleteChunkScores: 'promise',
+  countChunks: 'promise',
+};
+const QUEUE: PortShape<ChunkQueue & BatchTaskQueue> = { send: 'promise' };
+const JOB_STORE: PortShape<JobStore> = {
+  create: 'promise',
+  get: 'promise',
+  getDocuments: 'promise',
+  complete: 'promise',
+  fail: 'promise',
+  getResult: 'promise',
+};
+const KEYS: PortShape<ApiKeyStore> = { create: 'promise', findByKey: 'promise', list: 'promise', revoke: 'promise' };
+const RATE_LIMITER: PortShape<RateLimiter> = { consume: 'promise' };
+const QUOTA: PortShape<QuotaLedger> = {
+  reserve: 'promise',
+  replace: 'promise',
+  release: 'promise',
+  releaseExpired: 'promise',
+  releaseWhere: 'promise',
+  usage: 'promise',
+};
+const BATCH_STORE: PortShape<BatchStore> = {
+  ...LEDGER,
+  create: 'promise',
+  get: 'promise',
+  list: 'promise',
+  listActive: 'promise',
+  update: 'promise',
+  leaseFinalize: 'promise',
+  putRequest: 'promise',
+  getRequest: 'promise',
+  readRequests: 'stream',
+  putResult: 'promise',
+  getResult: 'promise',
+  readResults: 'stream',
+  countResults: 'promise',
+  dropWork: 'promise',
+};
+const UPLOADS: PortShape<UploadStore> = { create: 'promise', get: 'promise', addPart: 'promise', end: 'promise', pendingCount: 'promise' };
+const FILES: PortShape<FileStore> = {
+  openWriter: 'promise',
+  get: 'promise',
+  list: 'promise',
+  read: 'stream',
+  delete: 'promise',
+  usage: 'promise',
+  deleteExpired: 'promise',
+  putDerived: 'promise',
+  readDerived: 'promise',
+};
+
+/** Batches exist on AWS once the stack names their queue and the bucket (RERANK_BATCH_QUEUE_URL, RERANK_FILES_BUCKET). */
+export const awsBatchesConfigured = (config: ServiceConfig): boolean =>
+  Boolean(config.jobs.batchQueueUrl && config.files.bucket && config.jobs.tableName);
+
+const loadAwsAdapters = async (config: ServiceConfig): Promise<Backend> => (await import('./aws-adapters.js')).awsAdapters(config);
 
 /**
- * The `aws` backend: jobs, chunks, keys, batches and uploads on the one DynamoDB table, chunk and batch tasks on
- * SQS, files in the S3 bucket. Batches only once the stack names their queue and the bucket (RERANK_BATCH_QUEUE_URL,
- * RERANK_FILES_BUCKET). Endpoints come from the SDK's own settings (AWS_ENDPOINT_URL_S3 / _SQS / _DYNAMODB point
- * them at emulators); every client is traced (X-Ray subsegments, a no-op where tracing is off).
+ * The `aws` backend (DynamoDB, SQS, S3: aws-adapters.ts) behind ports that load it at their first call. A synchronous
+ * request with an operator key calls none of them, so the API function's cold start never evaluates the AWS SDK: its
+ * clients and commands are a third of the bundle. `load` is for tests.
  */
-export function awsBackend(config: ServiceConfig): Backend {
-  const jobs = config.jobs;
-  const dynamodb = traceClient(new DynamoDBClient({}));
-  const sqs = traceClient(new SQSClient({}));
-  const table = jobs.tableName as string;
-  const quota = new DynamoDbQuotaLedger(dynamodb, table);
-  return {
-    store: new DynamoDbJobStore(table, dynamodb),
-    chunks: new DynamoDbBatchStore(dynamodb, table, { retentionSeconds: jobs.ttlSeconds }),
-    queue: new SqsTaskQueue<JobTask>(sqs, jobs.queueUrl as string, 'chunk', { maxMessageBytes: jobs.maxMessageBytes }),
-    keys: new DynamoDbApiKeyStore(table, dynamodb),
-    rateLimiter: new DynamoDbRateLimiter(table, dynamodb),
-    quota,
-    batches: awsBatches(config, dynamodb, sqs, quota),
+export function awsBackend(config: ServiceConfig, load: (config: ServiceConfig) => Promise<Backend> = loadAwsAdapters): Backend {
+  const adapters = buildOnce(() => load(config));
+  const batches = async (): Promise<BatchRuntime> => {
+    const loaded = (await adapters()).batches;
+    if (loaded === undefined) throw new Error('the aws backend built no batches although their queue and bucket are configured');
+    return loaded;
   };
-}
-
-function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSClient, quota: QuotaLedger): BatchRuntime | undefined {
-  const queueUrl = config.jobs.batchQueueUrl;
-  const bucket = config.files.bucket;
-  if (!queueUrl || !bucket || !config.jobs.tableName) return undefined;
-  const files = new S3FileStore(traceClient(new S3Client({ forcePathStyle: config.files.s3PathStyle })), bucket, {
-    retentionSeconds: config.files.retentionSeconds,
-  });
+  const files = deferredPort(async () => (await batches()).files!, FILES);
+  const quota = deferredPort(async () => (await adapters()).quota, QUOTA);
   return {
-    store: new DynamoDbBatchStore(dynamodb, config.jobs.tableName),
-    uploads: new DynamoDbUploadStore(dynamodb, config.jobs.tableName),
+    store: deferredPort(async () => (await adapters()).store, JOB_STORE),
+    chunks: deferredPort(async () => (await adapters()).chunks, LEDGER),
+    queue: deferredPort(async () => (await adapters()).queue, QUEUE),
+    keys: deferredPort(async () => (await adapters()).keys, KEYS),
+    rateLimiter: deferredPort(async () => (await adapters()).rateLimiter, RATE_LIMITER),
     quota,
-    queue: new SqsTaskQueue<BatchTask>(sqs, queueUrl, 'batch'),
-    limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
-    files,
-    // A download is a redirect to the object itself, so it is not squeezed through a 6 MB Lambda answer.
-    downloadUrl: (id, seconds) => files.presignedReadUrl(id, seconds),
+    batches: awsBatchesConfigured(config)
+      ? {
+          store: deferredPort(async () => (await batches()).store, BATCH_STORE),
+          uploads: deferredPort(async () => (await batches()).uploads!, UPLOADS),
+          quota,
+          queue: deferredPort(async () => (await batches()).queue, QUEUE),
+          limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
+          files,
+          downloadUrl: async (id, seconds) => (await batches()).downloadUrl!(id, seconds),
+        }
+      : undefined,
   };
 }

@@ -24,8 +24,8 @@ export interface ColdStartBundle {
 }
 
 /**
- * Bundles the API function of `checkout` as the stack does, by infra's own bundling CLI (`tool`: this checkout's, so
- * an older baseline commit is bundled with the same options). onnxruntime-node stays external and resolves from the
+ * Bundles the API function of `checkout` as the stack does, by the bundling CLI of `toolRoot`'s infra/ (a baseline
+ * checkout's own, so a change to the bundling options is measured as a change). onnxruntime-node stays external and resolves from the
  * checkout's node_modules, as the bundle's pruned copy of it resolves beside the bundle on Lambda.
  */
 export function buildColdStartBundle(checkout: string, toolRoot: string): ColdStartBundle {

@@ -77,7 +77,8 @@ async function main(): Promise<void> {
   if (values.baseline !== undefined) {
     const baseline = baselineCheckout(values.baseline);
     baselineCommit = baseline.commit;
-    builds.push({ build: 'baseline', bundle: buildColdStartBundle(baseline.dir, ROOT).outfile, nodeOptions: change.nodeOptions });
+    // Bundled by its own infra/: the bundling options are part of what a change may change.
+    builds.push({ build: 'baseline', bundle: buildColdStartBundle(baseline.dir, baseline.dir).outfile, nodeOptions: change.nodeOptions });
   }
   const stageRoot = path.join(ROOT, '.tmp', 'cold-start', 'shapes');
   const multi = values['multi-thread-shapes']?.split(',');

@@ -1,0 +1,3 @@
+/* global module, process */
+// node:https for the bundle (scorer-esbuild.ts, LAZY_BUILTINS): required where the bundled code first evaluates an import of it.
+module.exports = process.getBuiltinModule('node:https');
