@@ -3,6 +3,7 @@ import { REQUEST_EXAMPLES } from '../dialects/request-examples.js';
 import { DIALECTS } from '../dialects/dialects.js';
 import type { JsonSchema } from '../dialects/json-schema.js';
 import { batchCreateRequestBody, FILES_REQUEST_BODY, type FilesOperationName } from './batch-request-bodies.js';
+import { documentTags, rerankTags } from './operation-tags.js';
 import { healthSchema, jobViewSchema, modelListSchema, modelSchema, serviceInfoSchema } from './service-schemas.js';
 
 /**
@@ -216,8 +217,8 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
     };
   }
   return {
-    tags: [dialect.name],
-    summary: `Rerank (${dialect.name} dialect)`,
+    tags: rerankTags(route.path, route.method, all),
+    summary: `Rerank (${all.map((d) => d.name).join(', ')} ${all.length > 1 ? 'dialects, told apart by body or headers' : 'dialect'})`,
     ...(parameters.length > 0 ? { parameters } : {}),
     requestBody: body,
     responses: {
@@ -375,13 +376,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): OpenApiDocument 
     info: { title: 'rerank-service', version: '1', description: DESCRIPTION },
     servers: [{ url: '/', description: 'The host serving this document.' }],
     security: [{ bearerAuth: [] }],
-    tags: [
-      ...dialects.map((d) => ({ name: d.name, description: `The ${d.name} dialect` })),
-      { name: 'jobs', description: 'Queued rerank jobs' },
-      { name: 'files', description: 'Files and uploads (OpenAI Files/Uploads APIs): batch inputs, corpora and results' },
-      { name: 'batches', description: 'Batches (OpenAI Batches API): many rerank requests from one uploaded JSONL file' },
-      { name: 'service', description: 'Models, health and this document' },
-    ],
+    tags: documentTags(dialects),
     paths,
     components: {
       securitySchemes: {

@@ -65,6 +65,20 @@ afterAll(async () => {
   await server?.stop();
 });
 
+describe('the curl examples of docs/clients.md', () => {
+  const examples = curlExamples(readFileSync(join(ROOT, 'docs/clients.md'), 'utf8'));
+
+  it('answer what the page shows', async () => {
+    expect(examples.length).toBeGreaterThan(0);
+    const env = { ...process.env, AUTH: `Authorization: Bearer ${KEY}`, RERANK_KEY: KEY };
+    for (const example of examples) {
+      const command = example.command.replaceAll('localhost:3000', new URL(server.url).host);
+      const output = (await run('bash', ['-c', command], { env, maxBuffer: 1 << 20 })).stdout.trim();
+      expect(output, `${example.command}\nshown:  ${example.shown}\nactual: ${output}`).toMatch(shownPattern(example.shown!));
+    }
+  });
+});
+
 describe('the README examples', () => {
   const examples = curlExamples(readFileSync(join(ROOT, 'README.md'), 'utf8'));
 

@@ -185,3 +185,29 @@ describe('the OpenAPI document', () => {
     expect(JSON.parse(JSON.stringify(openApiDocument()))).toEqual(openApiDocument());
   });
 });
+
+describe('/docs sections: start here, then one per dialect, none empty', () => {
+  const operations = Object.entries(paths).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod).map(([method, op]) => ({ path, method, tags: (op['tags'] ?? []) as string[], op })),
+  );
+
+  it('lists "start here" first, holding POST /v1/rerank alone', () => {
+    const tags = (doc['tags'] as { name: string }[]).map((t) => t.name);
+    expect(tags[0]).toBe('start here');
+    expect(operations.filter((o) => o.tags.includes('start here')).map((o) => `${o.method} ${o.path}`)).toEqual(['post /v1/rerank']);
+  });
+
+  it('gives every tag at least one operation: tei, bedrock and pinecone are under their own tag on /rerank', () => {
+    for (const { name } of doc['tags'] as { name: string }[])
+      expect(
+        operations.some((o) => o.tags.includes(name)),
+        name,
+      ).toBe(true);
+    const shared = operations.find((o) => o.path === '/rerank' && o.method === 'post');
+    expect(shared?.tags).toEqual(expect.arrayContaining(['openai', 'tei', 'bedrock', 'pinecone']));
+    const examples = (shared?.op['requestBody'] as { content: Record<string, { examples: Record<string, unknown> }> }).content[
+      'application/json'
+    ]?.examples;
+    expect(Object.keys(examples ?? {})).toEqual(expect.arrayContaining(['openai', 'tei', 'bedrock', 'pinecone']));
+  });
+});
