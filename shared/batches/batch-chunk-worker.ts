@@ -195,7 +195,14 @@ export class BatchChunkWorker {
     const label = `chunk ${task.chunkIndex} of line ${task.line}`;
     const scored = await scoreChunk(
       scorer,
-      { query: request.query, texts, instruction: request.prompt, maxDocumentTokens: request.maxTokensPerDocument },
+      {
+        query: request.query,
+        texts,
+        instruction: request.prompt,
+        maxDocumentTokens: request.maxTokensPerDocument,
+        maxQueryTokens: request.maxTokensPerQuery,
+        truncationSide: request.truncationSide,
+      },
       label,
     );
     // A corpus fused over the whole set: the lexical part is per document too, so it is scored here, fused at the end.

@@ -78,20 +78,13 @@ const isPlain = (request: RerankRequest): boolean =>
  * Why a request cannot be split into a job, and the request field that makes it so: the domain field, reported
  * as the dialect spells it (`names`, from the dialect's declaration).
  */
-export function unqueueable(
-  request: RerankRequest,
-  names?: RequestParamNames,
-  cutAtMerge = false,
-): { readonly reason: string; readonly param: string } {
+export function unqueueable(request: RerankRequest, names?: RequestParamNames): { readonly reason: string; readonly param: string } {
   if (request.upstream) return { reason: 'it calls an upstream reranker', param: paramOf(names, 'upstream') };
   if (request.maxChunksPerDoc !== undefined)
     return { reason: `it sets ${paramOf(names, 'maxChunksPerDoc')}`, param: paramOf(names, 'maxChunksPerDoc') };
   if ((request.strategy ?? 'default') !== 'default') {
     return { reason: `its strategy '${request.strategy ?? ''}' scores the whole set at once`, param: paramOf(names, 'strategy') };
   }
-  // Chunk tasks carry the cut, but a fused hybrid's lexical part runs at the merge over the whole documents.
-  const cut = paramOf(names, 'maxTokensPerDocument');
-  if (cutAtMerge) return { reason: `it sets ${cut} for a hybrid fused at the merge`, param: cut };
   return { reason: 'its model scores the whole set at once', param: paramOf(names, 'model') };
 }
 
@@ -104,13 +97,12 @@ export function planRequest(input: PlanInput): RequestPlan {
   // A dialect that never queues scores through RerankService alone, which resolves the model itself.
   const mayQueue = mode === 'job' || input.dialectQueueable !== false;
   const scorer = mayQueue && isPlain(request) ? input.resolveScorer(request.model) : undefined;
-  // max_tokens_per_doc travels in each chunk task (see tokenBudget), except to a fused hybrid's merge.
-  const cutAtMerge = request.maxTokensPerDocument !== undefined && scorer !== undefined && isSplittableScorer(scorer);
-  // Chunk tasks carry the instruction (LLM rerankers) and the token budget, so neither keeps a request whole.
-  const chunkable = scorer !== undefined && isChunkable(scorer) && !cutAtMerge;
+  // Chunk tasks carry the instruction and the token controls (controlOptions), so neither keeps a request whole; a
+  // fused hybrid's lexical part, at the merge, reads whole documents in a job as it does synchronously.
+  const chunkable = scorer !== undefined && isChunkable(scorer);
   if (mode === 'job') {
     if (!scorer || !chunkable) {
-      const why = unqueueable(request, input.names, cutAtMerge);
+      const why = unqueueable(request, input.names);
       throw invalidRequest(
         `this request cannot run as a job: ${why.reason}; only the default strategy with a model whose scores do not depend on the other candidates can be split into chunks`,
         why.param,
@@ -120,7 +112,7 @@ export function planRequest(input: PlanInput): RequestPlan {
   }
   if (!scorer || !chunkable) {
     // What a request that outlives the sync deadline is told: a job is no way out for it.
-    const reason = mayQueue ? unqueueable(request, input.names, cutAtMerge).reason : "this route's clients do not poll jobs";
+    const reason = mayQueue ? unqueueable(request, input.names).reason : "this route's clients do not poll jobs";
     return { kind: 'sync', unqueueable: reason };
   }
   const respondAsync = input.preferAsync === true;

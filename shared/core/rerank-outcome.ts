@@ -1,4 +1,5 @@
 import type { RerankDocument } from './rerank-request.js';
+import type { RequestControl, TokenCuts } from './request-controls.js';
 
 export interface RankedResult {
   /** Position of the document in the request's list. */
@@ -34,4 +35,8 @@ export interface RerankOutcome {
   readonly rawScores?: readonly number[];
   /** True when scoring failed and the input order was returned instead (the request's `fallback`; header x-rerank-fallback). */
   readonly fallback?: boolean;
+  /** What the model cut to the token caps or its window (header x-rerank-truncated, Cohere v2 `meta.warnings`). */
+  readonly cuts?: TokenCuts;
+  /** Controls the request sent that its model has no use for: accepted, left out of scoring (x-rerank-unused-controls). */
+  readonly unusedControls?: readonly RequestControl[];
 }

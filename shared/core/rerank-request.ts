@@ -1,3 +1,6 @@
+/** Which end of a text a cut keeps: `right` cuts the end (keeps the start), `left` cuts the start (keeps the end). */
+export type TruncationSide = 'left' | 'right';
+
 /** A candidate document: the text that is scored, and the object the client sent when it sent one. */
 export interface RerankDocument {
   readonly text: string;
@@ -76,10 +79,17 @@ export interface RerankRequest {
   /** Cut queries/documents above the configured character limits instead of rejecting them (TEI's `truncate`). */
   readonly truncate?: boolean;
   /**
-   * Score only each document's first this many tokens (Cohere's `max_tokens_per_doc`): tokens of the model's own
-   * tokenizer where the scorer has one (Scorer.countsTokens), whitespace words otherwise. Returned documents stay whole.
+   * Score only each document's first this many tokens (Cohere's `max_tokens_per_doc`) of the model's own tokenizer,
+   * where the scorer declares the control (Scorer.controls); unused and reported otherwise. Returned documents stay whole.
    */
   readonly maxTokensPerDocument?: number;
+  /** Score only the query's first (or, `truncationSide: 'left'`, last) this many tokens of the model's tokenizer (vLLM). */
+  readonly maxTokensPerQuery?: number;
+  /**
+   * Which end a cut keeps, for the token caps and the model's own window alike (TEI `truncation_direction`, vLLM
+   * `truncation_side`): `right` (the default) keeps the start, `left` keeps the end.
+   */
+  readonly truncationSide?: TruncationSide;
   /** The client's body, for dialects that answer it back with fields added (the RAG pipeline dict). */
   readonly echo?: Readonly<Record<string, unknown>>;
 }

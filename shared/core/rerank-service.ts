@@ -1,7 +1,8 @@
 import { echoText } from './echo-text.js';
 import { performance } from 'node:perf_hooks';
 import { ModelFailedError } from './model-failed-error.js';
-import { tokenBudget } from './truncate-words.js';
+import { controlOptions, controlsOf } from './control-options.js';
+import { unusedControls, type RequestControl, type TokenCuts } from './request-controls.js';
 import { randomUUID } from 'node:crypto';
 import { applyBoost } from './apply-boost.js';
 import { normalizeResults } from './normalize-results.js';
@@ -36,6 +37,10 @@ interface Scored {
   /** Texts scored against the query (chunks of split documents each count). */
   readonly pairs: number;
   readonly activation: ScoreActivation;
+  /** What the model cut (token caps, its window), document indices the request's. */
+  readonly cuts?: TokenCuts | undefined;
+  /** The controls used by the scorer that scored (none for strategy `none`). */
+  readonly controls: readonly RequestControl[];
 }
 
 /**
@@ -94,13 +99,20 @@ export class RerankService {
     if (strategy === 'none') {
       // Strategy `none`: every document scores 0, and ties keep the input order.
       const zeros = request.documents.map(() => 0);
-      return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none' };
+      return { scorerId: 'none', raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none', controls: [] };
     }
     const scorer = this.scorerFor(request, names);
-    // max_tokens_per_doc: in the model's own tokens where the scorer counts them, else in words before scoring.
-    const budget = tokenBudget(scorer, request.documents.map(scoredText), request.maxTokensPerDocument);
-    const texts = budget.texts;
-    const scoreOptions = { instruction: request.prompt, signal, maxDocumentTokens: budget.maxDocumentTokens };
+    const texts = request.documents.map(scoredText);
+    // The controls the scorer's tokenizer path or template uses; the others are left out (and reported unused).
+    const scoreOptions = {
+      ...controlOptions(scorer, {
+        instruction: request.prompt,
+        maxDocumentTokens: request.maxTokensPerDocument,
+        maxQueryTokens: request.maxTokensPerQuery,
+        truncationSide: request.truncationSide,
+      }),
+      signal,
+    };
     const runModel = async (documents: readonly string[]) => {
       try {
         return await scorer.score(request.query, documents, scoreOptions);
@@ -111,6 +123,7 @@ export class RerankService {
     };
     let scores: number[];
     let tokens: number;
+    let cuts: TokenCuts | undefined;
     let pairs = texts.length;
     if (request.maxChunksPerDoc !== undefined) {
       const split = splitLongDocuments(texts, request.maxChunksPerDoc);
@@ -118,10 +131,13 @@ export class RerankService {
       scores = maxPerOwner(batch.scores, split.owner, texts.length);
       tokens = batch.tokens;
       pairs = split.texts.length;
+      // A cut chunk is reported as its document.
+      cuts = batch.cuts && { ...batch.cuts, documents: batch.cuts.documents.map(([i, kept]) => [split.owner[i] as number, kept] as const) };
     } else {
       const batch = await runModel(texts);
       scores = [...batch.scores];
       tokens = batch.tokens;
+      cuts = batch.cuts;
     }
     // Upstream APIs answer final scores already; a local scorer's scores get the requested activation.
     let activation: ScoreActivation = request.upstream ? 'none' : resolveActivation(request.activation, scorer);
@@ -131,7 +147,7 @@ export class RerankService {
       scores = applyBoost(scores, request.documents, request.boost);
       activation = 'none';
     }
-    return { scorerId: scorer.id, raw, scores, tokens, pairs, activation };
+    return { scorerId: scorer.id, raw, scores, tokens, pairs, activation, cuts, controls: controlsOf(scorer) };
   }
 
   /**
@@ -160,7 +176,7 @@ export class RerankService {
       fallback = true;
       const zeros = request.documents.map(() => 0);
       const scorerId = request.upstream?.model ?? request.model ?? 'fallback';
-      scored = { scorerId, raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none' };
+      scored = { scorerId, raw: zeros, scores: zeros, tokens: 0, pairs: zeros.length, activation: 'none', controls: [] };
     }
     const scoredAt = performance.now();
     const results = normalizeResults(scored.scores, {
@@ -177,6 +193,11 @@ export class RerankService {
       timings: { scoringMs: scoredAt - started, totalMs: performance.now() - started },
       rawScores: scored.raw,
       ...(fallback ? { fallback } : {}),
+      ...(scored.cuts ? { cuts: scored.cuts } : {}),
+      ...withUnused(unusedControls(request, scored.controls)),
     };
   }
 }
+
+const withUnused = (unused: RequestControl[]): { unusedControls?: RequestControl[] } =>
+  unused.length > 0 ? { unusedControls: unused } : {};

@@ -1,4 +1,5 @@
 import type { DocumentAnalysis } from './document-analysis.js';
+import type { RequestControl, TokenCuts, TruncationSide } from './request-controls.js';
 
 /** What every scorer returns for one (query, documents) call. */
 export interface ScoreBatch {
@@ -6,6 +7,8 @@ export interface ScoreBatch {
   readonly scores: number[];
   /** Tokens the model consumed (query + document pairs after truncation); 0 for token-free scorers. */
   readonly tokens: number;
+  /** What was cut to the token caps or to the model's window (reported to the client); absent when nothing was. */
+  readonly cuts?: TokenCuts | undefined;
 }
 
 /** Per-request inputs some scorers take besides the texts. */
@@ -20,8 +23,12 @@ export interface ScoreOptions {
    * reason, so scoring never goes on after the caller was answered.
    */
   readonly signal?: AbortSignal | undefined;
-  /** Only each document's first this many tokens are scored; honoured by scorers with `countsTokens`. */
+  /** Only each document's first this many tokens are scored; honoured by scorers whose `controls` include max_tokens_per_doc. */
   readonly maxDocumentTokens?: number | undefined;
+  /** Only the query's first this many tokens are scored (max_tokens_per_query). */
+  readonly maxQueryTokens?: number | undefined;
+  /** Which end every cut keeps (the caps and the model's window); absent = `right`, the start. */
+  readonly truncationSide?: TruncationSide | undefined;
 }
 
 /**
@@ -48,6 +55,11 @@ export interface Scorer {
   estimateSeconds?(query: string, documents: readonly string[]): number | undefined;
   /** True when score() cuts documents to ScoreOptions.maxDocumentTokens with the model's own tokenizer. */
   readonly countsTokens?: boolean;
+  /**
+   * The request controls this model's scoring uses (its tokenizer path applies the token caps and the side; its
+   * template reads the instruction). A control not listed is accepted, left out and reported unused (/info, /v1/models).
+   */
+  readonly controls?: readonly RequestControl[];
   /** True when scores depend on ScoreOptions.instruction (LLM rerankers): such requests are scored whole, never chunked. */
   readonly usesInstruction?: boolean;
   score(query: string, documents: readonly string[], options?: ScoreOptions): Promise<ScoreBatch>;

@@ -57,10 +57,13 @@ function applyLengthLimits(request: RerankRequest, names: RequestParamNames, lim
         : [`${paramOf(names, 'metadata')}[${tooLongMetadata}]`, maxDocument];
     throw new RerankError('payload_too_large', `${param} is longer than ${limit} characters; shorten it or send truncate: true`, { param });
   }
-  const cut = (text: string): string => (text.length > maxDocument ? text.slice(0, maxDocument) : text);
+  // The request's truncation side decides which end is kept (TEI `truncation_direction: Left` keeps the end).
+  const keep = (text: string, max: number): string =>
+    text.length <= max ? text : request.truncationSide === 'left' ? text.slice(text.length - max) : text.slice(0, max);
+  const cut = (text: string): string => keep(text, maxDocument);
   return {
     ...request,
-    query: request.query.slice(0, maxQuery),
+    query: keep(request.query, maxQuery),
     documents: request.documents.map((d) =>
       d.text.length > maxDocument || (d.metadata?.length ?? 0) > maxDocument
         ? { ...d, text: cut(d.text), ...(d.metadata === undefined ? {} : { metadata: cut(d.metadata) }) }

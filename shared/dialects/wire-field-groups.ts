@@ -1,5 +1,15 @@
 import { at, described, type WireType } from './wire-field.js';
-import { BATCH_SIZE, DOCUMENTS_FILE_ID, MODEL, QUERY, RAW_SCORES, THRESHOLD } from './wire-types.js';
+import {
+  BATCH_SIZE,
+  DOCUMENTS_FILE_ID,
+  MAX_TOKENS_PER_DOC,
+  MAX_TOKENS_PER_QUERY,
+  MODEL,
+  QUERY,
+  RAW_SCORES,
+  THRESHOLD,
+  TRUNCATION_SIDE,
+} from './wire-types.js';
 
 /**
  * Groups of fields several dialects declare alike: the same wire names, read the same way. A dialect spreads a group
@@ -33,3 +43,10 @@ export const scoringExtensions = (under?: string) => {
 
 /** The corpus-file input (a batch line's documents by reference) at the top of the body, beside top-level documents. */
 export const CORPUS_FILE_INPUT = { documentsFileId: at('documents_file_id', DOCUMENTS_FILE_ID) };
+
+/** vLLM's token controls, spelled alike on every body that takes them (vLLM's rerank and score, Cohere clients' extras). */
+export const TOKEN_CONTROL_FIELDS = {
+  maxTokensPerDocument: at('max_tokens_per_doc', MAX_TOKENS_PER_DOC),
+  maxTokensPerQuery: at('max_tokens_per_query', MAX_TOKENS_PER_QUERY),
+  truncationSide: at('truncation_side', TRUNCATION_SIDE),
+};

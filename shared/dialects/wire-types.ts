@@ -1,4 +1,6 @@
 import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
+import type { TruncationSide } from '../core/request-controls.js';
+import { invalidRequest } from '../core/rerank-error.js';
 import { documentList, optionalBoolean, optionalInteger, optionalNumber, optionalString } from './request-schema-parts.js';
 import type { WireType } from './wire-field.js';
 import {
@@ -95,6 +97,37 @@ export const RAW_SCORES: WireType<ScoreActivation | undefined> = {
  */
 export const INSTRUCTION = stringOrAbsent(
   "A task instruction for models that take one (the LLM reranker's template, e.g. Qwen3-Reranker); others score without it.",
+);
+
+/** vLLM's `max_tokens_per_doc` (Cohere's too). */
+export const MAX_TOKENS_PER_DOC = integerOrAbsent(
+  1,
+  "Scores only each document's first this many tokens of the served model's tokenizer (its last, with `truncation_side: left`); a model without a tokenizer scores whole documents and reports the control unused (x-rerank-unused-controls).",
+);
+
+/** vLLM's `max_tokens_per_query`. */
+export const MAX_TOKENS_PER_QUERY = integerOrAbsent(
+  1,
+  "Scores only the query's first this many tokens of the served model's tokenizer (its last, with `truncation_side: left`).",
+);
+
+/**
+ * A truncation side in any of its spellings (vLLM `left`/`right`, TEI `Left`/`Right`): which end every cut keeps, the
+ * token caps' and the model window's alike.
+ */
+export const truncationSide = (description: string): WireType<TruncationSide | undefined> => ({
+  schema: { type: ['string', 'null'], enum: ['left', 'right', 'Left', 'Right', null], description },
+  required: false,
+  read: (value, param) => {
+    const side = optionalStringValue(value, param)?.toLowerCase();
+    if (side === undefined || side === 'left' || side === 'right') return side;
+    throw invalidRequest(`${param} must be left or right`, param);
+  },
+});
+
+/** vLLM's `truncation_side`. */
+export const TRUNCATION_SIDE = truncationSide(
+  "`right` (default): a cut keeps a text's start; `left`: its end. For the token caps and the model's window alike.",
 );
 
 /** TEI's `truncate`. */

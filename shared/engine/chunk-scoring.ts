@@ -1,5 +1,6 @@
 import type { ScoreBatch, Scorer } from '../core/scorer.js';
-import { tokenBudget } from '../core/truncate-words.js';
+import { controlOptions } from '../core/control-options.js';
+import type { TruncationSide } from '../core/request-controls.js';
 import type { ChunkLedger, LedgerChunkScores } from './chunk-ledger.js';
 
 /** What one chunk of a request is scored on: the request's query, instruction and token budget, and the chunk's texts. */
@@ -10,20 +11,19 @@ export interface ChunkToScore {
   readonly instruction?: string | undefined;
   /** The request's max_tokens_per_doc. */
   readonly maxDocumentTokens?: number | undefined;
+  /** The request's max_tokens_per_query. */
+  readonly maxQueryTokens?: number | undefined;
+  /** The request's truncation side. */
+  readonly truncationSide?: TruncationSide | undefined;
 }
 
 /**
  * The scoring of one chunk of the async engine, a job's (candidates inline in the task) and a batch line's (read from a
- * file range) alike: the request's token budget applied exactly as the synchronous path applies it, its instruction
- * passed on, and one score per text or a throw (the queue then redelivers the task).
+ * file range) alike: the request's controls applied exactly as the synchronous path applies them (controlOptions), and
+ * one score per text or a throw (the queue then redelivers the task).
  */
 export async function scoreChunk(scorer: Scorer, chunk: ChunkToScore, label: string): Promise<ScoreBatch> {
-  const budget = tokenBudget(scorer, chunk.texts, chunk.maxDocumentTokens);
-  const options = {
-    ...(budget.maxDocumentTokens === undefined ? {} : { maxDocumentTokens: budget.maxDocumentTokens }),
-    ...(chunk.instruction === undefined ? {} : { instruction: chunk.instruction }),
-  };
-  const scored = await scorer.score(chunk.query, budget.texts, options);
+  const scored = await scorer.score(chunk.query, chunk.texts, controlOptions(scorer, chunk));
   if (scored.scores.length !== chunk.texts.length)
     throw new Error(`${label}: ${scored.scores.length} scores for ${chunk.texts.length} documents`);
   return scored;

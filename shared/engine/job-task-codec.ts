@@ -28,6 +28,8 @@ export function decodeChunkTask(body: string): ChunkTask {
     value.documents.every((d) => typeof d === 'string') &&
     (value.maxDocumentTokens === undefined || (Number.isSafeInteger(value.maxDocumentTokens) && value.maxDocumentTokens > 0)) &&
     (value.instruction === undefined || typeof value.instruction === 'string') &&
+    (value.maxQueryTokens === undefined || (Number.isSafeInteger(value.maxQueryTokens) && value.maxQueryTokens > 0)) &&
+    (value.truncationSide === undefined || value.truncationSide === 'left' || value.truncationSide === 'right') &&
     (value.chunkCount === undefined || (Number.isSafeInteger(value.chunkCount) && value.chunkCount > (value.chunkIndex ?? 0)));
   if (!ok) throw new TypeError('malformed chunk task message');
   return value as ChunkTask;

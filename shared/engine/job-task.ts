@@ -1,3 +1,5 @@
+import type { TruncationSide } from '../core/request-controls.js';
+
 /** A job's tasks on the engine's queue: its chunks (candidates inline) and its merge. */
 
 /** One SQS message: a slice of the candidate set, carried inline. */
@@ -9,10 +11,13 @@ export interface ChunkTask {
   readonly model: string;
   readonly query: string;
   readonly documents: readonly string[];
-  /** The request's max_tokens_per_doc, applied by the worker as the sync path applies it (tokenBudget). */
+  /** The request's max_tokens_per_doc, applied by the worker as the sync path applies it (controlOptions). */
   readonly maxDocumentTokens?: number;
   /** The request's instruction (chat `prompt`, DashScope `instruct`) for LLM rerankers; bounded by RERANK_MAX_INSTRUCTION_CHARS. */
   readonly instruction?: string;
+  /** The request's max_tokens_per_query and truncation side, applied by the worker as the sync path applies them. */
+  readonly maxQueryTokens?: number;
+  readonly truncationSide?: TruncationSide;
   /**
    * The job's chunks in all: the worker counts its chunk against it without reading the job. Absent in a message
    * queued before it was added, whose worker reads the job once instead.

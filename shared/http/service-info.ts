@@ -1,3 +1,5 @@
+import { controlsOf } from '../core/control-options.js';
+import type { RequestControl } from '../core/request-controls.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import { DEFAULT_MODEL_TARGET } from '../config/model-aliases-config.js';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
@@ -12,6 +14,8 @@ export interface ServedModelInfo {
   readonly max_input_tokens: number | null;
   /** A hybrid's parts. */
   readonly components?: readonly string[];
+  /** The request controls its scoring uses; any other a request sends is accepted, left out and reported unused. */
+  readonly controls: readonly RequestControl[];
 }
 
 /** The service's version, as package.json has it (a unit test keeps them equal; bundles carry no package.json). */
@@ -61,7 +65,8 @@ export function serviceInfo(
   enabled: { readonly batches: boolean; readonly files: boolean },
 ): ServiceInfo {
   const models = config.models.map((m): ServedModelInfo => {
-    const base = { id: m.id, default: m.id === scorers.defaultId, max_input_tokens: maxInputTokens(scorers.get(m.id)) };
+    const scorer = scorers.get(m.id);
+    const base = { id: m.id, default: m.id === scorers.defaultId, max_input_tokens: maxInputTokens(scorer), controls: controlsOf(scorer) };
     if (m.kind === 'hybrid') return { ...base, kind: 'hybrid', components: [m.model, m.lexical] };
     return { ...base, kind: m.kind === 'lexical' ? 'lexical' : 'model folder' };
   });

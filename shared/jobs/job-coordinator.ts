@@ -177,6 +177,8 @@ export class JobCoordinator {
       documents: request.documents.map(scoredText),
       maxDocumentTokens: request.maxTokensPerDocument,
       instruction: request.prompt,
+      maxQueryTokens: request.maxTokensPerQuery,
+      truncationSide: request.truncationSide,
       batchSize,
       maxMessageBytes: this.#deps.maxMessageBytes,
     });

@@ -1,3 +1,4 @@
+import type { TruncationSide } from '../core/request-controls.js';
 import type { ChunkTask } from './job-model.js';
 import { encodeChunkTask } from '../engine/job-task-codec.js';
 
@@ -9,6 +10,8 @@ export interface ChunkPlanInput {
   readonly batchSize: number;
   readonly maxDocumentTokens?: number | undefined;
   readonly instruction?: string | undefined;
+  readonly maxQueryTokens?: number | undefined;
+  readonly truncationSide?: TruncationSide | undefined;
   /** The queue's message size limit; a chunk that would not fit is split further. */
   readonly maxMessageBytes: number;
 }
@@ -35,6 +38,8 @@ export function planChunks(input: ChunkPlanInput): ChunkTask[] {
       documents: input.documents.slice(slice.offset, slice.offset + slice.length),
       ...(input.maxDocumentTokens === undefined ? {} : { maxDocumentTokens: input.maxDocumentTokens }),
       ...(input.instruction === undefined ? {} : { instruction: input.instruction }),
+      ...(input.maxQueryTokens === undefined ? {} : { maxQueryTokens: input.maxQueryTokens }),
+      ...(input.truncationSide === undefined ? {} : { truncationSide: input.truncationSide }),
     };
     if (slice.length > 1 && Buffer.byteLength(encodeChunkTask(task)) > input.maxMessageBytes) {
       const half = Math.ceil(slice.length / 2);

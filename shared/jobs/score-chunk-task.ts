@@ -25,7 +25,14 @@ export async function scoreChunkTask(task: ChunkTask, deps: { scorers: ScorerReg
   // A cancelled, failed or expired job's chunks are acknowledged unscored: no CPU for results nobody reads.
   const job = await deps.jobs.runningJob(task.jobId);
   if (!job) return;
-  const chunk = { query: task.query, texts: task.documents, instruction: task.instruction, maxDocumentTokens: task.maxDocumentTokens };
+  const chunk = {
+    query: task.query,
+    texts: task.documents,
+    instruction: task.instruction,
+    maxDocumentTokens: task.maxDocumentTokens,
+    maxQueryTokens: task.maxQueryTokens,
+    truncationSide: task.truncationSide,
+  };
   const batch = await traced('scoring', () => scoreChunk(scorer, chunk, `chunk ${task.chunkIndex} of job ${task.jobId}`), {
     jobId: task.jobId,
   });

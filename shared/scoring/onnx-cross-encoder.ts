@@ -1,3 +1,5 @@
+import { cutPairs } from './cut-pairs.js';
+import { TOKEN_CONTROLS } from '../core/request-controls.js';
 import { CostMeter, paceWarmUpDocument } from './cost-meter.js';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
 import type { BatchFeeds } from './onnx-runtime/batch-runner.js';
@@ -148,8 +150,9 @@ function batchFeeds(pairs: readonly EncodedPair[], padId: number, inputNames: re
 
 class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   readonly scoreKind = 'logit' as const;
-  /** max_tokens_per_doc is counted in this model's own tokens (ScoreOptions.maxDocumentTokens). */
+  /** The token caps and the side are applied to this model's own tokens (cutPairs); it has no instruction slot. */
   readonly countsTokens = true;
+  readonly controls = TOKEN_CONTROLS;
   readonly inputNames: readonly string[];
   /** The measured pace behind estimateSeconds. */
   readonly #meter: CostMeter;
@@ -194,13 +197,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
     if (documents.length === 0) return { scores: [], tokens: 0 };
     const signal = options?.signal;
     // Tokenize once: the query a single time, each document cut to fit next to it; batches reuse these pairs.
-    const queryPieces = this.#tokenizer.pieces(query);
-    const maxDocumentTokens = options?.maxDocumentTokens;
-    const documentPieces = (document: string): number[] => {
-      const pieces = this.#tokenizer.pieces(document);
-      return maxDocumentTokens !== undefined && pieces.length > maxDocumentTokens ? pieces.slice(0, maxDocumentTokens) : pieces;
-    };
-    const pairs = documents.map((document) => this.#tokenizer.assemble(queryPieces, documentPieces(document)));
+    const { pairs, cuts } = cutPairs(this.#tokenizer, query, documents, options);
     const lengths = pairs.map((pair) => pair.inputIds.length);
     const started = performance.now();
     const scores = new Array<number>(documents.length);
@@ -224,7 +221,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
       signal,
     );
     this.#meter.record(lengths, (performance.now() - started) / 1000, this.#warmingUp);
-    return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0) };
+    return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0), ...(cuts ? { cuts } : {}) };
   }
 
   /** Scores the warm-up pair so estimateSeconds has a pace before the first request (the sessions are already warm). */

@@ -1,7 +1,7 @@
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { readStringDocuments } from '../wire-fields.js';
-import { CORPUS_FILE_INPUT, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
+import { CORPUS_FILE_INPUT, TOKEN_CONTROL_FIELDS, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
 import { INSTRUCTION, TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /** Cohere v2 takes strings only (v1's object documents and rank_fields were dropped); so does Bedrock's InvokeModel for it. */
@@ -29,7 +29,7 @@ export const cohereV2RequestFields = defineWireFields({
       'max_tokens_per_doc',
       integerOrAbsent(
         1,
-        "Scores only each document's first this many tokens of the served model's tokenizer (whitespace words for BM25, bi-encoder and LLM models).",
+        "Scores only each document's first this many tokens of the served model's tokenizer (cross-encoder, bi-encoder, LLM reranker); BM25 scores whole documents and reports it unused.",
       ),
     ),
     topN: at('top_n', TOP_N),
@@ -39,5 +39,7 @@ export const cohereV2RequestFields = defineWireFields({
     ),
     ...scoringExtensions(),
     prompt: at('instruction', INSTRUCTION),
+    maxTokensPerQuery: TOKEN_CONTROL_FIELDS.maxTokensPerQuery,
+    truncationSide: TOKEN_CONTROL_FIELDS.truncationSide,
   },
 });

@@ -16,16 +16,25 @@ export const RANKED_RESULT: JsonSchema = scoredResultSchema('relevance_score', {
 });
 
 /** Cohere's `meta` (v1 and v2): the API version and the search units a request counts as. */
-export const COHERE_META: JsonSchema = objectSchema({
-  api_version: objectSchema({ version: { type: 'string' } }),
-  billed_units: objectSchema({
-    search_units: {
-      type: 'integer',
-      minimum: 1,
-      description: 'One per query and every started 100 documents (a chunk of a split document counts as one).',
+export const COHERE_META: JsonSchema = objectSchema(
+  {
+    api_version: objectSchema({ version: { type: 'string' } }),
+    billed_units: objectSchema({
+      search_units: {
+        type: 'integer',
+        minimum: 1,
+        description: 'One per query and every started 100 documents (a chunk of a split document counts as one).',
+      },
+    }),
+    warnings: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        "Cohere's warnings: each document (and the query) cut to the token caps or the model's window, and each sent control the model has no use for.",
     },
-  }),
-});
+  },
+  { optional: ['warnings'] },
+);
 
 export const openAiResponseSchema: JsonSchema = objectSchema(
   {

@@ -1,6 +1,7 @@
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import { ScoringTimedOutError } from '../../core/scoring-timed-out-error.js';
+import { truncatedHeader } from '../../core/request-controls.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { admitBody } from '../../dialects/admit-body.js';
 import { recordRerankMetrics } from '../../observability/record-rerank-metrics.js';
@@ -91,5 +92,15 @@ export async function rerankRoute(
     ...(outcome.fallback ? { 'x-rerank-fallback': 'input-order' } : {}),
     // SDKs hide the body's `model`; a header names the served model even when the request asked by an alias.
     ...(outcome.model ? { 'x-rerank-model': outcome.model } : {}),
+    ...controlHeaders(outcome),
   });
+}
+
+/** What the model cut and which sent controls it had no use for: in headers, so no JSON reply gains a key. */
+function controlHeaders(outcome: RerankOutcome): Record<string, string> {
+  const truncated = truncatedHeader(outcome.cuts);
+  return {
+    ...(truncated === undefined ? {} : { 'x-rerank-truncated': truncated }),
+    ...(outcome.unusedControls?.length ? { 'x-rerank-unused-controls': outcome.unusedControls.join(', ') } : {}),
+  };
 }

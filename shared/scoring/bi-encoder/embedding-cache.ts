@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto';
 export interface CachedEmbedding {
   readonly embedding: Float32Array;
   readonly tokens: number;
+  /** True when the text was cut (to a token cap or the model's window): the tokens read are fewer than it has. */
+  readonly cut?: boolean;
 }
 
 export class EmbeddingCache {
@@ -20,8 +22,10 @@ export class EmbeddingCache {
     this.#maxEntries = maxEntries;
   }
 
-  static keyOf(text: string): string {
-    return createHash('sha256').update(text).digest('base64');
+  /** A text's key; a text read under a token cap (`cut`: its cap and side) is another entry than the whole text. */
+  static keyOf(text: string, cut?: string): string {
+    const key = createHash('sha256').update(text).digest('base64');
+    return cut === undefined ? key : `${key}|${cut}`;
   }
 
   get(key: string): CachedEmbedding | undefined {

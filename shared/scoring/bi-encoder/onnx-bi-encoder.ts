@@ -1,3 +1,4 @@
+import { keepTokens, TOKEN_CONTROLS, type TruncationSide } from '../../core/request-controls.js';
 import { EmbeddingCache, type CachedEmbedding } from './embedding-cache.js';
 import { endianness } from 'node:os';
 import type { BatchLimits } from '../length-batches.js';
@@ -116,6 +117,8 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 
 class OnnxBiEncoderScorer implements OnnxBiEncoder {
   readonly scoreKind = 'similarity' as const;
+  /** The token caps and the side cut each text in its own tokens (the cache keys them); it has no instruction slot. */
+  readonly controls = TOKEN_CONTROLS;
   readonly candidateRelative = false as const;
   #closed = false;
   /** Texts being encoded by a call still running, so concurrent chunks of one corpus share the work. */
@@ -162,9 +165,9 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     return { reused: this.#reused, encoded: this.#encoded };
   }
 
-  tokenize(text: string): number[] {
-    const ids = this.#tokenizer.encode(text);
-    return ids.length > this.maxLength ? ids.slice(0, this.maxLength) : ids;
+  /** A text's ids as the model reads them: cut to `max` from `side`, then to the model's window from the same side. */
+  tokenize(text: string, max?: number, side?: TruncationSide): number[] {
+    return this.#tokenizeCounted(text, max, side).ids;
   }
 
   async #embedTokenized(rows: ReadonlyArray<readonly number[]>, signal?: AbortSignal): Promise<Float32Array[]> {
@@ -208,10 +211,20 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     // Texts embedded before (a shared corpus, the same query's other chunks) are taken from the cache; the rest,
     // the query among them, are encoded in one pass, batched by length together.
     const texts = [query, ...documents];
-    const keys = texts.map((text) => EmbeddingCache.keyOf(text));
+    // A token cap or side changes what is read of a text, so it is part of the text's cache key.
+    const caps = texts.map((_, i) => (i === 0 ? options?.maxQueryTokens : options?.maxDocumentTokens));
+    const side = options?.truncationSide;
+    const capOf = (i: number) => (caps[i] === undefined && side === undefined ? undefined : `${caps[i] ?? ''}:${side ?? ''}`);
+    const keys = texts.map((text, i) => EmbeddingCache.keyOf(text, capOf(i)));
     const found = new Map<string, CachedEmbedding>();
     const waiting = new Map<string, Promise<CachedEmbedding>>();
-    const missing: { key: string; text: string; settle: (entry: CachedEmbedding) => void; fail: (error: unknown) => void }[] = [];
+    const missing: {
+      key: string;
+      text: string;
+      max: number | undefined;
+      settle: (entry: CachedEmbedding) => void;
+      fail: (error: unknown) => void;
+    }[] = [];
     keys.forEach((key, i) => {
       if (found.has(key) || waiting.has(key)) return;
       const cached = this.#cache.get(key);
@@ -225,17 +238,20 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
       promise.catch(() => undefined);
       this.#inFlight.set(key, promise);
       waiting.set(key, promise);
-      missing.push({ key, text: texts[i]!, settle, fail });
+      missing.push({ key, text: texts[i]!, max: caps[i], settle, fail });
     });
     this.#encoded += missing.length;
     this.#reused += texts.length - missing.length;
     try {
       // Tokenized in slices (a 1,500-document request held the event loop ~100 ms in one piece); the deadline is
       // checked between slices and between batches.
-      const rows = await mapInSlices(missing, (m) => this.tokenize(m.text), options?.signal);
-      const encoded = await this.#embedTokenized(rows, options?.signal);
+      const rows = await mapInSlices(missing, (m) => this.#tokenizeCounted(m.text, m.max, side), options?.signal);
+      const encoded = await this.#embedTokenized(
+        rows.map((row) => row.ids),
+        options?.signal,
+      );
       missing.forEach((m, i) => {
-        const entry = { embedding: encoded[i]!, tokens: rows[i]!.length };
+        const entry = { embedding: encoded[i]!, tokens: rows[i]!.ids.length, ...(rows[i]!.cut ? { cut: true } : {}) };
         this.#cache.set(m.key, entry);
         m.settle(entry);
       });
@@ -247,10 +263,20 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     }
     for (const [key, promise] of waiting) found.set(key, await promise);
     const [queryEntry, ...documentEntries] = keys.map((key) => found.get(key)!);
+    const cut = documentEntries.flatMap((entry, index): [number, number][] => (entry.cut ? [[index, entry.tokens]] : []));
+    const queryCut = queryEntry!.cut ? { query: queryEntry!.tokens } : {};
     return {
       scores: documentEntries.map((entry) => cosine(queryEntry!.embedding, entry.embedding)),
       tokens: queryEntry!.tokens + documentEntries.reduce((sum, entry) => sum + entry.tokens, 0),
+      ...(cut.length > 0 || queryEntry!.cut ? { cuts: { ...queryCut, documents: cut } } : {}),
     };
+  }
+
+  /** tokenize, and whether it cut the text. */
+  #tokenizeCounted(text: string, max: number | undefined, side: TruncationSide | undefined): { ids: number[]; cut: boolean } {
+    const all = this.#tokenizer.encode(text);
+    const ids = [...keepTokens(keepTokens(all, max, side), this.maxLength, side)];
+    return { ids, cut: ids.length < all.length };
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,5 @@
+import { cutForTemplate, withWindowCuts, type TemplateCut } from './cut-prompt-texts.js';
+import { REQUEST_CONTROLS } from '../../core/request-controls.js';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { mapInSlices } from '../map-in-slices.js';
 import { CostMeter, paceWarmUpDocument } from '../cost-meter.js';
@@ -156,6 +158,7 @@ function graphShape(session: OnnxSession, id: string, config: CrossEncoderConfig
 class OnnxCausalLmReranker implements CausalLmReranker {
   readonly scoreKind = 'logit' as const;
   readonly usesInstruction = true;
+  readonly controls = REQUEST_CONTROLS;
   readonly inputNames: readonly string[];
   private readonly prefixIds: number[];
   private readonly suffixIds: number[];
@@ -271,23 +274,28 @@ class OnnxCausalLmReranker implements CausalLmReranker {
     if (this.closed) throw new Error(`scorer ${this.id} is closed`);
     // Long prompts take tens of ms each to tokenize: yield to the event loop every few of them, so /health and other
     // requests are answered while a large request is being prepared (30 x 65,000 characters took 1.3 s in one piece).
-    const prompts = await mapInSlices(this.encodeEach(query, documents, options?.instruction), (prompt) => prompt, options?.signal);
+    const texts = cutForTemplate(this.#templateCut(options?.instruction), query, documents, options ?? {});
+    const prompts = await mapInSlices(this.encodeEach(texts.query, texts.documents, options?.instruction), (p) => p, options?.signal);
+    const lengths = prompts.map((p) => p.length);
     const scores = new Array<number>(documents.length);
     const started = performance.now();
-    for (const batch of lengthBatches(
-      prompts.map((p) => p.length),
-      this.limits,
-    )) {
+    for (const batch of lengthBatches(lengths, this.limits)) {
       options?.signal?.throwIfAborted(); // past the deadline no further batch starts
       const results = await this.run(batch.map((index) => prompts[index]!));
       batch.forEach((index, i) => (scores[index] = results[i]!));
     }
-    this.meter.record(
-      prompts.map((p) => p.length),
-      (performance.now() - started) / 1000,
-      this.warmingUp,
-    );
-    return { scores, tokens: prompts.reduce((sum, p) => sum + p.length, 0) };
+    this.meter.record(lengths, (performance.now() - started) / 1000, this.warmingUp);
+    const cuts = withWindowCuts(texts.cuts, lengths, this.maxLength, texts.window);
+    return { scores, tokens: lengths.reduce((sum, n) => sum + n, 0), ...(cuts ? { cuts } : {}) };
+  }
+
+  /** What cutting a request's texts needs of this model: its tokenizer, the window left by the prompt's fixed parts. */
+  #templateCut(instruction: string | undefined): TemplateCut {
+    return {
+      tokens: { ids: (text) => this.ids(text), text: (ids) => this.tokenizer.decode([...ids]) },
+      budget: this.maxLength - this.prefixIds.length - this.suffixIds.length,
+      emptyPrompt: (query) => formatPair(this.template, instruction, query, ''),
+    };
   }
 
   estimateSeconds(query: string, documents: readonly string[]): number | undefined {

@@ -56,6 +56,8 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
     ...(documentAnalysis ? { documentAnalysis } : {}),
     id: options.id,
     scoreKind: 'similarity',
+    // Its model's tokenizer path applies the token controls; the lexical part reads whole documents.
+    ...(model.controls ? { controls: model.controls } : {}),
     calibrated: true,
     candidateRelative: false,
     fusion: 'logistic',
@@ -72,7 +74,7 @@ export function createFittedHybridScorer(options: FittedHybridScorerOptions): Fi
       }
       // A NaN cosine (never from USE-lite) counts as no semantic match rather than poisoning the score.
       const scores = features.map((f, i) => fused(modelBatch.scores[i]!, f));
-      return { scores, tokens: modelBatch.tokens };
+      return { scores, tokens: modelBatch.tokens, ...(modelBatch.cuts ? { cuts: modelBatch.cuts } : {}) };
     },
   };
 }

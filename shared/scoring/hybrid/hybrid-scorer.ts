@@ -76,6 +76,8 @@ export function createHybridScorer(options: HybridScorerOptions): HybridScorer {
   return {
     id: options.id,
     scoreKind: 'similarity',
+    // Its model's tokenizer path applies the token controls; the lexical part reads whole documents.
+    ...(model.controls ? { controls: model.controls } : {}),
     candidateRelative: true,
     fusion,
     weight,
@@ -85,7 +87,11 @@ export function createHybridScorer(options: HybridScorerOptions): HybridScorer {
     async score(query: string, documents: readonly string[], scoreOptions?: ScoreOptions): Promise<ScoreBatch> {
       if (documents.length === 0) return { scores: [], tokens: 0 };
       const modelBatch = await model.score(query, documents, scoreOptions);
-      return { scores: await fuse(query, documents, modelBatch.scores), tokens: modelBatch.tokens };
+      return {
+        scores: await fuse(query, documents, modelBatch.scores),
+        tokens: modelBatch.tokens,
+        ...(modelBatch.cuts ? { cuts: modelBatch.cuts } : {}),
+      };
     },
   };
 }

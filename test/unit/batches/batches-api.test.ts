@@ -141,7 +141,18 @@ describe('/v1/batches on the embedded engine', () => {
   });
 
   it('cuts each document to max_tokens_per_doc as the route does, inline and from a corpus (one chunk scorer for jobs and batches)', async () => {
-    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    // BM25 has no tokenizer and reports the cap unused: this one reads whitespace words as its tokens and declares it.
+    const bm25 = createBm25Scorer({ id: 'bm25' });
+    const wordCutting: Scorer = {
+      id: 'bm25',
+      scoreKind: bm25.scoreKind,
+      controls: ['max_tokens_per_doc'],
+      score: (query, documents, options) => {
+        const cap = options?.maxDocumentTokens;
+        return bm25.score(query, cap === undefined ? documents : documents.map((d) => d.split(/\s+/).slice(0, cap).join(' ')));
+      },
+    };
+    const rt = batchTestRuntime([wordCutting]);
     const corpus = await rt.files.put(A, 'corpus.jsonl', 'user_data', DOCS.map((d) => JSON.stringify(d)).join('\n'));
     // The query's words sit past the third word of most documents: cut to 3, they score differently.
     const inline = { query: 'python http library', documents: DOCS, max_tokens_per_doc: 3 };

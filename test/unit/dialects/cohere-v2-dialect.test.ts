@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RerankError } from '../../../shared/core/rerank-error.js';
 import { validateRerankRequest } from '../../../shared/core/validate-request.js';
-import { truncateWords } from '../../../shared/core/truncate-words.js';
+import { keepTokens } from '../../../shared/core/request-controls.js';
 import { cohereV2Dialect } from '../../../shared/dialects/cohere-v2/cohere-v2-dialect.js';
 import { DIALECTS } from '../../../shared/dialects/dialects.js';
 import {
@@ -58,12 +58,12 @@ describe('cohereV2Dialect.parse', () => {
   });
 
   it.each([
-    ['a b c', 2, 'a b'],
-    ['a b c', 3, 'a b c'],
-    ['  a\n b ', 1, 'a'],
-    ['a b', undefined, 'a b'],
-  ])('truncateWords(%j, %s) = %j', (text, max, expected) => {
-    expect(truncateWords(text, max)).toBe(expected);
+    [[1, 2, 3], 2, undefined, [1, 2]],
+    [[1, 2, 3], 2, 'left', [2, 3]],
+    [[1, 2, 3], 3, 'left', [1, 2, 3]],
+    [[1, 2], undefined, 'right', [1, 2]],
+  ] as const)('keepTokens(%j, %s, %s) = %j', (tokens, max, side, expected) => {
+    expect(keepTokens(tokens, max, side)).toEqual(expected);
   });
 
   it('is reachable by name (jobs) and queueable', () => {

@@ -315,6 +315,7 @@ describe('openAiDialect + validateRerankRequest: semantic rules in the OpenAI sp
       model: 'model',
       maxChunksPerDoc: 'max_chunks_per_doc',
       prompt: 'instruction',
+      maxTokensPerDocument: 'max_tokens_per_doc',
       metadata: 'metadata',
     });
   });

@@ -28,9 +28,12 @@ describe('teiDialect.parse', () => {
         activation: 'none',
         returnDocuments: true,
         truncate: true,
+        truncationSide: 'right',
       }),
     );
     expect(teiDialect.parse(valid({ truncation_direction: 'Right', raw_scores: false })).activation).toBe('sigmoid');
+    // Left is applied now: a cut keeps a text's end.
+    expect(teiDialect.parse(valid({ truncation_direction: 'Left' })).truncationSide).toBe('left');
   });
 
   it('names the field at fault as TEI spells it', () => {
@@ -38,9 +41,6 @@ describe('teiDialect.parse', () => {
     expectInvalid(() => teiDialect.parse(valid({ texts: [{ text: 'objects are Cohere, not TEI' }] })), 'texts[0]');
     expectInvalid(() => teiDialect.parse(valid({ query: 3 })), 'query');
     expectInvalid(() => teiDialect.parse(valid({ return_text: 'yes' })), 'return_text');
-    expect(expectInvalid(() => teiDialect.parse(valid({ truncation_direction: 'Left' })), 'truncation_direction').message).toMatch(
-      /Left is not supported/,
-    );
     expectInvalid(() => teiDialect.parse(valid({ truncation_direction: 'Up' })), 'truncation_direction');
   });
 

@@ -35,10 +35,30 @@ describe('Cohere v2 max_tokens_per_doc', () => {
     for (const r of results) expect(r.document.text).toBe(DOCS[r.index]);
   });
 
-  it('cuts documents to that many words for a scorer without a tokenizer (BM25, bi-encoders)', async () => {
+  it('leaves documents whole for a scorer without a tokenizer (BM25) and reports the control unused', async () => {
     const scorer = recordingScorer(false);
-    await testRuntime({ scorers: [scorer] }).app.handle(cohere({ query: 'q', documents: DOCS, max_tokens_per_doc: 3 }));
-    expect(scorer.seen[0]?.documents).toEqual(['one two three', 'six seven']);
+    const result = await testRuntime({ scorers: [scorer] }).app.handle(
+      cohere({ query: 'q', documents: DOCS, max_tokens_per_doc: 3, max_tokens_per_query: 1, truncation_side: 'left' }),
+    );
+    expect(result.statusCode).toBe(200);
+    expect(scorer.seen[0]?.documents).toEqual(DOCS);
     expect(scorer.seen[0]?.options?.maxDocumentTokens).toBeUndefined();
+    expect(result.headers?.['x-rerank-unused-controls']).toBe('max_tokens_per_doc, max_tokens_per_query, truncation_side');
+    const meta = (JSON.parse(result.body as string) as { meta: { warnings: string[] } }).meta;
+    expect(meta.warnings).toContain('max_tokens_per_doc is not used by model recording');
+  });
+
+  it('reports what a scorer cut in x-rerank-truncated and in meta.warnings', async () => {
+    const cutting: Scorer = {
+      id: 'cutting',
+      scoreKind: 'similarity',
+      controls: ['max_tokens_per_doc'],
+      score: async (_q, documents) => ({ scores: documents.map((d) => d.length), tokens: 0, cuts: { documents: [[0, 3]] } }),
+    };
+    const result = await testRuntime({ scorers: [cutting] }).app.handle(cohere({ query: 'q', documents: DOCS, max_tokens_per_doc: 3 }));
+    expect(result.headers?.['x-rerank-truncated']).toBe('0=3');
+    expect(result.headers?.['x-rerank-unused-controls']).toBeUndefined();
+    const meta = (JSON.parse(result.body as string) as { meta: { warnings: string[] } }).meta;
+    expect(meta.warnings).toEqual(['document 0 truncated to 3 tokens']);
   });
 });

@@ -1,0 +1,76 @@
+import type { RerankRequest, TruncationSide } from './rerank-request.js';
+
+/**
+ * The request controls beyond (query, documents, top_n) that a model may or may not have a use for, named as vLLM
+ * spells them (the names the `x-rerank-unused-controls` header and `/info` use, whatever the dialect's spelling).
+ */
+export type RequestControl = 'instruction' | 'max_tokens_per_doc' | 'max_tokens_per_query' | 'truncation_side';
+
+export const REQUEST_CONTROLS: readonly RequestControl[] = ['instruction', 'max_tokens_per_doc', 'max_tokens_per_query', 'truncation_side'];
+
+/** The token controls a model with a tokenizer of its own applies (cross-encoder, bi-encoder, LLM reranker). */
+export const TOKEN_CONTROLS: readonly RequestControl[] = ['max_tokens_per_doc', 'max_tokens_per_query', 'truncation_side'];
+
+/** Which end a cut keeps (declared with the request, which carries it). */
+export type { TruncationSide } from './rerank-request.js';
+
+/** The controls a request carries. */
+export function controlsSent(request: RerankRequest): RequestControl[] {
+  const sent: RequestControl[] = [];
+  if (request.prompt !== undefined) sent.push('instruction');
+  if (request.maxTokensPerDocument !== undefined) sent.push('max_tokens_per_doc');
+  if (request.maxTokensPerQuery !== undefined) sent.push('max_tokens_per_query');
+  if (request.truncationSide !== undefined) sent.push('truncation_side');
+  return sent;
+}
+
+/** The controls a request carries that its scorer has no use for: accepted, left out of scoring, reported. */
+export const unusedControls = (request: RerankRequest, controls: readonly RequestControl[] | undefined): RequestControl[] =>
+  controlsSent(request).filter((control) => !(controls ?? []).includes(control));
+
+/** The first (`right`) or last (`left`) `max` items, or all of them when there are no more. */
+export function keepTokens<T>(items: readonly T[], max: number | undefined, side: TruncationSide | undefined): readonly T[] {
+  if (max === undefined || items.length <= max) return items;
+  return side === 'left' ? items.slice(items.length - max) : items.slice(0, max);
+}
+
+/** What a scorer cut: the query's kept token count when it was cut, and `[index, kept tokens]` of each cut document. */
+export interface TokenCuts {
+  readonly query?: number;
+  readonly documents: readonly (readonly [number, number])[];
+}
+
+/** The cuts of chunks scored apart, as one request's (document indices offset to the request's). */
+export function mergeCuts(parts: readonly { readonly cuts?: TokenCuts | undefined; readonly offset: number }[]): TokenCuts | undefined {
+  let query: number | undefined;
+  const documents: [number, number][] = [];
+  for (const part of parts) {
+    if (!part.cuts) continue;
+    query = part.cuts.query ?? query;
+    for (const [index, kept] of part.cuts.documents) documents.push([index + part.offset, kept]);
+  }
+  return query === undefined && documents.length === 0 ? undefined : { ...(query === undefined ? {} : { query }), documents };
+}
+
+/** Documents a header names at most: a header is not a body (proxies refuse ones past 8-16 KB); the rest are counted. */
+const MAX_LISTED = 100;
+
+/**
+ * The `x-rerank-truncated` header: `query=12, 0=512, 3=512` (document index = kept tokens), the first 100 cut documents
+ * then `+N more`; absent when nothing was cut.
+ */
+export function truncatedHeader(cuts: TokenCuts | undefined): string | undefined {
+  if (!cuts || (cuts.query === undefined && cuts.documents.length === 0)) return undefined;
+  const listed = cuts.documents.slice(0, MAX_LISTED).map(([index, kept]) => `${index}=${kept}`);
+  const more = cuts.documents.length - listed.length;
+  return [...(cuts.query === undefined ? [] : [`query=${cuts.query}`]), ...listed, ...(more > 0 ? [`+${more} more`] : [])].join(', ');
+}
+
+/** The same, in words (Cohere v2's `meta.warnings`). */
+export function truncationWarnings(cuts: TokenCuts | undefined): string[] {
+  if (!cuts) return [];
+  return [
+    ...(cuts.query === undefined ? [] : [`query truncated to ${cuts.query} tokens`]),
+    ...cuts.documents.map(([index, kept]) => `document ${index} truncated to ${kept} tokens`),
+  ];
+}
