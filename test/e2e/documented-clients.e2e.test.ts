@@ -76,7 +76,7 @@ function leaves(node: unknown, key = '', found: [string, unknown][] = []): [stri
 }
 
 /** Values an SDK adds by itself (the snippet does not write them). */
-const SDK_DEFAULTS = new Set(['truncate']);
+const SDK_DEFAULTS = new Set(['truncate', 'truncation']);
 
 describe(`${PAGE}: every snippet`, () => {
   it('is found: three TypeScript and two Python snippets to run, four Python ones to check for shape', () => {
