@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../shared/http/openapi-document.js';
 import { blocksOf, type DocumentedBlock } from '../support/documented-commands.js';
-import { cleanServerEnv, startDevServer, type RunningServer } from '../support/start-dev-server.js';
+import { runClientSnippet } from '../support/run-client-snippet.js';
+import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
 // docs/clients.md's snippets: each TypeScript and each runnable Python one (openai, boto3) run as a reader pastes it
 // against npm start; each one for a package this machine cannot install checked for shape: the request its `# sends:`
@@ -15,7 +14,6 @@ import { cleanServerEnv, startDevServer, type RunningServer } from '../support/s
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAGE = 'docs/clients.md';
 const KEY = 'rk-documented-clients-0123456789';
-const run = promisify(execFile);
 const blocks = blocksOf(PAGE, readFileSync(join(ROOT, PAGE), 'utf8'));
 const SENDS = /^# sends: POST (\S+)(?: \(([^)]*)\))? (\{.*\})$/m;
 const shapeOnly = (b: DocumentedBlock): boolean => b.lang === 'python' && SENDS.test(b.text);
@@ -31,8 +29,6 @@ const validatorOf = (schema: unknown) =>
   ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi.json#/components/')));
 
 let server: RunningServer;
-const work = join(ROOT, '.tmp');
-const dirs: string[] = [];
 
 beforeAll(async () => {
   server = await startDevServer({ RERANK_API_KEYS: KEY });
@@ -40,32 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
-
-async function runBlock(block: DocumentedBlock): Promise<string> {
-  mkdirSync(work, { recursive: true });
-  const dir = mkdtempSync(join(work, 'docs-clients-'));
-  dirs.push(dir);
-  const env = { ...cleanServerEnv(), RERANK_KEY: KEY };
-  const text = block.text.replaceAll('http://localhost:3000', server.url);
-  if (block.lang === 'python') {
-    writeFileSync(join(dir, 'client.py'), text);
-    return (await run('python3', ['client.py'], { cwd: dir, env })).stdout;
-  }
-  // Type-checked as a reader's strict TypeScript project would, then run.
-  writeFileSync(join(dir, 'client.mts'), text);
-  const strict = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022'];
-  await run(
-    process.execPath,
-    [join(ROOT, 'node_modules/typescript/bin/tsc'), ...strict, '--skipLibCheck', '--types', 'node', 'client.mts'],
-    {
-      cwd: dir,
-      env,
-    },
-  );
-  return (await run(process.execPath, ['--import', 'tsx', 'client.mts'], { cwd: dir, env })).stdout;
-}
 
 /** Every string and number leaf of a body, by the key that holds it. */
 function leaves(node: unknown, key = '', found: [string, unknown][] = []): [string, unknown][] {
@@ -96,7 +67,7 @@ describe(`${PAGE}: every snippet`, () => {
 
   for (const block of runnable) {
     it(`${PAGE}:${block.line} (${block.lang}) runs against npm start and prints each result's index and score`, async () => {
-      const lines = (await runBlock(block)).trim().split('\n');
+      const lines = (await runClientSnippet(block, server.url, KEY)).trim().split('\n');
       expect(lines).toHaveLength(2);
       for (const line of lines) expect(line).toMatch(/^\d+ -?\d+(\.\d+)?(e-?\d+)?$/);
     }, 240_000);

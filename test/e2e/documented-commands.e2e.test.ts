@@ -10,6 +10,7 @@ import {
   documentedBlocks,
   documentedCommands,
   DOCUMENTED_PAGES,
+  isClientSnippet,
   npmScriptsNamed,
   withoutComment,
   type DocumentedBlock,
@@ -260,9 +261,9 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
   // fresh folder, as a reader pastes them: the first makes the input files, each client after it runs a whole batch.
   const KEY = 'rk-documented-batches-0123456789';
   const IDS = ['c1', 'q1', 'q2', 'q3'];
-  // docs/clients.md's snippets are one client call each, run by documented-clients.e2e.test.ts.
+  // A client snippet is one call, run by documented-clients.e2e.test.ts (docs/clients.md) or readme-examples (README).
   const runnable = (b: DocumentedBlock): boolean =>
-    b.page !== 'docs/clients.md' && ((b.lang === 'bash' && BATCH_BLOCKS.has(blockKey(b))) || b.lang === 'python' || b.lang === 'ts');
+    !isClientSnippet(b) && ((b.lang === 'bash' && BATCH_BLOCKS.has(blockKey(b))) || b.lang === 'python' || b.lang === 'ts');
   const pages = [
     ...new Set(
       documentedBlocks()

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blocksOf, isClientSnippet } from '../support/documented-commands.js';
+import { runClientSnippet } from '../support/run-client-snippet.js';
 import { startDevServer, type RunningServer } from '../support/start-dev-server.js';
 
 // The README's request examples, run as a reader runs them (bash + curl against `npm start`'s default models), and
@@ -107,4 +109,19 @@ describe('the README examples', () => {
       expect(output, `${example.command}\nshown:  ${example.shown}\nactual: ${output}`).toMatch(pattern);
     }
   });
+});
+
+describe("the README's SDK call", () => {
+  const snippets = blocksOf('README.md', readFileSync(join(ROOT, 'README.md'), 'utf8')).filter(isClientSnippet);
+
+  it('prints what the README shows under it', async () => {
+    expect(snippets.map((b) => b.lang)).toEqual(['ts']);
+    for (const block of snippets) {
+      const shown = [...block.text.matchAll(/^\/\/ (.*)$/gm)].map((m) => m[1] as string);
+      const printed = (await runClientSnippet(block, server.url, KEY)).trim().split('\n');
+      expect(shown.length).toBeGreaterThan(0);
+      expect(printed).toHaveLength(shown.length);
+      printed.forEach((line, i) => expect(line).toMatch(shownPattern(shown[i] as string)));
+    }
+  }, 240_000);
 });

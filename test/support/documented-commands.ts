@@ -117,3 +117,10 @@ export function cdkContextArgs(command: string): Record<string, string> {
 export function npmScriptsNamed(markdown: string): string[] {
   return [...markdown.matchAll(/npm run (?:--silent |-s )?([a-z][\w:-]*)/g)].map((m) => m[1]!);
 }
+
+/**
+ * A fenced TypeScript or Python block that is one client call (docs/clients.md's, the README's SDK call), not a step
+ * of a batch walkthrough: those name batches or their .jsonl files.
+ */
+export const isClientSnippet = (block: DocumentedBlock): boolean =>
+  (block.lang === 'ts' || block.lang === 'python') && (block.page === 'docs/clients.md' || !/batches|\.jsonl\b/.test(block.text));
