@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
-import { chaosBatchesTables, runChaosBatches } from '../../../scripts/measure/reliability/chaos-batches-run.js';
+import { runChaosLanes } from '../../../scripts/measure/reliability/chaos-lanes.js';
+import { formatChaosSummary } from '../../../scripts/measure/reliability/chaos-summary.js';
 import { HANG_CEILING_MS } from '../../../scripts/support/wait-for-progress.js';
 
 /**
@@ -25,11 +26,10 @@ describe('batches under injected faults (DynamoDB Local + moto)', () => {
   it(
     '0 lost or duplicated lines, every batch ends, completed lines equal the fault-free run, quotas never passed',
     async () => {
-      const report = await runChaosBatches(stack, {
+      const chaos = await runChaosLanes(stack, undefined, {
+        lane: 'batches',
         seed: 5,
-        batches: 3,
-        linesPerBatch: 8,
-        poisonedBatches: 1,
+        batches: { batches: 3, linesPerBatch: 8, poisonedBatches: 1 },
         sdk: { throttle: 0.05, transactionConflict: 0.1, lostResponse: 0.03, dropDelete: 0.1, duplicateSend: 0.1 },
         crashes: {
           planBefore: 0.5,
@@ -48,9 +48,9 @@ describe('batches under injected faults (DynamoDB Local + moto)', () => {
         // Slow is not lost: the wait gives up only after 30 s in which nothing moved.
         stallTimeoutMs: 30_000,
       });
-      const { outcomes, faults } = chaosBatchesTables(report);
-      console.log(`${outcomes}\n\n${faults}`);
-      expect(report.violations).toEqual([]);
+      console.log(formatChaosSummary(chaos));
+      expect(chaos.violations).toEqual([]);
+      const report = { ...(chaos.batches as NonNullable<typeof chaos.batches>), faults: chaos.faults };
       expect(report.verdicts.map((v) => v.status)).toEqual(['completed', 'completed', 'completed']);
       expect(report.verdicts.reduce((a, v) => a + v.lost + v.duplicated, 0)).toBe(0);
       expect(report.quotaAfter.running_batches).toBe(0);
@@ -60,7 +60,7 @@ describe('batches under injected faults (DynamoDB Local + moto)', () => {
       const crashes = (kind: string) =>
         report.faults
           .entries()
-          .filter(([k]) => k.startsWith(`crash: ${kind}`))
+          .filter(([k]) => k.startsWith(`crash: batch ${kind}`))
           .reduce((a, [, n]) => a + n, 0);
       expect(crashes('chunk')).toBeGreaterThan(0);
       expect(crashes('plan') + crashes('finalize')).toBeGreaterThan(0);
