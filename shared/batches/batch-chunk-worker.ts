@@ -19,6 +19,7 @@ import { storeDerived } from './batch-quota.js';
 import { recordChunk, scoreChunk } from '../engine/chunk-scoring.js';
 import { pruneChunkScores } from '../engine/rank-chunk-scores.js';
 import { StoredCorpusChunks } from './stored-corpus-chunk.js';
+import { spanAnalysisReporter } from './span-analysis-reporter.js';
 import type { ScoreBatch } from '../core/scorer.js';
 import { BatchChunkTally } from '../observability/record-batch-metrics.js';
 import type { BatchChunkSource } from '../observability/batch-metric-names.js';
@@ -142,6 +143,7 @@ export class BatchChunkWorker {
         first.corpus,
         pass.map((m) => m.admitted.request),
         batch.ownerKeyId,
+        spanAnalysisReporter(this.#deps, batch.id, task, { ...first.corpus, model: first.plan.chunkModel }),
       );
     } catch (error) {
       // The shard's documents are not a corpus the lines can use (a document line too long to read, the key's stored

@@ -7,6 +7,7 @@ import type { BatchQuota } from './batch-quota.js';
 import type { BatchStore } from './batch-store.js';
 import type { BatchTaskQueue } from './batch-task-queue.js';
 import type { CandidateSetFusion } from './candidate-set-fusion.js';
+import type { CorpusAnalysisLedger } from './corpus-analysis-ledger.js';
 
 /** The ports and settings the planner, chunk worker and finalizers share. */
 export interface BatchEngineDeps {
@@ -23,6 +24,8 @@ export interface BatchEngineDeps {
   readonly limits: BatchLimits;
   /** The key's quota ledger (shared with the Files API): running batches and the bytes its result lines keep. */
   readonly quota: BatchQuota;
+  /** Where a corpus' first analysis is followed (the batch's `analysing_corpus` progress); absent = not shown. */
+  readonly analysis?: CorpusAnalysisLedger;
   /** The API's document length limit, applied to corpus documents as to inline ones (cut when the line says `truncate`). */
   readonly maxDocumentChars?: number;
   /** Injected clock (expiry tests). */

@@ -143,7 +143,7 @@ export class BatchEngine {
     const batch = await this.#deps.store.get(batchId);
     if (!batch || batch.ownerKeyId !== ownerKeyId) return undefined;
     const view = await this.#view(batch);
-    return { ...view, progress: await batchProgress(this.#deps.store, batch, view.counts) };
+    return { ...view, progress: await batchProgress(this.#deps, batch, view.counts) };
   }
 
   async list(

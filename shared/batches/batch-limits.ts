@@ -59,6 +59,12 @@ export interface BatchLimits {
    * lease for this long.
    */
   readonly finalizeLeaseSeconds: number;
+  /**
+   * Documents a span's task analyses between two reports of its progress (CorpusAnalysisLedger): the batch's
+   * `analysing_corpus` progress moves about this often (a shard at least: reports fall between shards), and its writes
+   * stay one per this many documents plus one per task.
+   */
+  readonly analysisProgressDocuments: number;
 }
 
 export const DEFAULT_BATCH_LIMITS: BatchLimits = {
@@ -80,4 +86,5 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   corpusGroupLines: 64,
   corpusShardsPerTask: 16,
   finalizeLeaseSeconds: 20 * 60,
+  analysisProgressDocuments: 1_000,
 };

@@ -14,6 +14,7 @@ import { planCorpusChunks, type CorpusPlan } from './corpus-chunks.js';
 import { CorpusLineGroups, corpusSpans, groupLinesFor, ledgerScoresOfLine, type CorpusSpan } from './corpus-line-groups.js';
 import { storedAnalysisFor } from './stored-analysis-for.js';
 import { DOCUMENTS_FILE_ID, corpusDeletedError } from './corpus-reference.js';
+import { expectAnalysisOnce } from './corpus-analysis-ledger.js';
 import { estimatePairCost } from './estimate-pair-cost.js';
 import { isBlankLine, readJsonlLines } from './jsonl-lines.js';
 import { QueuedPairs, failOverQueuedPairs } from './queued-pairs.js';
@@ -54,6 +55,13 @@ function inlineChunks(admitted: AdmittedLine, deps: BatchEngineDeps): { offset: 
 /** Each custom_id seen so far and the line that first carried it (the line a duplicate is told to look at). */
 type CustomIdLines = Map<string, number>;
 
+/** What one planning run keeps across lines: corpora read once, custom ids seen, corpus analyses named to the ledger. */
+interface PlanningRun {
+  readonly corpora: Map<string, Promise<CorpusOutcome>>;
+  readonly customIds: CustomIdLines;
+  readonly analyses: Set<string>;
+}
+
 /**
  * A custom_id an earlier line carries refuses this line alone, naming that line: unlike OpenAI, which refuses the whole
  * file, the batch goes on (docs/api.md).
@@ -92,10 +100,9 @@ export class BatchPlanner {
       await this.#failBatch(batch, 'file_not_found', `input file ${batch.inputFileId} is gone or was replaced since the batch was created`);
       return 'stopped';
     }
-    const corpora = new Map<string, Promise<CorpusOutcome>>();
     // A run after a failure resumes at the checkpoint: the lines before it are recorded and their tasks sent.
     const from = batch.planCheckpoint;
-    const customIds = await this.#customIdsBefore(batch.id, from?.nextLine);
+    const run: PlanningRun = { corpora: new Map(), customIds: await this.#customIdsBefore(batch.id, from?.nextLine), analyses: new Set() };
     let pending: BatchTask[] = [];
     let plans: BatchRequestPlan[] = [];
     // Lines over one stored corpus are scored a group at a time, one task per shard for the group.
@@ -155,7 +162,7 @@ export class BatchPlanner {
         );
       } else if (!isBlankLine(line.bytes)) {
         total++;
-        const planned = await this.#planLine(batch, line.line, line.range, line.bytes, corpora, customIds);
+        const planned = await this.#planLine(batch, line.line, line.range, line.bytes, run);
         if (planned) {
           queued.add(line.line, planned.plan.candidates.count);
           plans.push(planned.plan);
@@ -211,11 +218,11 @@ export class BatchPlanner {
     lineNumber: number,
     range: { start: number; end: number },
     bytes: Buffer,
-    corpora: Map<string, Promise<CorpusOutcome>>,
-    customIds: CustomIdLines,
+    run: PlanningRun,
   ): Promise<
     { plan: BatchRequestPlan; tasks: BatchChunkTask[]; group?: { key: string; spans: readonly CorpusSpan[]; maxLines: number } } | undefined
   > {
+    const { customIds } = run;
     try {
       const admitted = admitBatchLine(bytes, batch.endpoint, this.#deps.admission);
       refuseDuplicate(customIds, admitted.customId);
@@ -235,7 +242,7 @@ export class BatchPlanner {
         };
         return { plan, tasks: slices.map((slice, chunkIndex) => ({ ...base, chunkIndex, ...slice })) };
       }
-      const corpus = await this.#corpus(batch, admitted, corpora);
+      const corpus = await this.#corpus(batch, admitted, run.corpora);
       const plan = (chunkCount: number): BatchRequestPlan => ({
         line: lineNumber,
         customId: admitted.customId,
@@ -244,8 +251,10 @@ export class BatchPlanner {
         chunkModel,
         chunkCount,
       });
+      const stored = storedAnalysisFor(this.#deps, admitted, chunkModel) !== undefined;
+      if (stored) await expectAnalysisOnce(this.#deps.analysis, batch.id, corpus, chunkModel, run.analyses);
       // Scored from the stored analysis: its tasks are its group's (same corpus version, same model), one per span of shards.
-      if (limits.corpusGroupLines > 1 && storedAnalysisFor(this.#deps, admitted, chunkModel)) {
+      if (limits.corpusGroupLines > 1 && stored) {
         const spans = corpusSpans(corpus.chunks, limits.corpusShardsPerTask);
         const maxLines = groupLinesFor(ledgerScoresOfLine(corpus.count, spans.length, admitted.request.topN), limits.corpusGroupLines);
         return {

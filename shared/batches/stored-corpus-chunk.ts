@@ -5,6 +5,7 @@ import type { ScoreBatch } from '../core/scorer.js';
 import { shardsOf, type BatchChunkTask } from './batch-model.js';
 import { scoreShardGroup } from './corpus-query.js';
 import { CorpusShardStore, type CorpusShardOptions } from './corpus-shards.js';
+import type { ShardReady } from './span-analysis-reporter.js';
 
 /** Groups of queries kept prepared (embedded): a group's tasks reach a worker one shard after another, so it is encoded about once. */
 const PREPARED_GROUPS_KEPT = 64;
@@ -34,7 +35,7 @@ export class StoredCorpusChunks {
    * Each line's scores for the task's shards (its span, or its own range as one shard), in the lines' order and joined
    * in document order: one chunk for the task. A shard not yet stored is analysed when reached. A line whose documents
    * pass the API's limit without `truncate` gets its refusal instead (the first; the others are scored). A shard that
-   * cannot be read or analysed throws.
+   * cannot be read or analysed throws. `progress` hears of each shard as it is ready.
    */
   async scoreSpan(
     analysis: DocumentAnalysis,
@@ -42,6 +43,7 @@ export class StoredCorpusChunks {
     corpus: { readonly fileId: string; readonly version: string },
     lines: readonly StoredCorpusLine[],
     ownerKeyId?: string,
+    progress?: ShardReady,
   ): Promise<{ readonly results: (ScoreBatch | RerankError)[]; readonly analysed: boolean }> {
     const { corpusRange } = task;
     if (!corpusRange) throw new Error('corpus chunk without a corpus');
@@ -57,6 +59,7 @@ export class StoredCorpusChunks {
       };
       const stored = await this.shards.shardWithSource(analysis, ref);
       analysed ||= stored.analysed;
+      await progress?.shardReady(shard.count, stored.analysed);
       const overlong = stored.content.firstOverlongLine;
       if (overlong !== undefined) {
         const refusal = new RerankError(

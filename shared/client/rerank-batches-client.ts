@@ -30,9 +30,17 @@ export interface RerankBatch {
   readonly request_counts: { readonly total: number; readonly completed: number; readonly failed: number };
   /**
    * The service's extension beside OpenAI's `request_counts` (whole lines): how much work is done inside lines too,
-   * as a fraction, and in chunks while a GET counts them (a batch of at most 100 lines). Absent from other servers.
+   * as a fraction, and in chunks while a GET counts them (a batch of at most 100 lines); while the batch runs its
+   * phase, and over corpora the documents analysed (stored) of all. Absent from other servers.
    */
-  readonly progress?: { readonly fraction: number; readonly completed_chunks?: number; readonly total_chunks?: number };
+  readonly progress?: {
+    readonly fraction: number;
+    readonly completed_chunks?: number;
+    readonly total_chunks?: number;
+    readonly phase?: 'analysing_corpus' | 'scoring';
+    readonly corpus_documents_analysed?: number;
+    readonly corpus_documents?: number;
+  };
   readonly output_file_id?: string;
   readonly error_file_id?: string;
   readonly errors?: { readonly data: readonly { readonly code: string; readonly message: string; readonly line?: number | null }[] };
@@ -234,7 +242,7 @@ export class RerankBatchesClient {
         if (!isTransient(error) || ++errors > maxErrors) throw error;
       }
       if (current) {
-        const state = `${current.status} ${current.request_counts.completed} ${current.request_counts.failed} ${current.request_counts.total} ${current.progress?.fraction ?? ''}`;
+        const state = `${current.status} ${current.request_counts.completed} ${current.request_counts.failed} ${current.request_counts.total} ${current.progress?.fraction ?? ''} ${current.progress?.corpus_documents_analysed ?? ''}`;
         if (state !== seen) options.onProgress?.(current);
         seen = state;
         if (TERMINAL.includes(current.status)) return current;

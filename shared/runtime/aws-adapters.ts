@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
+import { DynamoDbCorpusAnalysisLedger } from '../adapters/dynamodb/dynamodb-corpus-analysis-ledger.js';
 import { DynamoDbJobStore } from '../adapters/dynamodb/dynamodb-job-store.js';
 import { DynamoDbUploadStore } from '../adapters/dynamodb/dynamodb-upload-store.js';
 import { DynamoDbQuotaLedger } from '../adapters/dynamodb/dynamodb-quota-ledger.js';
@@ -51,6 +52,7 @@ function awsBatches(config: ServiceConfig, dynamodb: DynamoDBClient, sqs: SQSCli
   });
   return {
     store: new DynamoDbBatchStore(dynamodb, config.jobs.tableName),
+    analysis: new DynamoDbCorpusAnalysisLedger(dynamodb, config.jobs.tableName),
     uploads: new DynamoDbUploadStore(dynamodb, config.jobs.tableName),
     quota,
     queue: new SqsTaskQueue<BatchTask>(sqs, queueUrl, 'batch'),

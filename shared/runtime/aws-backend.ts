@@ -2,6 +2,7 @@ import type { ApiKeyStore } from '../auth/api-key-store.js';
 import type { RateLimiter } from '../auth/rate-limiter.js';
 import { DEFAULT_BATCH_LIMITS } from '../batches/batch-limits.js';
 import type { BatchStore } from '../batches/batch-store.js';
+import type { CorpusAnalysisLedger } from '../batches/corpus-analysis-ledger.js';
 import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
 import type { ServiceConfig } from '../config/service-config.js';
 import type { ChunkLedger } from '../engine/chunk-ledger.js';
@@ -57,6 +58,7 @@ const BATCH_STORE: PortShape<BatchStore> = {
   countResults: 'promise',
   dropWork: 'promise',
 };
+const ANALYSIS: PortShape<CorpusAnalysisLedger> = { expect: 'promise', report: 'promise', read: 'promise' };
 const UPLOADS: PortShape<UploadStore> = { create: 'promise', get: 'promise', addPart: 'promise', end: 'promise', pendingCount: 'promise' };
 const FILES: PortShape<FileStore> = {
   openWriter: 'promise',
@@ -100,6 +102,7 @@ export function awsBackend(config: ServiceConfig, load: (config: ServiceConfig) 
     batches: awsBatchesConfigured(config)
       ? {
           store: deferredPort(async () => (await batches()).store, BATCH_STORE),
+          analysis: deferredPort(async () => (await batches()).analysis!, ANALYSIS),
           uploads: deferredPort(async () => (await batches()).uploads!, UPLOADS),
           quota,
           queue: deferredPort(async () => (await batches()).queue, QUEUE),

@@ -2,6 +2,7 @@ import type { InProcessTaskQueue } from '../adapters/in-process/in-process-task-
 import type { BatchTask } from '../batches/batch-model.js';
 import type { BatchLimits } from '../batches/batch-limits.js';
 import type { BatchStore } from '../batches/batch-store.js';
+import type { CorpusAnalysisLedger } from '../batches/corpus-analysis-ledger.js';
 import type { BatchTaskQueue } from '../batches/batch-task-queue.js';
 import type { FileStore } from '../files/file-store.js';
 import type { UploadStore } from '../files/upload-store.js';
@@ -11,6 +12,8 @@ import type { QuotaLedger } from '../quota/quota-ledger.js';
 export interface BatchRuntime {
   readonly store: BatchStore;
   readonly queue: BatchTaskQueue;
+  /** Where a corpus' first analysis is followed (a batch's `analysing_corpus` progress): memory on `npm start`, the table on AWS. */
+  readonly analysis?: CorpusAnalysisLedger;
   /** `npm start`'s in-process queue, which the engine attaches to; absent on AWS, where SQS feeds the batch worker. */
   readonly localQueue?: InProcessTaskQueue<BatchTask>;
   readonly limits: BatchLimits;

@@ -4,6 +4,7 @@ import type { BatchTask } from '../batches/batch-model.js';
 import { InProcessTaskQueue } from '../adapters/in-process/in-process-task-queue.js';
 import { LocalFolderFileStore } from '../adapters/local/local-folder-file-store.js';
 import { InMemoryApiKeyStore } from '../adapters/memory/in-memory-api-key-store.js';
+import { InMemoryCorpusAnalysisLedger } from '../adapters/memory/in-memory-corpus-analysis-ledger.js';
 import { InMemoryBatchStore } from '../adapters/memory/in-memory-batch-store.js';
 import { InMemoryChunkLedger } from '../adapters/memory/in-memory-chunk-ledger.js';
 import { InMemoryJobStore } from '../adapters/memory/in-memory-job-store.js';
@@ -45,6 +46,7 @@ export function localBackend(config: ServiceConfig): Backend {
       store: new InMemoryBatchStore({ spill: { dir: join(config.files.dir, 'batch-results') } }),
       queue: localQueue,
       localQueue,
+      analysis: new InMemoryCorpusAnalysisLedger(),
       limits: { ...DEFAULT_BATCH_LIMITS, ...config.batches },
       files,
       uploads: new InMemoryUploadStore(),

@@ -19,6 +19,7 @@ export function runtimeBatchEngine(runtime: ServiceRuntime, requestLimits: Reque
     fuserFor: (modelId) => fuserOf(runtime.scorers, modelId),
     setFusionFor: (modelId) => candidateSetFusionOf(runtime.scorers, modelId),
     limits: batches.limits,
+    ...(batches.analysis ? { analysis: batches.analysis } : {}),
     // The ledger the Files API reserves on: a batch's output and the key's files share one stored-bytes bound.
     ...(batches.quota ? { quota: batches.quota } : {}),
     storage: { files: fileLimits.maxFilesPerKey, stored_bytes: fileLimits.maxStoredBytesPerKey },

@@ -2,8 +2,7 @@ import type { BatchLimits } from '../../shared/batches/batch-limits.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import type { ApiApp } from '../../shared/http/api-app.js';
 import type { QuotaLedger } from '../../shared/quota/quota-ledger.js';
-import { testRuntime, type BatchLane } from './test-runtime.js';
-import type { InMemoryFileStore } from './in-memory-file-store.js';
+import { testRuntime, type BatchLane, type BatchLaneOptions } from './test-runtime.js';
 
 export { ManualBatchQueue } from './test-runtime.js';
 
@@ -21,7 +20,7 @@ export interface BatchTestRuntime extends BatchLane {
 export function batchTestRuntime(
   scorers: readonly Scorer[],
   limits: Partial<BatchLimits> = {},
-  options: { readonly files?: InMemoryFileStore; readonly maxStoredBytesPerKey?: number } = {},
+  options: Pick<BatchLaneOptions, 'files' | 'maxStoredBytesPerKey' | 'analysis'> = {},
 ): BatchTestRuntime {
   const runtime = testRuntime({
     scorers,

@@ -8,6 +8,8 @@ import { InMemoryJobStore } from '../../shared/adapters/memory/in-memory-job-sto
 import { InMemoryRateLimiter } from '../../shared/adapters/memory/in-memory-rate-limiter.js';
 import type { BatchEngine } from '../../shared/batches/batch-engine.js';
 import { DEFAULT_BATCH_LIMITS, type BatchLimits } from '../../shared/batches/batch-limits.js';
+import type { CorpusAnalysisLedger } from '../../shared/batches/corpus-analysis-ledger.js';
+import { InMemoryCorpusAnalysisLedger } from '../../shared/adapters/memory/in-memory-corpus-analysis-ledger.js';
 import type { BatchTask } from '../../shared/batches/batch-model.js';
 import type { BatchTaskQueue } from '../../shared/batches/batch-task-queue.js';
 import { loadServiceConfig, type ServiceConfig } from '../../shared/config/service-config.js';
@@ -46,6 +48,8 @@ export interface BatchLaneOptions {
   /** The files of an earlier runtime: a restart of the service over the same stored files. */
   readonly files?: InMemoryFileStore;
   readonly maxStoredBytesPerKey?: number;
+  /** Where corpus analyses are followed; absent = an in-memory one (a test may wrap it to see each write). */
+  readonly analysis?: CorpusAnalysisLedger;
 }
 
 /** A queue the test drives task by task: what runs, and when, is the test's choice. */
@@ -76,6 +80,7 @@ export interface BatchLane {
   readonly files: InMemoryFileStore;
   readonly store: InMemoryBatchStore;
   readonly queue: ManualBatchQueue;
+  readonly analysis: CorpusAnalysisLedger;
   /** The engine's clock, epoch ms; tests move it. */
   readonly clock: { nowMs: number };
 }
@@ -148,6 +153,7 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
       ? {
           store: lane.store,
           queue: lane.queue,
+          analysis: lane.analysis,
           files: lane.files,
           quota,
           limits: { ...DEFAULT_BATCH_LIMITS, chunkCost: 40, ...options.batches?.limits },
@@ -178,5 +184,6 @@ export function testRuntime(options: TestRuntimeOptions): TestRuntime {
 function batchLanePorts(options: BatchLaneOptions): Omit<BatchLane, 'engine'> {
   const clock = { nowMs: Date.UTC(2026, 0, 1) };
   const files = options.files ?? new InMemoryFileStore({ now: () => Math.floor(clock.nowMs / 1000) });
-  return { files, store: new InMemoryBatchStore(), queue: new ManualBatchQueue(), clock };
+  const analysis = options.analysis ?? new InMemoryCorpusAnalysisLedger();
+  return { files, store: new InMemoryBatchStore(), queue: new ManualBatchQueue(), analysis, clock };
 }

@@ -37,6 +37,9 @@ export function batchObject({ batch, counts, progress }: BatchView): Record<stri
             fraction: Number(progress.fraction.toFixed(4)),
             ...optional('completed_chunks', progress.completedChunks),
             ...optional('total_chunks', progress.totalChunks),
+            ...optional('phase', progress.phase),
+            ...optional('corpus_documents_analysed', progress.corpusDocumentsAnalysed),
+            ...optional('corpus_documents', progress.corpusDocuments),
           },
         }
       : {}),
