@@ -1,16 +1,15 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { startSqsPoller, type SqsPoller } from '../../../scripts/emulators/sqs-poller.js';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { FIXTURE_MODEL_ID, FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
-import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
+import type { LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
-import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-for-progress.js';
-import { asLambda, installAwsCallRecorder, runAsLambda } from '../../support/iam/aws-call-recorder.js';
-import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-calls.js';
+import { HANG_CEILING_MS } from '../../../scripts/support/wait-for-progress.js';
+import { startAwsFlow, type AwsFlow } from '../../support/aws-flow.js';
+import { asLambda } from '../../support/iam/aws-call-recorder.js';
 
 /**
  * Batches on the AWS adapters end to end: the API Lambda handler takes the batch, the batch worker Lambda handler
@@ -19,10 +18,10 @@ import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-cal
  */
 const KEY_A = 'batch-flow-key-a';
 const KEY_B = 'batch-flow-key-b';
+let flow: AwsFlow;
 let stack: LocalAwsStack;
 let api: (event: APIGatewayProxyEventV2, context: ReturnType<typeof localLambdaContext>) => Promise<APIGatewayProxyStructuredResultV2>;
 let files: S3FileStore;
-const pollers: SqsPoller[] = [];
 
 const words = ['neural', 'ranking', 'search', 'panda', 'bamboo', 'python', 'queue', 'lambda', 'gradient', 'library'];
 const docs = (n: number, seed: number) =>
@@ -54,52 +53,35 @@ async function readLines(fileId: string): Promise<Record<string, unknown>[]> {
 
 /** Polls the batch until it ends; gives up only when its status and counts stop moving for twice the visibility timeout. */
 async function settle(batchId: string): Promise<Record<string, unknown>> {
-  return waitForProgress(
-    async () => {
-      const { body } = await call('GET', `/v1/batches/${batchId}`, KEY_A);
-      const done = ['completed', 'failed', 'expired', 'cancelled'].includes(String(body['status']));
-      return { done, progress: JSON.stringify([body['status'], body['request_counts']]), value: body };
-    },
-    { stallMs: 60_000, pollMs: 200, what: `batch ${batchId}` },
-  );
+  return flow.drain(`batch ${batchId}`, 60_000, async () => {
+    const { body } = await call('GET', `/v1/batches/${batchId}`, KEY_A);
+    const done = ['completed', 'failed', 'expired', 'cancelled'].includes(String(body['status']));
+    return { done, progress: JSON.stringify([body['status'], body['request_counts']]), value: body };
+  });
 }
 
 beforeAll(async () => {
-  // Every AWS call the API and batch worker handlers make is checked against their deployed roles in afterAll.
-  installAwsCallRecorder();
-  stack = await startLocalAwsStack({ maxReceiveCount: 2, visibilityTimeoutSeconds: 30 });
+  // Every AWS call the API and batch worker handlers make is checked against their deployed roles at the end.
   // bm25 beside the fixture: a model with a stored corpus analysis (derived objects on S3, under the IAM check too).
-  Object.assign(process.env, stack.env, { RERANK_MODELS: `${FIXTURE_MODEL_SPEC},bm25=lexical`, RERANK_API_KEYS: `${KEY_A},${KEY_B}` });
+  flow = await startAwsFlow({
+    maxReceiveCount: 2,
+    visibilityTimeoutSeconds: 30,
+    env: { RERANK_MODELS: `${FIXTURE_MODEL_SPEC},bm25=lexical`, RERANK_API_KEYS: `${KEY_A},${KEY_B}` },
+  });
+  stack = flow.stack;
   // Imported after the environment points at the emulators: the runtime reads its configuration once.
   const { handler: apiHandler } = await import('../../../functions/api/handler.js');
   api = asLambda('api', apiHandler);
   const { handler: batchWorker } = await import('../../../functions/workers/batch-worker.js');
   files = new S3FileStore(stack.s3, stack.filesBucket);
-  for (const queueUrl of [stack.batchQueueUrl, stack.batchDlqUrl]) {
-    // The poller stands for the event source mapping, which polls with the batch worker's role.
-    pollers.push(
-      runAsLambda('batchWorker', () =>
-        startSqsPoller({
-          client: stack.sqs,
-          queueUrl,
-          batchSize: 10,
-          waitTimeSeconds: 1,
-          concurrency: 3,
-          retryDelaySeconds: 0,
-          handler: async (event) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse,
-        }),
-      ),
-    );
-  }
+  // The consumers stand for the event source mappings, which poll with the batch worker's role.
+  const worker = async (event: SQSEvent) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse;
+  for (const queueUrl of [stack.batchQueueUrl, stack.batchDlqUrl])
+    flow.consume('batchWorker', queueUrl, worker, { batchSize: 10, concurrency: 3 });
 });
 
 afterAll(async () => {
-  await Promise.all(pollers.map((p) => p.stop()));
-  try {
-    if (stack !== undefined) expectRecordedCallsAllowed(stack.env);
-  } finally {
-    await stack?.stop();
-  }
+  await flow?.stop();
 });
 
 // settle() fails first, with the batch's status, whenever it stops moving; the ceiling only catches a hang.

@@ -2,7 +2,6 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
-import { startSqsPoller, type SqsPoller } from '../../../scripts/emulators/sqs-poller.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import { decodeJobTask } from '../../../shared/engine/job-task-codec.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
@@ -10,20 +9,20 @@ import { isMergeTask, type JobRecord } from '../../../shared/jobs/job-model.js';
 import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
-import { startLocalAwsStack, type LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
-import { HANG_CEILING_MS, waitForProgress } from '../../../scripts/support/wait-for-progress.js';
-import { installAwsCallRecorder, runAsLambda } from '../../support/iam/aws-call-recorder.js';
-import { expectRecordedCallsAllowed } from '../../support/iam/check-recorded-calls.js';
+import type { LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
+import { HANG_CEILING_MS } from '../../../scripts/support/wait-for-progress.js';
+import { startAwsFlow, type AwsFlow } from '../../support/aws-flow.js';
+import { runAsLambda } from '../../support/iam/aws-call-recorder.js';
 
 /**
  * The async path end to end on real protocols: DynamoDB Local for the job store, moto for SQS, the real
  * worker and dead-letter Lambda handlers fed by pollers, real ONNX scoring. Faults are injected by
  * wrapping the worker's record handler, exactly where a Lambda would crash.
  */
+let flow: AwsFlow;
 let stack: LocalAwsStack;
 let runtime: ServiceRuntime;
 let deadLetterHandler: (event: SQSEvent, context: ReturnType<typeof localLambdaContext>) => Promise<SQSBatchResponse>;
-const pollers: SqsPoller[] = [];
 
 const MAX_RECEIVES = 2;
 const VISIBILITY_TIMEOUT_SECONDS = 30;
@@ -46,34 +45,16 @@ type RecordHandler = (record: SQSRecord) => Promise<void>;
 let recordHandler: RecordHandler;
 
 function startWorkers(concurrency: number): void {
-  // Each poller stands for its function's event source mapping and runs as that function (the IAM check in afterAll).
-  pollers.push(
-    runAsLambda('worker', () =>
-      startSqsPoller({
-        client: stack.sqs,
-        queueUrl: stack.queueUrl,
-        batchSize: 5,
-        waitTimeSeconds: 1,
-        concurrency,
-        retryDelaySeconds: 0,
-        // One processor per invocation, as the worker Lambda does: it holds one batch's failures, and these four loops
-        // run at once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
-        handler: (event) =>
-          processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), {
-            context: localLambdaContext(),
-          }),
-      }),
-    ),
-    runAsLambda('deadLetter', () =>
-      startSqsPoller({
-        client: stack.sqs,
-        queueUrl: stack.dlqUrl,
-        batchSize: 10,
-        waitTimeSeconds: 1,
-        handler: (event) => deadLetterHandler(event, localLambdaContext()),
-      }),
-    ),
-  );
+  // Each consumer stands for its function's event source mapping and runs as that function (the IAM check at the end).
+  // One processor per invocation, as the worker Lambda does: it holds one batch's failures, and these four loops run at
+  // once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
+  const worker = (event: SQSEvent) =>
+    processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), { context: localLambdaContext() });
+  flow.consume('worker', stack.queueUrl, worker, { batchSize: 5, concurrency });
+  flow.consume('deadLetter', stack.dlqUrl, (event) => deadLetterHandler(event, localLambdaContext()), {
+    batchSize: 10,
+    retryDelaySeconds: undefined,
+  });
 }
 
 async function submit(req: RerankRequest, batchSize: number): Promise<JobRecord> {
@@ -90,23 +71,23 @@ async function submit(req: RerankRequest, batchSize: number): Promise<JobRecord>
  */
 async function settle(jobId: string): Promise<{ job: JobRecord; progress: number[] }> {
   const progress: number[] = [];
-  const job = await waitForProgress(
-    async () => {
-      const job = await runAsLambda('api', () => runtime.jobs.find(jobId, 'key-a'));
-      if (!job) throw new Error(`job ${jobId} vanished`);
-      progress.push(job.chunksDone);
-      return { done: job.status !== 'running', progress: `${job.chunksDone}/${job.chunkCount} chunks`, value: job };
-    },
-    { stallMs: 2 * VISIBILITY_TIMEOUT_SECONDS * 1000, what: `job ${jobId}` },
-  );
+  const job = await flow.drain(`job ${jobId}`, 2 * VISIBILITY_TIMEOUT_SECONDS * 1000, async () => {
+    const job = await runAsLambda('api', () => runtime.jobs.find(jobId, 'key-a'));
+    if (!job) throw new Error(`job ${jobId} vanished`);
+    progress.push(job.chunksDone);
+    return { done: job.status !== 'running', progress: `${job.chunksDone}/${job.chunkCount} chunks`, value: job };
+  });
   return { job, progress };
 }
 
 beforeAll(async () => {
-  installAwsCallRecorder();
-  stack = await startLocalAwsStack({ maxReceiveCount: MAX_RECEIVES, visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS });
   // The fixture cross-encoder: per-document scores, so chunks are independent (as jobs require).
-  Object.assign(process.env, stack.env, { RERANK_MODELS: FIXTURE_MODEL_SPEC });
+  flow = await startAwsFlow({
+    maxReceiveCount: MAX_RECEIVES,
+    visibilityTimeoutSeconds: VISIBILITY_TIMEOUT_SECONDS,
+    env: { RERANK_MODELS: FIXTURE_MODEL_SPEC },
+  });
+  stack = flow.stack;
   // Imported after the environment points at the emulators: the runtime reads configuration once.
   const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   runtime = await serviceRuntime();
@@ -116,12 +97,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(pollers.map((p) => p.stop()));
-  try {
-    if (stack !== undefined) expectRecordedCallsAllowed(stack.env);
-  } finally {
-    await stack?.stop();
-  }
+  await flow?.stop();
 });
 
 // settle() fails first, with the chunks done of the count, whenever a job stops moving; the ceiling only catches a hang.
