@@ -60,6 +60,10 @@ export const HOSTED_MODEL_NAMES: readonly string[] = [
   'ctxl-rerank-v2-instruct-multilingual',
   'ctxl-rerank-v2-instruct-multilingual-mini',
   'ctxl-rerank-v1-instruct',
+  // ZeroEntropy (the zeroentropy client's documented rerankers)
+  'zerank-2',
+  'zerank-1',
+  'zerank-1-small',
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { invalidRequest } from './rerank-error.js';
+import { RerankError, invalidRequest } from './rerank-error.js';
 import { paramOf, type RequestParamNames } from './validate-request.js';
 import { scoredText, type RerankRequest, type ScoreActivation } from './rerank-request.js';
 import { resolveActivation } from './score-activation.js';
@@ -101,6 +101,11 @@ export function planRequest(input: PlanInput): RequestPlan {
   // fused hybrid's lexical part, at the merge, reads whole documents in a job as it does synchronously.
   const chunkable = scorer !== undefined && isChunkable(scorer);
   if (mode === 'job') {
+    if (request.latency === 'fast')
+      throw invalidRequest(
+        'latency "fast" is answered synchronously and never runs as a job or a batch line: send "slow" or none',
+        'latency',
+      );
     if (!scorer || !chunkable) {
       const why = unqueueable(request, input.names);
       throw invalidRequest(
@@ -110,6 +115,7 @@ export function planRequest(input: PlanInput): RequestPlan {
     }
     return { kind: 'job', respondAsync: true, job: jobPlan(request, scorer, input.limits) };
   }
+  if (request.latency === 'fast') return fastPlan(request, scorer, input.limits);
   if (!scorer || !chunkable) {
     // What a request that outlives the sync deadline is told: a job is no way out for it.
     const reason = mayQueue ? unqueueable(request, input.names).reason : "this route's clients do not poll jobs";
@@ -118,6 +124,25 @@ export function planRequest(input: PlanInput): RequestPlan {
   const respondAsync = input.preferAsync === true;
   if (!respondAsync && !needsQueuedJob(request, input.limits) && !overBudget(scorer, request, input.limits)) return { kind: 'sync' };
   return { kind: 'job', respondAsync, job: jobPlan(request, scorer, input.limits) };
+}
+
+/** Why latency "fast" cannot be given: what a 413 says, with "slow" as the way out. */
+const FAST_WAY_OUT = 'send latency "slow" (or none) to have it run as a job, or fewer or shorter documents';
+
+/**
+ * ZeroEntropy's `latency: "fast"`: scored now or refused, never a job. Past the synchronous limits (documents,
+ * characters, the scorer's estimated seconds) it is a 413 naming `"slow"`, the tier that takes it.
+ */
+function fastPlan(request: RerankRequest, scorer: Scorer | undefined, limits: PlanLimits): RequestPlan {
+  const over = needsQueuedJob(request, limits) || (scorer !== undefined && overBudget(scorer, request, limits));
+  if (over) {
+    throw new RerankError(
+      'payload_too_large',
+      `latency "fast" answers only requests within the synchronous limits (${limits.syncMaxDocuments} documents, ${limits.syncMaxChars} characters, the model's time budget) and this one is past them: ${FAST_WAY_OUT}`,
+      { param: 'latency' },
+    );
+  }
+  return { kind: 'sync', unqueueable: 'it asks for latency "fast", which never runs as a job; "slow" does' };
 }
 
 /** The scorer's own estimate (its measured pace, pairs estimated from characters) against the synchronous budget. */

@@ -4,12 +4,29 @@ import type { RerankRequest, TruncationSide } from './rerank-request.js';
  * The request controls beyond (query, documents, top_n) that a model may or may not have a use for, named as vLLM
  * spells them (the names the `x-rerank-unused-controls` header and `/info` use, whatever the dialect's spelling).
  */
-export type RequestControl = 'instruction' | 'max_tokens_per_doc' | 'max_tokens_per_query' | 'truncation_side';
+export type RequestControl = 'instruction' | 'max_tokens_per_doc' | 'max_tokens_per_query' | 'truncation_side' | 'priority';
 
+/** The controls a model's scoring can use (`priority` is used by none: it changes no score and no order here). */
 export const REQUEST_CONTROLS: readonly RequestControl[] = ['instruction', 'max_tokens_per_doc', 'max_tokens_per_query', 'truncation_side'];
 
 /** The token controls a model with a tokenizer of its own applies (cross-encoder, bi-encoder, LLM reranker). */
 export const TOKEN_CONTROLS: readonly RequestControl[] = ['max_tokens_per_doc', 'max_tokens_per_query', 'truncation_side'];
+
+/** The model families a served model belongs to (a hybrid is its model part's, for the controls). */
+export type ModelFamily = 'cross-encoder' | 'bi-encoder' | 'llm-reranker' | 'lexical' | 'upstream';
+
+/**
+ * The controls each family's scoring uses: what its scorers declare (Scorer.controls) and what docs/api.md's family
+ * table says; a control not listed is accepted, left out and reported unused. A cross-encoder or a bi-encoder has no
+ * instruction slot; BM25 and an upstream API read whole texts.
+ */
+export const FAMILY_CONTROLS: Readonly<Record<ModelFamily, readonly RequestControl[]>> = {
+  'cross-encoder': TOKEN_CONTROLS,
+  'bi-encoder': TOKEN_CONTROLS,
+  'llm-reranker': REQUEST_CONTROLS,
+  lexical: [],
+  upstream: [],
+};
 
 /** Which end a cut keeps (declared with the request, which carries it). */
 export type { TruncationSide } from './rerank-request.js';
@@ -21,6 +38,7 @@ export function controlsSent(request: RerankRequest): RequestControl[] {
   if (request.maxTokensPerDocument !== undefined) sent.push('max_tokens_per_doc');
   if (request.maxTokensPerQuery !== undefined) sent.push('max_tokens_per_query');
   if (request.truncationSide !== undefined) sent.push('truncation_side');
+  if (request.priority !== undefined) sent.push('priority');
   return sent;
 }
 

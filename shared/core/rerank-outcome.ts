@@ -37,6 +37,8 @@ export interface RerankOutcome {
   readonly fallback?: boolean;
   /** What the model cut to the token caps or its window (header x-rerank-truncated, Cohere v2 `meta.warnings`). */
   readonly cuts?: TokenCuts;
+  /** True when a queued job answered it (a job waited for on a rerank route, or polled): ZeroEntropy's `slow` tier. */
+  readonly queued?: boolean;
   /** Controls the request sent that its model has no use for: accepted, left out of scoring (x-rerank-unused-controls). */
   readonly unusedControls?: readonly RequestControl[];
 }

@@ -26,6 +26,9 @@ export const scoredText = (document: RerankDocument): string =>
  */
 export type ScoreActivation = 'sigmoid' | 'none' | 'logit';
 
+/** ZeroEntropy's `latency`: `fast` = synchronous only, `slow` = may run as a job. */
+export type LatencyTier = 'fast' | 'slow';
+
 /** The RAG tool's strategies: none (input order), default (the model), boost, hybrid, llm_rerank. */
 export type RerankStrategy = 'none' | 'default' | 'boost' | 'hybrid' | 'llm_rerank';
 
@@ -90,6 +93,16 @@ export interface RerankRequest {
    * `truncation_side`): `right` (the default) keeps the start, `left` keeps the end.
    */
   readonly truncationSide?: TruncationSide;
+  /**
+   * ZeroEntropy's latency tier: `fast` is answered synchronously or refused (413 naming `slow`), never run as a job;
+   * `slow` and absence behave alike (a request past the synchronous limits becomes a job and is waited for).
+   */
+  readonly latency?: LatencyTier;
+  /**
+   * Cohere v2's and vLLM's `priority` (lower = sooner there): accepted, and it changes nothing here, neither the order
+   * requests are served in nor any score; reported unused (x-rerank-unused-controls).
+   */
+  readonly priority?: number;
   /** The client's body, for dialects that answer it back with fields added (the RAG pipeline dict). */
   readonly echo?: Readonly<Record<string, unknown>>;
 }

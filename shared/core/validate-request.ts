@@ -21,6 +21,11 @@ export interface RequestParamNames {
   readonly maxTokensPerDocument?: string;
   /** Contextual AI's per-document `metadata` list; absent where the dialect reads none. */
   readonly metadata?: string;
+  /** The other request controls' spellings (docs/api.md's control table is read off them); absent where none is read. */
+  readonly maxTokensPerQuery?: string;
+  readonly truncationSide?: string;
+  readonly latency?: string;
+  readonly priority?: string;
 }
 
 /** The field's name as the dialect spells it; the domain name where the dialect reads no such field (set in code). */

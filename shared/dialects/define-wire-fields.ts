@@ -59,6 +59,10 @@ const OPTIONAL_PARAMS = [
   'maxChunksPerDoc',
   'maxTokensPerDocument',
   'metadata',
+  'maxTokensPerQuery',
+  'truncationSide',
+  'latency',
+  'priority',
 ] as const;
 
 /** The fields under one object of the body, by key: a field's schema, or a nested object of fields. */

@@ -19,6 +19,7 @@ export type DialectName =
   | 'vllm-score'
   | 'mixedbread'
   | 'vertex'
+  | 'zeroentropy'
   // Hosted shapes: Amazon Bedrock, Pinecone, Weaviate.
   | 'bedrock'
   | 'bedrock-invoke'

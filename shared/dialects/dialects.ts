@@ -16,6 +16,7 @@ import { pipelineDialect } from './pipeline/pipeline-dialect.js';
 import { ragToolDialect } from './rag-tool/rag-tool-dialect.js';
 import { teiDialect } from './tei/tei-dialect.js';
 import { voyageDialect } from './voyage/voyage-dialect.js';
+import { zeroEntropyDialect } from './zeroentropy/zeroentropy-dialect.js';
 
 /** Every dialect by name: a job remembers the name it was submitted in and is formatted back in it. */
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
@@ -32,6 +33,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   'vllm-score': vllmScoreDialect,
   mixedbread: mixedbreadDialect,
   vertex: vertexDialect,
+  zeroentropy: zeroEntropyDialect,
   bedrock: bedrockDialect,
   'bedrock-invoke': bedrockInvokeDialect,
   pinecone: pineconeDialect,

@@ -5,6 +5,7 @@ import {
   MAX_TOKENS_PER_DOC,
   MAX_TOKENS_PER_QUERY,
   MODEL,
+  PRIORITY,
   QUERY,
   RAW_SCORES,
   THRESHOLD,
@@ -50,3 +51,6 @@ export const TOKEN_CONTROL_FIELDS = {
   maxTokensPerQuery: at('max_tokens_per_query', MAX_TOKENS_PER_QUERY),
   truncationSide: at('truncation_side', TRUNCATION_SIDE),
 };
+
+/** Cohere v2's and vLLM's `priority`: accepted, changes nothing here, reported unused. */
+export const PRIORITY_FIELD = { priority: at('priority', PRIORITY) };

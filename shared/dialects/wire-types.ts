@@ -1,4 +1,4 @@
-import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
+import type { LatencyTier, RerankDocument, ScoreActivation } from '../core/rerank-request.js';
 import type { TruncationSide } from '../core/request-controls.js';
 import { invalidRequest } from '../core/rerank-error.js';
 import { documentList, optionalBoolean, optionalInteger, optionalNumber, optionalString } from './request-schema-parts.js';
@@ -129,6 +129,40 @@ export const truncationSide = (description: string): WireType<TruncationSide | u
 export const TRUNCATION_SIDE = truncationSide(
   "`right` (default): a cut keeps a text's start; `left`: its end. For the token caps and the model's window alike.",
 );
+
+/**
+ * Cohere v2's and vLLM's `priority`: any integer (vLLM takes negative ones; lower = sooner there). Nothing is scheduled
+ * by it here and no score depends on it: accepted and reported unused.
+ */
+export const PRIORITY: WireType<number | undefined> = {
+  schema: {
+    type: ['integer', 'null'],
+    description:
+      'Accepted for Cohere and vLLM clients; it changes nothing here (no order, no score) and is named in `x-rerank-unused-controls`.',
+  },
+  required: false,
+  read(value, param) {
+    const priority = optionalNumberValue(value, param);
+    if (priority !== undefined && !Number.isSafeInteger(priority)) throw invalidRequest(`${param} must be an integer`, param);
+    return priority;
+  },
+};
+
+/** ZeroEntropy's `latency`. */
+export const LATENCY: WireType<LatencyTier | undefined> = {
+  schema: {
+    type: ['string', 'null'],
+    enum: ['fast', 'slow', null],
+    description:
+      '`fast`: answered synchronously, or a 413 past the synchronous limits (never a job); `slow` or absent: a larger request runs as a job, waited for.',
+  },
+  required: false,
+  read(value, param) {
+    const tier = optionalStringValue(value, param);
+    if (tier === undefined || tier === 'fast' || tier === 'slow') return tier;
+    throw invalidRequest(`${param} must be "fast" or "slow"`, param);
+  },
+};
 
 /** TEI's `truncate`. */
 export const TRUNCATE = booleanOrAbsent('true = cut a query or document longer than the limit instead of answering 413.');

@@ -1,5 +1,5 @@
 import { cutPairs } from './cut-pairs.js';
-import { TOKEN_CONTROLS } from '../core/request-controls.js';
+import { FAMILY_CONTROLS } from '../core/request-controls.js';
 import { CostMeter, paceWarmUpDocument } from './cost-meter.js';
 import { defaultIntraOpThreads } from '../config/lambda-vcpus.js';
 import type { BatchFeeds } from './onnx-runtime/batch-runner.js';
@@ -152,7 +152,7 @@ class OnnxCrossEncoderScorer implements OnnxCrossEncoder {
   readonly scoreKind = 'logit' as const;
   /** The token caps and the side are applied to this model's own tokens (cutPairs); it has no instruction slot. */
   readonly countsTokens = true;
-  readonly controls = TOKEN_CONTROLS;
+  readonly controls = FAMILY_CONTROLS['cross-encoder'];
   readonly inputNames: readonly string[];
   /** The measured pace behind estimateSeconds. */
   readonly #meter: CostMeter;

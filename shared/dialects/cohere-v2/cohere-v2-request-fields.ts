@@ -1,7 +1,7 @@
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { readStringDocuments } from '../wire-fields.js';
-import { CORPUS_FILE_INPUT, TOKEN_CONTROL_FIELDS, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
+import { CORPUS_FILE_INPUT, PRIORITY_FIELD, TOKEN_CONTROL_FIELDS, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
 import { INSTRUCTION, TOP_N, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /** Cohere v2 takes strings only (v1's object documents and rank_fields were dropped); so does Bedrock's InvokeModel for it. */
@@ -41,5 +41,6 @@ export const cohereV2RequestFields = defineWireFields({
     prompt: at('instruction', INSTRUCTION),
     maxTokensPerQuery: TOKEN_CONTROL_FIELDS.maxTokensPerQuery,
     truncationSide: TOKEN_CONTROL_FIELDS.truncationSide,
+    ...PRIORITY_FIELD,
   },
 });

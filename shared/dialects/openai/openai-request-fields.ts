@@ -5,7 +5,7 @@ import { DOCUMENT } from '../request-schema-parts.js';
 import { defineWireFields } from '../define-wire-fields.js';
 import { at, withDefault, type WireType } from '../wire-field.js';
 import { optionalStringArrayValue, readDocuments, readRankFieldDocuments } from '../wire-fields.js';
-import { CORPUS_FILE_INPUT, TOKEN_CONTROL_FIELDS, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
+import { CORPUS_FILE_INPUT, PRIORITY_FIELD, TOKEN_CONTROL_FIELDS, cohereStyleCore, scoringExtensions } from '../wire-field-groups.js';
 import { INSTRUCTION, TOP_N, TRUNCATE, booleanOrAbsent, integerOrAbsent } from '../wire-types.js';
 
 /** Cohere v1's `rank_fields`: a non-empty list of the document fields to score. */
@@ -85,6 +85,7 @@ export const openAiRequestFields = defineWireFields({
     truncate: at('truncate', TRUNCATE),
     prompt: at('instruction', INSTRUCTION),
     ...TOKEN_CONTROL_FIELDS,
+    ...PRIORITY_FIELD,
   },
   rules: {
     if: RANK_FIELDS_SENT,

@@ -5,7 +5,7 @@ import { at, described, type WireType } from '../wire-field.js';
 import type { ScoreActivation } from '../../core/rerank-request.js';
 import { describeJsonValue, optionalBooleanValue } from '../wire-fields.js';
 import { BATCH_SIZE, INSTRUCTION, MODEL, asSent } from '../wire-types.js';
-import { TOKEN_CONTROL_FIELDS } from '../wire-field-groups.js';
+import { PRIORITY_FIELD, TOKEN_CONTROL_FIELDS } from '../wire-field-groups.js';
 
 /** A text or a non-empty list of texts, as vLLM's ScoreRequest takes each side. */
 const TEXTS: JsonSchema = { anyOf: [{ type: 'string' }, { type: 'array', minItems: 1, items: { type: 'string' } }] };
@@ -46,6 +46,7 @@ export const vllmScoreRequestFields = defineWireFields({
     batchSize: at('batch_size', BATCH_SIZE),
     prompt: at('instruction', INSTRUCTION),
     ...TOKEN_CONTROL_FIELDS,
+    ...PRIORITY_FIELD,
   },
 });
 

@@ -81,7 +81,7 @@ export async function formatJob(
   const outcome = await deps.jobs.outcome(job);
   if (!outcome) throw new RerankError('upstream', `rerank job ${job.id} failed: ${job.error ?? 'unknown reason'}`);
   // The request only chooses the framing (chat `stream`); the job's outcome carries everything else.
-  return reply(dialect.formatOutcome(outcome, context, request), { 'x-rerank-job-id': job.id, ...modelHeader(job) });
+  return reply(dialect.formatOutcome({ ...outcome, queued: true }, context, request), { 'x-rerank-job-id': job.id, ...modelHeader(job) });
 }
 
 /** `GET /v1/rerank/jobs/{id}`: the job, and once it succeeded its result in its dialect, in pages that fit one answer. */

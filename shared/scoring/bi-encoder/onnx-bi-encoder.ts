@@ -1,4 +1,4 @@
-import { keepTokens, TOKEN_CONTROLS, type TruncationSide } from '../../core/request-controls.js';
+import { FAMILY_CONTROLS, keepTokens, type TruncationSide } from '../../core/request-controls.js';
 import { EmbeddingCache, type CachedEmbedding } from './embedding-cache.js';
 import { endianness } from 'node:os';
 import type { BatchLimits } from '../length-batches.js';
@@ -118,7 +118,7 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 class OnnxBiEncoderScorer implements OnnxBiEncoder {
   readonly scoreKind = 'similarity' as const;
   /** The token caps and the side cut each text in its own tokens (the cache keys them); it has no instruction slot. */
-  readonly controls = TOKEN_CONTROLS;
+  readonly controls = FAMILY_CONTROLS['bi-encoder'];
   readonly candidateRelative = false as const;
   #closed = false;
   /** Texts being encoded by a call still running, so concurrent chunks of one corpus share the work. */

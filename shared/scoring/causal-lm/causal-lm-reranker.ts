@@ -1,5 +1,5 @@
 import { cutForTemplate, withWindowCuts, type TemplateCut } from './cut-prompt-texts.js';
-import { REQUEST_CONTROLS } from '../../core/request-controls.js';
+import { FAMILY_CONTROLS } from '../../core/request-controls.js';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { mapInSlices } from '../map-in-slices.js';
 import { CostMeter, paceWarmUpDocument } from '../cost-meter.js';
@@ -158,7 +158,7 @@ function graphShape(session: OnnxSession, id: string, config: CrossEncoderConfig
 class OnnxCausalLmReranker implements CausalLmReranker {
   readonly scoreKind = 'logit' as const;
   readonly usesInstruction = true;
-  readonly controls = REQUEST_CONTROLS;
+  readonly controls = FAMILY_CONTROLS['llm-reranker'];
   readonly inputNames: readonly string[];
   private readonly prefixIds: number[];
   private readonly suffixIds: number[];

@@ -79,6 +79,24 @@ describe('cohere-ai v2 client (POST /v2/rerank)', () => {
     expect(reply.meta?.apiVersion?.version).toBe('2');
   });
 
+  it('cuts to maxTokensPerDoc as /v1/rerank does, and takes priority without it changing a score; meta.warnings says both', async () => {
+    const client = new CohereClientV2({ token: SDK_KEY, environment: api.url });
+
+    const { data: reply, rawResponse } = await client
+      .rerank({ model: 'rerank-v3.5', query: QUERY, documents: DOCS, maxTokensPerDoc: 3, priority: 7 })
+      .withRawResponse();
+
+    const expected = await api.rerank({ query: QUERY, documents: DOCS, max_tokens_per_doc: 3 });
+    expect(reply.results.map((r) => [r.index, r.relevanceScore])).toEqual(expected.map((r) => [r.index, r.relevance_score]));
+    const whole = await api.rerank({ query: QUERY, documents: DOCS });
+    expect(reply.results.map((r) => r.relevanceScore)).not.toEqual(whole.map((r) => r.relevance_score));
+    expect(reply.meta?.warnings).toEqual(
+      expect.arrayContaining(['document 0 truncated to 3 tokens', expect.stringMatching(/^priority is not used/)]),
+    );
+    expect(rawResponse.headers.get('x-rerank-unused-controls')).toBe('priority');
+    expect(rawResponse.headers.get('x-rerank-truncated')).toMatch(/^0=3, 1=3, 2=3$/);
+  });
+
   it('surfaces our validation message', async () => {
     const client = new CohereClientV2({ token: SDK_KEY, environment: api.url });
 

@@ -36,6 +36,44 @@ function plan(request: RerankRequest, scorer: Scorer, extra: Partial<PlanInput> 
   return { result, resolved };
 }
 
+describe('planRequest: latency "fast"', () => {
+  it('scores a request within the synchronous limits now, even when the client prefers an async answer', () => {
+    const fast = rerankRequest('q', docs(3), { latency: 'fast' });
+    expect(plan(fast, logit, { preferAsync: true }).result).toMatchObject({ kind: 'sync' });
+  });
+
+  it('refuses one past the limits (documents, characters, the estimate) with a 413 naming "slow", where slow or none queues it', () => {
+    const costly: Scorer = { ...logit, estimateSeconds: (_q, documents) => documents.length * 10 };
+    const cases: [RerankRequest, Scorer][] = [
+      [rerankRequest('q', docs(4), { latency: 'fast' }), logit],
+      [rerankRequest('q', [{ text: 'x'.repeat(2_000) }], { latency: 'fast' }), logit],
+      [rerankRequest('q', docs(1), { latency: 'fast' }), costly],
+    ];
+    for (const [request, scorer] of cases) {
+      const error = (() => {
+        try {
+          plan(request, scorer, { limits: { ...limits, syncBudgetSeconds: 5 } });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(RerankError);
+      expect((error as RerankError).status).toBe(413);
+      expect((error as RerankError).message).toContain('latency "slow"');
+      for (const latency of ['slow', undefined] as const) {
+        const queued = plan({ ...request, latency }, scorer, { limits: { ...limits, syncBudgetSeconds: 5 } }).result;
+        expect(queued.kind).toBe('job');
+      }
+    }
+  });
+
+  it('refuses it on the jobs route and in batch lines, which only queue', () => {
+    const request = rerankRequest('q', docs(1), { latency: 'fast' });
+    expect(() => plan(request, logit, { mode: 'job' })).toThrow(/latency "fast" .* never runs as a job/);
+    expect(plan({ ...request, latency: 'slow' }, logit, { mode: 'job' }).result.kind).toBe('job');
+  });
+});
+
 describe('planRequest', () => {
   it('scores a small request now', () => {
     expect(plan(rerankRequest('q', docs(3)), logit).result).toEqual({ kind: 'sync' });

@@ -317,6 +317,9 @@ describe('openAiDialect + validateRerankRequest: semantic rules in the OpenAI sp
       prompt: 'instruction',
       maxTokensPerDocument: 'max_tokens_per_doc',
       metadata: 'metadata',
+      maxTokensPerQuery: 'max_tokens_per_query',
+      truncationSide: 'truncation_side',
+      priority: 'priority',
     });
   });
 
