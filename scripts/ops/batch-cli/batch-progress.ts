@@ -37,7 +37,7 @@ export function progressLine(batch: RerankBatch, start: number | RateStart, nowM
     const rate = (analysed - from.documents) / seconds;
     const share = progress.corpus_documents > 0 ? Math.floor((analysed / progress.corpus_documents) * 100) : 0;
     text =
-      `analysing corpus (first batch over it only): ${analysed}/${progress.corpus_documents} documents (${share}%)  ` +
+      `analysing corpus (once per corpus and model): ${analysed}/${progress.corpus_documents} documents (${share}%)  ` +
       `${rateText(rate, 'documents')}  ${etaText(progress.corpus_documents - analysed, rate)}  ${batch.status}`;
   } else text = linesText(batch, from, seconds);
   if (barWidth === undefined) return text;

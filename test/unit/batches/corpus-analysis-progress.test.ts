@@ -120,7 +120,7 @@ describe("a corpus batch's first analysis, as its progress", () => {
       nowMs += 1_000;
       reporter.update({ ...(before as unknown as RerankBatch), status: 'in_progress', progress } as RerankBatch);
     }
-    const analysingLines = printed.filter((text) => text.includes('analysing corpus (first batch over it only)'));
+    const analysingLines = printed.filter((text) => text.includes('analysing corpus (once per corpus and model)'));
     expect(analysingLines.length).toBe(analysing.length);
     for (const text of analysingLines) {
       expect(text).toMatch(/ \d+\/60 documents \(\d+%\) {2}\d+\.\d documents\/s {2}ETA \d+ s {2}in_progress/);

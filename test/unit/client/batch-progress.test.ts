@@ -52,9 +52,9 @@ describe('batch CLI progress', () => {
     nowMs = 402_000;
     reporter.update({ ...batch(5, 0, 5), status: 'completed', progress: { fraction: 1 } });
     const lines = written.map((l) => l.slice(l.indexOf('batch_1 ') + 'batch_1 '.length).trimEnd());
-    expect(lines[1]).toBe('analysing corpus (first batch over it only): 1000/20000 documents (5%)  - documents/s  ETA -  in_progress');
+    expect(lines[1]).toBe('analysing corpus (once per corpus and model): 1000/20000 documents (5%)  - documents/s  ETA -  in_progress');
     expect(lines[2]).toBe(
-      'analysing corpus (first batch over it only): 2000/20000 documents (10%)  100.0 documents/s  ETA 180 s  in_progress',
+      'analysing corpus (once per corpus and model): 2000/20000 documents (10%)  100.0 documents/s  ETA 180 s  in_progress',
     );
     expect(lines[4]).toBe('5/5 lines (0 failed)  100%  2.5 lines/s  ETA -  completed');
   });
