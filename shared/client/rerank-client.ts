@@ -143,9 +143,17 @@ export class RerankClient {
   #request(query: string, documents: readonly string[], options: RerankOptions): ModeRequest {
     const model = options.model ?? this.#model;
     const instruction = options.instruction ?? options.prompt;
-    // Neither the chat content nor DashScope's body has a place for it: refused rather than silently dropped.
-    if (options.metadata !== undefined && this.#mode.name !== 'openai') {
-      throw new RerankClientError(`metadata is sent in openai mode only; this client is in ${this.#mode.name} mode`);
+    const tokenControls = Object.fromEntries(
+      Object.entries({
+        max_tokens_per_doc: options.maxTokensPerDoc,
+        max_tokens_per_query: options.maxTokensPerQuery,
+        truncation_side: options.truncationSide,
+      }).filter(([, value]) => value !== undefined),
+    ) as Record<string, number | string>;
+    // Neither the chat content nor DashScope's body has a place for them: refused rather than silently dropped.
+    const openAiOnly = [...(options.metadata !== undefined ? ['metadata'] : []), ...Object.keys(tokenControls)];
+    if (openAiOnly.length > 0 && this.#mode.name !== 'openai') {
+      throw new RerankClientError(`${openAiOnly.join(', ')} is sent in openai mode only; this client is in ${this.#mode.name} mode`);
     }
     return {
       query,
@@ -158,6 +166,7 @@ export class RerankClient {
       ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
       ...(instruction !== undefined ? { prompt: instruction } : {}),
       ...(options.metadata !== undefined ? { metadata: options.metadata } : {}),
+      ...(Object.keys(tokenControls).length > 0 ? { tokenControls } : {}),
     };
   }
 }

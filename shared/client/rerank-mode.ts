@@ -14,6 +14,8 @@ export interface ModeRequest {
   readonly batchSize?: number;
   readonly prompt?: string;
   readonly metadata?: readonly string[];
+  /** The token controls as the OpenAI-style body spells them (`max_tokens_per_doc`, ...). */
+  readonly tokenControls?: Readonly<Record<string, number | string>>;
 }
 
 /** One wire dialect as the client speaks it (OpenAI/Jina/Cohere, DashScope, chat): where to post, what to send, how to read the reply. */

@@ -40,6 +40,13 @@ export interface RerankOptions {
   readonly prompt?: string;
   /** Contextual AI's per-document metadata, one string per document (empty = none): OpenAI mode only (others refuse it). */
   readonly metadata?: readonly string[];
+  /**
+   * Token caps and the side a cut keeps (vLLM's `max_tokens_per_doc`, `max_tokens_per_query`, `truncation_side`), in the
+   * served model's own tokens; a model without a tokenizer reports them unused. OpenAI mode only (others refuse them).
+   */
+  readonly maxTokensPerDoc?: number;
+  readonly maxTokensPerQuery?: number;
+  readonly truncationSide?: 'left' | 'right';
   /** Overrides the client's model for this call. */
   readonly model?: string;
   /** Attach the decoded reply body as `raw`. */

@@ -30,6 +30,7 @@ export const openAiMode: RerankMode = {
     ...rerankParameters(request),
     ...(request.prompt !== undefined ? { instruction: request.prompt } : {}),
     ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+    ...request.tokenControls,
   }),
 
   parseReply(body, documents) {

@@ -129,6 +129,16 @@ describe('request bodies are the seed examples', () => {
     await expect(dash.client.rerank('q', ['a'], { metadata: ['x'] })).rejects.toThrow(/metadata is sent in openai mode only/);
   });
 
+  it("the token controls are sent in vLLM's spelling in openai mode and refused in the others", async () => {
+    const openai = client('openai', 'http://h/v1', { json: { results: [] } });
+    await openai.client.rerank('q', ['a'], { maxTokensPerDoc: 64, maxTokensPerQuery: 8, truncationSide: 'left' });
+    expect(openai.calls[0]?.body).toMatchObject({ max_tokens_per_doc: 64, max_tokens_per_query: 8, truncation_side: 'left' });
+    await openai.client.rerank('q', ['a']);
+    expect(openai.calls[1]?.body).not.toHaveProperty('max_tokens_per_doc');
+    const chat = client('chat', 'http://h/v1', { json: { choices: [] } });
+    await expect(chat.client.rerank('q', ['a'], { maxTokensPerDoc: 64 })).rejects.toThrow(/max_tokens_per_doc is sent in openai mode only/);
+  });
+
   it('no documents: empty result without a request', async () => {
     const { client: c, calls } = client('openai', 'http://h/v1');
     expect(await c.rerank('q', [])).toEqual({ results: [], usage: {} });
