@@ -1,9 +1,11 @@
 import type { TruncationSide } from '../core/request-controls.js';
 
-/** A job's tasks on the engine's queue: its chunks (candidates inline) and its merge. */
+/** A job's tasks on the engine's queue: its chunks (candidates inline) and its merge (the job's finish). */
 
-/** One SQS message: a slice of the candidate set, carried inline. */
+/** A slice of a job's candidate set, carried inline. */
 export interface ChunkTask {
+  /** A job's chunk has no kind of its own: in memory the lanes' tasks are told apart by `kind` (see isJobTask). */
+  readonly kind?: undefined;
   readonly jobId: string;
   readonly chunkIndex: number;
   /** Global index of the chunk's first document. */
@@ -27,14 +29,39 @@ export interface ChunkTask {
 
 /**
  * The job's merge, queued by the worker whose chunk completed the count: it runs in an invocation of its own (its own
- * timeout and retries), as a batch's finalize task does, instead of at the end of that worker's chunk.
+ * timeout and retries), as a batch's finalize task does, instead of at the end of that worker's chunk. On the wire it
+ * is the job's `finish` task.
  */
 export interface MergeTask {
   readonly kind: 'merge';
   readonly jobId: string;
 }
 
-/** What the chunk queue carries: chunk tasks (no `kind`, as they always were on the wire) and merge tasks. */
+/** What a job puts on the queue: chunk tasks and merge tasks. */
 export type JobTask = ChunkTask | MergeTask;
 
-export const isMergeTask = (task: JobTask): task is MergeTask => 'kind' in task && task.kind === 'merge';
+export const isMergeTask = (task: JobTask): task is MergeTask => task.kind === 'merge';
+
+/** A job task's fields checked, whatever wire form carried them; anything malformed is a poison message and throws. */
+export function checkJobTask(value: Record<string, unknown>): JobTask {
+  if (value['kind'] !== undefined) {
+    if (value['kind'] !== 'merge' || typeof value['jobId'] !== 'string') throw new TypeError('malformed job task message');
+    return { kind: 'merge', jobId: value['jobId'] };
+  }
+  const task = value as Partial<ChunkTask>;
+  const ok =
+    typeof task.jobId === 'string' &&
+    Number.isSafeInteger(task.chunkIndex) &&
+    Number.isSafeInteger(task.offset) &&
+    typeof task.model === 'string' &&
+    typeof task.query === 'string' &&
+    Array.isArray(task.documents) &&
+    task.documents.every((d) => typeof d === 'string') &&
+    (task.maxDocumentTokens === undefined || (Number.isSafeInteger(task.maxDocumentTokens) && task.maxDocumentTokens > 0)) &&
+    (task.instruction === undefined || typeof task.instruction === 'string') &&
+    (task.maxQueryTokens === undefined || (Number.isSafeInteger(task.maxQueryTokens) && task.maxQueryTokens > 0)) &&
+    (task.truncationSide === undefined || task.truncationSide === 'left' || task.truncationSide === 'right') &&
+    (task.chunkCount === undefined || (Number.isSafeInteger(task.chunkCount) && task.chunkCount > (task.chunkIndex ?? 0)));
+  if (!ok) throw new TypeError('malformed chunk task message');
+  return task as ChunkTask;
+}

@@ -1,6 +1,6 @@
 import type { TruncationSide } from '../core/request-controls.js';
 import type { ChunkTask } from './job-model.js';
-import { encodeChunkTask } from '../engine/job-task-codec.js';
+import { encodeTask } from '../engine/task-codec.js';
 
 export interface ChunkPlanInput {
   readonly jobId: string;
@@ -41,7 +41,7 @@ export function planChunks(input: ChunkPlanInput): ChunkTask[] {
       ...(input.maxQueryTokens === undefined ? {} : { maxQueryTokens: input.maxQueryTokens }),
       ...(input.truncationSide === undefined ? {} : { truncationSide: input.truncationSide }),
     };
-    if (slice.length > 1 && Buffer.byteLength(encodeChunkTask(task)) > input.maxMessageBytes) {
+    if (slice.length > 1 && Buffer.byteLength(encodeTask(task)) > input.maxMessageBytes) {
       const half = Math.ceil(slice.length / 2);
       pending.unshift({ offset: slice.offset, length: half }, { offset: slice.offset + half, length: slice.length - half });
       continue;

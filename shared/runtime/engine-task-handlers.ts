@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { BatchEngine } from '../batches/batch-engine.js';
-import { decodeEngineTask, readDeadLetteredTask } from '../engine/engine-task.js';
+import { isJobTask } from '../engine/engine-task.js';
+import { decodeTask, readDeadLetteredTask } from '../engine/task-codec.js';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import { runJobTask } from '../jobs/score-chunk-task.js';
@@ -28,9 +29,9 @@ const DEAD_LETTER_REASON = 'the task failed on every delivery and was moved to t
  * failed, so the queue redelivers it. `messageId` is the queue message's (stable across its redeliveries).
  */
 export async function runEngineTaskWith(body: string, owners: EngineOwners, messageId?: string): Promise<void> {
-  const message = decodeEngineTask(body);
-  if (message.of === 'job') return runJobTask(message.task, await jobsOf(owners));
-  return (await owners.batches()).handle(message.task, messageId);
+  const task = decodeTask(body);
+  if (isJobTask(task)) return runJobTask(task, await jobsOf(owners));
+  return (await owners.batches()).handle(task, messageId);
 }
 
 /**

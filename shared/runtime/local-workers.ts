@@ -1,4 +1,5 @@
 import type { InProcessTaskQueue, SqsBatchHandler } from '../adapters/in-process/in-process-task-queue.js';
+import type { EngineTask } from '../engine/engine-task.js';
 import { logger } from '../observability/logger.js';
 import { apiLimitsOf } from './api-limits.js';
 import { EXPIRY_SWEEP_MS } from './batch-runtime.js';
@@ -35,7 +36,7 @@ export interface LocalWorkers {
  * starter does, and keeps the handle.
  */
 export function startLocalWorkers(runtime: ServiceRuntime, chunkLane: LaneHandlers): LocalWorkers {
-  const lanes: InProcessTaskQueue<object>[] = [];
+  const lanes: InProcessTaskQueue<EngineTask>[] = [];
   if (runtime.localChunkQueue) {
     runtime.localChunkQueue.attach(chunkLane.worker, chunkLane.deadLetter);
     lanes.push(runtime.localChunkQueue);

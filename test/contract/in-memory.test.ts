@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { EngineTask } from '../../shared/engine/engine-task.js';
 import { afterAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ describeFileStoreContract('in-memory', (now) => new InMemoryFileStore({ now }));
 describeQuotaLedgerContract('in-memory', () => new InMemoryQuotaLedger());
 
 /** A fresh in-process queue for a lane, failed items retried after 10 ms. */
-async function inProcessHarness<T extends object>(lane: QueueLane<T>): Promise<TaskQueueHarness<T>> {
+async function inProcessHarness<T extends EngineTask>(lane: QueueLane<T>): Promise<TaskQueueHarness<T>> {
   const maxReceiveCount = 2;
   const queue = new InProcessTaskQueue<T>({ concurrency: 2, batchSize: 10, maxReceiveCount, retryDelayMs: 10, lane: lane.name });
   return {

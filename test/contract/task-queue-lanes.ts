@@ -1,5 +1,5 @@
 import type { BatchTask } from '../../shared/engine/batch-task.js';
-import { decodeEngineTask } from '../../shared/engine/engine-task.js';
+import { decodeBatchTask, decodeChunkTask } from '../../shared/engine/task-codec.js';
 import type { ChunkTask } from '../../shared/engine/job-task.js';
 
 /**
@@ -31,11 +31,7 @@ export const JOB_LANE: QueueLane<ChunkTask> = {
   sqsLane: 'chunk',
   task: (i) => chunk(i),
   index: (task) => task.chunkIndex,
-  decode: (body) => {
-    const decoded = decodeEngineTask(body);
-    if (decoded.of !== 'job' || 'kind' in decoded.task) throw new Error(`not a job chunk: ${body.slice(0, 80)}`);
-    return decoded.task;
-  },
+  decode: decodeChunkTask,
   // A 900 KB chunk, and twelve of 200 KB that must go out in several SendMessageBatch calls.
   large: () => [
     chunk(
@@ -61,11 +57,7 @@ export const BATCH_LANE: QueueLane<BatchTask> = {
   task: batchTask,
   // The index is in the batch id: plan and finalize tasks carry nothing else.
   index: (task) => Number(task.batchId.slice('batch_contract_'.length)),
-  decode: (body) => {
-    const decoded = decodeEngineTask(body);
-    if (decoded.of !== 'batch') throw new Error(`not a batch task: ${body.slice(0, 80)}`);
-    return decoded.task;
-  },
+  decode: decodeBatchTask,
   // A planner's round: 130 tasks, thirteen SendMessageBatch calls of ten.
   large: () => Array.from({ length: 130 }, (_, i) => batchTask(i)),
 };

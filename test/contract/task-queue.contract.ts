@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { EngineTask } from '../../shared/engine/engine-task.js';
 import { describe, expect, it } from 'vitest';
 import type { TaskQueue } from '../../shared/engine/task-queue.js';
 import { BATCH_LANE, JOB_LANE, type QueueLane } from './task-queue-lanes.js';
@@ -26,7 +27,7 @@ export interface TaskQueueHarness<T> {
 }
 
 /** Makes a fresh harness for a lane (the adapter picks the lane's queue, e.g. SqsTaskQueue's 'chunk' or 'batch'). */
-export type MakeTaskQueueHarness = <T extends object>(lane: QueueLane<T>) => Promise<TaskQueueHarness<T>>;
+export type MakeTaskQueueHarness = <T extends EngineTask>(lane: QueueLane<T>) => Promise<TaskQueueHarness<T>>;
 
 async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -63,7 +64,7 @@ function recorder<T>(lane: QueueLane<T>, fail: (index: number, seenBefore: numbe
   return { seen, handler, count };
 }
 
-function describeLane<T extends object>(adapter: string, lane: QueueLane<T>, makeHarness: MakeTaskQueueHarness): void {
+function describeLane<T extends EngineTask>(adapter: string, lane: QueueLane<T>, makeHarness: MakeTaskQueueHarness): void {
   const make = () => makeHarness(lane);
   const sorted = (tasks: readonly T[]) => [...tasks].sort((a, b) => lane.index(a) - lane.index(b));
   describe(`TaskQueue contract: ${adapter}, ${lane.name} lane`, () => {

@@ -13,6 +13,7 @@ import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { startSqsPoller } from '../../emulators/sqs-poller.js';
 import { jobLedgerOwner } from '../../../shared/engine/chunk-ledger.js';
+import { decodeChunkTask } from '../../../shared/engine/task-codec.js';
 import { localAwsConfig } from '../../emulators/local-aws-config.js';
 import { startDynamoDbLocal } from '../../emulators/start-dynamodb-local.js';
 import { startMotoServer } from '../../emulators/start-moto-server.js';
@@ -115,7 +116,7 @@ try {
       waitTimeSeconds: 1,
       concurrency,
       handler: async (event) => {
-        for (const r of event.Records) seen.add((JSON.parse(r.body) as { chunkIndex: number }).chunkIndex);
+        for (const r of event.Records) seen.add(decodeChunkTask(r.body).chunkIndex);
         if (seen.size >= 100) resolveDone();
         return { batchItemFailures: [] };
       },

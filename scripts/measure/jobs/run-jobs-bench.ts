@@ -14,7 +14,7 @@ import type { RerankRequest } from '../../../shared/core/rerank-request.js';
 import type { JobRecord } from '../../../shared/jobs/job-model.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startSqsPoller } from '../../emulators/sqs-poller.js';
-import { decodeJobTask } from '../../../shared/engine/job-task-codec.js';
+import { decodeJobTask } from '../../../shared/engine/task-codec.js';
 import { isMergeTask } from '../../../shared/jobs/job-model.js';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { startLocalAwsStack } from '../../emulators/local-aws-stack.js';

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { toSqsRecord } from '../sqs/to-sqs-record.js';
 import type { SendOptions, TaskQueue } from '../../engine/task-queue.js';
+import { isChunkTask, type EngineTask } from '../../engine/engine-task.js';
+import { encodeTask } from '../../engine/task-codec.js';
 
 /** A Lambda SQS handler: what the event source mapping calls, in production and here. */
 export type SqsBatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
@@ -40,12 +42,6 @@ interface TenantChunks {
   head: number;
 }
 
-/** Tasks that carry no `kind` are a job's chunks, as they always were on the wire. */
-const isChunk = (task: object): boolean => {
-  const kind = (task as { kind?: unknown }).kind;
-  return kind === undefined || kind === 'chunk';
-};
-
 /**
  * The async engine's embedded queue for `npm start`, one instance per lane (jobs' chunks and merges; batches' plan,
  * chunk and finalize tasks), with the delivery contract of SQS + Lambda: message bodies in record batches, at least
@@ -54,7 +50,7 @@ const isChunk = (task: object): boolean => {
  * Chunks are served one tenant (API key) at a time in turn, as SQS fair queues share a standard queue's consumers, so
  * one key's 50,000-line batch does not hold every runner while another key's one-line batch waits behind it.
  */
-export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
+export class InProcessTaskQueue<T extends EngineTask> implements TaskQueue<T> {
   readonly #options: InProcessQueueOptions;
   readonly #arn: string;
   readonly #urgent: Message[] = [];
@@ -63,7 +59,7 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
   readonly #turns: string[] = [];
   #queuedChunks = 0;
   /** A lane whose chunks go first (`npm start`'s interactive jobs before batches: one process shares its scorers). */
-  #yieldTo: InProcessTaskQueue<object> | undefined;
+  #yieldTo: InProcessTaskQueue<EngineTask> | undefined;
   readonly #quietListeners: (() => void)[] = [];
   #inFlight = 0;
   readonly #running = new Set<Message>();
@@ -94,7 +90,7 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
    * This lane starts no chunk while `other` has chunks queued or running (in-flight ones finish): on one machine the two
    * lanes share the scorers, and the other lane's work is the one a caller waits for.
    */
-  yieldsTo(other: InProcessTaskQueue<object>): void {
+  yieldsTo(other: InProcessTaskQueue<EngineTask>): void {
     this.#yieldTo = other;
     other.#quietListeners.push(() => this.#pump());
   }
@@ -127,14 +123,14 @@ export class InProcessTaskQueue<T extends object> implements TaskQueue<T> {
     };
   }
 
-  /** The wire form is the task as JSON (what SqsTaskQueue sends), so a task that does not survive it fails here too. */
+  /** The wire form is the engine's one (what SqsTaskQueue sends), so a task that does not survive it fails here too. */
   async send(tasks: readonly T[], options: SendOptions = {}): Promise<void> {
     const max = this.#options.maxQueuedChunks ?? 100_000;
     for (const task of tasks) {
       const message = {
         messageId: randomUUID(),
-        body: JSON.stringify(task),
-        chunk: isChunk(task),
+        body: encodeTask(task),
+        chunk: isChunkTask(task),
         tenant: options.tenant ?? '',
         receiveCount: 0,
       };

@@ -1,7 +1,6 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { BatchTask } from '../../engine/batch-task.js';
-import { encodeEngineTask } from '../../engine/engine-task.js';
-import type { JobTask } from '../../engine/job-task.js';
+import type { EngineTask } from '../../engine/engine-task.js';
+import { encodeTask } from '../../engine/task-codec.js';
 import type { SendOptions, TaskQueue } from '../../engine/task-queue.js';
 import { SqsMessageSender, type SqsMessageSenderOptions } from './sqs-message-sender.js';
 
@@ -24,9 +23,9 @@ const LANES = {
 
 /**
  * The async engine's task queue over SQS, one class for both lanes (the chunk queue of jobs, the batch task queue):
- * one message per task in the one codec's wire form, sent in batches that retry only what failed (SqsMessageSender).
+ * one message per task in the engine's one wire form (task-codec.ts), sent in batches that retry only what failed (SqsMessageSender).
  */
-export class SqsTaskQueue<T extends JobTask | BatchTask> implements TaskQueue<T> {
+export class SqsTaskQueue<T extends EngineTask> implements TaskQueue<T> {
   readonly #sender: SqsMessageSender;
   readonly #lane: (typeof LANES)[keyof typeof LANES];
 
@@ -37,6 +36,6 @@ export class SqsTaskQueue<T extends JobTask | BatchTask> implements TaskQueue<T>
 
   /** A tenant becomes the messages' MessageGroupId: on a standard queue that is SQS fair queues' tenant (no FIFO ordering). */
   async send(tasks: readonly T[], options: SendOptions = {}): Promise<void> {
-    await this.#sender.send(tasks.map(encodeEngineTask), this.#lane.what, this.#lane.remedy, options.tenant);
+    await this.#sender.send(tasks.map(encodeTask), this.#lane.what, this.#lane.remedy, options.tenant);
   }
 }

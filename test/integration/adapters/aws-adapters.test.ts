@@ -3,7 +3,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk
 import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import { createChunkQueues } from '../../../scripts/emulators/create-chunk-queues.js';
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
-import { decodeBatchTask } from '../../../shared/engine/batch-task-codec.js';
+import { decodeBatchTask } from '../../../shared/engine/task-codec.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobsTable } from '../../../scripts/emulators/create-jobs-table.js';
 import { DynamoDbJobStore } from '../../../shared/adapters/dynamodb/dynamodb-job-store.js';

@@ -1,4 +1,5 @@
 import { DeleteQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { EngineTask } from '../../../shared/engine/engine-task.js';
 import { randomUUID } from 'node:crypto';
 import { createChunkQueues } from '../../../scripts/emulators/create-chunk-queues.js';
 import { SqsTaskQueue } from '../../../shared/adapters/sqs/sqs-task-queue.js';
@@ -11,7 +12,7 @@ import { queueCounts } from '../../../scripts/emulators/queue-counts.js';
 import { waitForProgress } from '../../../scripts/support/wait-for-progress.js';
 
 /** A fresh queue + DLQ on moto per contract test, sent to by the lane's SqsTaskQueue; failed items are retried at once. */
-export async function makeSqsHarness<T extends object>(
+export async function makeSqsHarness<T extends EngineTask>(
   client: SQSClient,
   lane: QueueLane<T>,
   maxReceiveCount = 2,

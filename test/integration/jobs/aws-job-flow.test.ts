@@ -3,7 +3,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
-import { decodeJobTask } from '../../../shared/engine/job-task-codec.js';
+import { decodeJobTask } from '../../../shared/engine/task-codec.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
 import { isMergeTask, type JobRecord } from '../../../shared/jobs/job-model.js';
 import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { shardsOf, type BatchChunkTask, type BatchTask } from '../../../shared/batches/batch-model.js';
-import { decodeBatchTask, encodeBatchTask } from '../../../shared/engine/batch-task-codec.js';
+import { decodeBatchTask, encodeTask } from '../../../shared/engine/task-codec.js';
 import type { ByteRange } from '../../../shared/files/file-store.js';
 import { GROUP_LEDGER_SCORES, groupLinesFor, ledgerScoresOfLine } from '../../../shared/batches/corpus-line-groups.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
@@ -127,7 +127,7 @@ describe('lines over one stored corpus are scored a group at a time, one pass pe
     // Two groups (the hybrid's four lines, bm25's one), a task per span each; every span but the last names 3 shards.
     expect(spanned.chunks).toHaveLength(2 * spans);
     for (const task of spanned.chunks) {
-      expect(decodeBatchTask(encodeBatchTask(task))).toEqual(task);
+      expect(decodeBatchTask(encodeTask(task))).toEqual(task);
       const parts = shardsOf(task as BatchChunkTask & { corpusRange: ByteRange });
       expect(parts.length).toBe(task.chunkIndex < spans - 1 ? 3 : shards - 3 * (spans - 1));
       expect(parts.map((p) => p.count).reduce((a, b) => a + b)).toBe(task.count);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linesOf, type BatchTask } from '../../../shared/batches/batch-model.js';
-import { decodeBatchTask, encodeBatchTask } from '../../../shared/engine/batch-task-codec.js';
+import { decodeBatchTask, encodeTask } from '../../../shared/engine/task-codec.js';
 
 describe('batch task messages', () => {
   it('round-trip every kind of task', () => {
@@ -37,7 +37,7 @@ describe('batch task messages', () => {
       },
       { kind: 'finalize', batchId: 'batch_1' },
     ];
-    for (const task of tasks) expect(decodeBatchTask(encodeBatchTask(task))).toEqual(task);
+    for (const task of tasks) expect(decodeBatchTask(encodeTask(task))).toEqual(task);
   });
 
   it('still reads the chunk messages stacks sent before lines were grouped (one line, no `lines`)', () => {

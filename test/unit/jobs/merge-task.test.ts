@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { InMemoryChunkLedger } from '../../../shared/adapters/memory/in-memory-chunk-ledger.js';
 import { InMemoryJobStore } from '../../../shared/adapters/memory/in-memory-job-store.js';
 import { rerankRequest } from '../../../shared/core/rerank-request.js';
-import { decodeJobTask, encodeChunkTask } from '../../../shared/engine/job-task-codec.js';
+import { decodeJobTask, encodeTask, readDeadLetteredTask } from '../../../shared/engine/task-codec.js';
 import type { ChunkQueue } from '../../../shared/jobs/chunk-queue.js';
-import { deadLetteredChunk } from '../../../shared/engine/dead-lettered-chunk.js';
 import { JobCoordinator } from '../../../shared/jobs/job-coordinator.js';
 import type { JobTask } from '../../../shared/jobs/job-model.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
@@ -71,16 +70,17 @@ describe('the merge task', () => {
     expect(await jobs.find(job.id, 'k')).toEqual(first);
   });
 
-  it('travels as {kind, jobId}; chunk tasks keep their old wire form; anything else is a poison message', () => {
-    expect(decodeJobTask(encodeChunkTask({ kind: 'merge', jobId: 'j1' }))).toEqual({ kind: 'merge', jobId: 'j1' });
+  it("travels as its job's finish task; anything else is a poison message", () => {
+    expect(decodeJobTask(encodeTask({ kind: 'merge', jobId: 'j1' }))).toEqual({ kind: 'merge', jobId: 'j1' });
     const chunk = { jobId: 'j1', chunkIndex: 0, offset: 0, model: 'm', query: 'q', documents: ['a'], chunkCount: 1 };
-    expect(decodeJobTask(encodeChunkTask(chunk))).toEqual(chunk);
+    expect(decodeJobTask(encodeTask(chunk))).toEqual(chunk);
     expect(() => decodeJobTask('{"kind":"merge"}')).toThrow(TypeError);
     expect(() => decodeJobTask('{"kind":"drop","jobId":"j1"}')).toThrow(TypeError);
   });
 
   it('fails its job with its own reason when it reaches the dead-letter queue', () => {
-    expect(deadLetteredChunk('{"kind":"merge","jobId":"j1"}')).toEqual({
+    expect(readDeadLetteredTask('{"kind":"merge","jobId":"j1"}')).toEqual({
+      of: 'job',
       jobId: 'j1',
       chunkIndex: undefined,
       reason: 'the job could not be merged: its merge failed on every delivery and was moved to the dead-letter queue',

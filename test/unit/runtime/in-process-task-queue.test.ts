@@ -4,6 +4,7 @@ import { InProcessTaskQueue } from '../../../shared/adapters/in-process/in-proce
 import type { BatchTask } from '../../../shared/batches/batch-model.js';
 import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
 import { loadServiceConfig } from '../../../shared/config/service-config.js';
+import { decodeBatchTask } from '../../../shared/engine/task-codec.js';
 
 const chunk = (line: number): BatchTask => ({ kind: 'chunk', batchId: 'b', line, chunkIndex: 0, offset: 0, count: 1 });
 
@@ -13,7 +14,7 @@ const consumer =
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const batchItemFailures: { itemIdentifier: string }[] = [];
     for (const record of event.Records) {
-      await run(JSON.parse(record.body) as BatchTask).catch(() => batchItemFailures.push({ itemIdentifier: record.messageId }));
+      await run(decodeBatchTask(record.body)).catch(() => batchItemFailures.push({ itemIdentifier: record.messageId }));
     }
     return { batchItemFailures };
   };
@@ -45,7 +46,7 @@ describe('InProcessTaskQueue', () => {
     release();
     await closing;
     expect(ran).toEqual(['chunk-1']);
-    expect(queue.unfinishedBodies().map((body) => nameOf(JSON.parse(body) as BatchTask))).toEqual(['chunk-2', 'chunk-3']);
+    expect(queue.unfinishedBodies().map((body) => nameOf(decodeBatchTask(body)))).toEqual(['chunk-2', 'chunk-3']);
   });
 
   it('runs plan and finalize tasks before queued chunks, retries failures and dead-letters after the last attempt', async () => {
