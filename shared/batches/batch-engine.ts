@@ -6,12 +6,10 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import { finalizeBatch } from './batch-finalizer.js';
 import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
-import { ENDING_STATUSES, linesOf } from './batch-model.js';
-import { failedLine } from './batch-output-lines.js';
+import { ENDING_STATUSES } from './batch-model.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
 import { releaseLineHolds, releaseRunningBatch, takeRunningBatch } from './batch-quota.js';
-import { keepResult } from './keep-result.js';
 import { updateBatch } from './update-batch.js';
 import { claimEnd } from './claim-end.js';
 import { batchProgress, type BatchProgress } from './batch-progress.js';
@@ -237,15 +235,10 @@ export class BatchEngine {
   /** A task that failed every delivery: its request fails (or, for planning, the batch); accepted work always ends. */
   async taskDeadLettered(task: BatchTask, reason: string): Promise<void> {
     logger.error('batch task dead-lettered', { batchId: task.batchId, kind: task.kind, reason });
-    const { store } = this.#deps;
     if (task.kind === 'chunk') {
-      // Every line of a group fails (each with its reason); one already finished keeps its result.
-      const batch = await store.get(task.batchId);
-      for (const line of linesOf(task)) {
-        const plan = await store.getRequest(task.batchId, line);
-        const failed = failedLine(line, plan?.customId, { code: 'server_error', message: 'scoring failed after retries' });
-        if (batch && (await keepResult(this.#deps, batch, failed))) await store.deleteChunkScores(task.batchId, line, plan?.chunkCount);
-      }
+      // The engine's one recovery for each line of the task: finished if its chunk was recorded after all, else failed
+      // (one already finished keeps its result).
+      await this.#worker.lane.deadLettered(task, reason);
       return this.#maybeComplete(task.batchId);
     }
     if (task.kind === 'plan') {

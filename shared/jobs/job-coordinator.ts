@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { QuotaLedger } from '../quota/quota-ledger.js';
 import { holdRunning, releaseRunning } from '../engine/hold-running.js';
 import { RerankError } from '../core/rerank-error.js';
 import type { RerankOutcome } from '../core/rerank-outcome.js';
 import { outcomeFromStored } from '../engine/stored-outcome.js';
 import type { JobSubmission } from './job-submission.js';
 import { logger } from '../observability/logger.js';
-import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
-import type { ScoreBatch } from '../core/scorer.js';
-import { recordChunk } from '../engine/chunk-scoring.js';
-import { CannotFuseHereError, IncompleteRequestError, pruneChunkScores } from '../engine/rank-chunk-scores.js';
-import { rankSelected, selectTopScores, type ChunkFuser } from '../engine/rank-chunk-scores.js';
-import type { ChunkQueue } from './chunk-queue.js';
-import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner, type ChunkLedger } from '../engine/chunk-ledger.js';
-import { isSameJobCreation, type ChunkTask, type JobRecord, type JobSpec, type JobState, type StoredResult } from './job-model.js';
-import { JobExistsError, type JobStore } from './job-store.js';
-import { recordJobEnded } from '../observability/record-job-metrics.js';
+import type { ScoreBatch, Scorer } from '../core/scorer.js';
+import { JOB_LEDGER_LINE as JOB_LINE, jobLedgerOwner } from '../engine/chunk-ledger.js';
+import { isSameJobCreation, type ChunkTask, type JobRecord, type JobSpec, type JobState } from './job-model.js';
+import { JobExistsError } from './job-store.js';
 import { annotateJob } from '../observability/tracer.js';
 import { idempotentJobId, replayOf } from '../engine/idempotency-key.js';
 import { requestFingerprint } from '../engine/request-fingerprint.js';
@@ -23,26 +16,12 @@ import { planChunks } from './plan-chunks.js';
 import { submitOrJoin } from './join-identical-job.js';
 import { acceptWork } from '../engine/accept-work.js';
 import { scoredText, type RerankDocument } from '../core/rerank-request.js';
+import type { JobCoordinatorDeps } from './job-coordinator-deps.js';
+import { JobLane } from './job-lane.js';
 
 export const JOB_CANCELLED_REASON = 'cancelled by the client';
 
-export interface JobCoordinatorDeps {
-  readonly store: JobStore;
-  /** Where the job's chunks are recorded and counted: the batch engine's protocol, the job as one request. */
-  readonly chunks: ChunkLedger;
-  readonly queue: ChunkQueue;
-  readonly jobTtlSeconds: number;
-  readonly maxMessageBytes: number;
-  readonly nowMs?: () => number;
-  readonly newId?: () => string;
-  /**
-   * The keys' quota ledger, where a running job holds one of its key's `running_jobs` (hold `job:<id>`, taken at submit,
-   * given back when the job ends), beside its running batches and stored bytes. Absent = unlimited.
-   */
-  readonly quota?: QuotaLedger;
-  /** The fusion step of a splittable hybrid model, by the job's model id (see JobSpec.fusion). */
-  readonly fuserFor?: (modelId: string) => ChunkFuser | undefined;
-}
+export type { JobCoordinatorDeps } from './job-coordinator-deps.js';
 
 export type { JobSubmission } from './job-submission.js';
 
@@ -56,16 +35,19 @@ interface PlannedJob {
 }
 
 /**
- * The async job lifecycle: submit (store + enqueue), record each chunk exactly once, merge when the
- * last chunk lands, fail with a reason. Knows ports only, never DynamoDB or SQS.
+ * The async job lifecycle: submit (store + enqueue), find, wait, cancel and the outcome. Its chunks, finish and
+ * failure run on the engine's one run through JobLane. Knows ports only, never DynamoDB or SQS.
  */
 export class JobCoordinator {
   readonly #deps: JobCoordinatorDeps;
   readonly #nowMs: () => number;
 
+  readonly #lane: JobLane;
+
   constructor(deps: JobCoordinatorDeps) {
     this.#deps = deps;
     this.#nowMs = deps.nowMs ?? Date.now;
+    this.#lane = new JobLane(deps);
   }
 
   #now(): number {
@@ -202,123 +184,33 @@ export class JobCoordinator {
     return { spec, tasks, documents: keepDocuments ? request.documents : undefined, now };
   }
 
-  /**
-   * Called by a worker once it has scored a chunk; safe under duplicate delivery and concurrent workers. The chunk is
-   * recorded and counted in the ChunkLedger without touching the job's item; the worker whose count completes the
-   * job queues its merge task, which a fresh invocation runs (as a batch's finalize task), not this chunk's.
-   */
-  async recordChunk(task: ChunkTask, batch: ScoreBatch, running?: JobState): Promise<void> {
-    const job = running ?? (await this.#deps.store.get(task.jobId));
-    if (!job) return;
-    const chunkCount = task.chunkCount ?? job.chunkCount;
-    // A job fused over its whole set needs every score at its merge; any other keeps only what can reach its top_n.
-    const pruned = job.fusion
-      ? undefined
-      : pruneChunkScores(batch.scores, { activation: job.activation, topN: job.topN, threshold: job.threshold });
-    const scores = { chunkIndex: task.chunkIndex, offset: task.offset, tokens: batch.tokens, ...(pruned ?? { scores: batch.scores }) };
-    const request = { owner: jobLedgerOwner(task.jobId), line: JOB_LINE, chunkCount };
-    // The merge runs as a task of its own; a duplicate merge task finds the job ended and does nothing.
-    if ((await recordChunk(this.#deps.chunks, request, scores)).complete)
-      await this.#deps.queue.send([{ kind: 'merge', jobId: task.jobId }]);
+  /** The job's side of the engine's one run: its chunks, finish and failure (JobLane). */
+  get lane(): JobLane {
+    return this.#lane;
   }
 
-  /** Idempotent: two workers finishing together may both merge; only the first `complete` wins. */
-  async merge(jobId: string): Promise<void> {
-    const job = await this.#deps.store.get(jobId);
-    if (!job || job.status !== 'running') return;
-    try {
-      const { result, rawScores } = await this.#finalResult(job);
-      const now = this.#now();
-      if (await this.#deps.store.complete(jobId, result, now)) {
-        logger.info('job succeeded', { jobId, chunks: job.chunkCount, seconds: now - job.createdAt });
-        this.#recordMetrics(job, result, rawScores, now);
-        recordJobEnded(job, 'succeeded', now);
-        await this.#ended(job, 'succeeded');
-      }
-    } catch (error) {
-      if (!(error instanceof IncompleteRequestError)) throw error;
-      await this.fail(jobId, error.message);
-    }
+  /** A worker with this process's scorers runs the job's chunk tasks on this lane. */
+  laneWith(scorerFor: (modelId: string) => Scorer): JobLane {
+    return new JobLane(this.#deps, scorerFor);
   }
 
-  /** The stored result, and the scores before activation that the metrics describe (as the sync path's rawScores). */
-  async #finalResult(job: JobState): Promise<{ result: StoredResult; rawScores: readonly number[] }> {
-    let fuse: ((scores: readonly number[]) => Promise<readonly number[]>) | undefined;
-    if (job.fusion) {
-      const fuser = this.#deps.fuserFor?.(job.model);
-      if (!fuser) throw new CannotFuseHereError(job.model);
-      const { query } = job.fusion;
-      fuse = async (scores) => fuser(query, (await this.#deps.store.getDocuments(job.id)).map(scoredText), scores);
-    }
-    // Every candidate's final score, for the metrics only: a job's candidates came inline, so they are bounded.
-    const rawScores = new Array<number>(job.documentCount).fill(Number.NaN);
-    const options = { total: job.documentCount, activation: job.activation, topN: job.topN, threshold: job.threshold };
-    const request = { owner: jobLedgerOwner(job.id), line: JOB_LINE, chunkCount: job.chunkCount };
-    const selected = await selectTopScores(this.#deps.chunks, request, {
-      ...options,
-      ...(fuse ? { fuse } : {}),
-      onScore: (i, raw) => (rawScores[i] = raw),
-    });
-    const ranked = rankSelected(selected, options).map((r) => [r.index, r.score] as const);
-    return { result: { ranked, totalTokens: selected.tokens }, rawScores };
+  /** A chunk scored elsewhere, recorded once (JobLane.recordChunk). */
+  recordChunk(task: ChunkTask, batch: ScoreBatch, running?: JobState): Promise<void> {
+    return this.#lane.recordChunk(task, batch, running);
   }
 
-  /**
-   * The metrics a synchronous request records, once per job (only the merge whose `complete` won gets
-   * here). A job's scoring time is its wall time: its chunks were scored by many workers.
-   */
-  #recordMetrics(job: JobState, result: StoredResult, rawScores: readonly number[], now: number): void {
-    const wallMs = (now - job.createdAt) * 1000;
-    recordRerankMetrics(job.dialect, job.documentCount, outcomeFromStored({ id: job.id, model: job.model, ...result, wallMs, rawScores }));
+  /** The job's finish: its stored result, once (JobLane.merge). */
+  merge(jobId: string): Promise<void> {
+    return this.#lane.merge(jobId);
   }
 
-  async fail(jobId: string, reason: string): Promise<void> {
-    const job = await this.#deps.store.get(jobId);
-    if (!job || job.status !== 'running') return;
-    if (await this.#deps.store.fail(jobId, reason, this.#now())) {
-      logger.warn('job failed', { jobId, reason });
-      recordJobEnded(job, 'failed', this.#now());
-      await this.#ended(job, 'failed');
-    }
+  fail(jobId: string, reason: string): Promise<void> {
+    return this.#lane.failJob(jobId, reason);
   }
 
-  /** Runs only after the one transition that ended the job, so the hook sees each job once. */
-  async #ended(job: JobState, status: 'succeeded' | 'failed'): Promise<void> {
-    try {
-      await releaseRunning(this.#deps.quota, 'job', job);
-    } catch (error) {
-      // A hold left taken expires with the job's lifetime, with nothing worse than a refused submit meanwhile.
-      logger.error('job end hook failed', { jobId: job.id, error: error as Error });
-    }
-    try {
-      // The result (or the reason) holds what is kept; the scores would otherwise wait for their TTL.
-      await this.#deps.chunks.deleteChunkScores(jobLedgerOwner(job.id), JOB_LINE, job.chunkCount);
-    } catch (error) {
-      logger.warn('job chunk scores not dropped; they expire with their TTL', { jobId: job.id, status, error: error as Error });
-    }
-  }
-
-  /**
-   * A chunk reached the dead-letter queue. If its scores were recorded after all (its delete was lost,
-   * or its visibility ran out while it was written) the job can still finish; otherwise it fails.
-   */
-  async chunkDeadLettered(jobId: string, chunkIndex: number | undefined, reason: string): Promise<void> {
-    if (chunkIndex !== undefined) {
-      const job = await this.#deps.store.get(jobId);
-      if (job && (await this.#isRecorded(job, chunkIndex))) {
-        // Merge only if every chunk is in; otherwise the worker recording the last chunk merges.
-        if (job.status === 'running' && (await this.#chunksDone(job)) >= job.chunkCount) await this.merge(jobId);
-        return;
-      }
-    }
-    await this.fail(jobId, reason);
-  }
-
-  async #isRecorded(job: JobState, chunkIndex: number): Promise<boolean> {
-    for await (const chunk of this.#deps.chunks.readChunkScores(jobLedgerOwner(job.id), JOB_LINE, job.chunkCount)) {
-      if (chunk.chunkIndex === chunkIndex) return true;
-    }
-    return false;
+  /** A chunk reached the dead-letter queue: the engine's one recovery (finish if it was recorded after all, else fail). */
+  chunkDeadLettered(jobId: string, chunkIndex: number | undefined, reason: string): Promise<void> {
+    return this.#lane.deadLettered(jobId, chunkIndex, reason);
   }
 
   #chunksDone(job: JobState): Promise<number> {
@@ -338,13 +230,6 @@ export class JobCoordinator {
     const job = await this.find(jobId, ownerKeyId);
     if (!job) throw new RerankError('not_found', `no job '${jobId}'`);
     if (job.status === 'running') await this.fail(jobId, JOB_CANCELLED_REASON);
-  }
-
-  /** The job when a chunk of it is still worth scoring (it is running and not expired); undefined otherwise. */
-  async runningJob(jobId: string): Promise<JobState | undefined> {
-    // Once per chunk: an eventually consistent read (see JobStore.get) is enough to skip an ended job's chunks.
-    const job = await this.#deps.store.get(jobId, { consistent: false });
-    return job?.status === 'running' ? job : undefined;
   }
 
   /**

@@ -1,10 +1,8 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { BatchEngine } from '../batches/batch-engine.js';
-import { isJobTask } from '../engine/engine-task.js';
-import { decodeTask, readDeadLetteredTask } from '../engine/task-codec.js';
+import { deadLetterTask, runTask, type EngineLanes } from '../engine/run-task.js';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
-import { runJobTask } from '../jobs/score-chunk-task.js';
 import { logger } from '../observability/logger.js';
 
 /** Who runs a task: the jobs' coordinator (with the scorers) and the batch engine, built when first needed. */
@@ -21,38 +19,28 @@ function jobsOf(owners: EngineOwners): Promise<{ readonly scorers: ScorerRegistr
   return owners.jobs();
 }
 
-const DEAD_LETTER_REASON = 'the task failed on every delivery and was moved to the dead-letter queue';
-
-/**
- * The async engine's worker routine: one task message from either lane, run by what owns it (a job's chunk or
- * merge by the JobCoordinator, a batch's plan, chunk or finalize by the batch engine). A throw reports the message as
- * failed, so the queue redelivers it. `messageId` is the queue message's (stable across its redeliveries).
- */
-export async function runEngineTaskWith(body: string, owners: EngineOwners, messageId?: string): Promise<void> {
-  const task = decodeTask(body);
-  if (isJobTask(task)) return runJobTask(task, await jobsOf(owners));
-  return (await owners.batches()).handle(task, messageId);
+/** The engine's worker routine (runTask) over these owners: one task message of either lane, run by its lane. */
+export function runEngineTaskWith(body: string, owners: EngineOwners, messageId?: string): Promise<void> {
+  return runTask(body, lanesOf(owners), messageId);
 }
 
-/**
- * The async engine's dead-letter path: a task that failed on every delivery ends its work failed with a reason - a
- * job (or finishes it, if its chunk was recorded after all), a batch line or a batch - so accepted work is never lost.
- * An unreadable message is dropped (it never becomes readable).
- */
-export async function deadLetterEngineTaskWith(body: string, messageId: string, owners: EngineOwners): Promise<void> {
-  const dead = readDeadLetteredTask(body);
-  if (!dead) {
-    logger.error('unreadable dead-lettered task dropped', { messageId });
-    return;
-  }
-  if (dead.of === 'batch') return (await owners.batches()).taskDeadLettered(dead.task, DEAD_LETTER_REASON);
-  try {
-    const jobs = owners.deadLetterJobs ? await owners.deadLetterJobs() : (await jobsOf(owners)).jobs;
-    await jobs.chunkDeadLettered(dead.jobId, dead.chunkIndex, dead.reason);
-  } catch (error) {
-    logger.error('could not mark job failed', { jobId: dead.jobId, error: error as Error });
-    throw error;
-  }
+/** The lanes of these owners: a job's tasks on the job lane with this process's scorers, a batch's on the batch engine. */
+function lanesOf(owners: EngineOwners): EngineLanes {
+  return {
+    jobs: async () => {
+      const { scorers, jobs } = await jobsOf(owners);
+      return jobs.laneWith((modelId) => scorers.get(modelId));
+    },
+    batches: owners.batches,
+  };
+}
+
+/** The engine's dead-letter path (deadLetterTask) over these owners; a job ends on a coordinator that loads no model. */
+export function deadLetterEngineTaskWith(body: string, messageId: string, owners: EngineOwners): Promise<void> {
+  return deadLetterTask(body, messageId, {
+    jobs: async () => (owners.deadLetterJobs ? await owners.deadLetterJobs() : (await jobsOf(owners)).jobs).lane,
+    batches: owners.batches,
+  });
 }
 
 /** Runs each record alone and reports the ones that threw (ReportBatchItemFailures), as the Lambda functions do. */
