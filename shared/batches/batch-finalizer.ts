@@ -183,6 +183,9 @@ async function endWith(
   await deps.store.dropWork(batch.id);
   recordBatchEnded(final.status, completed, failed);
   logger.info('batch finalized', { batchId: batch.id, status: final.status, completed, failed });
+  // The end's own release (updateBatch) only logs a failure; this one throws, so the task is delivered again and its
+  // first step gives the hold back (finalizeBatch on an ended batch), instead of the key losing a running batch for a day.
+  await releaseRunningBatch(deps.quota, done);
   return done;
 }
 
