@@ -1,12 +1,8 @@
-import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import * as codedeploy from 'aws-cdk-lib/aws-codedeploy';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type { Construct } from 'constructs';
-import { bundledFolders } from '../config/rerank-models.js';
 import { ALARM_EMAIL_OPT_OUT, type DeploymentPreference, type RerankSettings } from '../config/rerank-settings.js';
 import { EdgeAuthorizer } from '../constructs/edge-authorizer.js';
 import { acknowledge, NAG_ACKNOWLEDGEMENTS as ACK } from '../nag/acknowledge-nag-findings.js';
@@ -16,10 +12,11 @@ import { FilesBucket } from '../constructs/files-bucket.js';
 import { JobsTable, TABLE_ACCESS } from '../constructs/jobs-table.js';
 import { RerankHttpApi } from '../constructs/rerank-http-api.js';
 import { RerankMonitoring } from '../constructs/rerank-monitoring.js';
-import { ScorerFunction } from '../constructs/scorer-function.js';
-import { ScorerImage } from '../constructs/scorer-image.js';
-import { choosePackaging, estimateUnzippedBytes, type PackagingChoice } from '../packaging/scorer-packaging.js';
+import type { ScorerFunction } from '../constructs/scorer-function.js';
+import type { PackagingChoice } from '../packaging/scorer-packaging.js';
 import { buildApiRoutes } from '../../shared/http/api-routes.js';
+import { createFunctions, DEAD_LETTER_TIMEOUT, functionEnvironment, METRICS_NAMESPACE, SERVICE_NAME } from './rerank-functions.js';
+import { attachBatchWorker, attachChunkWorkers, grantAccess, type RerankResources } from './rerank-wiring.js';
 
 export interface RerankStackProps extends StackProps {
   readonly settings: RerankSettings;
@@ -59,126 +56,18 @@ export class RerankStack extends Stack {
     const tagged = { excludeResourceTypes: ['AWS::CloudWatch::Dashboard'] };
     Tags.of(this).add('project', 'rerank', tagged);
     Tags.of(this).add('stage', s.stage, tagged);
-    const workerTimeout = Duration.seconds(s.workerTimeoutSeconds);
-    const deadLetterTimeout = Duration.seconds(30);
-
-    this.jobsTable = new JobsTable(this, 'Jobs', {
-      pointInTimeRecovery: s.pointInTimeRecovery,
-      // The table holds the API keys (hashed) as well as the jobs: deleting the stack must not delete them.
-      removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-      // A retained table must also survive a console or CLI delete: it holds every client's key.
-      deletionProtection: s.retainTable,
-    });
-    this.chunkQueues = new ChunkQueues(this, 'Chunks', {
-      workerTimeout,
-      deadLetterConsumerTimeout: deadLetterTimeout,
-      maxReceiveCount: s.maxReceiveCount,
-      jobTtlSeconds: s.jobTtlSeconds,
-    });
-
-    // Files, uploads and batch outputs: private, TLS-only, expired after the documented retention.
-    this.files = new FilesBucket(this, 'Files', {
-      retentionDays: s.fileRetentionDays,
-      removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
-    });
-
-    const batchWorkerTimeout = Duration.seconds(s.batchWorkerTimeoutSeconds);
-    this.batchTasks = new BatchTaskQueues(this, 'BatchTasks', {
-      workerTimeout: batchWorkerTimeout,
-      deadLetterConsumerTimeout: batchWorkerTimeout,
-      maxReceiveCount: s.maxReceiveCount,
-      // A batch's tasks are useless after its 24 h completion window.
-      jobTtlSeconds: 86_400,
-    });
-
-    // Every function reads the same validated service config (shared/config/service-config.ts).
-    const environment = {
-      RERANK_JOBS_BACKEND: 'aws',
-      RERANK_SYNC_MAX_DOCUMENTS: String(s.syncMaxDocuments),
-      RERANK_DEFAULT_BATCH_SIZE: String(s.defaultBatchSize),
-      RERANK_JOB_WAIT_MS: String(s.jobWaitMs),
-      // The sync scoring deadline ends 3 s before API Gateway cuts the integration, so the client reads our 504.
-      RERANK_SYNC_TIMEOUT_MS: String((s.apiTimeoutSeconds - 3) * 1000),
-      RERANK_JOB_TTL_SECONDS: String(s.jobTtlSeconds),
-      RERANK_MAX_RECEIVE_COUNT: String(s.maxReceiveCount),
-      // Unset = no upstream host allowed, as the service's own default.
-      ...(s.upstreamAllowedHosts ? { RERANK_UPSTREAM_ALLOWED_HOSTS: s.upstreamAllowedHosts } : {}),
-      // The function matches the routes API Gateway was given at synth (buildApiRoutes below).
-      RERANK_WEAVIATE_PREFIX: s.weaviatePrefix,
-      POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
-      POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-      ...this.chunkQueues.environment,
-      ...this.files.environment,
-      ...this.batchTasks.environment,
-    };
-    // One choice for every scoring function: they carry the same models, so they fit a zip or none does.
-    this.packaging = choosePackaging(
-      s.packaging,
-      estimateUnzippedBytes({ projectRoot: props.projectRoot, architecture: s.architecture, folders: bundledFolders(s.deployModels) }),
-    );
-    Annotations.of(this).addInfo(this.packaging.reason);
-    const image =
-      this.packaging.packaging === 'image'
-        ? new ScorerImage(this, 'ScorerImage', {
-            projectRoot: props.projectRoot,
-            architecture: s.architecture,
-            models: s.deployModels,
-            entries: Object.values(ENTRIES),
-          })
-        : undefined;
-    const common = {
-      projectRoot: props.projectRoot,
-      architecture: s.architecture,
-      image,
-      models: s.deployModels,
-      logRetentionDays: s.logRetentionDays,
-      environment,
-    };
-
-    this.apiFunction = new ScorerFunction(this, 'Api', {
-      ...common,
-      entry: ENTRIES.api,
-      description: 'Rerank API: every dialect route, synchronous scoring, job submit and poll',
-      memoryMb: s.apiMemoryMb,
-      timeout: Duration.seconds(s.apiTimeoutSeconds),
-      reservedConcurrency: s.apiReservedConcurrency,
-      // With RERANK_JOBS_BACKEND=aws the API authenticates every request against the keys in the jobs table
-      // (fail closed); these are the limits of keys created without their own. RERANK_API_KEYS is never set here.
-      environment: {
-        ...environment,
-        RERANK_RATE_LIMIT_PER_MINUTE: String(s.rateLimitPerMinute),
-        RERANK_MAX_CONCURRENT_JOBS: String(s.maxConcurrentJobs),
-      },
-    });
-    this.workerFunction = new ScorerFunction(this, 'Worker', {
-      ...common,
-      entry: ENTRIES.worker,
-      description: 'Rerank worker: scores queued chunks and records them in the jobs table',
-      memoryMb: s.workerMemoryMb,
-      timeout: workerTimeout,
-      reservedConcurrency: s.workerReservedConcurrency,
-    });
-    this.deadLetterFunction = new ScorerFunction(this, 'DeadLetter', {
-      ...common,
-      entry: ENTRIES.deadLetter,
-      description: 'Rerank dead-letter consumer: fails the job of every chunk that could not be scored',
-      memoryMb: s.deadLetterMemoryMb,
-      timeout: deadLetterTimeout,
-      // Its event source runs at most 2 at once (SQS's minimum maximum concurrency).
-      reservedConcurrency: DEAD_LETTER_CONCURRENCY,
-    });
-    this.batchWorkerFunction = new ScorerFunction(this, 'BatchWorker', {
-      ...common,
-      entry: ENTRIES.batchWorker,
-      description: 'Rerank batch worker: plans batches, scores their chunks, writes output and error files, expires them',
-      memoryMb: s.workerMemoryMb,
-      timeout: batchWorkerTimeout,
-      // A plan task plans a third of its timeout, then checkpoints and queues the next: no input is too large to plan.
-      environment: { ...common.environment, RERANK_BATCH_PLAN_SLICE_SECONDS: String(Math.floor(s.batchWorkerTimeoutSeconds / 3)) },
-      // Its task queue's event source plus its DLQ's (SQS's minimum maximum concurrency, 2).
-      reservedConcurrency: s.batchWorkerMaxConcurrency + DEAD_LETTER_CONCURRENCY,
-    });
+    const resources = this.#resources(s);
+    this.jobsTable = resources.jobsTable;
+    this.chunkQueues = resources.chunkQueues;
+    this.files = resources.files;
+    this.batchTasks = resources.batchTasks;
+    const environment = functionEnvironment(s, [this.chunkQueues.environment, this.files.environment, this.batchTasks.environment]);
+    const functions = createFunctions(this, s, props.projectRoot, environment);
+    this.packaging = functions.packaging;
+    this.apiFunction = functions.apiFunction;
+    this.workerFunction = functions.workerFunction;
+    this.deadLetterFunction = functions.deadLetterFunction;
+    this.batchWorkerFunction = functions.batchWorkerFunction;
     this.apiAlias = new lambda.Alias(this, 'ApiAlias', {
       aliasName: LIVE_ALIAS,
       version: this.apiFunction.function.currentVersion,
@@ -188,71 +77,10 @@ export class RerankStack extends Stack {
       aliasName: LIVE_ALIAS,
       version: this.workerFunction.function.currentVersion,
     });
-
-    this.jobsTable.grantAccess(this.apiFunction.function, TABLE_ACCESS.api);
-    this.jobsTable.grantAccess(this.workerFunction.function, TABLE_ACCESS.worker);
-    this.jobsTable.grantAccess(this.deadLetterFunction.function, TABLE_ACCESS.deadLetter);
-    this.chunkQueues.grantSendChunks(this.apiFunction.function);
-    // The worker whose chunk completes a job's count queues the job's merge task on the same queue (found missing by
-    // the IAM check of the emulator job flow: every job would have stopped at its merge on AWS).
-    this.chunkQueues.grantSendChunks(this.workerFunction.function);
-    // The API takes uploads, creates batches (one plan task each) and serves file content; the batch worker reads
-    // inputs and corpora, writes output and error files and queues chunk and finalize tasks.
-    this.files.grantFiles(this.apiFunction.function, 'readWrite');
-    this.files.grantFiles(this.batchWorkerFunction.function, 'readWrite');
-    this.batchTasks.grantSendTasks(this.apiFunction.function);
-    this.batchTasks.grantSendTasks(this.batchWorkerFunction.function);
-    this.jobsTable.grantAccess(this.batchWorkerFunction.function, TABLE_ACCESS.batchWorker);
-    this.batchWorkerFunction.function.addEventSource(
-      new SqsEventSource(this.batchTasks.queue, {
-        batchSize: 1,
-        maxConcurrency: s.batchWorkerMaxConcurrency,
-        reportBatchItemFailures: true,
-      }),
-    );
-    this.batchWorkerFunction.function.addEventSource(
-      new SqsEventSource(this.batchTasks.deadLetterQueue, {
-        batchSize: 10,
-        maxConcurrency: DEAD_LETTER_CONCURRENCY,
-        reportBatchItemFailures: true,
-      }),
-    );
-    // Batches past their completion window end as expired, keeping what finished; derived objects of gone files go.
-    const expirySchedule = new events.Rule(this, 'BatchExpirySchedule', {
-      description: 'Expires rerank batches past their completion window and the derived objects of expired or deleted files',
-      schedule: events.Schedule.rate(Duration.minutes(5)),
-      targets: [new targets.LambdaFunction(this.batchWorkerFunction.function, { retryAttempts: 2 })],
-    });
-    acknowledge(expirySchedule, ACK.scheduleNeedsNoDlq);
-
-    // The worker consumes through its alias, so a rollout shifts chunks to the new version as it shifts the API.
-    this.workerAlias.addEventSource(
-      new SqsEventSource(this.chunkQueues.queue, {
-        batchSize: s.workerBatchSize,
-        maxBatchingWindow: Duration.seconds(s.workerBatchingWindowSeconds),
-        maxConcurrency: s.workerMaxConcurrency,
-        reportBatchItemFailures: true,
-      }),
-    );
-    this.deadLetterFunction.function.addEventSource(
-      new SqsEventSource(this.chunkQueues.deadLetterQueue, {
-        batchSize: 10,
-        maxConcurrency: DEAD_LETTER_CONCURRENCY,
-        reportBatchItemFailures: true,
-      }),
-    );
-
-    this.edgeAuthorizer = s.edgeAuthorizer
-      ? new EdgeAuthorizer(this, 'EdgeAuth', {
-          projectRoot: props.projectRoot,
-          architecture: s.architecture,
-          logRetentionDays: s.logRetentionDays,
-          cacheSeconds: s.authorizerCacheSeconds,
-          reservedConcurrency: s.authorizerReservedConcurrency,
-        })
-      : undefined;
-    if (this.edgeAuthorizer) this.jobsTable.grantAccess(this.edgeAuthorizer.function, TABLE_ACCESS.authorizer);
-
+    grantAccess(resources, functions);
+    attachBatchWorker(this, s, resources, functions);
+    attachChunkWorkers(s, resources, functions, this.workerAlias);
+    this.edgeAuthorizer = this.#edgeAuthorizer(s, props.projectRoot);
     this.api = new RerankHttpApi(this, 'Http', {
       apiName: s.apiName,
       routes: buildApiRoutes({ weaviate: s.weaviatePrefix }),
@@ -264,8 +92,61 @@ export class RerankStack extends Stack {
       throttleBurstLimit: s.throttleBurstLimit,
       logRetentionDays: s.logRetentionDays,
     });
+    this.monitoring = this.#monitoring(s);
+    // New versions reach traffic through CodeDeploy, and the alarms above roll them back.
+    const deploymentConfig = DEPLOYMENT_CONFIGS[s.deploymentPreference];
+    this.#deployment(this.apiAlias, 'ApiDeployment', deploymentConfig, this.monitoring.apiRollbackAlarms);
+    this.#deployment(this.workerAlias, 'WorkerDeployment', deploymentConfig, this.monitoring.workerRollbackAlarms);
+    this.#acknowledgeNagFindings(s.pointInTimeRecovery);
+    this.#outputs();
+  }
 
-    this.monitoring = new RerankMonitoring(this, 'Monitoring', {
+  /** The jobs table, the chunk queues, the files bucket and the batch task queues. */
+  #resources(s: RerankSettings): RerankResources {
+    const jobsTable = new JobsTable(this, 'Jobs', {
+      pointInTimeRecovery: s.pointInTimeRecovery,
+      // The table holds the API keys (hashed) as well as the jobs: deleting the stack must not delete them.
+      removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+      // A retained table must also survive a console or CLI delete: it holds every client's key.
+      deletionProtection: s.retainTable,
+    });
+    const chunkQueues = new ChunkQueues(this, 'Chunks', {
+      workerTimeout: Duration.seconds(s.workerTimeoutSeconds),
+      deadLetterConsumerTimeout: DEAD_LETTER_TIMEOUT,
+      maxReceiveCount: s.maxReceiveCount,
+      jobTtlSeconds: s.jobTtlSeconds,
+    });
+    // Files, uploads and batch outputs: private, TLS-only, expired after the documented retention.
+    const files = new FilesBucket(this, 'Files', {
+      retentionDays: s.fileRetentionDays,
+      removalPolicy: s.retainTable ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+    const batchWorkerTimeout = Duration.seconds(s.batchWorkerTimeoutSeconds);
+    const batchTasks = new BatchTaskQueues(this, 'BatchTasks', {
+      workerTimeout: batchWorkerTimeout,
+      deadLetterConsumerTimeout: batchWorkerTimeout,
+      maxReceiveCount: s.maxReceiveCount,
+      // A batch's tasks are useless after its 24 h completion window.
+      jobTtlSeconds: 86_400,
+    });
+    return { jobsTable, chunkQueues, files, batchTasks };
+  }
+
+  #edgeAuthorizer(s: RerankSettings, projectRoot: string): EdgeAuthorizer | undefined {
+    if (!s.edgeAuthorizer) return undefined;
+    const authorizer = new EdgeAuthorizer(this, 'EdgeAuth', {
+      projectRoot,
+      architecture: s.architecture,
+      logRetentionDays: s.logRetentionDays,
+      cacheSeconds: s.authorizerCacheSeconds,
+      reservedConcurrency: s.authorizerReservedConcurrency,
+    });
+    this.jobsTable.grantAccess(authorizer.function, TABLE_ACCESS.authorizer);
+    return authorizer;
+  }
+
+  #monitoring(s: RerankSettings): RerankMonitoring {
+    return new RerankMonitoring(this, 'Monitoring', {
       dashboardName: `${this.stackName}-rerank`,
       httpApi: this.api.httpApi,
       functions: {
@@ -287,13 +168,9 @@ export class RerankStack extends Stack {
       metricsNamespace: METRICS_NAMESPACE,
       serviceName: SERVICE_NAME,
     });
+  }
 
-    // New versions reach traffic through CodeDeploy, and the alarms above roll them back.
-    const deploymentConfig = DEPLOYMENT_CONFIGS[s.deploymentPreference];
-    this.deployment(this.apiAlias, 'ApiDeployment', deploymentConfig, this.monitoring.apiRollbackAlarms);
-    this.deployment(this.workerAlias, 'WorkerDeployment', deploymentConfig, this.monitoring.workerRollbackAlarms);
-    this.acknowledgeNagFindings(s.pointInTimeRecovery);
-
+  #outputs(): void {
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL; OpenAI-style clients use <ApiUrl>v1' });
     new CfnOutput(this, 'ApiFunctionName', { value: this.apiFunction.function.functionName });
     new CfnOutput(this, 'JobsTableName', {
@@ -309,7 +186,7 @@ export class RerankStack extends Stack {
   }
 
   /** cdk-nag findings accepted on purpose, each on the constructs it concerns (infra/nag/acknowledge-nag-findings.ts). */
-  private acknowledgeNagFindings(pointInTimeRecovery: boolean): void {
+  #acknowledgeNagFindings(pointInTimeRecovery: boolean): void {
     const functions = [
       this.apiFunction,
       this.workerFunction,
@@ -330,12 +207,7 @@ export class RerankStack extends Stack {
     for (const id of ['ApiDeployment', 'WorkerDeployment']) acknowledge(this.node.findChild(id), ACK.codeDeployRole);
   }
 
-  private deployment(
-    alias: lambda.Alias,
-    id: string,
-    deploymentConfig: codedeploy.ILambdaDeploymentConfig,
-    alarms: cloudwatch.IAlarm[],
-  ): void {
+  #deployment(alias: lambda.Alias, id: string, deploymentConfig: codedeploy.ILambdaDeploymentConfig, alarms: cloudwatch.IAlarm[]): void {
     new codedeploy.LambdaDeploymentGroup(this, id, {
       alias,
       deploymentConfig,
@@ -345,18 +217,7 @@ export class RerankStack extends Stack {
   }
 }
 
-/** The scoring functions' entries: the files the local server runs. */
-const ENTRIES = {
-  api: 'functions/api/handler.ts',
-  worker: 'functions/workers/score-chunk.ts',
-  deadLetter: 'functions/workers/chunk-dead-letter.ts',
-  batchWorker: 'functions/workers/batch-worker.ts',
-} as const;
-
-const SERVICE_NAME = 'rerank';
-const METRICS_NAMESPACE = 'RerankService';
 const LIVE_ALIAS = 'live';
-const DEAD_LETTER_CONCURRENCY = 2;
 
 const DEPLOYMENT_CONFIGS: Record<DeploymentPreference, codedeploy.ILambdaDeploymentConfig> = {
   AllAtOnce: codedeploy.LambdaDeploymentConfig.ALL_AT_ONCE,

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { DynamoDbBatchStore } from '../adapters/dynamodb/dynamodb-batch-store.js';
+import { DynamoDbChunkLedger } from '../adapters/dynamodb/dynamodb-chunk-ledger.js';
 import { DynamoDbCorpusAnalysisLedger } from '../adapters/dynamodb/dynamodb-corpus-analysis-ledger.js';
 import { DynamoDbJobStore } from '../adapters/dynamodb/dynamodb-job-store.js';
 import { DynamoDbUploadStore } from '../adapters/dynamodb/dynamodb-upload-store.js';
@@ -33,7 +34,7 @@ export function awsAdapters(config: ServiceConfig): Backend {
   const quota = new DynamoDbQuotaLedger(dynamodb, table);
   return {
     store: new DynamoDbJobStore(table, dynamodb),
-    chunks: new DynamoDbBatchStore(dynamodb, table, { retentionSeconds: jobs.ttlSeconds }),
+    chunks: new DynamoDbChunkLedger(dynamodb, table, { retentionSeconds: jobs.ttlSeconds }),
     queue: new SqsTaskQueue<JobTask>(sqs, jobs.queueUrl as string, 'chunk', { maxMessageBytes: jobs.maxMessageBytes }),
     keys: new DynamoDbApiKeyStore(table, dynamodb),
     rateLimiter: new DynamoDbRateLimiter(table, dynamodb),

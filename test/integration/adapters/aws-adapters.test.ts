@@ -14,6 +14,7 @@ import { startMotoServer } from '../../../scripts/emulators/start-moto-server.js
 import { describeTaskQueueContract } from '../../contract/task-queue.contract.js';
 import { describeJobStoreContract } from '../../contract/job-store.contract.js';
 import { DynamoDbBatchStore } from '../../../shared/adapters/dynamodb/dynamodb-batch-store.js';
+import { DynamoDbChunkLedger } from '../../../shared/adapters/dynamodb/dynamodb-chunk-ledger.js';
 import { describeBatchStoreContract } from '../../contract/batch-store.contract.js';
 import { describeChunkLedgerContract } from '../../contract/chunk-ledger.contract.js';
 import { describeUploadStoreContract } from '../../contract/upload-store.contract.js';
@@ -61,7 +62,7 @@ afterAll(async () => {
 
 describeJobStoreContract('DynamoDB Local', () => new DynamoDbJobStore(TABLE, dynamoClient));
 describeBatchStoreContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
-describeChunkLedgerContract('DynamoDB Local', () => new DynamoDbBatchStore(dynamoClient, TABLE));
+describeChunkLedgerContract('DynamoDB Local', () => new DynamoDbChunkLedger(dynamoClient, TABLE));
 describeUploadStoreContract('DynamoDB Local', () => new DynamoDbUploadStore(dynamoClient, TABLE));
 describeQuotaLedgerContract('DynamoDB Local', () => new DynamoDbQuotaLedger(dynamoClient, TABLE));
 describeTaskQueueContract('SQS on moto', (lane) => makeSqsHarness(sqsClient, lane));
