@@ -67,17 +67,17 @@ export class RerankMonitoring extends Construct {
     if (props.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
 
     // NumberOfMessagesReceived, not ...Visible: the dead-letter function drains the DLQ at once, so it is rarely visible.
-    this.alarm('DeadLetterQueueReceived', 'Chunks were dead-lettered: their jobs failed (the DLQ consumer marks them)', {
+    this.#alarm('DeadLetterQueueReceived', 'Chunks were dead-lettered: their jobs failed (the DLQ consumer marks them)', {
       metric: props.deadLetterQueue.metricNumberOfMessagesReceived({ period: FIVE_MINUTES, statistic: 'Sum' }),
       threshold: 0,
     });
     if (props.batchDeadLetterQueue) {
-      this.alarm('BatchDeadLetterQueueReceived', 'Batch tasks were dead-lettered: their lines (or batches) ended failed', {
+      this.#alarm('BatchDeadLetterQueueReceived', 'Batch tasks were dead-lettered: their lines (or batches) ended failed', {
         metric: props.batchDeadLetterQueue.metricNumberOfMessagesReceived({ period: FIVE_MINUTES, statistic: 'Sum' }),
         threshold: 0,
       });
     }
-    this.alarm('JobsFailed', 'Jobs ended failed (a chunk was dead-lettered or could not be merged)', {
+    this.#alarm('JobsFailed', 'Jobs ended failed (a chunk was dead-lettered or could not be merged)', {
       metric: new cloudwatch.Metric({
         namespace: props.metricsNamespace,
         metricName: JOBS_FAILED_METRIC,
@@ -87,16 +87,16 @@ export class RerankMonitoring extends Construct {
       }),
       threshold: 0,
     });
-    this.alarm('ApiLatencyP99', `API p99 latency above ${props.apiLatencyP99ThresholdMs} ms for 15 minutes`, {
+    this.#alarm('ApiLatencyP99', `API p99 latency above ${props.apiLatencyP99ThresholdMs} ms for 15 minutes`, {
       metric: props.httpApi.metricLatency({ period: FIVE_MINUTES, statistic: 'p99' }),
       threshold: props.apiLatencyP99ThresholdMs,
       evaluationPeriods: 3,
     });
-    this.alarm('OldestChunkAge', `A chunk has waited more than ${props.oldestChunkAgeThresholdSeconds} s for a worker`, {
+    this.#alarm('OldestChunkAge', `A chunk has waited more than ${props.oldestChunkAgeThresholdSeconds} s for a worker`, {
       metric: props.chunkQueue.metricApproximateAgeOfOldestMessage({ period: FIVE_MINUTES, statistic: 'Maximum' }),
       threshold: props.oldestChunkAgeThresholdSeconds,
     });
-    this.alarm('TableThrottles', 'The jobs table throttled reads or writes (clients got 429 or jobs slowed)', {
+    this.#alarm('TableThrottles', 'The jobs table throttled reads or writes (clients got 429 or jobs slowed)', {
       metric: new cloudwatch.MathExpression({
         expression: 'reads + writes',
         usingMetrics: {
@@ -109,16 +109,16 @@ export class RerankMonitoring extends Construct {
       threshold: 0,
     });
     for (const [label, fn] of Object.entries(props.functions)) {
-      this.alarm(`${label}Errors`, `${label} function invocations failed (crash, timeout or out of memory)`, {
+      this.#alarm(`${label}Errors`, `${label} function invocations failed (crash, timeout or out of memory)`, {
         metric: fn.metricErrors({ period: FIVE_MINUTES, statistic: 'Sum' }),
         threshold: 0,
       });
-      this.alarm(`${label}Throttles`, `${label} function invocations were throttled`, {
+      this.#alarm(`${label}Throttles`, `${label} function invocations were throttled`, {
         metric: fn.metricThrottles({ period: FIVE_MINUTES, statistic: 'Sum' }),
         threshold: 0,
       });
     }
-    this.alarm('Api5xx', 'The API answered 5xx (handler start-up failure, integration timeout or Lambda error)', {
+    this.#alarm('Api5xx', 'The API answered 5xx (handler start-up failure, integration timeout or Lambda error)', {
       metric: props.httpApi.metricServerError({ period: FIVE_MINUTES, statistic: 'Sum' }),
       threshold: 0,
     });
@@ -184,7 +184,7 @@ export class RerankMonitoring extends Construct {
     }
   }
 
-  private alarm(
+  #alarm(
     id: string,
     description: string,
     options: { metric: cloudwatch.IMetric; threshold: number; evaluationPeriods?: number },

@@ -79,11 +79,11 @@ export class ScorerFunction extends Construct {
       this.function = new lambda.DockerImageFunction(this, 'Function', { ...common, code: props.image.code(props.entry) });
       props.image.describe(this.function);
     } else {
-      this.function = this.zipFunction(props, common);
+      this.function = this.#zipFunction(props, common);
     }
   }
 
-  private zipFunction(props: ScorerFunctionProps, common: lambda.FunctionOptions): lambda.Function {
+  #zipFunction(props: ScorerFunctionProps, common: lambda.FunctionOptions): lambda.Function {
     const projectRoot = props.projectRoot;
     return new NodejsFunction(this, 'Function', {
       ...common,

@@ -24,11 +24,11 @@ export interface ScorerImageProps {
  */
 export class ScorerImage extends Construct {
   readonly asset: DockerImageAsset;
-  private readonly entries: readonly string[];
+  readonly #entries: readonly string[];
 
   constructor(scope: Construct, id: string, props: ScorerImageProps) {
     super(scope, id);
-    this.entries = props.entries;
+    this.#entries = props.entries;
     // Staged inside the cloud assembly, as CDK stages its own bundles; the asset copies it to asset.<hash> at once,
     // and the models in it are hard links, so their bytes are written once.
     const outdir = Stage.of(this)?.outdir ?? mkdtempSync(path.join(tmpdir(), 'rerank-image-'));
@@ -53,7 +53,7 @@ export class ScorerImage extends Construct {
 
   /** The image with the entry's handler as its command (ImageConfig.Command). */
   code(entry: string): lambda.DockerImageCode {
-    if (!this.entries.includes(entry)) throw new Error(`the scoring image has no bundle for ${entry}`);
+    if (!this.#entries.includes(entry)) throw new Error(`the scoring image has no bundle for ${entry}`);
     return lambda.DockerImageCode.fromEcr(this.asset.repository, { tagOrDigest: this.asset.imageTag, cmd: [imageHandler(entry)] });
   }
 

@@ -47,29 +47,29 @@ const NAMES = { '#status': 'status', '#ttl': TTL } as const;
  * in the ChunkLedger on sharded counters, so a job's thousands of chunks never serialize on this one item).
  */
 export class DynamoDbJobStore implements JobStore {
-  private readonly clock: () => number;
-  private readonly pageBytes: number;
-  private readonly writeConcurrency: number;
+  readonly #clock: () => number;
+  readonly #pageBytes: number;
+  readonly #writeConcurrency: number;
+  readonly #tableName: string;
+  readonly #client: DynamoDBClient;
 
-  constructor(
-    private readonly tableName: string,
-    private readonly client: DynamoDBClient = new DynamoDBClient({}),
-    options: DynamoDbJobStoreOptions = {},
-  ) {
-    this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
-    this.pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
-    this.writeConcurrency = options.writeConcurrency ?? 4;
+  constructor(tableName: string, client: DynamoDBClient = new DynamoDBClient({}), options: DynamoDbJobStoreOptions = {}) {
+    this.#tableName = tableName;
+    this.#client = client;
+    this.#clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+    this.#pageBytes = options.pageBytes ?? DEFAULT_PAGE_BYTES;
+    this.#writeConcurrency = options.writeConcurrency ?? 4;
   }
 
   async create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void> {
     // Pages first, META last: a job that `get` can see always has its documents.
     if (documents !== undefined) {
-      const pages = splitIntoPages(encodeDocuments(documents), this.pageBytes);
-      await this.putPages(spec.id, pages, docsSk, spec.expiresAt);
+      const pages = splitIntoPages(encodeDocuments(documents), this.#pageBytes);
+      await this.#putPages(spec.id, pages, docsSk, spec.expiresAt);
     }
     try {
-      await this.client.send(
-        new PutItemCommand({ TableName: this.tableName, Item: toMetaItem(spec, now), ConditionExpression: `attribute_not_exists(${PK})` }),
+      await this.#client.send(
+        new PutItemCommand({ TableName: this.#tableName, Item: toMetaItem(spec, now), ConditionExpression: `attribute_not_exists(${PK})` }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
@@ -80,21 +80,21 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   async get(jobId: string, options: { readonly consistent?: boolean } = {}): Promise<JobState | undefined> {
-    return (await this.readMeta(jobId, options.consistent ?? true))?.record;
+    return (await this.#readMeta(jobId, options.consistent ?? true))?.record;
   }
 
   async getDocuments(jobId: string): Promise<RerankDocument[]> {
-    return decodeDocuments(await this.readPages(jobId, DOCS_SK_PREFIX));
+    return decodeDocuments(await this.#readPages(jobId, DOCS_SK_PREFIX));
   }
 
   async complete(jobId: string, result: StoredResult, now: number): Promise<boolean> {
-    const before = await this.readMeta(jobId);
+    const before = await this.#readMeta(jobId);
     if (before === undefined || before.record.status !== 'running') return false;
     // Pages are written unconditionally before the flip; a losing concurrent merge rewrites identical bytes
     // (the merge is deterministic), and readers only look at pages once META says succeeded.
-    const pages = splitIntoPages(encodeRanked(result.ranked), this.pageBytes);
-    await this.putPages(jobId, pages, resultSk, before.record.expiresAt);
-    return this.updateIfRunning(jobId, now, 'SET #status = :succeeded, updatedAt = :now, resultPages = :pages, totalTokens = :tokens', {
+    const pages = splitIntoPages(encodeRanked(result.ranked), this.#pageBytes);
+    await this.#putPages(jobId, pages, resultSk, before.record.expiresAt);
+    return this.#updateIfRunning(jobId, now, 'SET #status = :succeeded, updatedAt = :now, resultPages = :pages, totalTokens = :tokens', {
       ':succeeded': { S: 'succeeded' },
       ':pages': { N: String(pages.length) },
       ':tokens': { N: String(result.totalTokens) },
@@ -102,26 +102,26 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   async fail(jobId: string, reason: string, now: number): Promise<boolean> {
-    return this.updateIfRunning(jobId, now, 'SET #status = :failed, updatedAt = :now, #error = :reason', {
+    return this.#updateIfRunning(jobId, now, 'SET #status = :failed, updatedAt = :now, #error = :reason', {
       ':failed': { S: 'failed' },
       ':reason': { S: reason },
     });
   }
 
   async getResult(jobId: string): Promise<StoredResult | undefined> {
-    const meta = await this.readMeta(jobId);
+    const meta = await this.#readMeta(jobId);
     if (meta === undefined || meta.record.status !== 'succeeded') return undefined;
-    const pages = await this.queryPrefix(jobId, RESULT_SK_PREFIX);
+    const pages = await this.#queryPrefix(jobId, RESULT_SK_PREFIX);
     const expected = meta.bookkeeping.resultPages ?? 0;
     if (pages.length !== expected) throw new Error(`job ${jobId}: expected ${expected} result pages, found ${pages.length}`);
     return { ranked: decodeRanked(joinPages(pages.map(pageBytes))), totalTokens: meta.bookkeeping.totalTokens ?? 0 };
   }
 
-  private async updateIfRunning(jobId: string, now: number, update: string, values: Item): Promise<boolean> {
+  async #updateIfRunning(jobId: string, now: number, update: string, values: Item): Promise<boolean> {
     try {
-      await this.client.send(
+      await this.#client.send(
         new UpdateItemCommand({
-          TableName: this.tableName,
+          TableName: this.#tableName,
           Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } },
           UpdateExpression: update,
           // Expired counts as absent, as in readMeta, even before TTL has deleted the item.
@@ -131,7 +131,7 @@ export class DynamoDbJobStore implements JobStore {
             ...values,
             ':now': { N: String(now) },
             ':running': { S: 'running' },
-            ':clock': { N: String(this.clock()) },
+            ':clock': { N: String(this.#clock()) },
           },
         }),
       );
@@ -143,31 +143,31 @@ export class DynamoDbJobStore implements JobStore {
   }
 
   /** META with expiry applied: DynamoDB TTL deletes lazily (up to days in AWS), so expired means absent here. */
-  private async readMeta(jobId: string, consistent = true): Promise<{ record: JobState; bookkeeping: MetaBookkeeping } | undefined> {
-    const { Item } = await this.client.send(
+  async #readMeta(jobId: string, consistent = true): Promise<{ record: JobState; bookkeeping: MetaBookkeeping } | undefined> {
+    const { Item } = await this.#client.send(
       new GetItemCommand({
-        TableName: this.tableName,
+        TableName: this.#tableName,
         Key: { [PK]: { S: jobPk(jobId) }, [SK]: { S: META_SK } },
         ConsistentRead: consistent,
       }),
     );
     if (Item === undefined) return undefined;
     const meta = fromMetaItem(Item);
-    return meta.record.expiresAt < this.clock() ? undefined : meta;
+    return meta.record.expiresAt < this.#clock() ? undefined : meta;
   }
 
-  private async readPages(jobId: string, prefix: string): Promise<Uint8Array> {
-    return joinPages((await this.queryPrefix(jobId, prefix)).map(pageBytes));
+  async #readPages(jobId: string, prefix: string): Promise<Uint8Array> {
+    return joinPages((await this.#queryPrefix(jobId, prefix)).map(pageBytes));
   }
 
   /** Every item of the job under a sort-key prefix, in sort-key order, across Query pages (1 MB each). */
-  private async queryPrefix(jobId: string, prefix: string): Promise<Item[]> {
+  async #queryPrefix(jobId: string, prefix: string): Promise<Item[]> {
     const items: Item[] = [];
     let startKey: Item | undefined;
     do {
-      const page = await this.client.send(
+      const page = await this.#client.send(
         new QueryCommand({
-          TableName: this.tableName,
+          TableName: this.#tableName,
           KeyConditionExpression: `${PK} = :pk AND begins_with(${SK}, :prefix)`,
           ExpressionAttributeValues: { ':pk': { S: jobPk(jobId) }, ':prefix': { S: prefix } },
           ConsistentRead: true,
@@ -180,11 +180,11 @@ export class DynamoDbJobStore implements JobStore {
     return items;
   }
 
-  private async putPages(jobId: string, pages: readonly Uint8Array[], skOf: (page: number) => string, expiresAt: number): Promise<void> {
-    await forEachBounded(pages, this.writeConcurrency, async (data, page) => {
-      await this.client.send(
+  async #putPages(jobId: string, pages: readonly Uint8Array[], skOf: (page: number) => string, expiresAt: number): Promise<void> {
+    await forEachBounded(pages, this.#writeConcurrency, async (data, page) => {
+      await this.#client.send(
         new PutItemCommand({
-          TableName: this.tableName,
+          TableName: this.#tableName,
           Item: {
             [PK]: { S: jobPk(jobId) },
             [SK]: { S: skOf(page) },

@@ -51,10 +51,13 @@ function holdOf(id: string, item: Record<string, AttributeValue>): QuotaHold {
  * on any number of API containers cannot both take the last unit, and a retried hold never counts twice.
  */
 export class DynamoDbQuotaLedger implements QuotaLedger {
-  constructor(
-    private readonly client: DynamoDBClient,
-    private readonly table: string,
-  ) {}
+  readonly #client: DynamoDBClient;
+  readonly #table: string;
+
+  constructor(client: DynamoDBClient, table: string) {
+    this.#client = client;
+    this.#table = table;
+  }
 
   async reserve(ownerKeyId: string, hold: QuotaHold, limits: QuotaAmounts): Promise<boolean> {
     checkAmounts(hold.amounts);
@@ -84,8 +87,8 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
 
   /** Releases the key's holds whose id starts with `idPrefix` (and, given `expiredBy`, that expired by then), one by one. */
   async #releaseMatching(ownerKeyId: string, idPrefix: string, expiredBy?: number): Promise<number> {
-    const matching = queryItems(this.client, {
-      TableName: this.table,
+    const matching = queryItems(this.#client, {
+      TableName: this.#table,
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :hold)',
       ...(expiredBy === undefined ? {} : { FilterExpression: 'expiresAt <= :now' }),
       ExpressionAttributeNames: { '#pk': PK, '#sk': SK },
@@ -105,8 +108,8 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
   }
 
   async usage(ownerKeyId: string): Promise<Record<QuotaCounter, number>> {
-    const { Item } = await this.client.send(
-      new GetItemCommand({ TableName: this.table, Key: { [PK]: s(quotaPk(ownerKeyId)), [SK]: s(QUOTA_USAGE_SK) }, ConsistentRead: true }),
+    const { Item } = await this.#client.send(
+      new GetItemCommand({ TableName: this.#table, Key: { [PK]: s(quotaPk(ownerKeyId)), [SK]: s(QUOTA_USAGE_SK) }, ConsistentRead: true }),
     );
     const usage = emptyUsage();
     for (const counter of QUOTA_COUNTERS) usage[counter] = Number(Item?.[counter]?.N ?? 0);
@@ -114,9 +117,9 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
   }
 
   async #hold(ownerKeyId: string, holdId: string): Promise<QuotaHold | undefined> {
-    const { Item } = await this.client.send(
+    const { Item } = await this.#client.send(
       new GetItemCommand({
-        TableName: this.table,
+        TableName: this.#table,
         Key: { [PK]: s(quotaPk(ownerKeyId)), [SK]: s(quotaHoldSk(holdId)) },
         ConsistentRead: true,
       }),
@@ -138,13 +141,13 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
     });
     if (from !== undefined && to !== undefined && from.id === to.id) {
       items.push({
-        Put: { TableName: this.table, Item: holdItem(to), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: names },
+        Put: { TableName: this.#table, Item: holdItem(to), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: names },
       });
     } else {
       if (from !== undefined)
         items.push({
           Delete: {
-            TableName: this.table,
+            TableName: this.#table,
             Key: holdKey(from.id),
             ConditionExpression: 'attribute_exists(#pk)',
             ExpressionAttributeNames: names,
@@ -153,7 +156,7 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
       if (to !== undefined)
         items.push({
           Put: {
-            TableName: this.table,
+            TableName: this.#table,
             Item: holdItem(to),
             ConditionExpression: 'attribute_not_exists(#pk)',
             ExpressionAttributeNames: names,
@@ -179,7 +182,7 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
       });
       items.push({
         Update: {
-          TableName: this.table,
+          TableName: this.#table,
           Key: { [PK]: pk, [SK]: s(QUOTA_USAGE_SK) },
           UpdateExpression: `ADD ${counters.map((_, i) => `#c${i} :d${i}`).join(', ')}`,
           ...(conditions.length === 0 ? {} : { ConditionExpression: conditions.join(' AND ') }),
@@ -190,7 +193,7 @@ export class DynamoDbQuotaLedger implements QuotaLedger {
     }
     for (let check = 0; ; check += 1) {
       try {
-        await sendTransactionWithRetry(this.client, new TransactWriteItemsCommand({ TransactItems: items }), MAX_TRANSACTION_ATTEMPTS);
+        await sendTransactionWithRetry(this.#client, new TransactWriteItemsCommand({ TransactItems: items }), MAX_TRANSACTION_ATTEMPTS);
         return true;
       } catch (error) {
         if (!isConditionFailure(error)) throw error;

@@ -54,19 +54,22 @@ function recordOf(id: string, item: Record<string, AttributeValue>): UploadRecor
  * transaction, conditional on the upload still being pending.
  */
 export class DynamoDbUploadStore implements UploadStore {
-  constructor(
-    private readonly client: DynamoDBClient,
-    private readonly table: string,
-  ) {}
+  readonly #client: DynamoDBClient;
+  readonly #table: string;
+
+  constructor(client: DynamoDBClient, table: string) {
+    this.#client = client;
+    this.#table = table;
+  }
 
   async create(upload: UploadRecord): Promise<void> {
     const ttl = n(upload.expiresAt + KEEP_AFTER_EXPIRY_SECONDS);
-    await this.client.send(
+    await this.#client.send(
       new TransactWriteItemsCommand({
         TransactItems: [
           {
             Put: {
-              TableName: this.table,
+              TableName: this.#table,
               Item: {
                 [PK]: s(uploadPk(upload.id)),
                 [SK]: s(META),
@@ -87,7 +90,7 @@ export class DynamoDbUploadStore implements UploadStore {
           },
           {
             Put: {
-              TableName: this.table,
+              TableName: this.#table,
               Item: { [PK]: s(pendingPk(upload.ownerKeyId)), [SK]: s(upload.id), expiresAt: n(upload.expiresAt), [TTL]: ttl },
             },
           },
@@ -97,8 +100,8 @@ export class DynamoDbUploadStore implements UploadStore {
   }
 
   async get(id: string): Promise<UploadRecord | undefined> {
-    const { Item } = await this.client.send(
-      new GetItemCommand({ TableName: this.table, Key: { [PK]: s(uploadPk(id)), [SK]: s(META) }, ConsistentRead: true }),
+    const { Item } = await this.#client.send(
+      new GetItemCommand({ TableName: this.#table, Key: { [PK]: s(uploadPk(id)), [SK]: s(META) }, ConsistentRead: true }),
     );
     return Item === undefined ? undefined : recordOf(id, Item);
   }
@@ -111,9 +114,9 @@ export class DynamoDbUploadStore implements UploadStore {
     const room = announced.bytes - part.bytes;
     if (room < 0) throw new UploadStateError('too_many_bytes', `the parts would pass the ${announced.bytes} bytes upload ${id} announced`);
     try {
-      const { Attributes } = await this.client.send(
+      const { Attributes } = await this.#client.send(
         new UpdateItemCommand({
-          TableName: this.table,
+          TableName: this.#table,
           Key: { [PK]: s(uploadPk(id)), [SK]: s(META) },
           UpdateExpression: 'SET #parts = list_append(#parts, :part) ADD #received :bytes',
           ConditionExpression:
@@ -143,12 +146,12 @@ export class DynamoDbUploadStore implements UploadStore {
     const current = await this.get(id);
     if (current === undefined || current.status !== 'pending') return false;
     try {
-      await this.client.send(
+      await this.#client.send(
         new TransactWriteItemsCommand({
           TransactItems: [
             {
               Update: {
-                TableName: this.table,
+                TableName: this.#table,
                 Key: { [PK]: s(uploadPk(id)), [SK]: s(META) },
                 UpdateExpression: fileId === undefined ? 'SET #status = :status' : 'SET #status = :status, fileId = :file',
                 ConditionExpression: '#status = :pending',
@@ -160,7 +163,7 @@ export class DynamoDbUploadStore implements UploadStore {
                 },
               },
             },
-            { Delete: { TableName: this.table, Key: { [PK]: s(pendingPk(current.ownerKeyId)), [SK]: s(id) } } },
+            { Delete: { TableName: this.#table, Key: { [PK]: s(pendingPk(current.ownerKeyId)), [SK]: s(id) } } },
           ],
         }),
       );
@@ -175,9 +178,9 @@ export class DynamoDbUploadStore implements UploadStore {
     let count = 0;
     let start: Record<string, AttributeValue> | undefined;
     do {
-      const page = await this.client.send(
+      const page = await this.#client.send(
         new QueryCommand({
-          TableName: this.table,
+          TableName: this.#table,
           KeyConditionExpression: '#pk = :pk',
           FilterExpression: 'expiresAt > :now',
           ExpressionAttributeNames: { '#pk': PK },

@@ -23,12 +23,12 @@ export interface DynamoDbApiKeyStoreOptions {
  */
 export class DynamoDbApiKeyStore implements ApiKeyStore {
   readonly #clock: () => number;
+  readonly #tableName: string;
+  readonly #client: DynamoDBClient;
 
-  constructor(
-    private readonly tableName: string,
-    private readonly client: DynamoDBClient = new DynamoDBClient({}),
-    options: DynamoDbApiKeyStoreOptions = {},
-  ) {
+  constructor(tableName: string, client: DynamoDBClient = new DynamoDBClient({}), options: DynamoDbApiKeyStoreOptions = {}) {
+    this.#tableName = tableName;
+    this.#client = client;
     this.#clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
   }
 
@@ -37,14 +37,14 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
     const attributes = toKeyAttributes(record);
     const put = (pk: string, sk: string, extra: Item = {}) => ({
       Put: {
-        TableName: this.tableName,
+        TableName: this.#tableName,
         Item: { [PK]: { S: pk }, [SK]: { S: sk }, ...attributes, ...extra },
         ConditionExpression: `attribute_not_exists(${PK})`,
       },
     });
     try {
       await sendTransactionWithRetry(
-        this.client,
+        this.#client,
         new TransactWriteItemsCommand({
           TransactItems: [put(keyPk(digest), KEY_META_SK), put(KEY_LIST_PK, record.keyId, { digest: { S: digest } })],
         }),
@@ -58,9 +58,9 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
   }
 
   async findByKey(key: string): Promise<ApiKeyRecord | undefined> {
-    const { Item } = await this.client.send(
+    const { Item } = await this.#client.send(
       new GetItemCommand({
-        TableName: this.tableName,
+        TableName: this.#tableName,
         Key: { [PK]: { S: keyPk(apiKeyDigest(key)) }, [SK]: { S: KEY_META_SK } },
         // A revocation must bite on the next uncached lookup, not a replica later.
         ConsistentRead: true,
@@ -75,9 +75,9 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
     const records: ApiKeyRecord[] = [];
     let startKey: Item | undefined;
     do {
-      const page = await this.client.send(
+      const page = await this.#client.send(
         new QueryCommand({
-          TableName: this.tableName,
+          TableName: this.#tableName,
           KeyConditionExpression: `${PK} = :pk`,
           ExpressionAttributeValues: { ':pk': { S: KEY_LIST_PK } },
           ConsistentRead: true,
@@ -91,14 +91,14 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
   }
 
   async revoke(keyId: string): Promise<boolean> {
-    const { Item } = await this.client.send(
-      new GetItemCommand({ TableName: this.tableName, Key: { [PK]: { S: KEY_LIST_PK }, [SK]: { S: keyId } }, ConsistentRead: true }),
+    const { Item } = await this.#client.send(
+      new GetItemCommand({ TableName: this.#tableName, Key: { [PK]: { S: KEY_LIST_PK }, [SK]: { S: keyId } }, ConsistentRead: true }),
     );
     const digest = Item?.['digest']?.S;
     if (Item === undefined || digest === undefined || Item['revokedAt'] !== undefined) return false;
     const update = (pk: string, sk: string) => ({
       Update: {
-        TableName: this.tableName,
+        TableName: this.#tableName,
         Key: { [PK]: { S: pk }, [SK]: { S: sk } },
         UpdateExpression: 'SET revokedAt = :now',
         ConditionExpression: `attribute_exists(${PK}) AND attribute_not_exists(revokedAt)`,
@@ -107,7 +107,7 @@ export class DynamoDbApiKeyStore implements ApiKeyStore {
     });
     try {
       await sendTransactionWithRetry(
-        this.client,
+        this.#client,
         new TransactWriteItemsCommand({ TransactItems: [update(keyPk(digest), KEY_META_SK), update(KEY_LIST_PK, keyId)] }),
       );
       return true;

@@ -17,18 +17,21 @@ import { ratePk, rateSk } from './key-table-keys.js';
  * write (a failed condition is billed). Items expire by TTL two minutes after their window starts.
  */
 export class DynamoDbRateLimiter implements RateLimiter {
-  constructor(
-    private readonly tableName: string,
-    private readonly client: DynamoDBClient = new DynamoDBClient({}),
-  ) {}
+  readonly #tableName: string;
+  readonly #client: DynamoDBClient;
+
+  constructor(tableName: string, client: DynamoDBClient = new DynamoDBClient({})) {
+    this.#tableName = tableName;
+    this.#client = client;
+  }
 
   async consume(keyId: string, limitPerMinute: number, now: number): Promise<RateDecision> {
     checkPositiveLimit('limitPerMinute', limitPerMinute);
     const start = windowStartOf(now);
     try {
-      const { Attributes } = await this.client.send(
+      const { Attributes } = await this.#client.send(
         new UpdateItemCommand({
-          TableName: this.tableName,
+          TableName: this.#tableName,
           Key: { [PK]: { S: ratePk(keyId) }, [SK]: { S: rateSk(start) } },
           UpdateExpression: 'ADD #count :one SET #ttl = :ttl',
           ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
