@@ -92,7 +92,7 @@ export interface RerankSettings {
 }
 
 /** CodeDeploy's predefined Lambda configurations this stack offers (names as CodeDeploy spells them). */
-export const DEPLOYMENT_PREFERENCES = [
+const DEPLOYMENT_PREFERENCES = [
   'AllAtOnce',
   'Canary10Percent5Minutes',
   'Canary10Percent15Minutes',

@@ -4,7 +4,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 /** SQS's largest message; set explicitly because chunks carry their documents inline. */
-export const CHUNK_MAX_MESSAGE_BYTES = 1_048_576;
+const CHUNK_MAX_MESSAGE_BYTES = 1_048_576;
 
 export interface ChunkQueuesProps {
   /** The worker's timeout: the visibility timeout is six times it, as AWS advises for SQS event sources. */

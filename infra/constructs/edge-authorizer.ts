@@ -17,7 +17,7 @@ export interface EdgeAuthorizerProps {
 }
 
 /** Memory of the authorizer: no model, no ONNX runtime; one GetItem per cache miss. */
-export const AUTHORIZER_MEMORY_MB = 256;
+const AUTHORIZER_MEMORY_MB = 256;
 
 /**
  * The HTTP API's Lambda REQUEST authorizer (functions/authorizer/handler.ts): every non-public route asks it

@@ -28,7 +28,7 @@ export interface JobsTableProps {
  * (key records), `RATE#<keyId>` (rate counters). The key list
  * partition (`KEYS`) matches none of them: only the operator's `npm run keys` reads or writes it.
  */
-export const TABLE_PARTITIONS = {
+const TABLE_PARTITIONS = {
   jobs: jobPk('*'),
   keys: keyPk('*'),
   rates: ratePk('*'),

@@ -1,5 +1,5 @@
 /** Base of the errors the auth module throws on bad input (never carrying a key). */
-export class ApiKeyError extends Error {
+class ApiKeyError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ApiKeyError';

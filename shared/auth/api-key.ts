@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /** Every key starts with this, so leaked keys are recognisable (secret scanners, logs reviews). */
-export const API_KEY_PREFIX = 'rk-';
+const API_KEY_PREFIX = 'rk-';
 const BODY_LENGTH = 40;
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Bytes at or above this would bias the modulo; 248 = 4 x 62. */

@@ -2,7 +2,7 @@ import { apiKeyDigest, apiKeyPrefix, generateApiKey, keyIdOf } from './api-key.j
 import type { ApiKeyLimits, ApiKeyRecord } from './api-key-record.js';
 import { InvalidApiKeyOptionsError } from './api-key-errors.js';
 
-export const MAX_KEY_NAME_LENGTH = 200;
+const MAX_KEY_NAME_LENGTH = 200;
 
 export interface MintedApiKey {
   readonly key: string;

@@ -48,7 +48,7 @@ export function authorizationOf(header: (name: string) => string | undefined): s
  * Why an Authorization header that presents no key was not read, in words that never quote it (a bare key or a
  * mistyped scheme may be the secret itself).
  */
-export function unreadAuthorization(authorization: string): string {
+function unreadAuthorization(authorization: string): string {
   const value = authorization.trim();
   const scheme = /^(\S+)(\s+\S)?/.exec(value);
   if (scheme === null) return 'an empty Authorization header';

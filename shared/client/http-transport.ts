@@ -19,7 +19,7 @@ export interface TransportOptions {
 }
 
 /** Large enough for any rerank reply a client asks for, small enough that a runaway server cannot exhaust memory. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 export interface HttpCall {
   readonly method: 'GET' | 'POST';

@@ -68,7 +68,7 @@ export interface BatchWaitOptions extends BackoffOptions {
 }
 
 /** The service takes upload parts of at most 4 MiB (one request body on AWS, with its form around it). */
-export const UPLOAD_PART_BYTES = 4 * 1024 * 1024;
+const UPLOAD_PART_BYTES = 4 * 1024 * 1024;
 
 const TERMINAL: readonly RerankBatchStatus[] = ['failed', 'completed', 'expired', 'cancelled'];
 

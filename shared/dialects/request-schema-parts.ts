@@ -31,7 +31,7 @@ export const documentList = (description: string): JsonSchema => ({ type: 'array
 const TEXT_ONLY = 'only text items {"type": "text", "text": "..."} can be reranked';
 
 /** An OpenAI-style text part, `{type: "text", text}` (`type` may be left out). Image items are refused. */
-export const TEXT_ITEM: JsonSchema = {
+const TEXT_ITEM: JsonSchema = {
   type: 'object',
   required: ['text'],
   properties: { type: { const: 'text', 'x-error-hint': TEXT_ONLY }, text: { type: 'string' } },

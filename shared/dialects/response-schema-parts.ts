@@ -33,7 +33,7 @@ export function scoredResultSchema(scoreName: string, options: ScoredResultOptio
 }
 
 /** What every sorted reply promises about its order (the sort is stable: equal scores keep the order sent). */
-export const BEST_FIRST = 'Best first; ties keep the input order.';
+const BEST_FIRST = 'Best first; ties keep the input order.';
 
 /** A list of results sorted best first; `more` is said after that. */
 export const bestFirstList = (items: JsonSchema, more?: string): JsonSchema => ({

@@ -16,7 +16,7 @@ const describe = (value: unknown): string =>
 export const describeJsonValue = describe;
 
 /** Deeper JSON than any rerank request needs; beyond it echoing documents back would exhaust the stack. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Nesting depth of parsed JSON, measured without recursion (the value may be arbitrarily deep). */
 function depthExceeds(value: unknown, limit: number): boolean {

@@ -31,7 +31,7 @@ export const booleanOrAbsent = (description: string): WireType<boolean | undefin
   read: optionalBooleanValue,
 });
 
-export const numberOrAbsent = (description: string): WireType<number | undefined> => ({
+const numberOrAbsent = (description: string): WireType<number | undefined> => ({
   schema: optionalNumber(description),
   required: false,
   read: optionalNumberValue,

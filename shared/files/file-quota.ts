@@ -32,7 +32,7 @@ export const derivedHold = (file: Pick<FileRecord, 'id' | 'expiresAt'>, name: st
 });
 
 /** The ledger's limits for the Files and Uploads APIs. */
-export const fileQuotaLimits = (limits: FileLimits): QuotaAmounts => ({
+const fileQuotaLimits = (limits: FileLimits): QuotaAmounts => ({
   files: limits.maxFilesPerKey,
   stored_bytes: limits.maxStoredBytesPerKey,
   pending_uploads: limits.maxPendingUploads,
@@ -48,7 +48,7 @@ const REMEDY: Record<string, string> = {
 };
 
 /** A refused reservation as the API's 429, naming the bound and what frees it. */
-export function quotaRefusal(error: QuotaExceededError): RateLimitedError {
+function quotaRefusal(error: QuotaExceededError): RateLimitedError {
   const what = error.counter.replace('_', ' ');
   return new RateLimitedError(
     `this key holds ${error.used} ${what} (at most ${error.limit}); ${error.requested} more would pass it: ${REMEDY[error.counter] ?? 'wait for some to end'}`,

@@ -40,7 +40,7 @@ export function bodyTooLargeError(
  * The ways past the body limit of one request: fewer documents per request, or the documents stored once as a corpus
  * file and ranked by a batch (a job, `Prefer: respond-async`, takes the same body, so it is named for the wait only).
  */
-export const SPLIT_OR_BATCH =
+const SPLIT_OR_BATCH =
   'Split the documents over several requests (a long wait is no reason: send Prefer: respond-async for a job), or ' +
   'store them once as a corpus file, one document a line (npm run batch -- upload corpus.jsonl; POST /v1/files, or ' +
   'POST /v1/uploads in parts for a larger one) and rank it with a batch whose lines name it as documents_file_id (POST /v1/batches)';

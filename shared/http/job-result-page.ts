@@ -17,7 +17,7 @@ export interface ResultPage {
 }
 
 /** The most results one poll is asked for. */
-export const MAX_RESULT_PAGE = 10_000;
+const MAX_RESULT_PAGE = 10_000;
 
 function nonNegativeInt(raw: string | undefined, name: string, max: number): number | undefined {
   if (raw === undefined || raw === '') return undefined;

@@ -9,7 +9,7 @@ export const LAMBDA_PART_BYTES = 4 * 1024 * 1024;
  * The 413's way out: the same file in parts of LAMBDA_PART_BYTES, by `Range` (the content route answers 206), with the
  * commands that ask for them. `bytes` is the whole answer's size when known.
  */
-export function fileTooLargeMessage(bytes: number | undefined): string {
+function fileTooLargeMessage(bytes: number | undefined): string {
   const size = bytes === undefined ? 'the file is' : `the answer is ${bytes} bytes,`;
   return (
     `${size} too large to return in one answer here (Lambda returns at most 6 MB). Download it in parts of at most ` +

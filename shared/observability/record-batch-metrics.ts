@@ -34,7 +34,7 @@ export class BatchChunkTally {
  * being analysed, then served from its stored analysis), and to the local server's /metrics listeners. Written at
  * once: nothing waits for a handler's flush.
  */
-export function recordBatchChunks(source: BatchChunkSource, chunks: number, documents: number): void {
+function recordBatchChunks(source: BatchChunkSource, chunks: number, documents: number): void {
   const counted = metrics.singleMetric();
   counted.addDimension(BATCH_CHUNK_SOURCE_DIMENSION, source);
   counted.addMetric(BATCH_CHUNKS_METRIC, MetricUnit.Count, chunks);

@@ -8,7 +8,7 @@ const WINDOW = 32;
  * Words of the document a scorer scores once at load to measure its pace (paceWarmUpDocument): ~128 tokens with
  * a WordPiece or byte-level BPE tokenizer (" pace" is one token in both), so the attention term is in the sample.
  */
-export const PACE_WARM_UP_WORDS = 120;
+const PACE_WARM_UP_WORDS = 120;
 
 /** The warm-up document: one pair of ~PACE_WARM_UP_WORDS tokens (its real token count is what the meter records). */
 export function paceWarmUpDocument(): string {

@@ -5,7 +5,7 @@ import { ONNX_FILE_CANDIDATES } from './onnx-file-names.js';
 export { ONNX_FILE_CANDIDATES };
 
 /** Used when neither tokenizer_config.json nor config.json gives a usable length (BERT's value). */
-export const FALLBACK_MAX_LENGTH = 512;
+const FALLBACK_MAX_LENGTH = 512;
 
 /** transformers writes this sentinel (int(1e30)) when a tokenizer has no length limit. */
 const UNSET_MODEL_MAX_LENGTH = 1e12;
@@ -123,7 +123,7 @@ export async function readFolderJsonValue(folder: string, name: string, required
 }
 
 /** A JSON object file of a model folder (config.json, tokenizer.json, ...); undefined when absent and not required. */
-export async function readFolderJson(folder: string, name: string, required: boolean): Promise<Record<string, unknown> | undefined> {
+async function readFolderJson(folder: string, name: string, required: boolean): Promise<Record<string, unknown> | undefined> {
   const parsed = await readFolderJsonValue(folder, name, required);
   if (parsed === undefined) return undefined;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {

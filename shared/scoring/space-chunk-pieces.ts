@@ -41,7 +41,7 @@ export interface ChunkCacheLimits {
  * (~2 ids per chunk) ~6 MB when full. One bench request of 256 documents has ~14k distinct chunks (uniformly
  * drawn words); real text repeats far more (Zipf), so a generation holds a few requests' vocabulary.
  */
-export const DEFAULT_CHUNK_CACHE_LIMITS: ChunkCacheLimits = { entriesPerGeneration: 16_384, maxChunkLength: 24, maxIdsPerChunk: 24 };
+const DEFAULT_CHUNK_CACHE_LIMITS: ChunkCacheLimits = { entriesPerGeneration: 16_384, maxChunkLength: 24, maxIdsPerChunk: 24 };
 
 type Json = Record<string, unknown>;
 

@@ -10,10 +10,10 @@ const pad = (n: number, width: number): string => String(n).padStart(width, '0')
 
 export const BATCH_META_SK = 'META';
 export const REQUEST_SK_PREFIX = 'REQ#';
-export const SCORES_SK_PREFIX = 'SCORES#';
+const SCORES_SK_PREFIX = 'SCORES#';
 export const BATCH_RESULT_SK_PREFIX = 'RESULT#';
 export const PROGRESS_SK = 'PROGRESS';
-export const COUNT_SK_PREFIX = 'COUNT#';
+const COUNT_SK_PREFIX = 'COUNT#';
 
 /**
  * A request's chunks are counted on counter items of at most this many chunks each (chunk i on counter
@@ -32,7 +32,7 @@ export const counterShardPk = (batchId: string, line: number, counter: number): 
 export const countSk = (line: number, counter: number): string => `${COUNT_SK_PREFIX}${pad(line, 10)}#${pad(counter, 6)}`;
 
 export const batchPk = (batchId: string): string => `BATCH#${batchId}`;
-export const shardOfLine = (line: number): number => line % BATCH_SHARDS;
+const shardOfLine = (line: number): number => line % BATCH_SHARDS;
 export const batchShardPk = (batchId: string, shard: number): string => `BATCH#${batchId}#S${pad(shard, 2)}`;
 export const lineShardPk = (batchId: string, line: number): string => batchShardPk(batchId, shardOfLine(line));
 

@@ -53,7 +53,7 @@ const timeOf = (order: ListOrder, createdAt: number): string =>
  * everything a listing answers, so `GET /v1/files` is one ListObjectsV2 per page with no HeadObject per file.
  * Filenames are bounded (MAX_S3_FILENAME_BYTES) so the key stays under S3's 1,024 bytes.
  */
-export function ownerIndexKey(file: IndexedFile, order: ListOrder): string {
+function ownerIndexKey(file: IndexedFile, order: ListOrder): string {
   const name = Buffer.from(file.filename, 'utf8').toString('base64url');
   return `${ownerIndexPrefix(file.ownerKeyId, order)}${timeOf(order, file.createdAt)}-${file.id}.${file.purpose}.${file.bytes}.${file.expiresAt ?? 0}.${name}`;
 }
@@ -90,7 +90,7 @@ export function parseOwnerIndexKey(key: string, ownerKeyId: string, order: ListO
  */
 export const usagePrefix = (ownerKeyId: string): string => `${USAGE_PREFIX}${encodeURIComponent(ownerKeyId)}/`;
 
-export const usageKey = (ownerKeyId: string, fileId: string, bytes: number, expiresAt: number | undefined): string =>
+const usageKey = (ownerKeyId: string, fileId: string, bytes: number, expiresAt: number | undefined): string =>
   `${usagePrefix(ownerKeyId)}${fileId}.${bytes}.${expiresAt ?? 0}`;
 
 /** Size and expiry (0 = none) a usage key records; undefined for a key of another shape. */

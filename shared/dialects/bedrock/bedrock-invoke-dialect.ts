@@ -9,7 +9,7 @@ import { bedrockInvokeRequestFields } from './bedrock-invoke-request-fields.js';
 import { bedrockErrorSchema } from './bedrock-response-schema.js';
 
 /** bedrock-runtime's InvokeModel path; `{model}` is the model id (`cohere.rerank-v3-5:0` aliases the default model). */
-export const BEDROCK_INVOKE_PATH = '/model/{model}/invoke';
+const BEDROCK_INVOKE_PATH = '/model/{model}/invoke';
 
 /**
  * Amazon Bedrock's InvokeModel with Cohere's rerank body: `POST /model/{model}/invoke {query, documents, top_n,

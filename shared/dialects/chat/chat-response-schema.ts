@@ -3,7 +3,7 @@ import { objectSchema } from '../object-schema.js';
 import { scoredResultSchema } from '../response-schema-parts.js';
 
 /** What `choices[0].message.content` carries, as a JSON string (the first of the four reply formats chat rerank clients parse). */
-export const chatRerankResultsSchema: JsonSchema = objectSchema(
+const chatRerankResultsSchema: JsonSchema = objectSchema(
   {
     results: {
       type: 'array',

@@ -9,7 +9,7 @@ import { mixedbreadRequestFields } from './mixedbread-request-fields.js';
 import { mixedbreadResponseSchema } from './mixedbread-response-schema.js';
 
 /** `@mixedbread/sdk` posts `rerank()` to `{baseURL}/v1/reranking`: its baseURL is this service's root. */
-export const MIXEDBREAD_RERANK_PATH = '/v1/reranking';
+const MIXEDBREAD_RERANK_PATH = '/v1/reranking';
 
 /**
  * Mixedbread rerank: `POST /v1/reranking {model, query, input, top_k, return_input, rank_fields, rewrite_query}` ->

@@ -7,12 +7,12 @@ import { nimRequestFields } from './nim-request-fields.js';
 import { fastApiErrorSchema, nimResponseSchema } from './nim-response-schema.js';
 
 /** Clients take a base URL ending in `/v1` and append `/ranking` (LangChain and LlamaIndex `NVIDIARerank`, Haystack). */
-export const NIM_RANKING_PATH = '/v1/ranking';
+const NIM_RANKING_PATH = '/v1/ranking';
 
 const declared = declaredParse(nimRequestFields);
 
 /** FastAPI's `{detail}`: what NIM answers and what its clients print. */
-export function formatFastApiError(error: RerankError): DialectResponse {
+function formatFastApiError(error: RerankError): DialectResponse {
   return { status: error.status, body: { detail: error.publicMessage } };
 }
 

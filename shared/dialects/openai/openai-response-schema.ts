@@ -3,7 +3,7 @@ import { objectSchema } from '../object-schema.js';
 import { scoredResultSchema } from '../response-schema-parts.js';
 
 /** A returned document: `{text}` for a string document, the client's own object for an object document. */
-export const RETURNED_DOCUMENT: JsonSchema = objectSchema(
+const RETURNED_DOCUMENT: JsonSchema = objectSchema(
   { text: { type: 'string' } },
   { description: '`{text}` for a string document; the object as sent for an object document.' },
 );

@@ -18,11 +18,11 @@ export interface RagRerankConfig {
   readonly fallbackToInputOrder: boolean;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 /** Longer than this and an API Gateway request (29 s) would time out before the upstream answers. */
 export const MAX_TIMEOUT_MS = 30_000;
 /** The boost rule's default weight for the share of boost terms a document contains. */
-export const DEFAULT_TERM_WEIGHT = 0.1;
+const DEFAULT_TERM_WEIGHT = 0.1;
 
 const UPSTREAM_MODES: readonly UpstreamReranker['mode'][] = ['openai', 'dashscope', 'chat'];
 function readUpstream(

@@ -7,7 +7,7 @@ import { vertexRequestFields } from './vertex-request-fields.js';
 import { googleErrorSchema, vertexResponseSchema } from './vertex-response-schema.js';
 
 /** Discovery Engine's REST binding of RankService.Rank (`{ranking_config=projects/*\/locations/*\/rankingConfigs/*}:rank`). */
-export const VERTEX_RANK_PATH = '/v1/projects/{project}/locations/{location}/rankingConfigs/{rankingConfig}:rank';
+const VERTEX_RANK_PATH = '/v1/projects/{project}/locations/{location}/rankingConfigs/{rankingConfig}:rank';
 
 const declared = declaredParse(vertexRequestFields);
 

@@ -65,7 +65,7 @@ export interface OnnxBiEncoder extends Scorer {
 }
 
 /** Embeddings a process keeps for texts it sees again: 20,000 x 512 floats is 40 MB. */
-export const DEFAULT_EMBEDDING_CACHE_ENTRIES = 20_000;
+const DEFAULT_EMBEDDING_CACHE_ENTRIES = 20_000;
 
 const DEFAULT_BATCH_SIZE = 64;
 const DEFAULT_MAX_LENGTH_BATCH_TOKENS = 64 * 128;

@@ -3,7 +3,7 @@
  * the hub, and these messages are printed on the operator's terminal at `npm start` and `cdk synth`. Newline and tab
  * stay: our own messages use them, and they move no cursor and set no colour or title.
  */
-export const escapeControlCharacters = (text: string): string =>
+const escapeControlCharacters = (text: string): string =>
   // eslint-disable-next-line no-control-regex
   text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 

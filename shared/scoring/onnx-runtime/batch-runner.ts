@@ -23,7 +23,7 @@ export interface RunnerOutput {
 }
 
 /** A session in this thread: session.run() holds the event loop for the whole batch (small requests, one CPU). */
-export function sessionRunner(session: ort.InferenceSession, modelId: string, output: RunnerOutput = {}): BatchRunner {
+function sessionRunner(session: ort.InferenceSession, modelId: string, output: RunnerOutput = {}): BatchRunner {
   const outputName = output.outputName ?? session.outputNames[0]!;
   return {
     inputNames: session.inputNames,

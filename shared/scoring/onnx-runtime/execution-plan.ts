@@ -66,7 +66,7 @@ export function chooseExecutionPlan(input: ExecutionPlanInput): ExecutionPlan {
  * measurements of this scorer on a 16-core machine (fp32 1/2/4/6/8 threads: 12.3/19.1/26.0/32.0/35.7
  * pairs/s, i.e. 1.55/2.1/2.6/2.9x) and this machine's bench (2 threads ~1.5x).
  */
-export function intraOpSpeedup(threads: number): number {
+function intraOpSpeedup(threads: number): number {
   return Math.sqrt(Math.max(1, threads));
 }
 

@@ -17,7 +17,7 @@ export type UpstreamHostPolicy = readonly string[];
  * them: the cap grows with what was sent, on top of a base for envelopes and chat prose.
  */
 const UPSTREAM_REPLY_BASE_BYTES = 1024 * 1024;
-export const upstreamReplyCapBytes = (query: string, documents: readonly string[]): number =>
+const upstreamReplyCapBytes = (query: string, documents: readonly string[]): number =>
   UPSTREAM_REPLY_BASE_BYTES + 2 * documents.reduce((sum, d) => sum + Buffer.byteLength(d) + Buffer.byteLength(query), 0);
 
 /**
