@@ -12,7 +12,7 @@ const NIM_RANKING_PATH = '/v1/ranking';
 const declared = declaredParse(nimRequestFields);
 
 /** FastAPI's `{detail}`: what NIM answers and what its clients print. */
-function formatFastApiError(error: RerankError): DialectResponse {
+export function formatFastApiError(error: RerankError): DialectResponse {
   return { status: error.status, body: { detail: error.publicMessage } };
 }
 
