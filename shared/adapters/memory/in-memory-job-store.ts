@@ -21,19 +21,19 @@ export interface InMemoryJobStoreOptions {
  * which is what DynamoDB's conditions give the other adapter. Nothing is evicted: a dev server is short-lived.
  */
 export class InMemoryJobStore implements JobStore {
-  private readonly jobs = new Map<string, JobEntry>();
-  private readonly clock: () => number;
+  readonly #jobs = new Map<string, JobEntry>();
+  readonly #clock: () => number;
 
   constructor(options: InMemoryJobStoreOptions = {}) {
-    this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+    this.#clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
   }
 
   async create(spec: JobSpec, documents: readonly RerankDocument[] | undefined, now: number): Promise<void> {
-    const existing = this.jobs.get(spec.id);
+    const existing = this.#jobs.get(spec.id);
     if (existing && isSameJobCreation(existing.record, spec, now)) return;
     if (existing) throw new JobExistsError(spec.id);
     const record: JobState = { ...spec, status: 'running', createdAt: now, updatedAt: now };
-    this.jobs.set(spec.id, {
+    this.#jobs.set(spec.id, {
       record,
       documents: documents === undefined ? undefined : JSON.stringify(documents),
       result: undefined,
@@ -41,16 +41,16 @@ export class InMemoryJobStore implements JobStore {
   }
 
   async get(jobId: string): Promise<JobState | undefined> {
-    return this.live(jobId)?.record;
+    return this.#live(jobId)?.record;
   }
 
   async getDocuments(jobId: string): Promise<RerankDocument[]> {
-    const text = this.jobs.get(jobId)?.documents;
+    const text = this.#jobs.get(jobId)?.documents;
     return text === undefined ? [] : (JSON.parse(text) as RerankDocument[]);
   }
 
   async complete(jobId: string, result: StoredResult, now: number): Promise<boolean> {
-    const entry = this.live(jobId);
+    const entry = this.#live(jobId);
     if (entry?.record.status !== 'running') return false;
     entry.result = { ranked: result.ranked.map(([i, s]) => [i, s] as const), totalTokens: result.totalTokens };
     entry.record = { ...entry.record, status: 'succeeded', updatedAt: now };
@@ -58,21 +58,21 @@ export class InMemoryJobStore implements JobStore {
   }
 
   async fail(jobId: string, reason: string, now: number): Promise<boolean> {
-    const entry = this.live(jobId);
+    const entry = this.#live(jobId);
     if (entry?.record.status !== 'running') return false;
     entry.record = { ...entry.record, status: 'failed', updatedAt: now, error: reason };
     return true;
   }
 
   async getResult(jobId: string): Promise<StoredResult | undefined> {
-    const entry = this.live(jobId);
+    const entry = this.#live(jobId);
     if (entry?.record.status !== 'succeeded' || entry.result === undefined) return undefined;
     return { ranked: entry.result.ranked.map(([i, s]) => [i, s] as const), totalTokens: entry.result.totalTokens };
   }
 
   /** The job unless it is absent or past expiresAt (DynamoDB TTL may not have deleted it yet; we hide it the same way). */
-  private live(jobId: string): JobEntry | undefined {
-    const entry = this.jobs.get(jobId);
-    return entry === undefined || entry.record.expiresAt < this.clock() ? undefined : entry;
+  #live(jobId: string): JobEntry | undefined {
+    const entry = this.#jobs.get(jobId);
+    return entry === undefined || entry.record.expiresAt < this.#clock() ? undefined : entry;
   }
 }

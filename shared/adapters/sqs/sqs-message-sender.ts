@@ -20,20 +20,20 @@ export interface SqsMessageSenderOptions {
  * total, retrying only what failed. The SDK already retries throttling of whole calls; partial failures are ours.
  */
 export class SqsMessageSender {
-  private readonly maxMessageBytes: number;
-  private readonly maxAttempts: number;
-  private readonly baseDelayMs: number;
-  private readonly concurrency: number;
+  readonly #client: SQSClient;
+  readonly #queueUrl: string;
+  readonly #maxMessageBytes: number;
+  readonly #maxAttempts: number;
+  readonly #baseDelayMs: number;
+  readonly #concurrency: number;
 
-  constructor(
-    private readonly client: SQSClient,
-    private readonly queueUrl: string,
-    options: SqsMessageSenderOptions = {},
-  ) {
-    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    this.maxAttempts = options.maxAttempts ?? 4;
-    this.baseDelayMs = options.baseDelayMs ?? 100;
-    this.concurrency = options.concurrency ?? 4;
+  constructor(client: SQSClient, queueUrl: string, options: SqsMessageSenderOptions = {}) {
+    this.#client = client;
+    this.#queueUrl = queueUrl;
+    this.#maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.#maxAttempts = options.maxAttempts ?? 4;
+    this.#baseDelayMs = options.baseDelayMs ?? 100;
+    this.#concurrency = options.concurrency ?? 4;
   }
 
   /** `what` names a message in errors (`chunk`); `remedy` tells the caller what to do about one that is too big. */
@@ -44,14 +44,14 @@ export class SqsMessageSender {
       MessageBody: body,
       ...(messageGroupId === undefined ? {} : { MessageGroupId: messageGroupId }),
     }));
-    const tooBig = pending.filter((e) => Buffer.byteLength(e.MessageBody ?? '', 'utf8') > this.maxMessageBytes);
+    const tooBig = pending.filter((e) => Buffer.byteLength(e.MessageBody ?? '', 'utf8') > this.#maxMessageBytes);
     if (tooBig.length > 0) {
-      throw new RangeError(`${tooBig.length} ${what} message(s) exceed ${this.maxMessageBytes} bytes; ${remedy}`);
+      throw new RangeError(`${tooBig.length} ${what} message(s) exceed ${this.#maxMessageBytes} bytes; ${remedy}`);
     }
     const reasons = new Set<string>();
-    for (let attempt = 1; pending.length > 0 && attempt <= this.maxAttempts; attempt += 1) {
-      if (attempt > 1) await sleep(this.baseDelayMs * 2 ** (attempt - 2) * (0.5 + Math.random()));
-      const { retry, permanent } = await this.sendOnce(pending, reasons);
+    for (let attempt = 1; pending.length > 0 && attempt <= this.#maxAttempts; attempt += 1) {
+      if (attempt > 1) await sleep(this.#baseDelayMs * 2 ** (attempt - 2) * (0.5 + Math.random()));
+      const { retry, permanent } = await this.#sendOnce(pending, reasons);
       if (permanent.length > 0) {
         throw new Error(
           `${permanent.length + retry.length} of ${bodies.length} ${what} messages could not be sent: ${[...reasons].join('; ')}`,
@@ -61,19 +61,19 @@ export class SqsMessageSender {
     }
     if (pending.length > 0) {
       throw new Error(
-        `${pending.length} of ${bodies.length} ${what} messages could not be sent after ${this.maxAttempts} attempts: ${[...reasons].join('; ')}`,
+        `${pending.length} of ${bodies.length} ${what} messages could not be sent after ${this.#maxAttempts} attempts: ${[...reasons].join('; ')}`,
       );
     }
   }
 
   /** One pass over the entries; returns those worth retrying and those SQS blamed on the sender. */
-  private async sendOnce(entries: readonly SendMessageBatchRequestEntry[], reasons: Set<string>) {
-    const batches = groupIntoBatches(entries, 10, this.maxMessageBytes, (e) => Buffer.byteLength(e.MessageBody ?? '', 'utf8'));
+  async #sendOnce(entries: readonly SendMessageBatchRequestEntry[], reasons: Set<string>) {
+    const batches = groupIntoBatches(entries, 10, this.#maxMessageBytes, (e) => Buffer.byteLength(e.MessageBody ?? '', 'utf8'));
     const retry: SendMessageBatchRequestEntry[] = [];
     const permanent: SendMessageBatchRequestEntry[] = [];
-    await forEachBounded(batches, this.concurrency, async (batch) => {
+    await forEachBounded(batches, this.#concurrency, async (batch) => {
       try {
-        const out = await this.client.send(new SendMessageBatchCommand({ QueueUrl: this.queueUrl, Entries: batch }));
+        const out = await this.#client.send(new SendMessageBatchCommand({ QueueUrl: this.#queueUrl, Entries: batch }));
         for (const failed of out.Failed ?? []) {
           const entry = batch.find((e) => e.Id === failed.Id);
           if (entry === undefined) continue;

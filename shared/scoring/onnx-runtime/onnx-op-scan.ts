@@ -35,10 +35,13 @@ class WindowReader {
   #start = 0;
   #bytes = Buffer.alloc(0);
 
-  constructor(
-    private readonly handle: FileHandle,
-    readonly size: number,
-  ) {}
+  readonly #handle: FileHandle;
+  readonly size: number;
+
+  constructor(handle: FileHandle, size: number) {
+    this.#handle = handle;
+    this.size = size;
+  }
 
   /** Makes the window hold [position, position + 20) (or to the end of the file): a tag and a length, at most. */
   async ensure(position: number): Promise<void> {
@@ -47,7 +50,7 @@ class WindowReader {
     if (position >= this.size) throw new NotProtobuf();
     const length = Math.min(WINDOW_BYTES, this.size - position);
     this.#bytes = Buffer.alloc(length);
-    await this.handle.read(this.#bytes, 0, length, position);
+    await this.#handle.read(this.#bytes, 0, length, position);
     this.#start = position;
   }
 
@@ -75,7 +78,7 @@ class WindowReader {
     for (let at = start; at < end; at += WINDOW_BYTES) {
       const length = Math.min(WINDOW_BYTES + needle.length - 1, end - at);
       const chunk = Buffer.alloc(length);
-      await this.handle.read(chunk, 0, length, at);
+      await this.#handle.read(chunk, 0, length, at);
       if (chunk.includes(needle)) return true;
     }
     return false;
