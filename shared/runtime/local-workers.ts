@@ -1,5 +1,6 @@
 import type { InProcessTaskQueue, SqsBatchHandler } from '../adapters/in-process/in-process-task-queue.js';
-import type { EngineTask } from '../engine/engine-task.js';
+import { isJobTask, type EngineTask } from '../engine/engine-task.js';
+import { decodeTask } from '../engine/task-codec.js';
 import { logger } from '../observability/logger.js';
 import { apiLimitsOf } from './api-limits.js';
 import { EXPIRY_SWEEP_MS } from './batch-runtime.js';
@@ -70,12 +71,22 @@ function startBatchLane(runtime: ServiceRuntime): NodeJS.Timeout | undefined {
   return sweep;
 }
 
+/** A stop names what it can: a body no codec reads is left out of the line rather than failing the stop. */
+function decodeQuietly(body: string): EngineTask | undefined {
+  try {
+    return decodeTask(body);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Jobs named by the chunk lane's unfinished tasks; batches the store holds as not yet ended. */
 async function unfinishedWork(runtime: ServiceRuntime, chunkBodies: readonly string[]): Promise<UnfinishedWork> {
   const jobIds = new Set<string>();
   for (const body of chunkBodies) {
-    const jobId = (JSON.parse(body) as { jobId?: unknown }).jobId;
-    if (typeof jobId === 'string') jobIds.add(jobId);
+    // Read through the one codec: the wire form names its owner, and a message in an older form still names its job.
+    const task = decodeQuietly(body);
+    if (task && isJobTask(task)) jobIds.add(task.jobId);
   }
   const batches = (await runtime.batches?.store.listActive()) ?? [];
   return { jobIds: [...jobIds], batchIds: batches.map((batch) => batch.id) };
