@@ -1,10 +1,10 @@
 /**
- * `npm run bench [-- --quick] [--threads 1,2,4,6]`: measures the ONNX cross-encoder scorer and its Python
+ * `npm run bench [-- --quick] [--threads 1,2,4,6] [--no-chooser]`: measures the ONNX cross-encoder scorer and its Python
  * peers (Python onnxruntime, sentence-transformers CrossEncoder on PyTorch) side by side, once per thread
  * count, each count in its own process pinned with `taskset -c 0-(N-1)` where taskset exists and the
  * machine has N cores (so one command measures 1-6 threads on a larger machine). Writes bench/report.md,
  * bench/throughput.svg, bench/scaling.svg and bench/scoring-measurements.json (the per-pair times the
- * scale model reads); raw figures in bench/out/results.json. Not part of `npm test`: minutes, noisy.
+ * scale model reads); raw figures in bench/out/results.json. Then the model chooser (model-chooser.ts). Not part of `npm test`: minutes, noisy.
  *
  * Models: random-weight BERT cross-encoders with the exact shapes of ms-marco-MiniLM-L-6-v2 and
  * ms-marco-TinyBERT-L-2-v2 (scripts/model/build-random-shapes.py, built on first run into bench/.models/);
@@ -152,6 +152,17 @@ async function main(): Promise<void> {
   writeFileSync(path.join(ROOT, 'bench', 'out', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   const written = [...writeReport(results, path.join(ROOT, 'bench')), writeScoringMeasurements(results, path.join(ROOT, 'bench'))];
   console.log(`wrote ${written.join(', ')}`);
+  // The model chooser (docs/models.md) from the same session: the served shapes through the real server.
+  if (!reportOnly && !process.argv.includes('--no-chooser')) {
+    const chooser = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'scripts/measure/scoring/model-chooser.ts'), ...(quick ? ['--quick'] : [])],
+      {
+        stdio: 'inherit',
+      },
+    );
+    if (chooser.status !== 0) throw new Error(`the model chooser failed (exit ${chooser.status})`);
+  }
 }
 
 await main();
