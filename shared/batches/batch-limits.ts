@@ -60,9 +60,10 @@ export interface BatchLimits {
    */
   readonly finalizeLeaseSeconds: number;
   /**
-   * Documents a span's task analyses between two reports of its progress (CorpusAnalysisLedger): the batch's
-   * `analysing_corpus` progress moves about this often (a shard at least: reports fall between shards), and its writes
-   * stay one per this many documents plus one per task.
+   * Documents a span's task analyses between two reports of its progress (CorpusAnalysisLedger), inside a shard too:
+   * the analysis tells its progress after each model run (up to 64 documents) or 128 documents counted, so the batch's
+   * `analysing_corpus` progress moves at most this plus one of those apart (500: well inside every 1,000 documents),
+   * and its writes stay one per this many documents plus one per task.
    */
   readonly analysisProgressDocuments: number;
 }
@@ -86,5 +87,5 @@ export const DEFAULT_BATCH_LIMITS: BatchLimits = {
   corpusGroupLines: 64,
   corpusShardsPerTask: 16,
   finalizeLeaseSeconds: 20 * 60,
-  analysisProgressDocuments: 1_000,
+  analysisProgressDocuments: 500,
 };

@@ -22,7 +22,7 @@ export interface BatchProgress {
    * batch over a corpus encodes it, later ones read it back), then `scoring`. Absent once it ends or finalizes.
    */
   readonly phase?: 'analysing_corpus' | 'scoring';
-  /** Documents of the batch's corpora analysed (stored) so far, and in all: present when its lines score stored analyses. */
+  /** Documents of the batch's corpora analysed so far, and in all: present when its lines score stored analyses. */
   readonly corpusDocumentsAnalysed?: number;
   readonly corpusDocuments?: number;
 }
@@ -62,7 +62,7 @@ async function chunkProgress(store: BatchStore, batch: BatchRecord, byLines: num
 /**
  * The phase, and the analysis in the fraction: a span's chunks are done only once all its shards are analysed (16 of
  * them, ~16,000 short documents), so the chunks alone stand still for minutes while a corpus is first encoded. The
- * analysis moves per shard (at most limits.maxChunkDocuments, 1,024 documents). A corpus analysed before is read
+ * analysis moves inside shards too (every limits.analysisProgressDocuments documents a span encodes). A corpus analysed before is read
  * back in seconds: it is not weighed in then, or the fraction would jump to one half at once.
  */
 function withAnalysis(work: BatchProgress, analysis: CorpusAnalysisProgress | undefined): BatchProgress {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /** How far one span of a corpus analysis has got. */
 export interface SpanAnalysis {
-  /** Documents of the span whose shards are stored: analysed by this batch or read back from an earlier one. */
+  /** Documents of the span analysed: encoded by this batch (a shard's stored once it ends) or read back from an earlier one. */
   readonly ready: number;
   /** Whether this batch's tasks encoded any of them (false for a corpus analysed before: nothing to wait for). */
   readonly encoded: boolean;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { RerankError } from '../core/rerank-error.js';
-import type { DocumentAnalysis } from '../core/document-analysis.js';
+import type { AnalysisProgress, DocumentAnalysis } from '../core/document-analysis.js';
 import type { ByteRange, FileStore } from '../files/file-store.js';
 import { decodeShard, encodeShard, type StoredShardContent } from './corpus-shard-codec.js';
 import { parseCorpusDocument } from './corpus-reference.js';
@@ -82,14 +82,17 @@ export class CorpusShardStore {
   }
 
   async shard(analysis: DocumentAnalysis, ref: CorpusShardRef, signal?: AbortSignal): Promise<StoredShardContent> {
-    return (await this.shardWithSource(analysis, ref, signal)).content;
+    return (await this.shardWithSource(analysis, ref, { signal })).content;
   }
 
-  /** The shard, and whether this call analysed it (its documents were encoded now) or found it stored. */
+  /**
+   * The shard, and whether this call analysed it (its documents were encoded now) or found it stored. `progress` hears
+   * the documents analysed so far while this call analyses it (not when it waits for another call's analysis).
+   */
   async shardWithSource(
     analysis: DocumentAnalysis,
     ref: CorpusShardRef,
-    signal?: AbortSignal,
+    options: { readonly signal?: AbortSignal | undefined; readonly progress?: AnalysisProgress | undefined } = {},
   ): Promise<{ content: StoredShardContent; analysed: boolean }> {
     const name = shardName(analysis, ref, this.#options.maxDocumentChars);
     const key = `${ref.fileId}/${name}`;
@@ -104,14 +107,19 @@ export class CorpusShardStore {
     const waiting = this.#inFlight.get(key);
     if (waiting) return { content: await waiting, analysed: false };
     const analysedBefore = this.#stats.analysed;
-    const pending = this.#load(analysis, ref, name, signal).finally(() => this.#inFlight.delete(key));
+    const pending = this.#load(analysis, ref, name, options).finally(() => this.#inFlight.delete(key));
     this.#inFlight.set(key, pending);
     const content = await pending;
     this.#keep(key, content);
     return { content, analysed: this.#stats.analysed > analysedBefore };
   }
 
-  async #load(analysis: DocumentAnalysis, ref: CorpusShardRef, name: string, signal?: AbortSignal): Promise<StoredShardContent> {
+  async #load(
+    analysis: DocumentAnalysis,
+    ref: CorpusShardRef,
+    name: string,
+    { signal, progress }: { readonly signal?: AbortSignal | undefined; readonly progress?: AnalysisProgress | undefined },
+  ): Promise<StoredShardContent> {
     const stored = await this.#files.readDerived(ref.fileId, name);
     if (stored) {
       const content = decodeShard(stored);
@@ -124,7 +132,7 @@ export class CorpusShardStore {
     const full = ref.ownerKeyId === undefined ? undefined : this.#full.get(ref.ownerKeyId);
     if (full && full.until > performance.now()) throw full.error;
     const { texts, firstOverlongLine } = await this.#texts(ref);
-    const shard = await analysis.analyse(texts, signal);
+    const shard = await analysis.analyse(texts, signal, progress);
     const content: StoredShardContent = { shard, ...(firstOverlongLine === undefined ? {} : { firstOverlongLine }) };
     const encoded = encodeShard(content);
     try {

@@ -35,7 +35,8 @@ export class StoredCorpusChunks {
    * Each line's scores for the task's shards (its span, or its own range as one shard), in the lines' order and joined
    * in document order: one chunk for the task. A shard not yet stored is analysed when reached. A line whose documents
    * pass the API's limit without `truncate` gets its refusal instead (the first; the others are scored). A shard that
-   * cannot be read or analysed throws. `progress` hears of each shard as it is ready.
+   * cannot be read or analysed throws. `progress` hears of each shard as it is ready, and of a shard's documents as
+   * they are analysed.
    */
   async scoreSpan(
     analysis: DocumentAnalysis,
@@ -57,7 +58,9 @@ export class StoredCorpusChunks {
         range: shard.range,
         ...(ownerKeyId === undefined ? {} : { ownerKeyId }),
       };
-      const stored = await this.shards.shardWithSource(analysis, ref);
+      const stored = await this.shards.shardWithSource(analysis, ref, {
+        progress: progress && ((documents) => progress.shardAnalysing(documents)),
+      });
       analysed ||= stored.analysed;
       await progress?.shardReady(shard.count, stored.analysed);
       const overlong = stored.content.firstOverlongLine;

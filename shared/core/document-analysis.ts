@@ -31,11 +31,18 @@ export interface PreparedQueries {
   readonly lexicalTerms?: readonly (readonly string[])[];
 }
 
+/**
+ * Hears how many of a shard's documents an analysis has done so far, as the work moves (after each model run or
+ * slice of texts: a few dozen to a few hundred documents apart), and is awaited before the work goes on. The listener
+ * decides what to write and how often.
+ */
+export type AnalysisProgress = (documents: number) => Promise<void>;
+
 /** A scorer's document side, for scorers whose score of a document depends on it and the query alone. */
 export interface DocumentAnalysis {
   /** Digest of everything the stored form depends on (weights, tokenizer, format): stored shards are reused only under it. */
   readonly digest: string;
-  analyse(texts: readonly string[], signal?: AbortSignal): Promise<DocumentShard>;
+  analyse(texts: readonly string[], signal?: AbortSignal, progress?: AnalysisProgress): Promise<DocumentShard>;
   prepare(queries: readonly string[], signal?: AbortSignal): Promise<PreparedQueries>;
   /** scores[q][d]: exactly the raw scores Scorer.score gives query q and the shard's documents. */
   scoreShard(queries: PreparedQueries, shard: DocumentShard): Promise<Float64Array[]>;

@@ -7,6 +7,7 @@ import type { BatchFeeds } from '../onnx-runtime/batch-runner.js';
 import type { ExecutionPlan } from '../onnx-runtime/execution-plan.js';
 import { explicitPlacement, PlannedRunners } from '../onnx-runtime/planned-runners.js';
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
+import type { AnalysisProgress } from '../../core/document-analysis.js';
 import { mapInSlices } from '../map-in-slices.js';
 import { readBiEncoderFolder } from './bi-encoder-folder.js';
 import { UseTokenizer } from './use-tokenizer.js';
@@ -51,8 +52,15 @@ export interface OnnxBiEncoder extends Scorer {
   tokenize(text: string): number[];
   /** One embedding per text, in input order (unit length for USE lite). */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
-  /** Embeddings and token counts of texts, past the cache (a corpus keeps its stored shards instead); counted as encoded. */
-  encode(texts: readonly string[], signal?: AbortSignal): Promise<{ embeddings: Float32Array[]; tokens: number[] }>;
+  /**
+   * Embeddings and token counts of texts, past the cache (a corpus keeps its stored shards instead); counted as encoded.
+   * `progress` hears the texts embedded so far after each model run.
+   */
+  encode(
+    texts: readonly string[],
+    signal?: AbortSignal,
+    progress?: AnalysisProgress,
+  ): Promise<{ embeddings: Float32Array[]; tokens: number[] }>;
   /** A corpus analysed once into stored fp32 embeddings (DocumentAnalysis); its digest covers the weights and vocabulary. */
   readonly documentAnalysis: StoredAnalysis;
   /** Texts found in the embedding cache and texts encoded by `score` or `encode` since load (how often a corpus was encoded). */
@@ -149,7 +157,11 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     this.#outputName = outputName;
     this.#limits = limits;
     this.#cache = cache;
-    const dense: DenseSide = { digest: weightsDigest, dimensions, encode: (texts, signal) => this.encode(texts, signal) };
+    const dense: DenseSide = {
+      digest: weightsDigest,
+      dimensions,
+      encode: (texts, signal, progress) => this.encode(texts, signal, progress),
+    };
     this.documentAnalysis = createStoredAnalysis({ dense, combine: (cosine) => cosine });
   }
 
@@ -170,9 +182,14 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
     return this.#tokenizeCounted(text, max, side).ids;
   }
 
-  async #embedTokenized(rows: ReadonlyArray<readonly number[]>, signal?: AbortSignal): Promise<Float32Array[]> {
+  async #embedTokenized(
+    rows: ReadonlyArray<readonly number[]>,
+    signal?: AbortSignal,
+    progress?: AnalysisProgress,
+  ): Promise<Float32Array[]> {
     if (this.#closed) throw new Error(`scorer ${this.id} is closed`);
     const embeddings = new Array<Float32Array>(rows.length);
+    let embedded = 0;
     // The plain length batches (batchInvariant false: which texts share a run never changes), costliest first
     // over the plan's sessions.
     await this.#runners.runBatches(
@@ -189,16 +206,22 @@ class OnnxBiEncoderScorer implements OnnxBiEncoder {
         batch.forEach((index, row) => {
           embeddings[index] = data.slice(row * this.dimensions, (row + 1) * this.dimensions);
         });
+        embedded += batch.length;
+        await progress?.(embedded);
       },
       signal,
     );
     return embeddings;
   }
 
-  async encode(texts: readonly string[], signal?: AbortSignal): Promise<{ embeddings: Float32Array[]; tokens: number[] }> {
+  async encode(
+    texts: readonly string[],
+    signal?: AbortSignal,
+    progress?: AnalysisProgress,
+  ): Promise<{ embeddings: Float32Array[]; tokens: number[] }> {
     const rows = await mapInSlices(texts, (text) => this.tokenize(text), signal);
     this.#encoded += texts.length;
-    return { embeddings: await this.#embedTokenized(rows, signal), tokens: rows.map((ids) => ids.length) };
+    return { embeddings: await this.#embedTokenized(rows, signal, progress), tokens: rows.map((ids) => ids.length) };
   }
 
   embed(texts: readonly string[]): Promise<Float32Array[]> {

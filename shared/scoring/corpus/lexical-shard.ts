@@ -1,15 +1,25 @@
-import type { LexicalShard } from '../../core/document-analysis.js';
+import type { AnalysisProgress, LexicalShard } from '../../core/document-analysis.js';
 import type { BackgroundStatistics } from '../lexical/background-idf.js';
 import { lexicalFeaturesFromCounts, queryIdfs, type LexicalFeatures } from '../lexical/lexical-features.js';
 import { tokenizeLexical, type LexicalTokenizerOptions } from '../lexical/lexical-tokenizer.js';
 
-/** Each document's term counts as a shard-local inverted index (terms in first-seen order), and its length in terms. */
-export function analyseLexicalShard(texts: readonly string[], options: LexicalTokenizerOptions): LexicalShard {
+/** Documents tokenized between two calls of an analysis' progress listener. */
+const PROGRESS_DOCUMENTS = 128;
+
+/**
+ * Each document's term counts as a shard-local inverted index (terms in first-seen order), and its length in terms.
+ * `progress` hears the documents counted so far every PROGRESS_DOCUMENTS (awaited, so its writes land in order).
+ */
+export async function analyseLexicalShard(
+  texts: readonly string[],
+  options: LexicalTokenizerOptions,
+  progress?: AnalysisProgress,
+): Promise<LexicalShard> {
   const termIndex = new Map<string, number>();
   const postings: { documents: number[]; counts: number[] }[] = [];
   const lengths = new Uint32Array(texts.length);
-  texts.forEach((text, document) => {
-    const tokens = tokenizeLexical(text, options);
+  for (let document = 0; document < texts.length; document++) {
+    const tokens = tokenizeLexical(texts[document]!, options);
     lengths[document] = tokens.length;
     const tf = new Map<string, number>();
     for (const token of tokens) tf.set(token, (tf.get(token) ?? 0) + 1);
@@ -23,7 +33,8 @@ export function analyseLexicalShard(texts: readonly string[], options: LexicalTo
       postings[at]!.documents.push(document);
       postings[at]!.counts.push(count);
     }
-  });
+    if (progress && (document + 1) % PROGRESS_DOCUMENTS === 0) await progress(document + 1);
+  }
   const starts = new Uint32Array(postings.length + 1);
   postings.forEach((p, i) => (starts[i + 1] = starts[i]! + p.documents.length));
   const documents = new Uint32Array(starts[postings.length]!);

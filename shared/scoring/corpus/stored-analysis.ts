@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DocumentAnalysis, DocumentShard, PreparedQueries } from '../../core/document-analysis.js';
+import type { AnalysisProgress, DocumentAnalysis, DocumentShard, PreparedQueries } from '../../core/document-analysis.js';
 import type { BackgroundStatistics } from '../lexical/background-idf.js';
 import type { LexicalFeatures } from '../lexical/lexical-features.js';
 import { tokenizeLexical, type LexicalTokenizerOptions } from '../lexical/lexical-tokenizer.js';
@@ -11,7 +11,12 @@ export interface DenseSide {
   /** Digest of the weights and tokenizer. */
   readonly digest: string;
   readonly dimensions: number;
-  encode(texts: readonly string[], signal?: AbortSignal): Promise<{ embeddings: Float32Array[]; tokens: number[] }>;
+  /** `progress` hears the texts embedded so far after each model run. */
+  encode(
+    texts: readonly string[],
+    signal?: AbortSignal,
+    progress?: AnalysisProgress,
+  ): Promise<{ embeddings: Float32Array[]; tokens: number[] }>;
 }
 
 /** A model's lexical side: the tokenizer's settings (what the stored counts depend on) and the background statistics. */
@@ -53,15 +58,17 @@ export function createStoredAnalysis(sides: {
     digest,
     ...(dense ? { dense } : {}),
     ...(lexical ? { lexical } : {}),
-    async analyse(texts: readonly string[], signal?: AbortSignal): Promise<DocumentShard> {
-      const encoded = dense ? await dense.encode(texts, signal) : undefined;
+    async analyse(texts: readonly string[], signal?: AbortSignal, progress?: AnalysisProgress): Promise<DocumentShard> {
+      const encoded = dense ? await dense.encode(texts, signal, progress) : undefined;
       const vectors =
         encoded && dense ? { dimensions: dense.dimensions, data: concatRows(encoded.embeddings, dense.dimensions) } : undefined;
+      // Beside a dense side the lexical counts take a sliver of the time: the encoding's progress is the shard's.
+      const counted = lexical ? await analyseLexicalShard(texts, lexical.tokenizer, dense ? undefined : progress) : undefined;
       return {
         count: texts.length,
         tokens: Uint32Array.from(encoded?.tokens ?? texts.map(() => 0)),
         ...(vectors ? { vectors } : {}),
-        ...(lexical ? { lexical: analyseLexicalShard(texts, lexical.tokenizer) } : {}),
+        ...(counted ? { lexical: counted } : {}),
       };
     },
     async prepare(queries: readonly string[], signal?: AbortSignal): Promise<PreparedQueries> {

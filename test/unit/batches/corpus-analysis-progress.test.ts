@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryCorpusAnalysisLedger } from '../../../shared/adapters/memory/in-memory-corpus-analysis-ledger.js';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
-import type { BatchChunkTask, BatchTask } from '../../../shared/batches/batch-model.js';
+import { DEFAULT_BATCH_LIMITS, type BatchLimits } from '../../../shared/batches/batch-limits.js';
+import { shardsOf, type BatchChunkTask, type BatchTask } from '../../../shared/batches/batch-model.js';
 import type { CorpusAnalysisLedger } from '../../../shared/batches/corpus-analysis-ledger.js';
 import type { RerankBatch } from '../../../shared/client/index.js';
 import { progressReporter } from '../../../scripts/ops/batch-cli/batch-progress.js';
@@ -27,7 +28,8 @@ async function call(rt: BatchTestRuntime, method: string, path: string, json?: u
  * what a client polling at those moments sees. `failReport` makes that report throw after it is kept (a worker
  * crashing after analysing some shards: its task is delivered again).
  */
-async function observedBatch(options: { failReport?: number } = {}) {
+async function observedBatch(options: { failReport?: number; documents?: number; limits?: Partial<BatchLimits> } = {}) {
+  const documents = options.documents ?? DOCUMENTS;
   const inner = new InMemoryCorpusAnalysisLedger();
   const seen: Loose[] = [];
   let reports = 0;
@@ -47,14 +49,14 @@ async function observedBatch(options: { failReport?: number } = {}) {
   // Short documents cut into shards of a few each (chunkCost 40), spans of 16 shards, a report every 5 documents.
   const rt = batchTestRuntime(
     [createBm25Scorer({ id: 'bm25' })],
-    { chunkCost: 40, corpusShardsPerTask: 16, analysisProgressDocuments: 5 },
+    options.limits ?? { chunkCost: 40, corpusShardsPerTask: 16, analysisProgressDocuments: 5 },
     { analysis },
   );
   const corpus = await rt.files.put(
     A,
     'corpus.jsonl',
     'user_data',
-    Array.from({ length: DOCUMENTS }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'),
+    Array.from({ length: documents }, (_, i) => JSON.stringify(`python http library number ${i} with some words`)).join('\n'),
   );
   const lines = ['python http', 'library words'].map((query, i) =>
     JSON.stringify({
@@ -126,6 +128,26 @@ describe("a corpus batch's first analysis, as its progress", () => {
       expect(text).toMatch(/ \d+\/60 documents \(\d+%\) {2}\d+\.\d documents\/s {2}ETA \d+ s {2}in_progress/);
       expect(text).not.toContain(' 0.0 ');
     }
+  });
+
+  it('moves at least every 1,000 documents analysed with the default limits, inside a shard of up to 1,024', async () => {
+    const documents = 3_500;
+    const { rt, seen } = await observedBatch({ documents, limits: { chunkCost: DEFAULT_BATCH_LIMITS.chunkCost } });
+    const spans = rt.queue.tasks.filter((t): t is BatchChunkTask => t.kind === 'chunk');
+    const shards = spans.flatMap((span) => shardsOf({ ...span, corpusRange: span.corpusRange! }));
+    // Shards longer than 1,000 documents: a report per shard alone would step past 1,000.
+    expect(Math.max(...shards.map((shard) => shard.count))).toBeGreaterThan(1_000);
+
+    expect(await runChunks(rt)).toBe(0);
+    const analysed = [0, ...seen.map((p) => p['corpus_documents_analysed'] as number)];
+    expect(analysed.at(-1)).toBe(documents);
+    expect(nonDecreasing(analysed)).toBe(true);
+    const steps = analysed.slice(1).map((value, i) => value - analysed[i]!);
+    expect(Math.max(...steps)).toBeLessThanOrEqual(1_000);
+    // Bounded writes: about one per 1,000 documents at most twice that, plus one per span.
+    expect(seen.length).toBeLessThanOrEqual(Math.ceil(documents / 250) + spans.length);
+    const fractions = seen.filter((p) => p['phase'] === 'analysing_corpus').map((p) => p['fraction'] as number);
+    expect(new Set(fractions).size).toBeGreaterThanOrEqual(3);
   });
 
   it('never goes back when a task dies after analysing part of its span and is delivered again (its shards read back)', async () => {

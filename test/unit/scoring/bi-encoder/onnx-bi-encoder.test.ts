@@ -67,6 +67,25 @@ describe('loadOnnxBiEncoder: scoring', () => {
     expect(Number.isFinite(withEmpty.scores[1])).toBe(true);
   });
 
+  it("tells a corpus analysis' progress after each model run, and stores the same shard as without it", async () => {
+    // Arrange: batchSize 4 cuts 10 documents into three runs
+    const documents = Array.from({ length: 10 }, (_, i) => `document ${i} ${'about rivers and bridges '.repeat(i)}`);
+    const heard: number[] = [];
+
+    // Act
+    const followed = await scorer.documentAnalysis.analyse(documents, undefined, async (done) => void heard.push(done));
+    const plain = await scorer.documentAnalysis.analyse(documents);
+
+    // Assert
+    // Costliest run first: the counts grow by at most a run's 4 documents, to all of them.
+    expect(heard.length).toBe(3);
+    expect(heard.at(-1)).toBe(10);
+    heard.forEach((done, i) => expect(done - (heard[i - 1] ?? 0)).toBeGreaterThan(0));
+    heard.forEach((done, i) => expect(done - (heard[i - 1] ?? 0)).toBeLessThanOrEqual(4));
+    expect(followed.vectors?.data).toEqual(plain.vectors?.data);
+    expect(followed.tokens).toEqual(plain.tokens);
+  });
+
   it('refuses to score after close', async () => {
     const other = await loadOnnxBiEncoder({ id: 'closing', folder: USE_LITE_DIR, threads: 1 });
     await other.close();
