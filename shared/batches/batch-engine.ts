@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RerankError, invalidRequest } from '../core/rerank-error.js';
+import { RerankError } from '../core/rerank-error.js';
 import { logger } from '../observability/logger.js';
 import { BatchChunkWorker } from './batch-chunk-worker.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
@@ -16,20 +16,13 @@ import { batchProgress, type BatchProgress } from './batch-progress.js';
 import { createBatchRequestHash, type CreateBatchInput } from './create-batch-input.js';
 import { idempotentBatchId, replayOf } from '../engine/idempotency-key.js';
 import { acceptWork } from '../engine/accept-work.js';
-
-/** Largest input file a batch takes (OpenAI's 200 MB). */
-export const MAX_INPUT_FILE_BYTES = 200 * 1024 * 1024;
+import { newBatchRecord, type OwnBounds } from './new-batch-record.js';
 
 export interface BatchView {
   readonly batch: BatchRecord;
   readonly counts: BatchRequestCounts;
   /** Work done inside lines too (a GET of one batch): the `progress` extension beside `request_counts`. */
   readonly progress?: BatchProgress;
-}
-
-/** The creating key's own bounds, kept on the batch for the planner (absent = the service's). */
-export interface OwnBounds {
-  readonly maxQueuedPairs?: number | undefined;
 }
 
 /**
@@ -49,7 +42,7 @@ export class BatchEngine {
 
   /** Records the batch as `validating` and queues its planning (the engine's one accept path, acceptWork, as a job's); the input is read after this answers. */
   async create(ownerKeyId: string, input: CreateBatchInput, idempotencyKey?: string, owner: OwnBounds = {}): Promise<BatchView> {
-    const { store, files, limits } = this.#deps;
+    const { store } = this.#deps;
     const requestHash = createBatchRequestHash(input);
     const id = idempotencyKey === undefined ? `batch_${randomUUID().replace(/-/g, '')}` : idempotentBatchId(ownerKeyId, idempotencyKey);
     const created = (batch: BatchRecord): BatchView => ({ batch, counts: { total: 0, completed: 0, failed: 0 } });
@@ -58,36 +51,8 @@ export class BatchEngine {
     return acceptWork<BatchView>({
       replay: async () => (idempotencyKey === undefined ? undefined : this.#replay(id, ownerKeyId, requestHash)),
       admit: async () => {
-        if (!this.#deps.admission.dialectOf(input.endpoint)) {
-          throw invalidRequest(
-            `endpoint '${input.endpoint}' is not a rerank route of this service (e.g. /v1/rerank, /v2/rerank, /voyage/v1/rerank)`,
-            'endpoint',
-          );
-        }
-        const file = await files.get(input.inputFileId);
-        if (!file || file.ownerKeyId !== ownerKeyId)
-          throw new RerankError('not_found', `no file '${input.inputFileId}'`, { param: 'input_file_id' });
-        if (file.purpose !== 'batch')
-          throw invalidRequest(`input file '${file.id}' has purpose '${file.purpose}'; upload it with purpose batch`, 'input_file_id');
-        if (file.bytes > MAX_INPUT_FILE_BYTES)
-          throw invalidRequest(`input file is ${file.bytes} bytes; at most ${MAX_INPUT_FILE_BYTES}`, 'input_file_id');
-        const now = nowSeconds(this.#deps);
-        batch = {
-          id,
-          ownerKeyId,
-          inputFileId: file.id,
-          inputFileVersion: file.version,
-          endpoint: input.endpoint,
-          completionWindow: input.completionWindow,
-          ...(input.metadata ? { metadata: input.metadata } : {}),
-          createdAt: now,
-          expiresAt: now + limits.completionWindowSeconds,
-          ...(idempotencyKey === undefined ? {} : { requestHash }),
-          ...(owner.maxQueuedPairs === undefined ? {} : { maxQueuedPairs: owner.maxQueuedPairs }),
-          status: 'validating',
-          total: 0,
-          planned: false,
-        };
+        const hash = idempotencyKey === undefined ? undefined : requestHash;
+        batch = await newBatchRecord(this.#deps, { id, ownerKeyId, input, requestHash: hash, owner });
       },
       hold: () => takeRunningBatch(this.#deps.quota, admitted()),
       release: () => releaseRunningBatch(this.#deps.quota, admitted()),

@@ -7,7 +7,7 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import type { BatchLineReader } from './batch-line-reader.js';
 import { linesOf, type BatchChunkTask, type BatchRecord, type BatchRequestPlan } from './batch-model.js';
 import { failedLine, fileGoneLine } from './batch-output-lines.js';
-import { refusedLineResult } from './batch-planner.js';
+import { refusedLineResult } from './refused-line-result.js';
 import { buildRequestResult } from './batch-request-result.js';
 import { keepResult } from './keep-result.js';
 

@@ -1,6 +1,6 @@
 import { SENDS_IN_FLIGHT as PLANNER_SENDS_IN_FLIGHT } from '../../../shared/adapters/sqs/sqs-task-queue.js';
 import { DEFAULT_BATCH_LIMITS } from '../../../shared/batches/batch-limits.js';
-import { PLAN_WRITES as PLAN_WRITES_IN_FLIGHT } from '../../../shared/batches/batch-planner.js';
+import { PLAN_WRITES as PLAN_WRITES_IN_FLIGHT } from '../../../shared/batches/plan-round.js';
 import { LIMITS, PRICES, SERVICE } from './aws-limits.js';
 
 /** What `npm run bench:batch:aws` measured per AWS call on the emulators (bench/batch-aws-report.md), per chunk. */
