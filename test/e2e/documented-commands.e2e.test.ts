@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledModelsSpec, resolveDeployHubModels } from '../../infra/config/rerank-models.js';
@@ -334,6 +334,15 @@ describe('the batch walkthroughs of the README and docs/api.md, run as written a
         if (!/\$RERANK_URL|npm run|client\.batches/.test(block.text)) continue; // the block that makes the input files
         // A walkthrough may cd into a folder of its own (the README's keeps the checkout root clean).
         const [results] = resultFilesUnder(dir);
+        if (page === 'README.md') {
+          // Pasted in the checkout root, the README's files land where git ignores them, none in the root itself.
+          expect(results, where).toBeDefined();
+          expect(
+            readdirSync(dir).filter((name) => name.endsWith('.jsonl')),
+            where,
+          ).toEqual([]);
+          await run('git', ['check-ignore', '--no-index', '--quiet', relative(dir, results!)], { cwd: ROOT });
+        }
         if (results !== undefined) {
           const lines = readFileSync(results, 'utf8')
             .trim()

@@ -38,6 +38,25 @@ describe('npm start console', () => {
     expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
   }, 120_000);
 
+  it('still prints warnings and errors in full by default (a batch failing validation logs its structured warning)', async () => {
+    server = await startDevServer({ POWERTOOLS_LOG_LEVEL: '', RERANK_BATCH_MAX_LINES: '1' });
+    const line = (query: string) =>
+      JSON.stringify({ custom_id: query, method: 'POST', url: '/v1/rerank', body: { query, documents: ['a', 'b'] } });
+    const form = new FormData();
+    form.set('purpose', 'batch');
+    form.set('file', new Blob([`${line('q1')}\n${line('q2')}\n`]), 'two-lines.jsonl');
+    const file = (await (await fetch(`${server.url}/v1/files`, { method: 'POST', body: form })).json()) as { id: string };
+    const created = await fetch(`${server.url}/v1/batches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' }),
+    });
+    expect(created.status).toBe(200);
+    const output = await outputHaving(server, /"message":"batch failed validation"/);
+    expect(output).toMatch(/^\{.*"level":"WARN".*"message":"batch failed validation".*"code":"too_many_lines"/m);
+    expect(output).toMatch(/^POST \/v1\/batches 200 \d+ ms$/m);
+  }, 120_000);
+
   it('with POWERTOOLS_LOG_LEVEL set, logs the structured request lines and the metric lines again', async () => {
     server = await startDevServer({ POWERTOOLS_LOG_LEVEL: 'INFO' });
     expect((await rerank(server.url)).status).toBe(200);
