@@ -19,21 +19,35 @@ const header = (first: string): string[] => [row([first, ...SURFACE_CONTROLS]), 
 
 /** What a family does with a control: the model controls by FAMILY_CONTROLS; metadata and latency are every family's. */
 function familyCell(family: ModelFamily, control: SurfaceControl): string {
-  if (control === 'metadata') return 'used (read before its document)';
-  if (control === 'latency') return 'used (`fast` is never a job)';
-  return FAMILY_CONTROLS[family].includes(control as RequestControl) ? 'used' : 'unused, reported';
+  if (control === 'metadata' || control === 'latency') return 'used';
+  return FAMILY_CONTROLS[family].includes(control as RequestControl) ? 'used' : 'unused';
 }
 
-/** The two tables: each dialect's spelling of each control, and what each model family does with it. */
+/** The path a dialect's rerank route is served on: its own first path, or the path it shares (`/rerank`). */
+function dialectPath(dialect: keyof typeof DIALECTS): string {
+  const { underPrefix, paths, sharesPath } = DIALECTS[dialect];
+  return `${underPrefix === undefined ? '' : '{prefix}'}${paths[0] ?? sharesPath?.path ?? ''}`;
+}
+
+/**
+ * The two tables: each dialect's spelling of each control (a dialect that spells none is named in one line below it),
+ * and what each model family does with it.
+ */
 export function controlTables(): string {
-  const dialects = controlSpellings().map(({ dialect, spellings }) =>
+  const all = controlSpellings();
+  const spelled = all.filter(({ spellings }) => SURFACE_CONTROLS.some((control) => spellings[control] !== undefined));
+  const unspelled = all.filter((entry) => !spelled.includes(entry));
+  const dialects = spelled.map(({ dialect, spellings }) =>
     row([
-      `${dialect} (\`${DIALECTS[dialect].underPrefix === undefined ? '' : '{prefix}'}${DIALECTS[dialect].paths[0] ?? ''}\`)`,
-      ...SURFACE_CONTROLS.map((control) => (spellings[control] === undefined ? 'not expressible' : `\`${spellings[control]}\``)),
+      `${dialect} (\`${dialectPath(dialect)}\`)`,
+      ...SURFACE_CONTROLS.map((control) => (spellings[control] === undefined ? '-' : `\`${spellings[control]}\``)),
     ]),
   );
+  const none = `No spelling for any control: ${unspelled.map(({ dialect }) => dialect).join(', ')}.`;
   const families = (Object.keys(FAMILY_LABELS) as ModelFamily[]).map((family) =>
     row([FAMILY_LABELS[family], ...SURFACE_CONTROLS.map((control) => familyCell(family, control))]),
   );
-  return [TABLES_START, '', ...header('dialect'), ...dialects, '', ...header('model family'), ...families, '', TABLES_END].join('\n');
+  return [TABLES_START, '', ...header('dialect'), ...dialects, '', none, '', ...header('model family'), ...families, '', TABLES_END].join(
+    '\n',
+  );
 }

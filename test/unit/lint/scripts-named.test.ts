@@ -47,6 +47,13 @@ describe('scripts/ index', () => {
     expect(reports.filter((report) => !index.includes(`](${report})`))).toEqual([]);
   });
 
+  it('eval/README.md indexes every report in eval/', () => {
+    const index = readFileSync(join(ROOT, 'eval/README.md'), 'utf8');
+    const reports = readdirSync(join(ROOT, 'eval')).filter((name) => name.endsWith('.md') && name !== 'README.md');
+    expect(reports).toContain('fine-tuning.md');
+    expect(reports.filter((report) => !index.includes(`](${report})`))).toEqual([]);
+  });
+
   it("docs/development.md's layout names every top-level folder of shared/, one line each", () => {
     const layout = readFileSync(join(ROOT, 'docs/development.md'), 'utf8');
     const folders = readdirSync(join(ROOT, 'shared'), { withFileTypes: true })
