@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ONNX_FILE_CANDIDATES } from './onnx-file-names.js';
+import { parseTokenizerJson } from './tokenizer-json.js';
 
 export { ONNX_FILE_CANDIDATES };
 
@@ -106,7 +107,12 @@ async function exists(file: string): Promise<boolean> {
 }
 
 /** A JSON file of a model folder (any JSON value): every family reads its folder's files through this one reader. */
-export async function readFolderJsonValue(folder: string, name: string, required: boolean): Promise<unknown> {
+export async function readFolderJsonValue(
+  folder: string,
+  name: string,
+  required: boolean,
+  parse: (text: string) => unknown = JSON.parse,
+): Promise<unknown> {
   const file = path.join(folder, name);
   let text: string;
   try {
@@ -116,15 +122,20 @@ export async function readFolderJsonValue(folder: string, name: string, required
     throw new ModelFolderError(`model folder ${folder}: cannot read ${name} (${(error as Error).message})`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parse(text);
   } catch (error) {
     throw new ModelFolderError(`model folder ${folder}: ${name} is not valid JSON (${(error as Error).message})`);
   }
 }
 
 /** A JSON object file of a model folder (config.json, tokenizer.json, ...); undefined when absent and not required. */
-async function readFolderJson(folder: string, name: string, required: boolean): Promise<Record<string, unknown> | undefined> {
-  const parsed = await readFolderJsonValue(folder, name, required);
+async function readFolderJson(
+  folder: string,
+  name: string,
+  required: boolean,
+  parse?: (text: string) => unknown,
+): Promise<Record<string, unknown> | undefined> {
+  const parsed = await readFolderJsonValue(folder, name, required, parse);
   if (parsed === undefined) return undefined;
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ModelFolderError(`model folder ${folder}: ${name} is not valid JSON (not a JSON object)`);
@@ -204,7 +215,7 @@ export async function readModelFolder(folder: string, options: ReadModelFolderOp
   if (!(await exists(root))) throw new ModelFolderError(`model folder ${root} does not exist`);
   const onnxPath = await resolveOnnxPath(root, options.modelFile);
   const rawConfig = await readFolderJson(root, 'config.json', true);
-  const tokenizerJson = await readFolderJson(root, 'tokenizer.json', true);
+  const tokenizerJson = await readFolderJson(root, 'tokenizer.json', true, parseTokenizerJson);
   const tokenizerConfig = (await readFolderJson(root, 'tokenizer_config.json', false)) ?? {};
   const config = parseConfig(root, rawConfig!);
   return {

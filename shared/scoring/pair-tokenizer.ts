@@ -1,6 +1,7 @@
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer } from '@huggingface/tokenizers';
 import { createPiecesEncoder } from './space-chunk-pieces.js';
 import { asObject } from './json-object.js';
+import { createHfTokenizer } from './tokenizer-json.js';
 
 /** One tokenized (query, document) pair, ready to be padded into a batch. */
 export interface EncodedPair {
@@ -146,7 +147,7 @@ export interface PairTokenizerOptions {
 }
 
 export function createPairTokenizer(options: PairTokenizerOptions): PairTokenizer {
-  const tokenizer = new Tokenizer(options.tokenizerJson, options.tokenizerConfig);
+  const tokenizer = createHfTokenizer(options.tokenizerJson, options.tokenizerConfig);
   const template = readPairTemplate(options.tokenizerJson);
   const specialCount = template.filter((piece) => 'special' in piece).length;
   const budget = options.maxLength - specialCount;

@@ -1,6 +1,6 @@
 import { cutForTemplate, withWindowCuts, type TemplateCut } from './cut-prompt-texts.js';
 import { FAMILY_CONTROLS } from '../../core/request-controls.js';
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer } from '@huggingface/tokenizers';
 import { mapInSlices } from '../map-in-slices.js';
 import { CostMeter, paceWarmUpDocument } from '../cost-meter.js';
 import * as ort from 'onnxruntime-node';
@@ -14,6 +14,7 @@ import { ONNX_FILE_CANDIDATES, ONNX_VARIANT_FILES, type ModelVariant } from '../
 import type { ScoreBatch, ScoreOptions, Scorer } from '../../core/scorer.js';
 import { emptyPastTensor, presentNamesFor, runWithCache, tokenTensors, type CacheGraph } from './kv-cache-runs.js';
 import { formatPair, readLlmRerankTemplate, type LlmRerankTemplate } from './llm-rerank-template.js';
+import { createHfTokenizer, vocabularySize } from '../tokenizer-json.js';
 
 export interface CausalLmRerankerOptions {
   readonly id: string;
@@ -358,7 +359,7 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
     );
   }
   const template = await readLlmRerankTemplate(folder.folder);
-  const tokenizer = new Tokenizer(folder.tokenizerJson, folder.tokenizerConfig);
+  const tokenizer = createHfTokenizer(folder.tokenizerJson, folder.tokenizerConfig);
   const answer = {
     yes: tokenId(tokenizer, template.yesToken, 'yes', folder.folder),
     no: tokenId(tokenizer, template.noToken, 'no', folder.folder),
@@ -373,7 +374,7 @@ export async function loadCausalLmReranker(options: CausalLmRerankerOptions): Pr
       : await startSessionWorker(folder.onnxPath, sessionOptions);
   try {
     const graph = graphShape(session, options.id, folder.config);
-    const vocab = Object.keys((folder.tokenizerJson.model as { vocab?: object } | undefined)?.vocab ?? {}).length || 1;
+    const vocab = vocabularySize(folder.tokenizerJson) || 1;
     const logitBound = graph.outputRank === 3 ? Math.max(1, Math.floor(MAX_LOGIT_FLOATS / vocab)) : Number.POSITIVE_INFINITY;
     // A KV-cache graph bounds its logits per run (column chunks), so its batches need not shrink to do it.
     const limits = {
