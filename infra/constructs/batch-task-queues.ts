@@ -8,7 +8,7 @@ import { ChunkQueues } from './chunk-queues.js';
 export class BatchTaskQueues extends ChunkQueues {
   /** Every function's config names the queue: the API sends plan tasks, the batch worker the rest. */
   override get environment(): Record<string, string> {
-    return { RERANK_BATCH_QUEUE_URL: this.queue.queueUrl, RERANK_BATCH_DLQ_ARN: this.deadLetterQueue.queueArn };
+    return { RERANK_BATCH_QUEUE_URL: this.queue.queueUrl };
   }
 
   /** Sending only (SendMessageBatch is authorised as sqs:SendMessage); the event source grants the consumer. */

@@ -5,18 +5,20 @@ import { ScorerFunction, type ScorerFunctionProps } from '../constructs/scorer-f
 import { ScorerImage } from '../constructs/scorer-image.js';
 import { choosePackaging, estimateUnzippedBytes, type PackagingChoice } from '../packaging/scorer-packaging.js';
 
-/** The scoring functions' entries: the files the local server runs. */
+/**
+ * The scoring functions' entries: the files the local server runs. Two worker entry points: every task queue is consumed
+ * by task-worker.ts and every dead-letter queue by dead-letter.ts; which lane a task belongs to is the engine's to know.
+ */
 export const ENTRIES = {
   api: 'functions/api/handler.ts',
-  worker: 'functions/workers/score-chunk.ts',
-  deadLetter: 'functions/workers/chunk-dead-letter.ts',
-  batchWorker: 'functions/workers/batch-worker.ts',
+  worker: 'functions/workers/task-worker.ts',
+  deadLetter: 'functions/workers/dead-letter.ts',
 } as const;
 
 export const SERVICE_NAME = 'rerank';
 export const METRICS_NAMESPACE = 'RerankService';
 export const DEAD_LETTER_CONCURRENCY = 2;
-/** The chunk DLQ consumer's timeout: it only fails jobs. */
+/** The chunk DLQ consumer's timeout: it ends jobs (fails one, or finishes one whose last chunk was recorded after all). */
 export const DEAD_LETTER_TIMEOUT = Duration.seconds(30);
 
 export interface RerankFunctions {
@@ -25,6 +27,7 @@ export interface RerankFunctions {
   readonly workerFunction: ScorerFunction;
   readonly deadLetterFunction: ScorerFunction;
   readonly batchWorkerFunction: ScorerFunction;
+  readonly batchDeadLetterFunction: ScorerFunction;
 }
 
 type CommonProps = Omit<ScorerFunctionProps, 'entry' | 'description' | 'memoryMb' | 'timeout' | 'reservedConcurrency'>;
@@ -53,7 +56,7 @@ export function functionEnvironment(s: RerankSettings, resources: readonly Recor
 
 /**
  * One packaging choice for every scoring function: they carry the same models, so they fit a zip or none does. The
- * API, the chunk worker, its dead-letter consumer and the batch worker, with what they have in common.
+ * API, the chunk queue's worker and dead-letter consumer and the batch task queue's, with what they have in common.
  */
 export function createFunctions(
   stack: Stack,
@@ -83,7 +86,7 @@ export function createFunctions(
     logRetentionDays: s.logRetentionDays,
     environment,
   };
-  return { packaging, ...chunkFunctions(stack, s, common), batchWorkerFunction: batchWorkerFunction(stack, s, common) };
+  return { packaging, ...chunkFunctions(stack, s, common), ...batchFunctions(stack, s, common) };
 }
 
 function chunkFunctions(stack: Stack, s: RerankSettings, common: CommonProps) {
@@ -105,7 +108,7 @@ function chunkFunctions(stack: Stack, s: RerankSettings, common: CommonProps) {
   const workerFunction = new ScorerFunction(stack, 'Worker', {
     ...common,
     entry: ENTRIES.worker,
-    description: 'Rerank worker: scores queued chunks and records them in the jobs table',
+    description: "Rerank worker: runs the chunk queue's tasks (jobs' chunks and finishes)",
     memoryMb: s.workerMemoryMb,
     timeout: Duration.seconds(s.workerTimeoutSeconds),
     reservedConcurrency: s.workerReservedConcurrency,
@@ -113,7 +116,7 @@ function chunkFunctions(stack: Stack, s: RerankSettings, common: CommonProps) {
   const deadLetterFunction = new ScorerFunction(stack, 'DeadLetter', {
     ...common,
     entry: ENTRIES.deadLetter,
-    description: 'Rerank dead-letter consumer: fails the job of every chunk that could not be scored',
+    description: "Rerank dead-letter consumer: ends the job of every task of the chunk queue's DLQ",
     memoryMb: s.deadLetterMemoryMb,
     timeout: DEAD_LETTER_TIMEOUT,
     // Its event source runs at most 2 at once (SQS's minimum maximum concurrency).
@@ -122,16 +125,33 @@ function chunkFunctions(stack: Stack, s: RerankSettings, common: CommonProps) {
   return { apiFunction, workerFunction, deadLetterFunction };
 }
 
-function batchWorkerFunction(stack: Stack, s: RerankSettings, common: CommonProps): ScorerFunction {
-  return new ScorerFunction(stack, 'BatchWorker', {
+/**
+ * The batch task queue's worker and dead-letter consumer run the chunk queue's handler files, as functions of their own:
+ * a plan or finalize task streams a whole input or output file (up to 900 s) where a chunk of a job must be retried
+ * within a minute, and the queue's visibility timeout must cover its consumer's timeout, so one function for both queues
+ * would hold a crashed job chunk for 90 minutes. The batch DLQ's recovery may finish a task's lines (read their input
+ * line, merge every recorded score of each), batch-worker work beyond the chunk DLQ consumer's 30 s. Each function's
+ * role holds what its own queue's tasks need (rerank-wiring.ts).
+ */
+function batchFunctions(stack: Stack, s: RerankSettings, common: CommonProps) {
+  const batchWorkerFunction = new ScorerFunction(stack, 'BatchWorker', {
     ...common,
-    entry: ENTRIES.batchWorker,
+    entry: ENTRIES.worker,
     description: 'Rerank batch worker: plans batches, scores their chunks, writes output and error files, expires them',
     memoryMb: s.workerMemoryMb,
     timeout: Duration.seconds(s.batchWorkerTimeoutSeconds),
     // A plan task plans a third of its timeout, then checkpoints and queues the next: no input is too large to plan.
     environment: { ...common.environment, RERANK_BATCH_PLAN_SLICE_SECONDS: String(Math.floor(s.batchWorkerTimeoutSeconds / 3)) },
-    // Its task queue's event source plus its DLQ's (SQS's minimum maximum concurrency, 2).
-    reservedConcurrency: s.batchWorkerMaxConcurrency + DEAD_LETTER_CONCURRENCY,
+    reservedConcurrency: s.batchWorkerMaxConcurrency,
   });
+  const batchDeadLetterFunction = new ScorerFunction(stack, 'BatchDeadLetter', {
+    ...common,
+    entry: ENTRIES.deadLetter,
+    description: "Rerank batch dead-letter consumer: ends the line (or batch) of every task of the batch task queue's DLQ",
+    memoryMb: s.workerMemoryMb,
+    timeout: Duration.seconds(s.batchWorkerTimeoutSeconds),
+    // Its event source runs at most 2 at once (SQS's minimum maximum concurrency).
+    reservedConcurrency: DEAD_LETTER_CONCURRENCY,
+  });
+  return { batchWorkerFunction, batchDeadLetterFunction };
 }

@@ -37,8 +37,10 @@ export class RerankStack extends Stack {
   readonly chunkQueues: ChunkQueues;
   readonly files: FilesBucket;
   readonly batchTasks: BatchTaskQueues;
-  /** Plan, chunk and finalize tasks of batches, their dead letters and the expiry schedule. */
+  /** Plan, chunk and finalize tasks of batches and the expiry schedule. */
   readonly batchWorkerFunction: ScorerFunction;
+  /** The batch tasks that failed every delivery. */
+  readonly batchDeadLetterFunction: ScorerFunction;
   readonly monitoring: RerankMonitoring;
   /** The versions the API and the worker serve from: CodeDeploy shifts these aliases to a new version. */
   readonly apiAlias: lambda.Alias;
@@ -68,6 +70,7 @@ export class RerankStack extends Stack {
     this.workerFunction = functions.workerFunction;
     this.deadLetterFunction = functions.deadLetterFunction;
     this.batchWorkerFunction = functions.batchWorkerFunction;
+    this.batchDeadLetterFunction = functions.batchDeadLetterFunction;
     this.apiAlias = new lambda.Alias(this, 'ApiAlias', {
       aliasName: LIVE_ALIAS,
       version: this.apiFunction.function.currentVersion,
@@ -154,6 +157,7 @@ export class RerankStack extends Stack {
         Worker: this.workerFunction.function,
         DeadLetter: this.deadLetterFunction.function,
         BatchWorker: this.batchWorkerFunction.function,
+        BatchDeadLetter: this.batchDeadLetterFunction.function,
         ...(this.edgeAuthorizer ? { Authorizer: this.edgeAuthorizer.function } : {}),
       },
       chunkQueue: this.chunkQueues.queue,
@@ -192,6 +196,7 @@ export class RerankStack extends Stack {
       this.workerFunction,
       this.deadLetterFunction,
       this.batchWorkerFunction,
+      this.batchDeadLetterFunction,
       ...(this.edgeAuthorizer ? [this.edgeAuthorizer] : []),
     ];
     for (const fn of functions) acknowledge(fn, ACK.xrayWildcard, ACK.noAsyncInvocations);
@@ -200,6 +205,7 @@ export class RerankStack extends Stack {
     acknowledge(this.chunkQueues.deadLetterQueue, ACK.dlqHasNoRedrive);
     acknowledge(this.batchTasks.deadLetterQueue, ACK.dlqHasNoRedrive);
     acknowledge(this.batchWorkerFunction, ACK.sqsEventSourceFailures);
+    acknowledge(this.batchDeadLetterFunction, ACK.sqsEventSourceFailures);
     for (const route of this.api.publicRoutes) acknowledge(route, ACK.publicRoutes);
     if (!this.edgeAuthorizer) acknowledge(this.api, ACK.functionAuthenticates);
     acknowledge(this.monitoring.alarmTopic, ACK.alarmMailHasNoRedrive);

@@ -35,15 +35,21 @@ export function grantAccess(r: RerankResources, f: RerankFunctions): void {
   r.batchTasks.grantSendTasks(f.apiFunction.function);
   r.batchTasks.grantSendTasks(f.batchWorkerFunction.function);
   r.jobsTable.grantAccess(f.batchWorkerFunction.function, TABLE_ACCESS.batchWorker);
+  // The batch DLQ's consumer ends a plan's batch, a chunk's lines (finished from their input line and recorded scores if
+  // every chunk is in, else failed) or a finalize's batch, and queues the finalize of a batch whose last line that ended:
+  // the batch worker's table access, the files read-only, sending batch tasks.
+  r.jobsTable.grantAccess(f.batchDeadLetterFunction.function, TABLE_ACCESS.batchWorker);
+  r.files.grantFiles(f.batchDeadLetterFunction.function, 'read');
+  r.batchTasks.grantSendTasks(f.batchDeadLetterFunction.function);
 }
 
-/** The batch worker's task queue and DLQ, and the schedule that expires batches and derived objects. */
+/** The batch task queue's worker, its DLQ's consumer, and the schedule that expires batches and derived objects. */
 export function attachBatchWorker(stack: Stack, s: RerankSettings, r: RerankResources, f: RerankFunctions): void {
   const batchWorker = f.batchWorkerFunction.function;
   batchWorker.addEventSource(
     new SqsEventSource(r.batchTasks.queue, { batchSize: 1, maxConcurrency: s.batchWorkerMaxConcurrency, reportBatchItemFailures: true }),
   );
-  batchWorker.addEventSource(
+  f.batchDeadLetterFunction.function.addEventSource(
     new SqsEventSource(r.batchTasks.deadLetterQueue, {
       batchSize: 10,
       maxConcurrency: DEAD_LETTER_CONCURRENCY,

@@ -36,7 +36,6 @@ export function localServiceEnv(target: {
   readonly tableName: string;
   readonly queueUrl: string;
   readonly batchQueueUrl?: string;
-  readonly batchDlqArn?: string;
   readonly filesBucket?: string;
 }): Record<string, string> {
   // Typed by the service's own list of variables: a name the service does not read fails to compile.
@@ -45,7 +44,6 @@ export function localServiceEnv(target: {
     RERANK_JOBS_TABLE: target.tableName,
     RERANK_CHUNK_QUEUE_URL: target.queueUrl,
     ...(target.batchQueueUrl === undefined ? {} : { RERANK_BATCH_QUEUE_URL: target.batchQueueUrl }),
-    ...(target.batchDlqArn === undefined ? {} : { RERANK_BATCH_DLQ_ARN: target.batchDlqArn }),
     ...(target.filesBucket === undefined ? {} : { RERANK_FILES_BUCKET: target.filesBucket }),
   };
   return {
@@ -104,7 +102,6 @@ export async function startLocalAwsStack(
         tableName,
         queueUrl: queues.queueUrl,
         batchQueueUrl: batchQueues.queueUrl,
-        batchDlqArn: batchQueues.dlqArn,
         filesBucket,
       }),
       stop,

@@ -5,8 +5,9 @@
  */
 // First: it sets the console's defaults before any module below builds its logger or metrics.
 import { plainRequestLines } from './local-log-defaults.js';
-import { handler as deadLetterHandler } from '../../functions/workers/chunk-dead-letter.js';
-import { handler as scoreChunkHandler } from '../../functions/workers/score-chunk.js';
+import type { SQSBatchResponse } from 'aws-lambda';
+import { handler as deadLetterHandler } from '../../functions/workers/dead-letter.js';
+import { handler as taskWorker } from '../../functions/workers/task-worker.js';
 import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
 import { loadServiceConfig } from '../../shared/config/service-config.js';
 import { startLocalWorkers, unfinishedWorkLine } from '../../shared/runtime/local-workers.js';
@@ -29,8 +30,8 @@ try {
   const runtime = await serviceRuntime();
   // The local backend's lanes (absent on the aws backend): the chunk lane delivers to the same handlers Lambda runs.
   const workers = startLocalWorkers(runtime, {
-    worker: async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-local')),
-    deadLetter: async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-local')),
+    worker: async (event) => (await taskWorker(event, localLambdaContext('rerank-task-worker-local'))) as SQSBatchResponse,
+    deadLetter: async (event) => deadLetterHandler(event, localLambdaContext('rerank-dead-letter-local')),
   });
 
   await startLocalServer({

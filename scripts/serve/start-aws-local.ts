@@ -4,7 +4,7 @@
  * to the same worker and dead-letter handlers Lambda runs (pollers stand in for event source mappings).
  * Needs java and python3 with moto; `npm start` needs neither.
  */
-import type { SQSBatchResponse } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startSqsPoller } from '../emulators/sqs-poller.js';
 import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
 import { startLocalAwsStack } from '../emulators/local-aws-stack.js';
@@ -16,29 +16,14 @@ console.log(
 );
 
 // Imported after the environment is set: the runtime reads its configuration once, on first use.
-const { handler: scoreChunk } = await import('../../functions/workers/score-chunk.js');
-const { handler: deadLetter } = await import('../../functions/workers/chunk-dead-letter.js');
-const { handler: batchWorker } = await import('../../functions/workers/batch-worker.js');
+const { handler: taskWorker } = await import('../../functions/workers/task-worker.js');
+const { handler: deadLetter } = await import('../../functions/workers/dead-letter.js');
 const workers = Number(process.env['RERANK_LOCAL_WORKERS'] ?? 2);
+// Every task queue to the one worker handler, every dead-letter queue to the dead-letter handler, as on AWS.
+const runTasks = async (event: SQSEvent) => (await taskWorker(event, localLambdaContext('rerank-task-worker-local'))) as SQSBatchResponse;
+const endDeadLettered = (event: SQSEvent) => deadLetter(event, localLambdaContext('rerank-dead-letter-local'));
 const pollers = [
-  startSqsPoller({
-    client: stack.sqs,
-    queueUrl: stack.queueUrl,
-    batchSize: 10,
-    waitTimeSeconds: 1,
-    concurrency: workers,
-    retryDelaySeconds: 1,
-    handler: (event) => scoreChunk(event, localLambdaContext('rerank-score-chunk-local')),
-  }),
-  startSqsPoller({
-    client: stack.sqs,
-    queueUrl: stack.dlqUrl,
-    batchSize: 10,
-    waitTimeSeconds: 1,
-    handler: (event) => deadLetter(event, localLambdaContext('rerank-chunk-dead-letter-local')),
-  }),
-  // The batch worker function takes its task queue and its DLQ (told apart by the record's queue ARN).
-  ...[stack.batchQueueUrl, stack.batchDlqUrl].map((queueUrl) =>
+  ...[stack.queueUrl, stack.batchQueueUrl].map((queueUrl) =>
     startSqsPoller({
       client: stack.sqs,
       queueUrl,
@@ -46,13 +31,16 @@ const pollers = [
       waitTimeSeconds: 1,
       concurrency: workers,
       retryDelaySeconds: 1,
-      handler: async (event) => (await batchWorker(event, localLambdaContext('rerank-batch-worker-local'))) as SQSBatchResponse,
+      handler: runTasks,
     }),
+  ),
+  ...[stack.dlqUrl, stack.batchDlqUrl].map((queueUrl) =>
+    startSqsPoller({ client: stack.sqs, queueUrl, batchSize: 10, waitTimeSeconds: 1, handler: endDeadLettered }),
   ),
 ];
 // The schedule that expires batches past their completion window (EventBridge on AWS).
 const expirySweep = setInterval(() => {
-  void batchWorker({ source: 'aws.events', 'detail-type': 'Scheduled Event' } as never, localLambdaContext('rerank-batch-worker-local'));
+  void taskWorker({ source: 'aws.events', 'detail-type': 'Scheduled Event' } as never, localLambdaContext('rerank-task-worker-local'));
 }, 60_000);
 expirySweep.unref();
 

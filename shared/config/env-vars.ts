@@ -51,7 +51,6 @@ export const ENV_DEFAULTS = {
   RERANK_BATCH_MAX_RESULTS_WITHOUT_TOP_N: 10_000,
   RERANK_BATCH_PLAN_SLICE_SECONDS: 300,
   RERANK_BATCH_QUEUE_URL: undefined, // the batch task queue of the aws backend (the CDK stack sets it)
-  RERANK_BATCH_DLQ_ARN: undefined, // the batch worker tells its dead-lettered tasks apart by this queue (the CDK stack sets it)
   // Read by `npm run batch` (a client of the service, not the service): the key it sends and the service's address.
   RERANK_KEY: undefined,
   RERANK_BASE_URL: undefined, // http://127.0.0.1:3000

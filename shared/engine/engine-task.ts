@@ -10,5 +10,8 @@ export type EngineTask = JobTask | BatchTask;
 /** A job's task: its chunks carry no kind, its merge is `merge`; every batch task is plan, chunk or finalize. */
 export const isJobTask = (task: EngineTask): task is JobTask => task.kind === undefined || task.kind === 'merge';
 
+/** The job a task belongs to; undefined for a batch's task. */
+export const jobIdOf = (task: EngineTask): string | undefined => (isJobTask(task) ? task.jobId : undefined);
+
 /** A task that scores candidates (a job's or a batch's chunk): queues share their runners among these. */
 export const isChunkTask = (task: EngineTask): boolean => task.kind === undefined || task.kind === 'chunk';

@@ -1,5 +1,5 @@
 import type { InProcessTaskQueue, SqsBatchHandler } from '../adapters/in-process/in-process-task-queue.js';
-import { isJobTask, type EngineTask } from '../engine/engine-task.js';
+import { jobIdOf, type EngineTask } from '../engine/engine-task.js';
 import { decodeTask } from '../engine/task-codec.js';
 import { logger } from '../observability/logger.js';
 import { apiLimitsOf } from './api-limits.js';
@@ -86,7 +86,8 @@ async function unfinishedWork(runtime: ServiceRuntime, chunkBodies: readonly str
   for (const body of chunkBodies) {
     // Read through the one codec: the wire form names its owner, and a message in an older form still names its job.
     const task = decodeQuietly(body);
-    if (task && isJobTask(task)) jobIds.add(task.jobId);
+    const jobId = task && jobIdOf(task);
+    if (jobId !== undefined) jobIds.add(jobId);
   }
   const batches = (await runtime.batches?.store.listActive()) ?? [];
   return { jobIds: [...jobIds], batchIds: batches.map((batch) => batch.id) };

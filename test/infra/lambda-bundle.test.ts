@@ -19,7 +19,7 @@ import {
  * is loaded from the assembly, outside the checkout, and invoked like Lambda would.
  */
 const nodeArch = process.arch === 'arm64' ? 'arm64' : 'x64';
-let assets: Record<'Api' | 'Worker' | 'DeadLetter', FunctionAsset>;
+let assets: Record<'Api' | 'Worker' | 'DeadLetter' | 'BatchWorker' | 'BatchDeadLetter', FunctionAsset>;
 let authorizer: FunctionAsset;
 
 beforeAll(() => {
@@ -33,7 +33,13 @@ beforeAll(() => {
     if (!asset) throw new Error(`no ${prefix} function in the template`);
     return asset;
   };
-  assets = { Api: find('ApiFunction'), Worker: find('WorkerFunction'), DeadLetter: find('DeadLetterFunction') };
+  assets = {
+    Api: find('ApiFunction'),
+    Worker: find('WorkerFunction'),
+    DeadLetter: find('DeadLetterFunction'),
+    BatchWorker: find('BatchWorkerFunction'),
+    BatchDeadLetter: find('BatchDeadLetterFunction'),
+  };
   authorizer = find('EdgeAuthFunction');
 }, 180_000);
 
@@ -100,6 +106,12 @@ describe(`bundled functions (linux/${nodeArch})`, () => {
     const { results, ortEntry } = invokeBundle(authorizer, [event(), event(`Bearer rk-${'A'.repeat(40)}`)]);
     expect(ortEntry).toBe('');
     expect(results).toEqual([{ isAuthorized: false }, { isAuthorized: false }]);
+  });
+
+  it("runs one worker bundle and one dead-letter bundle: each queue pair's functions deploy the same asset", () => {
+    expect(assets.BatchWorker.dir).toBe(assets.Worker.dir);
+    expect(assets.BatchDeadLetter.dir).toBe(assets.DeadLetter.dir);
+    expect(new Set(Object.values(assets).map((a) => a.dir)).size).toBe(3);
   });
 
   it('dead-letter bundle: consumes a dead-lettered chunk', () => {

@@ -25,8 +25,9 @@ const logicalId = (type: string, pathFragment: string): string => {
   return hits[0]![0];
 };
 
-const functionId = (name: 'Api' | 'Worker' | 'DeadLetter' | 'BatchWorker'): string => logicalId('AWS::Lambda::Function', `${name}Function`);
-const roleId = (name: 'Api' | 'Worker' | 'DeadLetter' | 'BatchWorker' | 'EdgeAuth'): string => logicalId('AWS::IAM::Role', `${name}Role`);
+type FunctionName = 'Api' | 'Worker' | 'DeadLetter' | 'BatchWorker' | 'BatchDeadLetter';
+const functionId = (name: FunctionName): string => logicalId('AWS::Lambda::Function', `${name}Function`);
+const roleId = (name: FunctionName | 'EdgeAuth'): string => logicalId('AWS::IAM::Role', `${name}Role`);
 
 /** Every statement granted to a role, from the policies attached to it. */
 function statementsOf(role: string): Statement[] {
@@ -71,8 +72,8 @@ beforeAll(() => {
 afterAll(removeScratchDirs);
 
 describe('functions', () => {
-  it('runs three Node 24 arm64 scoring functions with the handlers the local server runs, traced by X-Ray', () => {
-    for (const name of ['Api', 'Worker', 'DeadLetter'] as const) {
+  it('runs five Node 24 arm64 scoring functions with the handlers the local server runs, traced by X-Ray', () => {
+    for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'BatchDeadLetter'] as const) {
       expect(template.toJSON().Resources[functionId(name)].Properties).toMatchObject({
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
@@ -85,10 +86,11 @@ describe('functions', () => {
   it('reserves concurrency for every function, so no flood can take the account pool (or starve the workers)', () => {
     const reserved = (name: string) =>
       template.toJSON().Resources[logicalId('AWS::Lambda::Function', name)].Properties.ReservedConcurrentExecutions;
-    // cdk.json: API 200 = 20 rps x 10 s job wait; worker 10 = its event source maximum; authorizer 20.
-    expect([reserved('ApiFunction'), reserved('WorkerFunction'), reserved('DeadLetterFunction'), reserved('EdgeAuthFunction')]).toEqual([
-      200, 10, 2, 20,
-    ]);
+    // cdk.json: API 200 = 20 rps x 10 s job wait; worker 10 = its event source maximum; authorizer 20; each dead-letter
+    // consumer 2 = its event source maximum; the batch worker its event source maximum (10).
+    expect(
+      ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'BatchDeadLetter', 'EdgeAuth'].map((name) => reserved(`${name}Function`)),
+    ).toEqual([200, 10, 2, 10, 2, 20]);
   });
 
   it('has the outputs the deploy guide lists, and no others', () => {
@@ -174,9 +176,9 @@ describe('functions', () => {
   });
 
   it('keeps each function in its own log group with retention', () => {
-    template.resourceCountIs('AWS::Logs::LogGroup', 6);
+    template.resourceCountIs('AWS::Logs::LogGroup', 7);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
-    for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker'] as const) {
+    for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'BatchDeadLetter'] as const) {
       expect(template.toJSON().Resources[functionId(name)].Properties.LoggingConfig).toEqual({
         LogGroup: { Ref: logicalId('AWS::Logs::LogGroup', `${name}Logs`) },
       });
@@ -228,13 +230,13 @@ describe('queues and event sources', () => {
     });
   });
 
-  it("feeds the batch worker from its task queue (one task per invocation) and from that queue's DLQ, with partial failures", () => {
-    for (const [queue, batchSize, concurrency] of [
-      ['BatchTasksQueue', 1, 10],
-      ['BatchTasksDeadLetterQueue', 10, 2],
+  it("feeds the batch worker from its task queue (one task per invocation) and the batch dead-letter consumer from that queue's DLQ, with partial failures", () => {
+    for (const [fn, queue, batchSize, concurrency] of [
+      ['BatchWorker', 'BatchTasksQueue', 1, 10],
+      ['BatchDeadLetter', 'BatchTasksDeadLetterQueue', 10, 2],
     ] as const) {
       template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-        FunctionName: { Ref: functionId('BatchWorker') },
+        FunctionName: { Ref: functionId(fn) },
         EventSourceArn: { 'Fn::GetAtt': [logicalId('AWS::SQS::Queue', queue), 'Arn'] },
         BatchSize: batchSize,
         ScalingConfig: { MaximumConcurrency: concurrency },
@@ -247,6 +249,9 @@ describe('queues and event sources', () => {
       MessageRetentionPeriod: 86_400,
       SqsManagedSseEnabled: true,
     });
+    // The batch DLQ's recovery may finish a task's lines: it gets the batch worker's timeout and memory.
+    for (const fn of ['BatchWorker', 'BatchDeadLetter'] as const)
+      expect(template.toJSON().Resources[functionId(fn)].Properties, fn).toMatchObject({ Timeout: 900, MemorySize: 3008 });
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('BatchWorker'), 'Arn'] } })],
@@ -334,15 +339,16 @@ describe('least-privilege IAM', () => {
     const lambdaRoles = resources('AWS::IAM::Role').filter(([, role]) =>
       JSON.stringify(role.Properties['AssumeRolePolicyDocument']).includes('lambda.amazonaws.com'),
     );
-    expect(lambdaRoles).toHaveLength(5);
+    expect(lambdaRoles).toHaveLength(6);
     for (const [, role] of lambdaRoles) {
       expect(role.Properties['ManagedPolicyArns']).toBeUndefined();
       expect(role.Properties['AssumeRolePolicyDocument']).toMatchObject({
         Statement: [{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' } }],
       });
     }
-    const roleRefs = ['Api', 'Worker', 'DeadLetter'].map((n) => template.toJSON().Resources[functionId(n as 'Api')].Properties.Role);
-    expect(new Set(roleRefs.map((r) => JSON.stringify(r))).size).toBe(3);
+    const names = ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'BatchDeadLetter'] as const;
+    const roleRefs = names.map((n) => template.toJSON().Resources[functionId(n)].Properties.Role);
+    expect(new Set(roleRefs.map((r) => JSON.stringify(r))).size).toBe(names.length);
   });
 
   it("grants no wildcard resource (but X-Ray's, which has no resource ARNs) and no wildcard action anywhere", () => {
@@ -464,27 +470,56 @@ describe('least-privilege IAM', () => {
     });
   });
 
-  it('batch worker: batch items, the key quota ledger, its task queue (send and consume) and DLQ, the files bucket; no job, key or rate items', () => {
-    const batchWorker = roleId('BatchWorker');
-    expect(tableGrants(batchWorker)).toEqual({
-      'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-      BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-      // Result lines charged to the key's stored bytes as they are kept (their holds found by prefix at the end); the
-      // running batch given back at its end.
-      'QUOTA#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
-    });
-    const queues = [logicalId('AWS::SQS::Queue', 'BatchTasksQueue'), logicalId('AWS::SQS::Queue', 'BatchTasksDeadLetterQueue')];
-    const sqsStatements = statementsOf(batchWorker).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
-    expect(sqsStatements.every((s) => queues.some((q) => refersTo(s, q)))).toBe(true);
+  it('batch worker and batch dead-letter consumer: batch items, the key quota ledger, sending batch tasks, each its own queue, the files bucket; no job, key or rate items', () => {
     const bucket = logicalId('AWS::S3::Bucket', 'FilesBucket');
-    const s3Statements = statementsOf(batchWorker).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
-    expect(s3Statements.length).toBeGreaterThan(0);
-    expect(s3Statements.every((s) => refersTo(s, bucket))).toBe(true);
+    const taskQueue = logicalId('AWS::SQS::Queue', 'BatchTasksQueue');
+    const sqsActions = (role: string, queue: string) =>
+      [
+        ...new Set(
+          statementsOf(role)
+            .filter((s) => refersTo(s, queue))
+            .flatMap(actionsOf),
+        ),
+      ]
+        .filter((a) => a.startsWith('sqs:'))
+        .sort();
+    const consume = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+    for (const [fn, consumed, write] of [
+      ['BatchWorker', 'BatchTasksQueue', true],
+      ['BatchDeadLetter', 'BatchTasksDeadLetterQueue', false],
+    ] as const) {
+      const role = roleId(fn);
+      expect(tableGrants(role), fn).toEqual({
+        'BATCH#*': ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        BATCHES_ACTIVE: ['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+        // Result lines charged to the key's stored bytes as they are kept (their holds found by prefix at the end); the
+        // running batch given back at its end.
+        'QUOTA#*': ['DeleteItem', 'GetItem', 'PutItem', 'Query', 'UpdateItem'],
+      });
+      // Both send tasks (chunks, finalizes) on the task queue; each consumes only its own queue.
+      const queue = logicalId('AWS::SQS::Queue', consumed);
+      const sqsStatements = statementsOf(role).filter((s) => actionsOf(s).some((a) => a.startsWith('sqs:')));
+      expect(
+        sqsStatements.every((s) => refersTo(s, taskQueue) || refersTo(s, queue)),
+        fn,
+      ).toBe(true);
+      expect(sqsActions(role, taskQueue), fn).toEqual(fn === 'BatchWorker' ? [...consume, 'sqs:SendMessage'].sort() : ['sqs:SendMessage']);
+      if (fn === 'BatchDeadLetter') expect(sqsActions(role, queue), fn).toEqual(consume);
+      const s3Statements = statementsOf(role).filter((s) => actionsOf(s).some((a) => a.startsWith('s3:')));
+      expect(s3Statements.length, fn).toBeGreaterThan(0);
+      expect(
+        s3Statements.every((s) => refersTo(s, bucket)),
+        fn,
+      ).toBe(true);
+      // The dead-letter recovery reads a line's input (and its corpus); only the worker writes output files and sweeps.
+      expect(allActions(role).includes('s3:PutObject'), fn).toBe(write);
+      expect(allActions(role).includes('s3:DeleteObject'), fn).toBe(write);
+    }
   });
 
   it('scopes every table statement to this table by dynamodb:LeadingKeys; nothing reaches the key list partition', () => {
     const table = logicalId('AWS::DynamoDB::Table', 'JobsTable');
-    for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'EdgeAuth'] as const) {
+    for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'BatchDeadLetter', 'EdgeAuth'] as const) {
       const statements = statementsOf(roleId(name)).filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
       expect(statements.length, name).toBeGreaterThan(0);
       for (const statement of statements) {
@@ -637,7 +672,7 @@ describe('operations', () => {
   it('alarms on errors and throttles of every function', () => {
     for (const metric of ['Errors', 'Throttles']) {
       const watched = alarmOn(metric, 'AWS/Lambda').map(([, a]) => JSON.stringify(a.Properties['Dimensions']));
-      for (const name of ['Api', 'Worker', 'DeadLetter', 'EdgeAuth'] as const) {
+      for (const name of ['Api', 'Worker', 'DeadLetter', 'BatchWorker', 'BatchDeadLetter', 'EdgeAuth'] as const) {
         expect(
           watched.some((d) => d.includes(logicalId('AWS::Lambda::Function', `${name}Function`))),
           `${metric} ${name}`,
@@ -670,7 +705,7 @@ describe('operations', () => {
 
   it('sends every alarm and its recovery to the KMS-encrypted alarm topic and draws a dashboard', () => {
     const topic = logicalId('AWS::SNS::Topic', 'MonitoringAlarmTopic');
-    template.resourceCountIs('AWS::CloudWatch::Alarm', 17);
+    template.resourceCountIs('AWS::CloudWatch::Alarm', 19);
     template.allResourcesProperties('AWS::CloudWatch::Alarm', {
       AlarmActions: [{ Ref: topic }],
       OKActions: [{ Ref: topic }],
@@ -832,7 +867,7 @@ describe('context overrides', () => {
     });
     t.hasResourceProperties('AWS::Lambda::Alias', { Name: 'live', ProvisionedConcurrencyConfig: { ProvisionedConcurrentExecutions: 3 } });
     t.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
-    t.resourceCountIs('AWS::Lambda::Function', 4);
+    t.resourceCountIs('AWS::Lambda::Function', 5);
     t.allResourcesProperties('AWS::CodeDeploy::DeploymentGroup', {
       DeploymentConfigName: 'CodeDeployDefault.LambdaLinear10PercentEvery1Minute',
     });

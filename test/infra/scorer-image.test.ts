@@ -29,8 +29,11 @@ const context = {
 };
 const ENTRIES = {
   Api: 'functions/api/handler.ts',
-  Worker: 'functions/workers/score-chunk.ts',
-  DeadLetter: 'functions/workers/chunk-dead-letter.ts',
+  Worker: 'functions/workers/task-worker.ts',
+  DeadLetter: 'functions/workers/dead-letter.ts',
+  // Each queue pair's functions run the same two handler files.
+  BatchWorker: 'functions/workers/task-worker.ts',
+  BatchDeadLetter: 'functions/workers/dead-letter.ts',
 } as const;
 const SCORERS = Object.keys(ENTRIES) as (keyof typeof ENTRIES)[];
 type Props = Record<string, unknown>;
@@ -63,7 +66,13 @@ beforeAll(() => {
   zip = synthRerankStack({ bundle: false, context: { ...context, 'rerank:packaging': 'zip' } });
   const all = functionAssets(image.outdir, image.templateJson);
   const find = (name: string): FunctionAsset => all.find((a) => a.logicalId.startsWith(`${name}Function`))!;
-  assets = { Api: find('Api'), Worker: find('Worker'), DeadLetter: find('DeadLetter') };
+  assets = {
+    Api: find('Api'),
+    Worker: find('Worker'),
+    DeadLetter: find('DeadLetter'),
+    BatchWorker: find('BatchWorker'),
+    BatchDeadLetter: find('BatchDeadLetter'),
+  };
 }, 180_000);
 
 afterAll(removeScratchDirs);

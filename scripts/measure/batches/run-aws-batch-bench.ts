@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import type { SQSBatchResponse } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { S3FileStore } from '../../../shared/adapters/s3/s3-file-store.js';
 import { startSqsPoller } from '../../emulators/sqs-poller.js';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
@@ -57,7 +57,8 @@ Object.assign(process.env, stack.env, {
 const calls: AwsCall[] = [];
 onAwsCall((call) => calls.push(call));
 const { handler: api } = await import('../../../functions/api/handler.js');
-const { handler: batchWorker } = await import('../../../functions/workers/batch-worker.js');
+const { handler: taskWorker } = await import('../../../functions/workers/task-worker.js');
+const { handler: deadLetter } = await import('../../../functions/workers/dead-letter.js');
 const call = async (method: string, path: string, json?: unknown) => {
   const result = await api(apiGatewayEvent({ method, path, json, headers: { authorization: `Bearer ${KEY}` } }), localLambdaContext());
   return JSON.parse(result.body ?? 'null') as Record<string, unknown>;
@@ -72,16 +73,14 @@ const input = await writer.close();
 // Warm the worker's model and runtime outside the measured window, as a warm Lambda container would be.
 await call('GET', '/v1/models');
 calls.length = 0;
-const pollers = [stack.batchQueueUrl, stack.batchDlqUrl].map((queueUrl) =>
-  startSqsPoller({
-    client: stack.sqs,
-    queueUrl,
-    batchSize: 1,
-    waitTimeSeconds: 1,
-    concurrency: WORKERS,
-    retryDelaySeconds: 1,
-    handler: async (event) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse,
-  }),
+const pollers = [
+  {
+    queueUrl: stack.batchQueueUrl,
+    handler: async (event: SQSEvent) => (await taskWorker(event, localLambdaContext())) as SQSBatchResponse,
+  },
+  { queueUrl: stack.batchDlqUrl, handler: (event: SQSEvent) => deadLetter(event, localLambdaContext()) },
+].map(({ queueUrl, handler }) =>
+  startSqsPoller({ client: stack.sqs, queueUrl, batchSize: 1, waitTimeSeconds: 1, concurrency: WORKERS, retryDelaySeconds: 1, handler }),
 );
 const started = performance.now();
 const created = await call('POST', '/v1/batches', { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' });

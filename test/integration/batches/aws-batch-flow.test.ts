@@ -72,12 +72,13 @@ beforeAll(async () => {
   // Imported after the environment points at the emulators: the runtime reads its configuration once.
   const { handler: apiHandler } = await import('../../../functions/api/handler.js');
   api = asLambda('api', apiHandler);
-  const { handler: batchWorker } = await import('../../../functions/workers/batch-worker.js');
+  const { handler: taskWorker } = await import('../../../functions/workers/task-worker.js');
+  const { handler: deadLetter } = await import('../../../functions/workers/dead-letter.js');
   files = new S3FileStore(stack.s3, stack.filesBucket);
-  // The consumers stand for the event source mappings, which poll with the batch worker's role.
-  const worker = async (event: SQSEvent) => (await batchWorker(event, localLambdaContext())) as SQSBatchResponse;
-  for (const queueUrl of [stack.batchQueueUrl, stack.batchDlqUrl])
-    flow.consume('batchWorker', queueUrl, worker, { batchSize: 10, concurrency: 3 });
+  // The consumers stand for the event source mappings, which poll with their function's role.
+  const worker = async (event: SQSEvent) => (await taskWorker(event, localLambdaContext())) as SQSBatchResponse;
+  flow.consume('batchWorker', stack.batchQueueUrl, worker, { batchSize: 10, concurrency: 3 });
+  flow.consume('batchDeadLetter', stack.batchDlqUrl, (event) => deadLetter(event, localLambdaContext()), { batchSize: 10, concurrency: 3 });
 });
 
 afterAll(async () => {

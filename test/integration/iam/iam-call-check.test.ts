@@ -33,6 +33,7 @@ let key: string;
 let api: (event: APIGatewayProxyEventV2, context: ReturnType<typeof localLambdaContext>) => Promise<APIGatewayProxyStructuredResultV2>;
 let authorizer: (event: APIGatewayRequestAuthorizerEventV2) => Promise<{ isAuthorized: boolean }>;
 let batchWorker: (event: SQSEvent | ScheduledEvent, context: Context) => Promise<unknown>;
+let batchDeadLetter: (event: SQSEvent, context: Context) => Promise<unknown>;
 let flowCalls: readonly RecordedCall[];
 
 function multipartFile(name: string, content: string): { body: string; contentType: string } {
@@ -82,8 +83,10 @@ beforeAll(async () => {
   key = (await new DynamoDbApiKeyStore(stack.tableName, stack.dynamodb).create('iam-check')).key;
   const { handler: apiHandler } = await import('../../../functions/api/handler.js');
   const { handler: authorizerHandler } = await import('../../../functions/authorizer/handler.js');
-  const { handler: batchWorkerHandler } = await import('../../../functions/workers/batch-worker.js');
-  batchWorker = asLambda('batchWorker', batchWorkerHandler as (event: SQSEvent | ScheduledEvent, context: Context) => Promise<unknown>);
+  const { handler: taskWorkerHandler } = await import('../../../functions/workers/task-worker.js');
+  const { handler: deadLetterHandler } = await import('../../../functions/workers/dead-letter.js');
+  batchWorker = asLambda('batchWorker', taskWorkerHandler as (event: SQSEvent | ScheduledEvent, context: Context) => Promise<unknown>);
+  batchDeadLetter = asLambda('batchDeadLetter', deadLetterHandler);
   api = asLambda('api', apiHandler);
   authorizer = asLambda('authorizer', authorizerHandler);
 
@@ -95,7 +98,7 @@ beforeAll(async () => {
   const id = String(created.body['id']);
   expect((await call('GET', '/v1/files?limit=1')).body['data']).toEqual([expect.objectContaining({ id })]);
   expect((await call('GET', `/v1/files/${id}/content`)).status).toBe(302);
-  // A batch whose plan task is dead-lettered (the batch worker's DLQ path), then the expiry schedule's run.
+  // A batch whose plan task is dead-lettered (the batch DLQ's consumer), then the expiry schedule's run.
   const batch = await call('POST', '/v1/batches', { json: { input_file_id: id, endpoint: '/v1/rerank', completion_window: '24h' } });
   expect(batch.status, JSON.stringify(batch.body)).toBe(200);
   const batchId = String(batch.body['id']);
@@ -107,10 +110,10 @@ beforeAll(async () => {
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
-    eventSourceARN: stack.env['RERANK_BATCH_DLQ_ARN'],
+    eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:batch-dlq',
     awsRegion: 'us-east-1',
   };
-  expect(await batchWorker({ Records: [record] } as unknown as SQSEvent, localLambdaContext())).toEqual({ batchItemFailures: [] });
+  expect(await batchDeadLetter({ Records: [record] } as unknown as SQSEvent, localLambdaContext())).toEqual({ batchItemFailures: [] });
   expect((await call('GET', `/v1/batches/${batchId}`)).body['status']).toBe('failed');
   expect((await call('GET', '/v1/batches')).status).toBe(200);
   expect((await call('DELETE', `/v1/files/${id}`)).body).toMatchObject({ deleted: true });
@@ -125,7 +128,7 @@ afterAll(async () => {
 });
 
 describe('the IAM check of recorded AWS calls against the synthesized template', () => {
-  it('allows every call the API, the batch worker and the authorizer made, and covers the file, key, batch and dead-letter calls', () => {
+  it('allows every call the API, the batch worker, the batch dead-letter consumer and the authorizer made, and covers the file, key, batch and dead-letter calls', () => {
     const report = appendCoverage(checkCalls(flowCalls, synthesizedTemplate(), stack.env));
     expect(report.denials).toEqual([]);
     expect(report.coverage).toEqual(
@@ -138,8 +141,10 @@ describe('the IAM check of recorded AWS calls against the synthesized template',
         'api dynamodb:Query',
         'authorizer dynamodb:GetItem',
         'batchWorker dynamodb:Query',
-        'batchWorker dynamodb:PutItem',
-        'batchWorker dynamodb:DeleteItem',
+        'batchDeadLetter dynamodb:GetItem',
+        'batchDeadLetter dynamodb:UpdateItem',
+        'batchDeadLetter dynamodb:PutItem',
+        'batchDeadLetter dynamodb:DeleteItem',
         'batchWorker s3:GetObject',
         'batchWorker s3:ListBucket',
         'batchWorker s3:DeleteObject',

@@ -91,7 +91,7 @@ beforeAll(async () => {
   // Imported after the environment points at the emulators: the runtime reads configuration once.
   const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   runtime = await serviceRuntime();
-  ({ handler: deadLetterHandler } = await import('../../../functions/workers/chunk-dead-letter.js'));
+  ({ handler: deadLetterHandler } = await import('../../../functions/workers/dead-letter.js'));
   recordHandler = (record) => runJobTask(decodeJobTask(record.body), runtime);
   startWorkers(4);
 });

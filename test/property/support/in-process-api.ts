@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { handler as deadLetterHandler } from '../../../functions/workers/chunk-dead-letter.js';
-import { handler as scoreChunkHandler } from '../../../functions/workers/score-chunk.js';
+import type { SQSBatchResponse } from 'aws-lambda';
+import { handler as deadLetterHandler } from '../../../functions/workers/dead-letter.js';
+import { handler as taskWorker } from '../../../functions/workers/task-worker.js';
 import { FIXTURE_MODEL_SPEC, loadServiceConfig } from '../../../shared/config/service-config.js';
 import type { ApiApp } from '../../../shared/http/api-app.js';
 import { createApiApp } from '../../../shared/http/create-api-app.js';
@@ -60,8 +61,8 @@ async function build(): Promise<InProcessApi> {
   });
   const runtime = await serviceRuntime();
   runtime.localChunkQueue?.attach(
-    async (event) => scoreChunkHandler(event, localLambdaContext('rerank-score-chunk-property')),
-    async (event) => deadLetterHandler(event, localLambdaContext('rerank-chunk-dead-letter-property')),
+    async (event) => (await taskWorker(event, localLambdaContext('rerank-task-worker-property'))) as SQSBatchResponse,
+    async (event) => deadLetterHandler(event, localLambdaContext('rerank-dead-letter-property')),
   );
   // Its jobs never finish, so a dialect endpoint planning a queued job (257 documents) would hold the
   // property for the whole default wait (20 s per case): a short wait still takes the 504 path.

@@ -4,7 +4,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 
 /** The Lambda functions of the stack whose calls the IAM check attributes (template-roles.ts finds each one's role). */
-export type LambdaName = 'api' | 'worker' | 'deadLetter' | 'batchWorker' | 'authorizer';
+export type LambdaName = 'api' | 'worker' | 'deadLetter' | 'batchWorker' | 'batchDeadLetter' | 'authorizer';
 
 export type AwsService = 's3' | 'dynamodb' | 'sqs';
 

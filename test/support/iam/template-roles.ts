@@ -11,6 +11,7 @@ const LAMBDA_CONSTRUCT_IDS: Readonly<Record<LambdaName, string>> = {
   worker: 'WorkerFunction',
   deadLetter: 'DeadLetterFunction',
   batchWorker: 'BatchWorkerFunction',
+  batchDeadLetter: 'BatchDeadLetterFunction',
   authorizer: 'EdgeAuthFunction',
 };
 

@@ -77,7 +77,7 @@ describe('imports', () => {
       }
       return seen;
     };
-    for (const entry of ['functions/authorizer/handler.ts', 'functions/workers/chunk-dead-letter.ts']) {
+    for (const entry of ['functions/authorizer/handler.ts', 'functions/workers/dead-letter.ts']) {
       const files = [...reachable(entry)];
       expect(files.length).toBeGreaterThan(3);
       expect(files.filter((f) => f.startsWith(normalize('shared/scoring/')) || f.endsWith('service-runtime.ts'))).toStrictEqual([]);

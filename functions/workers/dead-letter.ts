@@ -8,8 +8,11 @@ import { deadLetterEngineTask } from '../../shared/runtime/engine-dead-letter.js
 import { tracingMiddleware } from '../../shared/observability/tracer.js';
 import { publishRecordedMetrics } from '../../shared/observability/publish-recorded-metrics.js';
 
-/** Consumes the chunk dead-letter queue with the engine's one dead-letter path; a record that failed is reported for redelivery (ReportBatchItemFailures). */
-async function failDeadLetteredJobs(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+/**
+ * Consumes a dead-letter queue with the engine's one dead-letter recovery (engine/run-task.ts: a job failed or finished,
+ * a batch line, or a batch, ended); a record that failed is reported for redelivery (ReportBatchItemFailures).
+ */
+async function endDeadLetteredWork(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   // One processor per invocation: it holds the batch's failures, and local runs invoke concurrently.
   const processor = new BatchProcessor(EventType.SQS);
   return processPartialResponse(event, (record: SQSRecord) => deadLetterEngineTask(record.body, record.messageId), processor, {
@@ -19,8 +22,8 @@ async function failDeadLetteredJobs(event: SQSEvent, context: Context): Promise<
   });
 }
 
-// The merge a recorded chunk may trigger records the job's metrics; they are flushed when recorded.
-export const handler = middy(failDeadLetteredJobs)
+// The finish a recorded chunk may trigger records the job's metrics; they are flushed when recorded.
+export const handler = middy(endDeadLetteredWork)
   .use(tracingMiddleware)
   .use(injectLambdaContext(logger))
   .use(publishRecordedMetrics(metrics));
