@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RerankError } from '../core/rerank-error.js';
+import { CutsTally, type TokenCuts } from '../core/request-controls.js';
 import { scoredText, type RerankDocument } from '../core/rerank-request.js';
 import type { AdmittedLine } from './admit-batch-line.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
@@ -47,13 +48,15 @@ async function fuseCorpus(
   plan: BatchRequestPlan,
   model: string,
   selection: TopNSelection,
-): Promise<{ tokens: number; seen: number }> {
+): Promise<{ tokens: number; seen: number; cuts: TokenCuts | undefined }> {
   const fusion = deps.setFusionFor?.(model);
   if (!fusion) throw new CannotFuseHereError(model, 'a corpus');
   let ranges: [ComponentRange, ComponentRange] = [EMPTY_RANGE, EMPTY_RANGE];
   let tokens = 0;
   let seen = 0;
+  const cuts = new CutsTally();
   for await (const chunk of deps.store.readChunkScores(batchId, plan.line, plan.chunkCount)) {
+    cuts.add(chunk.cuts);
     chunk.scores.forEach((raw, i) => {
       const [m, l] = fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN);
       ranges = [fusion.widen(ranges[0], m), fusion.widen(ranges[1], l)];
@@ -66,7 +69,7 @@ async function fuseCorpus(
       selection.offer(chunk.offset + i, fusion.fuse(fusion.components(raw, chunk.lexical?.[i] ?? Number.NaN), ranges)),
     );
   }
-  return { tokens, seen };
+  return { tokens, seen, cuts: cuts.cuts };
 }
 
 const EMPTY_RANGE: ComponentRange = { min: Infinity, max: -Infinity };
@@ -94,9 +97,9 @@ export async function buildRequestResult(
       activation: job.activation,
       threshold: request.threshold,
     });
-    const { tokens, seen } = await fuseCorpus(deps, batchId, plan, job.model, selection);
+    const { tokens, seen, cuts } = await fuseCorpus(deps, batchId, plan, job.model, selection);
     if (seen !== total) throw new RerankError('internal', `request on line ${plan.line}: ${seen} scores for ${total} documents`);
-    selected = { ...selection.selected(), tokens };
+    selected = { ...selection.selected(), tokens, ...(cuts ? { cuts } : {}) };
   } else {
     const fuser = job.fusion ? deps.fuserFor?.(job.model) : undefined;
     if (job.fusion && !fuser) throw new CannotFuseHereError(job.model);
@@ -120,6 +123,9 @@ export async function buildRequestResult(
     ranked,
     totalTokens: selected.tokens,
     wallMs: 0,
+    // Reported in the line's body where its dialect has a place (Cohere's meta.warnings); a line has no headers.
+    cuts: selected.cuts,
+    unusedControls: job.unusedControls,
     ...(documentOf ? { documentOf } : {}),
   });
   const body = dialect.formatOutcome(outcome, { requestId, now: nowSeconds(deps) }, request).body;

@@ -3,6 +3,8 @@ import { paramOf, type RequestParamNames } from './validate-request.js';
 import { scoredText, type RerankRequest, type ScoreActivation } from './rerank-request.js';
 import { resolveActivation } from './score-activation.js';
 import { isChunkable, isSplittableScorer, type Scorer } from './scorer.js';
+import { controlsOf } from './control-options.js';
+import { unusedControls, type RequestControl } from './request-controls.js';
 
 export interface SyncLimits {
   readonly syncMaxDocuments: number;
@@ -41,6 +43,8 @@ export interface JobPlan {
   readonly batchSize: number;
   /** Chunks are scored by `chunkModel`; the merge fuses with the lexical part over all candidates. */
   readonly fusion?: { readonly chunkModel: string };
+  /** Controls the request sent that the model has no use for: reported by its answer (job or batch line), as sync does. */
+  readonly unusedControls?: readonly RequestControl[];
 }
 
 export type RequestPlan =
@@ -153,10 +157,12 @@ function overBudget(scorer: Scorer, request: RerankRequest, limits: PlanLimits):
 }
 
 function jobPlan(request: RerankRequest, scorer: Scorer, limits: PlanLimits): JobPlan {
+  const unused = unusedControls(request, controlsOf(scorer));
   return {
     model: scorer.id,
     activation: resolveActivation(request.activation, scorer),
     batchSize: request.batchSize ?? limits.defaultBatchSize,
     ...(isSplittableScorer(scorer) ? { fusion: { chunkModel: scorer.model.id } } : {}),
+    ...(unused.length > 0 ? { unusedControls: unused } : {}),
   };
 }

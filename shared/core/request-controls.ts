@@ -52,22 +52,52 @@ export function keepTokens<T>(items: readonly T[], max: number | undefined, side
   return side === 'left' ? items.slice(items.length - max) : items.slice(0, max);
 }
 
-/** What a scorer cut: the query's kept token count when it was cut, and `[index, kept tokens]` of each cut document. */
+/**
+ * What a scorer cut: the query's kept token count when it was cut, and `[index, kept tokens]` of each cut document;
+ * `more`: cut documents past those listed (a stored report lists at most MAX_STORED_CUTS).
+ */
 export interface TokenCuts {
   readonly query?: number;
   readonly documents: readonly (readonly [number, number])[];
+  readonly more?: number;
 }
 
-/** The cuts of chunks scored apart, as one request's (document indices offset to the request's). */
-export function mergeCuts(parts: readonly { readonly cuts?: TokenCuts | undefined; readonly offset: number }[]): TokenCuts | undefined {
-  let query: number | undefined;
-  const documents: [number, number][] = [];
-  for (const part of parts) {
-    if (!part.cuts) continue;
-    query = part.cuts.query ?? query;
-    for (const [index, kept] of part.cuts.documents) documents.push([index + part.offset, kept]);
+/**
+ * Cut documents a job's or a batch line's report keeps listed (in the ledger per chunk, in the stored result): the rest
+ * are counted, so what is stored stays bounded whatever the candidate count (a corpus line: a million documents).
+ */
+export const MAX_STORED_CUTS = 1_000;
+
+/**
+ * The cuts of a request's chunks, added in chunk order (document indices offset to the request's): the first
+ * MAX_STORED_CUTS cut documents listed, in index order, the rest counted. Once one is counted, every later one is, so
+ * what is listed is always the request's first cuts.
+ */
+export class CutsTally {
+  #query: number | undefined;
+  readonly #documents: [number, number][] = [];
+  #more = 0;
+
+  add(cuts: TokenCuts | undefined, offset = 0): this {
+    if (!cuts) return this;
+    this.#query = cuts.query ?? this.#query;
+    for (const [index, kept] of cuts.documents) {
+      if (this.#more === 0 && this.#documents.length < MAX_STORED_CUTS) this.#documents.push([index + offset, kept]);
+      else this.#more += 1;
+    }
+    this.#more += cuts.more ?? 0;
+    return this;
   }
-  return query === undefined && documents.length === 0 ? undefined : { ...(query === undefined ? {} : { query }), documents };
+
+  /** What was added, or undefined when nothing was cut. */
+  get cuts(): TokenCuts | undefined {
+    if (this.#query === undefined && this.#documents.length === 0 && this.#more === 0) return undefined;
+    return {
+      ...(this.#query === undefined ? {} : { query: this.#query }),
+      documents: [...this.#documents],
+      ...(this.#more > 0 ? { more: this.#more } : {}),
+    };
+  }
 }
 
 /** Documents a header names at most: a header is not a body (proxies refuse ones past 8-16 KB); the rest are counted. */
@@ -78,9 +108,9 @@ const MAX_LISTED = 100;
  * then `+N more`; absent when nothing was cut.
  */
 export function truncatedHeader(cuts: TokenCuts | undefined): string | undefined {
-  if (!cuts || (cuts.query === undefined && cuts.documents.length === 0)) return undefined;
+  if (!cuts || (cuts.query === undefined && cuts.documents.length === 0 && !cuts.more)) return undefined;
   const listed = cuts.documents.slice(0, MAX_LISTED).map(([index, kept]) => `${index}=${kept}`);
-  const more = cuts.documents.length - listed.length;
+  const more = cuts.documents.length - listed.length + (cuts.more ?? 0);
   return [...(cuts.query === undefined ? [] : [`query=${cuts.query}`]), ...listed, ...(more > 0 ? [`+${more} more`] : [])].join(', ');
 }
 
@@ -90,5 +120,6 @@ export function truncationWarnings(cuts: TokenCuts | undefined): string[] {
   return [
     ...(cuts.query === undefined ? [] : [`query truncated to ${cuts.query} tokens`]),
     ...cuts.documents.map(([index, kept]) => `document ${index} truncated to ${kept} tokens`),
+    ...(cuts.more ? [`${cuts.more} more documents truncated`] : []),
   ];
 }

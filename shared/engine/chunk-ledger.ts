@@ -7,8 +7,12 @@ export interface ChunkScores {
   readonly tokens: number;
 }
 
+import type { TokenCuts } from '../core/request-controls.js';
+
 /** One chunk's raw scores, in chunk order; a batch line fused over a corpus also keeps its lexical part per document. */
 export interface LedgerChunkScores extends ChunkScores {
+  /** What the model cut in this chunk, document indices the request's (at most MAX_STORED_CUTS listed); absent: nothing. */
+  readonly cuts?: TokenCuts;
   readonly lexical?: readonly number[];
   /**
    * A pruned chunk (pruneChunkScores): `scores[i]` is the score of the chunk's document at position `positions[i]`

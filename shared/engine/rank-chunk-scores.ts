@@ -1,5 +1,6 @@
 import { normalizeResults } from '../core/normalize-results.js';
 import { RerankError } from '../core/rerank-error.js';
+import { CutsTally, type TokenCuts } from '../core/request-controls.js';
 import type { RankedResult } from '../core/rerank-outcome.js';
 import type { RerankDocument, ScoreActivation } from '../core/rerank-request.js';
 import { TopNSelection } from './top-n-selection.js';
@@ -46,6 +47,8 @@ export interface SelectedScores {
   /** Their raw scores, in the same order. */
   readonly rawScores: readonly number[];
   readonly tokens: number;
+  /** What the model cut over every chunk (bounded: CutsTally); absent when nothing was. */
+  readonly cuts?: TokenCuts;
 }
 
 /**
@@ -67,7 +70,9 @@ export async function selectTopScores(ledger: ChunkLedger, request: LedgerReques
   const modelScores = options.fuse ? new Array<number>(total).fill(Number.NaN) : undefined;
   let tokens = 0;
   let seen = 0;
+  const cuts = new CutsTally();
   for await (const chunk of ledger.readChunkScores(request.owner, request.line, request.chunkCount)) {
+    cuts.add(chunk.cuts);
     const count = chunk.count ?? chunk.scores.length;
     if (chunk.offset < 0 || chunk.offset + count > total) {
       throw new IncompleteRequestError(
@@ -88,7 +93,8 @@ export async function selectTopScores(ledger: ChunkLedger, request: LedgerReques
   }
   if (seen !== total) throw new IncompleteRequestError(`${seen} scores recorded for ${total} documents`);
   if (modelScores && options.fuse) (await options.fuse(modelScores)).forEach((score, index) => offer(index, score));
-  return { ...selection.selected(), tokens };
+  const cut = cuts.cuts;
+  return { ...selection.selected(), tokens, ...(cut ? { cuts: cut } : {}) };
 }
 
 /**

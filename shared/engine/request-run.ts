@@ -1,4 +1,5 @@
 import { RerankError } from '../core/rerank-error.js';
+import { CutsTally } from '../core/request-controls.js';
 import { UnknownModelError } from '../core/scorer-registry.js';
 import type { ScoreBatch, Scorer } from '../core/scorer.js';
 import { traced } from '../observability/tracer.js';
@@ -91,12 +92,15 @@ export async function recordScored<R extends RunRequest>(
   scored: ChunkScored,
 ): Promise<boolean> {
   const pruned = request.prune && !scored.lexical ? pruneChunkScores(scored.scores, request.prune) : undefined;
+  // What the model cut travels with the chunk's scores to the request's finish, which reports it (the sync path's cuts).
+  const cuts = new CutsTally().add(scored.cuts, chunk.offset).cuts;
   const scores = {
     chunkIndex: chunk.index,
     offset: chunk.offset,
     tokens: scored.tokens,
     ...(pruned ?? { scores: scored.scores }),
     ...(scored.lexical ? { lexical: scored.lexical } : {}),
+    ...(cuts ? { cuts } : {}),
   };
   const counted = await recordChunk(lane.chunks, request.ledger, scores);
   if (counted.complete) await lane.finish(request);

@@ -1,5 +1,6 @@
 import type { RankedResult, RerankOutcome } from '../core/rerank-outcome.js';
 import type { RerankDocument } from '../core/rerank-request.js';
+import type { RequestControl, TokenCuts } from '../core/request-controls.js';
 
 export interface StoredScores {
   readonly id: string;
@@ -17,6 +18,10 @@ export interface StoredScores {
   readonly scoringMs?: number;
   /** Scores before activation, in input order, for the metrics (as the sync path's rawScores). */
   readonly rawScores?: readonly number[];
+  /** What the model cut over the request's chunks (the ledger's, then the stored result's). */
+  readonly cuts?: TokenCuts | undefined;
+  /** Controls the request sent that its model has no use for (decided when it was planned). */
+  readonly unusedControls?: readonly RequestControl[] | undefined;
 }
 
 /**
@@ -35,5 +40,7 @@ export function outcomeFromStored(stored: StoredScores): RerankOutcome {
     usage: { totalTokens: stored.totalTokens, ...(stored.pairs === undefined ? {} : { pairs: stored.pairs }) },
     timings: { scoringMs: stored.scoringMs ?? stored.wallMs, totalMs: stored.wallMs },
     ...(stored.rawScores ? { rawScores: stored.rawScores } : {}),
+    ...(stored.cuts ? { cuts: stored.cuts } : {}),
+    ...(stored.unusedControls?.length ? { unusedControls: stored.unusedControls } : {}),
   };
 }

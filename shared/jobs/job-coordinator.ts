@@ -179,6 +179,7 @@ export class JobCoordinator {
       expiresAt: now + this.#deps.jobTtlSeconds,
       ...(submission.fusion ? { fusion: { query: request.query, chunkModel: submission.fusion.chunkModel } } : {}),
       ...(requestHash === undefined ? {} : { requestHash }),
+      ...(submission.unusedControls?.length ? { unusedControls: submission.unusedControls } : {}),
     };
     const keepDocuments = request.returnDocuments || spec.fusion !== undefined;
     return { spec, tasks, documents: keepDocuments ? request.documents : undefined, now };
@@ -264,6 +265,7 @@ export class JobCoordinator {
       model: job.model,
       ...stored,
       pairs: job.documentCount,
+      unusedControls: job.unusedControls,
       wallMs,
       scoringMs: 0,
       ...(documents ? { documentOf: (index: number) => documents[index] } : {}),

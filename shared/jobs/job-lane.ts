@@ -148,7 +148,8 @@ export class JobLane implements OwnerLane<JobRun> {
       onScore: (i, raw) => (rawScores[i] = raw),
     });
     const ranked = rankSelected(selected, options).map((r) => [r.index, r.score] as const);
-    return { result: { ranked, totalTokens: selected.tokens }, rawScores };
+    const cuts = selected.cuts ? { cuts: selected.cuts } : {};
+    return { result: { ranked, totalTokens: selected.tokens, ...cuts }, rawScores };
   }
 
   async failJob(jobId: string, reason: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ScoreActivation } from '../core/rerank-request.js';
+import type { RequestControl, TokenCuts } from '../core/request-controls.js';
 import type { DialectName } from '../dialects/dialect.js';
 
 export type { ChunkScores } from '../engine/chunk-ledger.js';
@@ -29,6 +30,8 @@ export interface JobSpec {
   readonly fusion?: { readonly query: string; readonly chunkModel: string };
   /** requestFingerprint of the submitted request, kept when it came with an Idempotency-Key: a retry must match it. */
   readonly requestHash?: string;
+  /** Controls the request sent that its model has no use for: its answer reports them, as a synchronous one does. */
+  readonly unusedControls?: readonly RequestControl[];
 }
 
 /** A job as its store keeps it: the spec and its lifecycle. Its chunks are counted in the ChunkLedger, not here. */
@@ -49,6 +52,8 @@ export interface JobRecord extends JobState {
 export interface StoredResult {
   readonly ranked: readonly (readonly [number, number])[];
   readonly totalTokens: number;
+  /** What the model cut over the job's chunks (at most MAX_STORED_CUTS documents listed); absent when nothing was. */
+  readonly cuts?: TokenCuts;
 }
 
 /**

@@ -47,6 +47,26 @@ export function describeChunkLedgerContract(name: string, makeLedger: () => Chun
       expect(await collect(ledger.readChunkScores(owner, 1, 1))).toEqual([pruned]);
     });
 
+    it("keeps what the model cut in a chunk with its scores (the request's report)", async () => {
+      const ledger = await makeLedger();
+      const owner = job();
+      const cut: BatchChunkScores = {
+        ...scores(0),
+        cuts: {
+          query: 12,
+          documents: [
+            [0, 512],
+            [1, 3],
+          ],
+          more: 7,
+        },
+      };
+      const bare: BatchChunkScores = { ...scores(1), cuts: { documents: [[2, 5]] } };
+      await ledger.putChunkScores(owner, 1, cut, 2);
+      await ledger.putChunkScores(owner, 1, bare, 2);
+      expect(await collect(ledger.readChunkScores(owner, 1, 2))).toEqual([cut, bare]);
+    });
+
     it('counts 20 concurrent distinct chunks exactly (the last one sees 20 of 20) and concurrent duplicates once', async () => {
       const ledger = await makeLedger();
       const owner = job();

@@ -72,6 +72,20 @@ export function describeJobStoreContract(name: string, makeStore: () => JobStore
       expect(await store.getResult(spec.id)).toEqual(result);
     });
 
+    it('keeps what the model cut with the result, and the unused controls with the job', async () => {
+      const store = await makeStore();
+      const spec = makeSpec({ chunkCount: 1, unusedControls: ['instruction', 'priority'] });
+      await store.create(spec, undefined, 100);
+      expect(await store.get(spec.id)).toMatchObject({ unusedControls: ['instruction', 'priority'] });
+      const result = {
+        ranked: [[0, 0.5]] as [number, number][],
+        totalTokens: 3,
+        cuts: { query: 4, documents: [[0, 2]] as [number, number][], more: 9 },
+      };
+      expect(await store.complete(spec.id, result, 102)).toBe(true);
+      expect(await store.getResult(spec.id)).toEqual(result);
+    });
+
     it('round-trips documents exactly, including sets larger than one item', async () => {
       const store = await makeStore();
       const documents: RerankDocument[] = Array.from({ length: 2000 }, (_, i) => ({

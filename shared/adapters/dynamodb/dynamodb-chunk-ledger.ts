@@ -3,6 +3,7 @@ import type { ChunkLedger, ChunkRecorded, LedgerChunkScores } from '../../engine
 import { forEachBounded } from '../../core/for-each-bounded.js';
 import { isConditionFailure } from './condition-failed.js';
 import { decodeFloat64s, encodeFloat64s } from './float64-codec.js';
+import { decodeCuts, encodeCuts } from './token-cuts-codec.js';
 import {
   BATCH_SHARDS,
   chunksOfCounter,
@@ -75,6 +76,8 @@ export class DynamoDbChunkLedger implements ChunkLedger {
       ...(scores.lexical ? { lexical: { B: encodeFloat64s(scores.lexical) } } : {}),
       // A pruned chunk: where its kept scores stand in the chunk, and how many documents it scored.
       ...(scores.positions ? { positions: { B: encodeFloat64s(scores.positions) }, scored: n(scores.count ?? scores.scores.length) } : {}),
+      // What the model cut in the chunk, for the request's report.
+      ...(scores.cuts ? { cuts: { B: encodeCuts(scores.cuts) } } : {}),
       [TTL]: lineItemTtl(this.#t),
     };
     await client.send(new PutItemCommand({ TableName: table, Item }));
@@ -113,6 +116,7 @@ export class DynamoDbChunkLedger implements ChunkLedger {
         scores: decodeFloat64s(item['scores']?.B ?? new Uint8Array()),
         ...(item['lexical']?.B ? { lexical: decodeFloat64s(item['lexical'].B) } : {}),
         ...(item['positions']?.B ? { positions: decodeFloat64s(item['positions'].B), count: Number(item['scored']?.N) } : {}),
+        ...(item['cuts']?.B ? { cuts: decodeCuts(item['cuts'].B) } : {}),
       };
     }
   }

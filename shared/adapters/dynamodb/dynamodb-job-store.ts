@@ -15,6 +15,7 @@ import type { JobSpec, JobState, StoredResult } from '../../jobs/job-model.js';
 import { DEFAULT_PAGE_BYTES, joinPages, splitIntoPages } from './byte-pages.js';
 import { fromMetaItem, toMetaItem, type MetaBookkeeping } from './job-meta-item.js';
 import { decodeDocuments, decodeRanked, encodeDocuments, encodeRanked } from './job-payload-codec.js';
+import { encodeCuts } from './token-cuts-codec.js';
 import {
   DOCS_SK_PREFIX,
   JOB_TABLE_PARTITION_KEY as PK,
@@ -94,11 +95,19 @@ export class DynamoDbJobStore implements JobStore {
     // (the merge is deterministic), and readers only look at pages once META says succeeded.
     const pages = splitIntoPages(encodeRanked(result.ranked), this.#pageBytes);
     await this.#putPages(jobId, pages, resultSk, before.record.expiresAt);
-    return this.#updateIfRunning(jobId, now, 'SET #status = :succeeded, updatedAt = :now, resultPages = :pages, totalTokens = :tokens', {
-      ':succeeded': { S: 'succeeded' },
-      ':pages': { N: String(pages.length) },
-      ':tokens': { N: String(result.totalTokens) },
-    });
+    // What the model cut rides on META: bounded (MAX_STORED_CUTS documents listed, 16 KB at most).
+    const cuts = result.cuts ? ', tokenCuts = :cuts' : '';
+    return this.#updateIfRunning(
+      jobId,
+      now,
+      `SET #status = :succeeded, updatedAt = :now, resultPages = :pages, totalTokens = :tokens${cuts}`,
+      {
+        ':succeeded': { S: 'succeeded' },
+        ':pages': { N: String(pages.length) },
+        ':tokens': { N: String(result.totalTokens) },
+        ...(result.cuts ? { ':cuts': { B: encodeCuts(result.cuts) } } : {}),
+      },
+    );
   }
 
   async fail(jobId: string, reason: string, now: number): Promise<boolean> {
@@ -114,7 +123,8 @@ export class DynamoDbJobStore implements JobStore {
     const pages = await this.#queryPrefix(jobId, RESULT_SK_PREFIX);
     const expected = meta.bookkeeping.resultPages ?? 0;
     if (pages.length !== expected) throw new Error(`job ${jobId}: expected ${expected} result pages, found ${pages.length}`);
-    return { ranked: decodeRanked(joinPages(pages.map(pageBytes))), totalTokens: meta.bookkeeping.totalTokens ?? 0 };
+    const { totalTokens, cuts } = meta.bookkeeping;
+    return { ranked: decodeRanked(joinPages(pages.map(pageBytes))), totalTokens: totalTokens ?? 0, ...(cuts ? { cuts } : {}) };
   }
 
   async #updateIfRunning(jobId: string, now: number, update: string, values: Item): Promise<boolean> {

@@ -1,5 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { RequestControl, TokenCuts } from '../../core/request-controls.js';
 import type { JobSpec, JobState, JobStatus } from '../../jobs/job-model.js';
+import { decodeCuts } from './token-cuts-codec.js';
 import { JOB_TABLE_PARTITION_KEY, JOB_TABLE_SORT_KEY, JOB_TABLE_TTL_ATTRIBUTE, META_SK, jobPk } from './job-table-keys.js';
 
 type Item = Record<string, AttributeValue>;
@@ -9,6 +11,8 @@ export interface MetaBookkeeping {
   readonly ttl: number;
   readonly resultPages: number | undefined;
   readonly totalTokens: number | undefined;
+  /** What the model cut (StoredResult.cuts), written with the result. */
+  readonly cuts: TokenCuts | undefined;
 }
 
 const n = (value: number): AttributeValue => ({ N: String(value) });
@@ -35,6 +39,7 @@ export function toMetaItem(spec: JobSpec, now: number): Item {
   if (spec.topN !== undefined) item['topN'] = n(spec.topN);
   if (spec.threshold !== undefined) item['threshold'] = n(spec.threshold);
   if (spec.requestHash !== undefined) item['requestHash'] = { S: spec.requestHash };
+  if (spec.unusedControls?.length) item['unusedControls'] = { L: spec.unusedControls.map((control) => ({ S: control })) };
   if (spec.fusion !== undefined) item['fusion'] = { M: { query: { S: spec.fusion.query }, chunkModel: { S: spec.fusion.chunkModel } } };
   return item;
 }
@@ -58,6 +63,7 @@ export function fromMetaItem(item: Item): { record: JobState; bookkeeping: MetaB
   const error = item['error']?.S;
   const fusion = item['fusion']?.M;
   const requestHash = item['requestHash']?.S;
+  const unused = item['unusedControls']?.L?.map((control) => control.S as RequestControl);
   const record: JobState = {
     id: str(item, 'id'),
     dialect: str(item, 'dialect') as JobState['dialect'],
@@ -75,6 +81,7 @@ export function fromMetaItem(item: Item): { record: JobState; bookkeeping: MetaB
     updatedAt: num(item, 'updatedAt'),
     ...(error === undefined ? {} : { error }),
     ...(requestHash === undefined ? {} : { requestHash }),
+    ...(unused?.length ? { unusedControls: unused } : {}),
     ...(fusion === undefined ? {} : { fusion: { query: fusion['query']?.S ?? '', chunkModel: fusion['chunkModel']?.S ?? '' } }),
   };
   return {
@@ -83,6 +90,7 @@ export function fromMetaItem(item: Item): { record: JobState; bookkeeping: MetaB
       ttl: num(item, JOB_TABLE_TTL_ATTRIBUTE),
       resultPages: optNum(item, 'resultPages'),
       totalTokens: optNum(item, 'totalTokens'),
+      cuts: item['tokenCuts']?.B ? decodeCuts(item['tokenCuts'].B) : undefined,
     },
   };
 }

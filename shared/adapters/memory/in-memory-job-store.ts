@@ -52,7 +52,7 @@ export class InMemoryJobStore implements JobStore {
   async complete(jobId: string, result: StoredResult, now: number): Promise<boolean> {
     const entry = this.#live(jobId);
     if (entry?.record.status !== 'running') return false;
-    entry.result = { ranked: result.ranked.map(([i, s]) => [i, s] as const), totalTokens: result.totalTokens };
+    entry.result = copyResult(result);
     entry.record = { ...entry.record, status: 'succeeded', updatedAt: now };
     return true;
   }
@@ -67,7 +67,7 @@ export class InMemoryJobStore implements JobStore {
   async getResult(jobId: string): Promise<StoredResult | undefined> {
     const entry = this.#live(jobId);
     if (entry?.record.status !== 'succeeded' || entry.result === undefined) return undefined;
-    return { ranked: entry.result.ranked.map(([i, s]) => [i, s] as const), totalTokens: entry.result.totalTokens };
+    return copyResult(entry.result);
   }
 
   /** The job unless it is absent or past expiresAt (DynamoDB TTL may not have deleted it yet; we hide it the same way). */
@@ -76,3 +76,10 @@ export class InMemoryJobStore implements JobStore {
     return entry === undefined || entry.record.expiresAt < this.#clock() ? undefined : entry;
   }
 }
+
+/** A copy, as the DynamoDB adapter's bytes are: a caller can never alias what is stored. */
+const copyResult = (result: StoredResult): StoredResult => ({
+  ranked: result.ranked.map(([i, s]) => [i, s] as const),
+  totalTokens: result.totalTokens,
+  ...(result.cuts ? { cuts: { ...result.cuts, documents: result.cuts.documents.map(([i, kept]) => [i, kept] as const) } } : {}),
+});

@@ -14,6 +14,7 @@ import { jobPollPath, jobView } from '../job-view.js';
 import { LAMBDA_MAX_RESPONSE_BYTES, lambdaResultBytes } from '../response-size.js';
 import { callerOf, header, json, type ApiContext, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
 import { readJsonBody } from '../pipeline/read-body.js';
+import { controlHeaders } from './control-headers.js';
 import { reply } from './reply.js';
 
 /** A poll's body stays this far under Lambda's cap, leaving room for the headers added after it is built. */
@@ -81,7 +82,11 @@ export async function formatJob(
   const outcome = await deps.jobs.outcome(job);
   if (!outcome) throw new RerankError('upstream', `rerank job ${job.id} failed: ${job.error ?? 'unknown reason'}`);
   // The request only chooses the framing (chat `stream`); the job's outcome carries everything else.
-  return reply(dialect.formatOutcome({ ...outcome, queued: true }, context, request), { 'x-rerank-job-id': job.id, ...modelHeader(job) });
+  return reply(dialect.formatOutcome({ ...outcome, queued: true }, context, request), {
+    'x-rerank-job-id': job.id,
+    ...modelHeader(job),
+    ...controlHeaders(outcome),
+  });
 }
 
 /** `GET /v1/rerank/jobs/{id}`: the job, and once it succeeded its result in its dialect, in pages that fit one answer. */
@@ -108,7 +113,7 @@ export async function getJobRoute(
       json(
         200,
         { ...jobView(job, dialect.formatOutcome(slice, context).body, context.basePath), result_page: resultPage },
-        modelHeader(job),
+        { ...modelHeader(job), ...controlHeaders(outcome) },
       ),
     (result) => lambdaResultBytes(result) <= POLL_BUDGET_BYTES,
   );

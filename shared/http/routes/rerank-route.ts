@@ -1,7 +1,6 @@
 import type { RerankOutcome } from '../../core/rerank-outcome.js';
 import type { RerankRequest } from '../../core/rerank-request.js';
 import { ScoringTimedOutError } from '../../core/scoring-timed-out-error.js';
-import { truncatedHeader } from '../../core/request-controls.js';
 import type { Dialect } from '../../dialects/dialect.js';
 import { admitBody } from '../../dialects/admit-body.js';
 import { recordRerankMetrics } from '../../observability/record-rerank-metrics.js';
@@ -12,6 +11,7 @@ import { jobPollPath } from '../job-view.js';
 import { callerOf, header, type ApiExchange, type ApiResult } from '../pipeline/api-exchange.js';
 import { readJsonBody } from '../pipeline/read-body.js';
 import { accepted, formatJob, submitJob } from './job-routes.js';
+import { controlHeaders } from './control-headers.js';
 import { reply } from './reply.js';
 
 /** Nothing to score: what dialects that accept an empty candidate list format. */
@@ -94,13 +94,4 @@ export async function rerankRoute(
     ...(outcome.model ? { 'x-rerank-model': outcome.model } : {}),
     ...controlHeaders(outcome),
   });
-}
-
-/** What the model cut and which sent controls it had no use for: in headers, so no JSON reply gains a key. */
-function controlHeaders(outcome: RerankOutcome): Record<string, string> {
-  const truncated = truncatedHeader(outcome.cuts);
-  return {
-    ...(truncated === undefined ? {} : { 'x-rerank-truncated': truncated }),
-    ...(outcome.unusedControls?.length ? { 'x-rerank-unused-controls': outcome.unusedControls.join(', ') } : {}),
-  };
 }
