@@ -41,6 +41,8 @@ export interface TestRuntimeOptions {
   readonly batches?: BatchLaneOptions;
   /** The keys' quota ledger (DynamoDB Local's in an integration test); absent = one in memory, as npm start has. */
   readonly quota?: QuotaLedger;
+  /** Hosts an upstream rerank API may be called on (RERANK_UPSTREAM_ALLOWED_HOSTS); absent = none. */
+  readonly upstreamAllowedHosts?: readonly string[];
 }
 
 export interface BatchLaneOptions {
@@ -130,6 +132,7 @@ export function testConfig(options: TestRuntimeOptions): ServiceConfig {
       maxMessageBytes: 1 << 20,
     },
     files: { ...base.files, ...storage },
+    ...(options.upstreamAllowedHosts ? { upstreamAllowedHosts: options.upstreamAllowedHosts } : {}),
   };
 }
 

@@ -1,8 +1,9 @@
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlsOf } from '../../../shared/core/control-options.js';
 import { RerankError } from '../../../shared/core/rerank-error.js';
-import type { RerankRequest } from '../../../shared/core/rerank-request.js';
+import type { RerankRequest, UpstreamReranker } from '../../../shared/core/rerank-request.js';
 import { FAMILY_CONTROLS, REQUEST_CONTROLS, type ModelFamily, type RequestControl } from '../../../shared/core/request-controls.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { CONTROL_FIELDS, controlSpellings, type SurfaceControl } from '../../../shared/dialects/control-spellings.js';
@@ -28,18 +29,53 @@ const FOLDERS: Partial<Record<ModelFamily, string>> = {
 };
 let scorers: Scorer[];
 let rt: TestRuntime;
+// The upstream family: a real HTTP server answering the OpenAI-compatible rerank body (what the RAG tool's external
+// provider speaks), scoring each document by the query words it holds, so a document cut before it is sent scores
+// differently.
+let upstreamServer: Server;
+let upstream: UpstreamReranker;
+
+/** `POST /v1/rerank` {query, documents} -> {results: [{index, relevance_score}], usage}, as a Jina / Cohere v1 API answers. */
+function startUpstream(): Promise<Server> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const { query, documents } = JSON.parse(body) as { query: string; documents: (string | { text: string })[] };
+      const words = new Set(query.toLowerCase().split(/\s+/));
+      const results = documents.map((document, index) => {
+        const text = typeof document === 'string' ? document : document.text;
+        const held = text
+          .toLowerCase()
+          .split(/\s+/)
+          .filter((word) => words.has(word)).length;
+        return { index, relevance_score: held + text.length / 1000 };
+      });
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results, usage: { total_tokens: results.length } }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
 
 beforeAll(async () => {
   const loaded = await Promise.all(
     Object.entries(FOLDERS).map(([id, folder]) => loadFolderScorer({ id, folder, threads: 1, measurePaceAtLoad: false })),
   );
   scorers = [...loaded, createBm25Scorer({ id: 'lexical' })];
-  rt = testRuntime({ scorers, limits: { maxDocumentChars: 100_000 } });
+  upstreamServer = await startUpstream();
+  const host = `127.0.0.1:${(upstreamServer.address() as { port: number }).port}`;
+  upstream = { apiUrl: `http://${host}/v1`, apiKey: undefined, mode: 'openai', model: 'upstream-reranker', timeoutMs: 10_000 };
+  rt = testRuntime({ scorers, limits: { maxDocumentChars: 100_000 }, upstreamAllowedHosts: [host] });
 });
 
 afterAll(async () => {
   await Promise.all(scorers.map((s) => s.close?.()));
+  await new Promise<void>((resolve) => upstreamServer.close(() => resolve()));
 });
+
+/** The request scored by a family: by its served model, or (upstream) by the upstream API the request names. */
+const onFamily = (request: RerankRequest, family: string): RerankRequest =>
+  family === 'upstream' ? { ...request, model: undefined, upstream } : { ...request, model: family };
 
 const LIMITS = { maxDocuments: 100, maxBatchSize: 10 };
 
@@ -89,8 +125,8 @@ function domainWith(base: RerankRequest, control: SurfaceControl, metadata: stri
   return { ...base, [CONTROL_FIELDS[control]]: DOMAIN_VALUES[control] };
 }
 
-const rawScores = async (request: RerankRequest, model: string) =>
-  (await rt.service.rerank({ ...request, model, topN: undefined, threshold: undefined })).rawScores ?? [];
+const rawScores = async (request: RerankRequest, family: string) =>
+  (await rt.service.rerank({ ...onFamily(request, family), topN: undefined, threshold: undefined })).rawScores ?? [];
 
 const expectClose = (actual: readonly number[], expected: readonly number[]) => {
   expect(actual).toHaveLength(expected.length);
@@ -143,9 +179,9 @@ describe('the dialect x control table', () => {
 });
 
 describe('the model family x control table', () => {
-  const families = Object.keys(FOLDERS).concat('lexical') as ModelFamily[];
+  const families = Object.keys(FOLDERS).concat('lexical', 'upstream') as ModelFamily[];
   it.each(families)('%s: declares its controls; a used one changes its scores, an unused one does not and is reported', async (family) => {
-    const scorer = scorers.find((s) => s.id === family)!;
+    const scorer = family === 'upstream' ? rt.service.scorerFor({ upstream } as RerankRequest) : scorers.find((s) => s.id === family)!;
     expect(controlsOf(scorer)).toEqual(FAMILY_CONTROLS[family]);
     const long = 'the river flows past the old mill into the valley where the farmers gather for the harvest fair';
     const base = {
@@ -156,6 +192,8 @@ describe('the model family x control table', () => {
       ),
     };
     const without = await rawScores(base, family);
+    // Scored for real (an upstream that did not answer would leave NaN, which no comparison could tell apart).
+    expect(without.every(Number.isFinite)).toBe(true);
     const controls: RequestControl[] = [...REQUEST_CONTROLS, 'priority'];
     for (const control of controls) {
       // A side only shows beside a cap: both sides are sent with max_tokens_per_doc 4, and compared with each other.
@@ -164,7 +202,7 @@ describe('the model family x control table', () => {
           ? { ...base, maxTokensPerDocument: 4, truncationSide: 'left' as const }
           : domainWith(base, control as SurfaceControl, []);
       const compared = control === 'truncation_side' ? await rawScores({ ...base, maxTokensPerDocument: 4 }, family) : without;
-      const outcome = await rt.service.rerank({ ...request, model: family });
+      const outcome = await rt.service.rerank(onFamily(request, family));
       const changed = (outcome.rawScores ?? []).some((score, i) => Math.abs(score - compared[i]!) > 1e-6);
       const used = FAMILY_CONTROLS[family].includes(control);
       expect([control, changed]).toEqual([control, used]);
