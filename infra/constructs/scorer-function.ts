@@ -8,7 +8,7 @@ import { Construct } from 'constructs';
 import { threadsForMemory } from '../config/rerank-settings.js';
 import { bundledFolders, bundledModelsSpec, type DeployModels } from '../config/rerank-models.js';
 import { scorerBundleCommands, type LambdaArchitectureName } from '../packaging/scorer-bundle.js';
-import { SCORER_ESBUILD, SCORER_NODE_OPTIONS, SCORER_RUNTIME } from '../packaging/scorer-esbuild.js';
+import { SCORER_ESBUILD, SCORER_RUNTIME, scorerNodeOptions, SOURCE_MAPS_CONTEXT } from '../packaging/scorer-esbuild.js';
 import type { ScorerPackaging } from '../packaging/scorer-packaging.js';
 import type { ScorerImage } from './scorer-image.js';
 
@@ -58,6 +58,7 @@ export class ScorerFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     // Everything but the code is the same for both packagings.
+    const nodeOptions = scorerNodeOptions(this.node.tryGetContext(SOURCE_MAPS_CONTEXT));
     const common = {
       description: props.description,
       reservedConcurrentExecutions: props.reservedConcurrency,
@@ -72,7 +73,7 @@ export class ScorerFunction extends Construct {
         ...props.environment,
         RERANK_MODELS: bundledModelsSpec(props.models),
         RERANK_THREADS: String(this.threads),
-        NODE_OPTIONS: SCORER_NODE_OPTIONS,
+        ...(nodeOptions === '' ? {} : { NODE_OPTIONS: nodeOptions }),
       },
     };
     if (props.image) {

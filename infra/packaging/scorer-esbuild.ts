@@ -54,8 +54,22 @@ export const SCORER_ESBUILD = {
   outFile: 'index.mjs',
 } as const;
 
-/** NODE_OPTIONS of the scoring functions (container/Dockerfile sets the same): stack traces name the TypeScript sources. */
-export const SCORER_NODE_OPTIONS = '--enable-source-maps';
+/**
+ * NODE_OPTIONS of the scoring functions by default: none. `--enable-source-maps` makes Node read the bundle's 2 MB
+ * source map at import, ~80-100 ms of CPU on every cold start (bench/cold-start-split.md); the bundle keeps its .map
+ * file, so a minified stack trace from the logs can still be mapped by hand, and SOURCE_MAPS_CONTEXT turns it on.
+ */
+export const SCORER_NODE_OPTIONS = '';
+
+/** Context key that turns source-mapped stack traces on in the scoring functions (`-c rerank:sourceMaps=true`). */
+export const SOURCE_MAPS_CONTEXT = 'rerank:sourceMaps';
+
+/** NODE_OPTIONS for the context's value (absent = off); a value other than true / false fails synth naming the key. */
+export function scorerNodeOptions(sourceMaps: unknown): string {
+  if (sourceMaps === undefined || sourceMaps === false || sourceMaps === 'false') return SCORER_NODE_OPTIONS;
+  if (sourceMaps === true || sourceMaps === 'true') return '--enable-source-maps';
+  throw new Error(`${SOURCE_MAPS_CONTEXT} must be true or false, got ${JSON.stringify(sourceMaps)}`);
+}
 
 /** The same options for esbuild's own API, as NodejsFunction passes them to the esbuild CLI. */
 export function scorerEsbuildOptions(entry: string, outfile: string): BuildOptions {

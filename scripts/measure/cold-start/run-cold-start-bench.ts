@@ -74,11 +74,14 @@ async function main(): Promise<void> {
     { build: 'change', bundle: change.outfile, nodeOptions: change.nodeOptions },
   ];
   let baselineCommit: string | undefined;
+  let baselineNodeOptions: string | undefined;
   if (values.baseline !== undefined) {
     const baseline = baselineCheckout(values.baseline);
     baselineCommit = baseline.commit;
-    // Bundled by its own infra/: the bundling options are part of what a change may change.
-    builds.push({ build: 'baseline', bundle: buildColdStartBundle(baseline.dir, baseline.dir).outfile, nodeOptions: change.nodeOptions });
+    // Bundled by its own infra/ and run with the NODE_OPTIONS its own stack sets: both are part of what a change may change.
+    const built = buildColdStartBundle(baseline.dir, baseline.dir);
+    baselineNodeOptions = built.nodeOptions;
+    builds.push({ build: 'baseline', bundle: built.outfile, nodeOptions: built.nodeOptions });
   }
   const stageRoot = path.join(ROOT, '.tmp', 'cold-start', 'shapes');
   const multi = values['multi-thread-shapes']?.split(',');
@@ -146,6 +149,7 @@ async function main(): Promise<void> {
     machine: benchMachine(),
     node: `Node ${nodeVersion}`,
     nodeOptions: change.nodeOptions,
+    ...(baselineNodeOptions === undefined ? {} : { baselineNodeOptions }),
     uptimeBefore,
     uptimeAfter,
     change: changeCommit,

@@ -109,5 +109,21 @@ describe('report', () => {
     expect(text).toContain('| Shape S | 1 | baseline | 80 | 250 | 570 | 85 | **985** |');
     expect(text).toContain('Big shape: its folder is not built (build it)');
     expect(text).toContain('load average: 2.00');
+    expect(text).toContain('NODE_OPTIONS=`--enable-source-maps` as deployed');
+    // A change to what the stack sets is named with the baseline's own setting.
+    const changed = renderColdStartReport({
+      date: '2026-11-28T00:00:00Z',
+      machine: machine('avx2'),
+      node: 'Node v24',
+      nodeOptions: '',
+      baselineNodeOptions: '--enable-source-maps',
+      uptimeBefore: 'load average: 1.00',
+      uptimeAfter: 'load average: 2.00',
+      change: 'abc',
+      baseline: 'def',
+      cells,
+      missing: [],
+    });
+    expect(changed).toContain('no NODE_OPTIONS, the baseline NODE_OPTIONS=`--enable-source-maps` as deployed');
   });
 });
