@@ -6,7 +6,7 @@ import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
 import { finalizeBatch } from './batch-finalizer.js';
 import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
-import { ENDING_STATUSES } from './batch-model.js';
+import { ENDING_STATUSES, isTerminal } from './batch-model.js';
 import { BatchPlanner } from './batch-planner.js';
 import { BatchExistsError, type BatchPage } from './batch-store.js';
 import { releaseLineHolds, releaseRunningBatch, takeRunningBatch } from './batch-quota.js';
@@ -225,6 +225,11 @@ export class BatchEngine {
       // No file holds its kept lines now: what they held on the key's quota is given back.
       if (failed) await releaseLineHolds(this.#deps.quota, failed);
     }
+    // updateBatch only logs a failed release of the running batch; this one throws, so the dead-lettered message is
+    // delivered again and that delivery (its batch ended already) gives the hold back, instead of the key losing a
+    // running batch until the hold expires (the batch's window + 1 day).
+    const ended = await this.#deps.store.get(task.batchId);
+    if (ended && isTerminal(ended.status)) await releaseRunningBatch(this.#deps.quota, ended);
   }
 
   async #plan(batchId: string): Promise<void> {
