@@ -4,6 +4,7 @@ import { DIALECTS } from '../dialects/dialects.js';
 import type { JsonSchema } from '../dialects/json-schema.js';
 import { batchCreateRequestBody, FILES_REQUEST_BODY, type FilesOperationName } from './batch-request-bodies.js';
 import { documentTags, rerankTags } from './operation-tags.js';
+import { JOB_ACCEPTED, RERANK_ANSWER_HEADERS, rerankAnswer } from './rerank-answer-headers.js';
 import { healthSchema, jobViewSchema, modelListSchema, modelSchema, serviceInfoSchema } from './service-schemas.js';
 
 /**
@@ -139,15 +140,6 @@ function errorResponses(dialect: Dialect, statuses: readonly string[]): Record<s
   return Object.fromEntries(statuses.map((status) => [status, { description: ERROR_STATUSES[status], content: jsonContent(schema) }]));
 }
 
-const JOB_ACCEPTED = {
-  description: 'Queued as a job (still running): poll the Location.',
-  headers: {
-    Location: { schema: { type: 'string' }, description: 'The poll URL.' },
-    'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait between polls.' },
-  },
-  content: jsonContent(ref('RerankJob')),
-};
-
 const JOB_ID_PARAMETER = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The job id from the 202.' };
 
 const PREFER_PARAMETER = {
@@ -222,7 +214,7 @@ function rerankOperation(route: Route, dialect: Dialect, submitOnly: boolean, by
     ...(parameters.length > 0 ? { parameters } : {}),
     requestBody: body,
     responses: {
-      '200': { description: 'The documents ranked, best first.', content: jsonContent(anyOfRefs(all.map((d) => d.responseSchema))) },
+      '200': rerankAnswer(jsonContent(anyOfRefs(all.map((d) => d.responseSchema)))),
       ...(queueable ? { '202': JOB_ACCEPTED } : {}),
       ...errors,
     },
@@ -246,7 +238,7 @@ function operation(route: Route, batchEndpoints: readonly string[]): Operation {
         summary: action.kind === 'get-job' ? 'Poll a job: status, progress and, once done, the result' : 'Cancel a job; answers its view',
         parameters: [JOB_ID_PARAMETER],
         responses: {
-          '200': { description: 'The job.', content: jsonContent(ref('RerankJob')) },
+          '200': { description: 'The job.', headers: RERANK_ANSWER_HEADERS, content: jsonContent(ref('RerankJob')) },
           ...errorResponses(route.errorDialect, ['401', '404', '5XX']),
         },
       };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HANG_CEILING_MS, waitForProgress } from '../../scripts/support/wait-for-progress.js';
 import type { DialectName } from '../../shared/dialects/dialect.js';
 import { DIALECTS } from '../../shared/dialects/dialects.js';
 import { API_ROUTES, DASHSCOPE_RERANK_PATH } from '../../shared/http/api-routes.js';
@@ -124,6 +125,56 @@ describe('GET /openapi.json', () => {
     expect(complete.status, JSON.stringify(complete.body)).toBe(200);
     expect(complete.body).toMatchObject({ status: 'completed', file: { bytes: 5 } });
   });
+
+  it(
+    'declares x-rerank-model, x-rerank-truncated and x-rerank-unused-controls on every rerank and job 200; real answers match their patterns',
+    async () => {
+      type Headers = Record<string, { description: string; schema: { pattern: string } }>;
+      const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { responses: Record<string, { headers?: Headers }> }>>;
+      };
+      const declared = (method: string, path: string, status: string): Headers =>
+        doc.paths[path]?.[method.toLowerCase()]?.responses[status]?.headers ?? {};
+      const names = ['x-rerank-model', 'x-rerank-truncated', 'x-rerank-unused-controls'];
+      const answering = API_ROUTES.filter((r) => ['rerank', 'get-job', 'cancel-job'].includes(r.action.kind));
+      expect(answering.length).toBeGreaterThan(10);
+      for (const route of answering) {
+        const headers = declared(route.method, route.path, '200');
+        expect(Object.keys(headers), `${route.method} ${route.path}`).toEqual(expect.arrayContaining(names));
+        for (const name of names) expect(headers[name]?.description).toBeTruthy();
+      }
+      // An alias, a 3-token cut and a control no model uses: each header has something to say, synchronously and from a job.
+      const body = { model: 'rerank-v3.5', query: 'python http library', documents: ['requests is an HTTP library', 'ok'] };
+      const send = (prefer?: string) =>
+        fetch(`${server.url}/v2/rerank`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...(prefer ? { prefer } : {}) },
+          body: JSON.stringify({ ...body, max_tokens_per_doc: 3, priority: 1 }),
+        });
+      const matches = (res: Response, headers: Headers, sent: readonly string[]) => {
+        for (const name of sent) expect(res.headers.get(name), name).toMatch(new RegExp(headers[name]?.schema.pattern ?? '^$', 'u'));
+      };
+      const sync = await send();
+      expect(sync.status).toBe(200);
+      matches(sync, declared('POST', '/v2/rerank', '200'), names);
+      expect(sync.headers.get('x-rerank-truncated')).toBe('0=3');
+      const accepted = await send('respond-async');
+      expect(accepted.status).toBe(202);
+      matches(accepted, declared('POST', '/v2/rerank', '202'), ['x-rerank-model']);
+      const pollUrl = ((await accepted.json()) as Json)['poll_url'] as string;
+      const poll = await waitForProgress(
+        async () => {
+          const res = await fetch(`${server.url}${pollUrl}`, { headers: { authorization: `Bearer ${KEY}` } });
+          const view = (await res.json()) as Json;
+          return { done: view['status'] !== 'running', progress: JSON.stringify(view['progress']), value: { res, view } };
+        },
+        { stallMs: 60_000, what: 'the job' },
+      );
+      expect(poll.view['status']).toBe('succeeded');
+      matches(poll.res, declared('GET', '/v1/rerank/jobs/{id}', '200'), names);
+    },
+    HANG_CEILING_MS,
+  );
 
   it('is answered 405 in the OpenAI envelope for other methods', async () => {
     const res = await fetch(`${server.url}/openapi.json`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });

@@ -4,6 +4,8 @@ import type { Dialect } from '../../../shared/dialects/dialect.js';
 import { API_ROUTES } from '../../../shared/http/api-routes.js';
 import { buildOpenApiDocument } from '../../../shared/openapi/build-openapi-document.js';
 import { openApiDocument } from '../../../shared/http/openapi-document.js';
+import { truncatedHeader } from '../../../shared/core/request-controls.js';
+import { RERANK_ANSWER_HEADERS, TRUNCATED_PATTERN, UNUSED_CONTROLS_PATTERN } from '../../../shared/openapi/rerank-answer-headers.js';
 
 type Json = Record<string, unknown>;
 
@@ -135,6 +137,26 @@ describe('the OpenAPI document', () => {
         .map((r) => r.path)
         .sort(),
     ).toEqual(['/', '/docs', '/docs/{asset}', '/health', '/openapi.json', '/weaviate/.well-known/ready']);
+  });
+
+  it("declares the x-rerank-* answer headers from one definition on every rerank and job 200, the model on a job's 202", () => {
+    for (const route of API_ROUTES) {
+      const responses = operationOf(route.method, route.path)['responses'] as Record<string, Json>;
+      const answers = ['rerank', 'get-job', 'cancel-job'].includes(route.action.kind);
+      expect(responses['200']?.['headers'], `${route.method} ${route.path}`).toBe(answers ? RERANK_ANSWER_HEADERS : undefined);
+      if (responses['202']) expect((responses['202']['headers'] as Json)['x-rerank-model']).toBe(RERANK_ANSWER_HEADERS['x-rerank-model']);
+    }
+    // Every form the header is written in matches its declared pattern; a malformed value does not.
+    const cuts = [
+      { query: 12, documents: [] },
+      { query: 12, documents: [[0, 512] as const, [3, 512] as const] },
+      { documents: Array.from({ length: 105 }, (_, i) => [i, 7] as const) },
+      { documents: [], more: 4 },
+      { query: 2, documents: [], more: 4 },
+    ];
+    for (const cut of cuts) expect(truncatedHeader(cut)).toMatch(new RegExp(TRUNCATED_PATTERN, 'u'));
+    for (const bad of ['', 'query=1, ', '+1 more, 0=3', 'query=x']) expect(bad).not.toMatch(new RegExp(TRUNCATED_PATTERN, 'u'));
+    expect('max_tokens_per_doc, priority').toMatch(new RegExp(UNUSED_CONTROLS_PATTERN, 'u'));
   });
 
   it('declares the Batches create body and a ready example for it and for every Files and Uploads body', () => {
