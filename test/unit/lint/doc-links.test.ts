@@ -5,13 +5,14 @@ import { listFiles } from '../../../scripts/support/list-files.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-/** Every Markdown page a reader follows links between: the root guides, docs/, bench/, eval/ and the client's README. */
+/** Every Markdown page a reader follows links between: the root guides, docs/, bench/, eval/, the client's and scripts' READMEs. */
 const PAGES = [
   'README.md',
   'CONTRIBUTING.md',
   'SECURITY.md',
   'CHANGELOG.md',
   'shared/client/README.md',
+  'scripts/README.md',
   ...listFiles(ROOT, ['docs', 'bench', 'eval'], (name) => name.endsWith('.md')),
 ];
 
