@@ -56,9 +56,9 @@ describe('cdk synth (pinned 2.x CLI, offline, no credentials)', () => {
     expect(synth.status, synth.output.slice(-4000)).toBe(0);
     expect(synth.output).not.toMatch(/\[Warning\]|Template validation found issues/);
     const functions = functionAssets(outdir, templateJson);
-    // Four scoring functions (API, chunk worker, dead-letter consumer, batch worker) and the edge authorizer;
-    // cdk-nag's packs ran in the synth (infra/app.ts) and passed.
-    expect(functions).toHaveLength(5);
+    // Five scoring functions (API, the chunk queue's worker and dead-letter consumer, the batch task queue's) and the
+    // edge authorizer; cdk-nag's packs ran in the synth (infra/app.ts) and passed.
+    expect(functions).toHaveLength(6);
   });
 
   it('keeps every function within the Lambda zip limits (250 MB unzipped, 50 MB zipped)', () => {
@@ -70,7 +70,7 @@ describe('cdk synth (pinned 2.x CLI, offline, no credentials)', () => {
 
   it('ships only linux/arm64 onnxruntime binaries and the model folder in every function', () => {
     const scorers = functionAssets(outdir, templateJson).filter((a) => !a.logicalId.startsWith('EdgeAuth'));
-    expect(scorers).toHaveLength(4);
+    expect(scorers).toHaveLength(5);
     for (const asset of scorers) expectScorerBundleLayout(asset, 'arm64', 'models/tinybert-l2-fixture');
   });
 
