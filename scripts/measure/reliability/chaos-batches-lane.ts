@@ -9,6 +9,7 @@ import { RerankService } from '../../../shared/core/rerank-service.js';
 import { createScorerRegistry } from '../../../shared/core/scorer-registry.js';
 import type { QuotaCounter, QuotaLedger } from '../../../shared/quota/quota-ledger.js';
 import { createBatchEngine } from '../../../shared/runtime/create-batch-engine.js';
+import { ExpiryDriver } from './chaos-batch-endings.js';
 import { chaosBatchLines, poisonableScorer, type BatchesWork, type Line } from './chaos-batch-lines.js';
 import type { ChaosEnv, ChaosLaneRun } from './chaos-run.js';
 import { FileWrites } from './file-writes.js';
@@ -26,6 +27,19 @@ export interface BatchResult {
   readonly errorCodes: string;
   readonly output: Line[];
   readonly errors: Line[];
+  /** Bytes of its output and error files, and of the output file alone. */
+  readonly bytes: number;
+  readonly outputBytes: number;
+  /** The files the record names, and the key's listed output and error files under the batch's names (ids). */
+  readonly named: { readonly output?: string | undefined; readonly error?: string | undefined };
+  readonly listed: { readonly output: readonly string[]; readonly error: readonly string[] };
+}
+
+/** How a lane's batches are driven: the key, its stored-bytes limit, and whether they expire while running. */
+export interface BatchesLaneSetup {
+  readonly owner: string;
+  readonly storedBytes: number;
+  readonly expiry: boolean;
 }
 
 export interface BatchesLaneResult {
@@ -65,8 +79,15 @@ function observedLedger(env: ChaosEnv, owner: string, quotaMax: Usage) {
   return { ledger, observe, truth };
 }
 
-function chaosEngine(env: ChaosEnv, ledger: QuotaLedger, files: S3FileStore, work: BatchesWork, storedBytes: number): BatchEngine {
-  const registry = createScorerRegistry([poisonableScorer()]);
+function chaosEngine(
+  env: ChaosEnv,
+  ledger: QuotaLedger,
+  files: S3FileStore,
+  work: BatchesWork,
+  storedBytes: number,
+  expiry: ExpiryDriver | undefined,
+): BatchEngine {
+  const registry = createScorerRegistry([expiry ? expiry.gate.wrap(poisonableScorer()) : poisonableScorer()]);
   return createBatchEngine({
     store: new DynamoDbBatchStore(env.dynamodb, env.stack.tableName),
     files,
@@ -79,6 +100,7 @@ function chaosEngine(env: ChaosEnv, ledger: QuotaLedger, files: S3FileStore, wor
     service: new RerankService({ catalog: registry }),
     plan: { syncMaxDocuments: 256, syncMaxChars: 2_000_000, defaultBatchSize: 8 },
     requestLimits: { maxDocuments: 1_000, maxBatchSize: 100, maxQueryChars: 1_000, maxDocumentChars: 10_000 },
+    ...(expiry ? { nowMs: expiry.nowMs } : {}),
   });
 }
 
@@ -87,11 +109,14 @@ function chaosEngine(env: ChaosEnv, ledger: QuotaLedger, files: S3FileStore, wor
  * the shared task queue and DynamoDbQuotaLedger on the faulty clients, with the expiry sweep (which re-sends a lost
  * finalize) every 2 s; the result is read on clean clients.
  */
-export function batchesLane(env: ChaosEnv, work: BatchesWork, owner: string, storedBytes: number) {
+export function batchesLane(env: ChaosEnv, work: BatchesWork, setup: BatchesLaneSetup) {
+  const { owner } = setup;
   const quotaMax: Usage = { running_batches: 0, stored_bytes: 0, files: 0 };
   const { ledger, observe, truth } = observedLedger(env, owner, quotaMax);
   const writes = new FileWrites();
-  const engine = chaosEngine(env, ledger, writes.watch(new S3FileStore(env.s3, env.stack.filesBucket)) as S3FileStore, work, storedBytes);
+  const expiry = setup.expiry ? new ExpiryDriver(env.counts) : undefined;
+  const files = writes.watch(new S3FileStore(env.s3, env.stack.filesBucket)) as S3FileStore;
+  const engine = chaosEngine(env, ledger, files, work, setup.storedBytes, expiry);
   const cleanFiles = new S3FileStore(env.stack.s3, env.stack.filesBucket);
   const truthStore = new DynamoDbBatchStore(env.stack.dynamodb, env.stack.tableName);
   let created: { id: string; lines: string[] }[] = [];
@@ -123,6 +148,7 @@ export function batchesLane(env: ChaosEnv, work: BatchesWork, owner: string, sto
     progress: async () => {
       await observe();
       const records = await Promise.all(created.map((c) => truthStore.get(c.id)));
+      if (created.length === work.batches) expiry?.step(records);
       const ended = records.filter((r) => r !== undefined && isTerminal(r.status)).length;
       const counted = await Promise.all(
         records.map((r) => (r && !isTerminal(r.status) ? truthStore.countResults(r.id) : { completed: 0, failed: 0 })),
@@ -130,25 +156,32 @@ export function batchesLane(env: ChaosEnv, work: BatchesWork, owner: string, sto
       const done = counted.reduce((a, c) => a + c.completed + c.failed, 0);
       return { done: ended === work.batches, progress: `${ended}/${work.batches} batches ended; ${done} lines done in the others` };
     },
-    stopped: () => clearInterval(sweep),
+    stopped: () => {
+      clearInterval(sweep);
+      expiry?.stop();
+    },
   };
   const result = async (): Promise<BatchesLaneResult> => {
     await observe();
     const filesAfter = { count: 0, bytes: 0 };
     const batches: BatchResult[] = [];
+    const listed = await listedBatchFiles(cleanFiles, owner);
     for (const c of created) {
       const record = await truthStore.get(c.id);
       const [output, errors] = [await readLines(cleanFiles, record?.outputFileId), await readLines(cleanFiles, record?.errorFileId)];
       for (const f of [record?.outputFileId, record?.errorFileId]) if (f !== undefined) filesAfter.count++;
       filesAfter.bytes += output.bytes + errors.bytes;
-      const errorCodes = (record?.errors ?? []).map((e) => e.code).join(', ');
       batches.push({
         id: c.id,
         lines: c.lines,
         status: record?.status ?? 'missing',
-        errorCodes,
+        errorCodes: (record?.errors ?? []).map((e) => e.code).join(', '),
         output: output.lines,
         errors: errors.lines,
+        bytes: output.bytes + errors.bytes,
+        outputBytes: output.bytes,
+        named: { output: record?.outputFileId, error: record?.errorFileId },
+        listed: { output: listed.get(`${c.id}_output.jsonl`) ?? [], error: listed.get(`${c.id}_error.jsonl`) ?? [] },
       });
     }
     const quotaAfter = await truth.usage(owner);
@@ -167,4 +200,16 @@ async function readLines(files: S3FileStore, fileId: string | undefined): Promis
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as Line);
   return { lines, bytes: Buffer.byteLength(text) };
+}
+
+/** The key's batch output and error files as listed, by file name (a copy left behind would show as a second id). */
+async function listedBatchFiles(files: S3FileStore, owner: string): Promise<Map<string, string[]>> {
+  const byName = new Map<string, string[]>();
+  let after: string | undefined;
+  for (;;) {
+    const page = await files.list(owner, { limit: 100, purpose: 'batch_output', ...(after === undefined ? {} : { after }) });
+    for (const f of page.files) byName.set(f.filename, [...(byName.get(f.filename) ?? []), f.id]);
+    if (!page.hasMore || page.files.length === 0) return byName;
+    after = page.files.at(-1)?.id;
+  }
 }

@@ -41,7 +41,7 @@ async function cleanBatches(stack: LocalAwsStack, options: ChaosOptions, work: B
   const clean = { ...options, sdk: NO_SDK_FAULTS, crashes: NO_TASK_CRASHES, sdkPlacement: undefined, sdkMaxAttempts: undefined };
   let result: (() => Promise<BatchesLaneResult>) | undefined;
   const run = await runChaos(stack, clean, `clean-batches-${options.seed}`, async (env) => {
-    const lane = batchesLane(env, work, `clean-${options.seed}`, Number.MAX_SAFE_INTEGER);
+    const lane = batchesLane(env, work, { owner: `clean-${options.seed}`, storedBytes: Number.MAX_SAFE_INTEGER, expiry: false });
     result = lane.result;
     return [lane.lane];
   });
@@ -53,7 +53,8 @@ async function cleanBatches(stack: LocalAwsStack, options: ChaosOptions, work: B
  * One chaos harness over both lanes of the async engine on DynamoDB Local + moto: `jobs` (JobCoordinator's jobs,
  * checked against the synchronous answer), `batches` (the batch engine's batches, checked against a fault-free run) or
  * `both` at once on one task queue, as the one worker routine serves them on AWS. The SDK faults, worker crashes,
- * second deliveries, poison tasks and dead-letter path are the same for both (chaos-run.ts). `runtime` scores the
+ * second deliveries, poison tasks and dead-letter path are the same for both (chaos-run.ts). Batches may end early
+ * (BatchesWork.ending: by their key's quota, or by expiry while running; chaos-batch-endings.ts). `runtime` scores the
  * jobs' synchronous references (built on clean clients against the same stack); unused for batches alone.
  */
 export async function runChaosLanes(
@@ -75,14 +76,15 @@ export async function runChaosLanes(
       lanes.push(jobs.lane);
     }
     if (batchWork && clean) {
-      const batches = batchesLane(env, batchWork, `chaos-${options.seed}`, storedBytesLimit(clean.lanes));
+      const storedBytes = storedBytesLimit(clean.lanes, batchWork.ending);
+      const batches = batchesLane(env, batchWork, { owner: `chaos-${options.seed}`, storedBytes, expiry: batchWork.ending === 'expiry' });
       batchesResult = batches.result;
       lanes.push(batches.lane);
     }
     return lanes;
   });
   const jobs = jobsReport && (await jobsReport(run.stalled));
-  const batches = batchesResult && clean && batchWork && batchesVerdicts(clean.lanes, await batchesResult(), batchWork.batches);
+  const batches = batchesResult && clean && batchWork && batchesVerdicts(clean.lanes, await batchesResult(), batchWork);
   const violations = [
     ...(clean?.run.stalled ? [`fault-free run: ${clean.run.stalled}`] : []),
     ...(run.stalled ? [`chaos run: ${run.stalled}`] : []),

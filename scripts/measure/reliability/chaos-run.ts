@@ -52,6 +52,8 @@ export interface ChaosFaultOptions {
   readonly faultyReceives: number;
   readonly pollers: number;
   readonly pollerConcurrency: number;
+  /** Messages a receive takes (run one after another); absent = 5. The expiry case takes 1, so a held line holds no other. */
+  readonly receiveBatchSize?: number;
   readonly maxReceiveCount: number;
   readonly visibilityTimeoutSeconds: number;
   /** The settle gives up once nothing moved for this long (a loaded machine is slow, not lossy). */
@@ -206,7 +208,7 @@ function startPollers(
     startSqsPoller({
       ...common,
       queueUrl: env.queueUrl,
-      batchSize: 5,
+      batchSize: options.receiveBatchSize ?? 5,
       concurrency: options.pollerConcurrency,
       handler: perRecord(async (record) => {
         deliveries.count++;

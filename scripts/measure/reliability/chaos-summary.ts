@@ -43,8 +43,10 @@ function batchRows(report: ChaosReport): [string, string | number][] {
   const v = b.verdicts;
   const sum = (f: (x: BatchVerdict) => number) => v.reduce((a, x) => a + f(x), 0);
   const ended = v.filter((x) => isTerminal(x.status as never)).length;
+  const statuses = [...new Set(v.map((x) => x.status))].join(', ');
   return [
-    ['batches ended (terminal status) / completed', `${ended} / ${v.filter((x) => x.status === 'completed').length} of ${v.length}`],
+    ['case: batches end by', b.ending],
+    ['batches ended (terminal status) / their statuses', `${ended} of ${v.length} / ${statuses}`],
     ['batch input lines / in output / in error files', `${sum((x) => x.lines)} / ${sum((x) => x.completed)} / ${sum((x) => x.failed)}`],
     ['lost lines / duplicated lines', `${sum((x) => x.lost)} / ${sum((x) => x.duplicated)}`],
     ['completed lines differing from the fault-free run', sum((x) => x.differing)],
@@ -59,6 +61,10 @@ function batchRows(report: ChaosReport): [string, string | number][] {
     [
       'output + error files: count / bytes (ledger after: files / bytes)',
       `${b.filesAfter.count} / ${b.filesAfter.bytes} (${b.quotaAfter.files} / ${b.quotaAfter.stored_bytes})`,
+    ],
+    [
+      'output / error files listed for one batch, at most',
+      `${Math.max(0, ...v.map((x) => x.outputFiles))} / ${Math.max(0, ...v.map((x) => x.errorFiles))}`,
     ],
     [
       'output / error files: most writers of one file at once / rewrites after a failed finalizer',
@@ -91,8 +97,9 @@ export function chaosHeadline(report: ChaosReport): string {
   const lostLines = batches.reduce((a, v) => a + v.lost, 0);
   const duplicated = batches.reduce((a, v) => a + v.duplicated, 0);
   const writes = report.batches?.writes;
+  const ending = report.batches && report.batches.ending !== 'completed' ? ` ending by ${report.batches.ending}` : '';
   return (
-    `lane ${report.lane}: ${jobs.length} jobs, ${batches.length} batches; lost ${lostJobs} jobs + ${lostLines} lines, duplicated ${duplicated} lines` +
+    `lane ${report.lane}: ${jobs.length} jobs, ${batches.length} batches${ending}; lost ${lostJobs} jobs + ${lostLines} lines, duplicated ${duplicated} lines` +
     (writes ? `, file writers at once ${writes.maxConcurrent}, rewrites ${writes.rewrites}` : '') +
     `, violations ${report.violations.length}`
   );

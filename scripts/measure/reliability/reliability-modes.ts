@@ -39,7 +39,7 @@ export function reliabilityModes(
     stallTimeoutMs: 120_000,
     onProgress,
   } as const;
-  return [
+  const faultModes = [
     {
       title: 'faults below the SDK retry, SDK default maxAttempts (3)',
       options: {
@@ -59,7 +59,23 @@ export function reliabilityModes(
         sdkMaxAttempts: 1,
       },
     },
-  ];
+  ] as const;
+  if (lane === 'jobs') return [...faultModes];
+  // Batches that end early, with lines in flight, in each fault mode: one receive at a time per loop and room for the
+  // expiry case's held line of every batch (each holds its loop until the batch's end is claimed).
+  const endings = (['quota', 'expiry'] as const).flatMap((ending, e) =>
+    faultModes.map(({ title, options }, m) => ({
+      title: `batches ending by ${ending === 'quota' ? 'their quota' : 'expiry'} while running; ${title}`,
+      options: {
+        ...options,
+        seed: options.seed + 10 * (e + 1) + m,
+        batches: { ...batches, ending },
+        pollerConcurrency: Math.ceil((batches.batches + 4) / common.pollers),
+        receiveBatchSize: 1,
+      },
+    })),
+  );
+  return [...faultModes, ...endings];
 }
 
 /** `--lane jobs|batches|both` (default both); anything else is refused. */

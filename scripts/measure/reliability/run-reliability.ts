@@ -8,7 +8,9 @@
  *  3. The chaos harness (chaos-lanes.ts) over the chosen lanes at once on one task queue, per fault mode: 200 jobs
  *     and 6 batches x 20 lines; SDK faults, worker crashes around every task kind, second deliveries, poison work;
  *     every job equal to the synchronous answer or failed for its poison, every batch line exactly once and equal
- *     to a fault-free run, quotas held, never two writers of one batch file at once.
+ *     to a fault-free run, quotas held, never two writers of one batch file at once. Then, in each fault mode, batches
+ *     that end early while lines are in flight: by their key's stored-bytes quota, and by expiry (the engine's clock
+ *     moved past the completion window while a line of each is held): one output file per batch, every line once.
  * Prints the tables and writes reliability/report.md. Machines are noisy: load figures are medians of repetitions.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -169,7 +171,11 @@ messages it holds invisible while they run (on AWS the visibility timeout is 6x 
 succeeded with exactly \`service.rerank\`'s result or - poisoned jobs, and only they - failed with a reason; every batch ends completed,
 every input line is in the output or error file exactly once and equal to a fault-free run of the same batches, only poison lines fail;
 the key's ledger never passes running_batches or stored_bytes (twice the fault-free output: a finalizer counts its lines and its files both
-for a moment) and after the end holds 0 running batches and exactly the files' count and bytes; a batch file never has two writers at once.
+for a moment) and after the end holds 0 running batches and exactly the files' count and bytes; a batch file never has two writers at once,
+and the key lists one output file per batch, the one the batch names. The runs whose batches end early (their key's quota at half the
+smallest batch's fault-free output; or the engine's clock moved past the completion window while one line of each batch is held in
+flight, let go once every batch's end is claimed) expect every batch \`failed\` (quota_exceeded) or \`expired\`, the lines not run in
+the error file under \`batch_failed\` / \`batch_expired\`, every line once, and in the quota case output files within the quota.
 
 ${chaosSections.join('\n')}
 `;

@@ -22,31 +22,35 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+const faults = {
+  sdk: { throttle: 0.05, transactionConflict: 0.1, lostResponse: 0.03, dropDelete: 0.1, duplicateSend: 0.1 },
+  crashes: {
+    planBefore: 0.5,
+    planAfter: 0.5,
+    chunkBefore: 0.1,
+    chunkAfter: 0.1,
+    finalizeBefore: 0.5,
+    finalizeAfter: 0.5,
+    redeliver: 0.1,
+  },
+  faultyReceives: 2,
+  pollers: 2,
+  maxReceiveCount: 4,
+  visibilityTimeoutSeconds: 2,
+  // Slow is not lost: the wait gives up only after 30 s in which nothing moved.
+  stallTimeoutMs: 30_000,
+} as const;
+
 describe('batches under injected faults (DynamoDB Local + moto)', () => {
   it(
     '0 lost or duplicated lines, every batch ends, completed lines equal the fault-free run, quotas never passed',
     async () => {
       const chaos = await runChaosLanes(stack, undefined, {
+        ...faults,
         lane: 'batches',
         seed: 5,
         batches: { batches: 3, linesPerBatch: 8, poisonedBatches: 1 },
-        sdk: { throttle: 0.05, transactionConflict: 0.1, lostResponse: 0.03, dropDelete: 0.1, duplicateSend: 0.1 },
-        crashes: {
-          planBefore: 0.5,
-          planAfter: 0.5,
-          chunkBefore: 0.1,
-          chunkAfter: 0.1,
-          finalizeBefore: 0.5,
-          finalizeAfter: 0.5,
-          redeliver: 0.1,
-        },
-        faultyReceives: 2,
-        pollers: 2,
         pollerConcurrency: 2,
-        maxReceiveCount: 4,
-        visibilityTimeoutSeconds: 2,
-        // Slow is not lost: the wait gives up only after 30 s in which nothing moved.
-        stallTimeoutMs: 30_000,
       });
       console.log(formatChaosSummary(chaos));
       expect(chaos.violations).toEqual([]);
@@ -66,6 +70,41 @@ describe('batches under injected faults (DynamoDB Local + moto)', () => {
       expect(crashes('plan') + crashes('finalize')).toBeGreaterThan(0);
       expect(report.faults.entries().some(([k, n]) => k.startsWith('dynamodb: response lost') && n > 0)).toBe(true);
       expect(report.faults.get('dead-letter: task moved to the DLQ')).toBeGreaterThan(0);
+    },
+    HANG_CEILING_MS,
+  );
+
+  /**
+   * A batch whose end is claimed while its other lines are still in flight - past its key's stored-bytes quota, or past
+   * its completion window - is finalized by the transition that ended it, not by every task that ends after it: each
+   * batch has one output file (the one it names), every custom_id once in its output or error file.
+   */
+  it.each([
+    { ending: 'quota', seed: 6, status: 'failed', unfinished: 'batch_failed' },
+    { ending: 'expiry', seed: 7, status: 'expired', unfinished: 'batch_expired' },
+  ] as const)(
+    'ending by $ending while running: 0 lost or duplicated lines, one output file per batch, never two writers',
+    async ({ ending, seed, status, unfinished }) => {
+      const chaos = await runChaosLanes(stack, undefined, {
+        ...faults,
+        lane: 'batches',
+        seed,
+        batches: { batches: 3, linesPerBatch: 8, poisonedBatches: 1, ending },
+        // Room for the held line of every batch (expiry), one receive at a time per loop.
+        pollerConcurrency: 4,
+        receiveBatchSize: 1,
+      });
+      console.log(formatChaosSummary(chaos));
+      expect(chaos.violations).toEqual([]);
+      const report = chaos.batches as NonNullable<typeof chaos.batches>;
+      expect(report.verdicts.map((v) => v.status)).toEqual([status, status, status]);
+      expect(report.verdicts.reduce((a, v) => a + v.lost + v.duplicated, 0)).toBe(0);
+      for (const v of report.verdicts) expect(v.outputFiles).toBe(v.completed > 0 ? 1 : 0);
+      expect(report.writes.maxConcurrent).toBe(1);
+      // The batches ended early: lines they did not run are in their error files under the ending's code.
+      const notRun = report.batches.flatMap((b) => b.errors).filter((l) => (l.error as { code?: string }).code === unfinished);
+      expect(notRun.length).toBeGreaterThan(0);
+      if (ending === 'expiry') expect(chaos.faults.get('expiry: held lines let go after every batch was claimed for its end')).toBe(1);
     },
     HANG_CEILING_MS,
   );
