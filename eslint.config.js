@@ -136,6 +136,7 @@ const GENERATED = [
   'shared/scoring/lexical/background-idf-table.ts',
   'shared/scoring/lexical/bm25-calibration.ts',
   'shared/scoring/hybrid/use-lite-fusion.ts',
+  'shared/dialects/request-validators.generated.ts',
 ];
 
 /**

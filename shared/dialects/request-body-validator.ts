@@ -3,29 +3,31 @@ import { echoText } from '../core/echo-text.js';
 import { invalidRequest } from '../core/rerank-error.js';
 import { describeJsonValue } from './wire-fields.js';
 import type { JsonSchema, JsonSchemaType } from './json-schema.js';
+import { REQUEST_VALIDATOR_OPTIONS, REQUEST_VALIDATOR_VOCABULARY } from './request-validator-options.js';
+import { REQUEST_VALIDATORS } from './request-validators.generated.js';
+
+let ajv: Ajv2020 | undefined;
+
+/** One ajv instance for the schemas not compiled ahead of time, made at its first use. */
+function compile(schema: JsonSchema): ValidateFunction {
+  if (ajv === undefined) {
+    ajv = new Ajv2020(REQUEST_VALIDATOR_OPTIONS);
+    ajv.addVocabulary([...REQUEST_VALIDATOR_VOCABULARY]);
+  }
+  return ajv.compile(schema as object);
+}
 
 /**
- * One ajv instance for every request schema: the first violation only (`allErrors: false`, cheapest), strict
- * about the schemas themselves, and `verbose` so an error carries the value and the schema node it failed on.
- * Checking each schema against the 2020-12 meta-schema would compile that meta-schema on a cold start (over
- * 100 ms); the unit tests check it instead (test/unit/openapi/request-schemas.test.ts).
+ * Each schema's validator, found once per schema object: the dialects' request schemas come compiled ahead of time
+ * (`npm run validators`: ajv's standalone code, found by the schema's JSON text), so a cold start's first request
+ * compiles nothing; any other schema (an anyOf branch an error is explained by, a test's) is compiled on first use.
  */
-const ajv = new Ajv2020({
-  allErrors: false,
-  strict: true,
-  allowUnionTypes: true,
-  verbose: true,
-  validateSchema: false,
-});
-ajv.addVocabulary(['x-error-hint']);
-
-/** Compiled once per schema object, on first use (a cold start compiles only the dialects it serves). */
 const compiled = new WeakMap<JsonSchema, ValidateFunction>();
 
 function validatorFor(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema as object);
+    validate = (REQUEST_VALIDATORS.get(JSON.stringify(schema)) as ValidateFunction | undefined) ?? compile(schema);
     compiled.set(schema, validate);
   }
   return validate;
