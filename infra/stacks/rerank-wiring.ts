@@ -25,7 +25,7 @@ export function grantAccess(r: RerankResources, f: RerankFunctions): void {
   r.jobsTable.grantAccess(f.workerFunction.function, TABLE_ACCESS.worker);
   r.jobsTable.grantAccess(f.deadLetterFunction.function, TABLE_ACCESS.deadLetter);
   r.chunkQueues.grantSendChunks(f.apiFunction.function);
-  // The worker whose chunk completes a job's count queues the job's merge task on the same queue (found missing by
+  // The worker whose chunk completes a job's count queues the job's finish task on the same queue (found missing by
   // the IAM check of the emulator job flow: every job would have stopped at its merge on AWS).
   r.chunkQueues.grantSendChunks(f.workerFunction.function);
   // The API takes uploads, creates batches (one plan task each) and serves file content; the batch worker reads

@@ -1,6 +1,6 @@
 import type { TruncationSide } from '../core/request-controls.js';
 
-/** A job's tasks on the engine's queue: its chunks (candidates inline) and its merge (the job's finish). */
+/** A job's tasks on the engine's queue: its chunks (candidates inline) and its finish. */
 
 /** A slice of a job's candidate set, carried inline. */
 export interface ChunkTask {
@@ -28,26 +28,29 @@ export interface ChunkTask {
 }
 
 /**
- * The job's merge, queued by the worker whose chunk completed the count: it runs in an invocation of its own (its own
- * timeout and retries), as a batch's finalize task does, instead of at the end of that worker's chunk. On the wire it
- * is the job's `finish` task.
+ * The job's finish, queued by the worker whose chunk completed the count: it merges the job's chunk scores into its
+ * stored result in an invocation of its own (its own timeout and retries), as a batch's finalize task does, instead of
+ * at the end of that worker's chunk. `finish` is its name in memory and in the task envelope alike.
  */
-export interface MergeTask {
-  readonly kind: 'merge';
+export interface FinishTask {
+  readonly kind: 'finish';
   readonly jobId: string;
 }
 
-/** What a job puts on the queue: chunk tasks and merge tasks. */
-export type JobTask = ChunkTask | MergeTask;
+/** What a job puts on the queue: chunk tasks and finish tasks. */
+export type JobTask = ChunkTask | FinishTask;
 
-export const isMergeTask = (task: JobTask): task is MergeTask => task.kind === 'merge';
+export const isFinishTask = (task: JobTask): task is FinishTask => task.kind === 'finish';
 
-/** A job task's fields checked, whatever wire form carried them; anything malformed is a poison message and throws. */
-export function checkJobTask(value: Record<string, unknown>): JobTask {
-  if (value['kind'] !== undefined) {
-    if (value['kind'] !== 'merge' || typeof value['jobId'] !== 'string') throw new TypeError('malformed job task message');
-    return { kind: 'merge', jobId: value['jobId'] };
-  }
+/** A job's finish task; a job id that is not a string is a poison message and throws. */
+export function finishTask(jobId: unknown): FinishTask {
+  if (typeof jobId !== 'string') throw new TypeError('malformed job task message');
+  return { kind: 'finish', jobId };
+}
+
+/** A job chunk task's fields checked, whatever wire form carried them; anything malformed is a poison message and throws. */
+export function checkChunkTask(value: Record<string, unknown>): ChunkTask {
+  if (value['kind'] !== undefined) throw new TypeError('malformed job task message');
   const task = value as Partial<ChunkTask>;
   const ok =
     typeof task.jobId === 'string' &&

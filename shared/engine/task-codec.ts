@@ -1,7 +1,7 @@
 import type { ByteRange } from '../files/file-store.js';
 import { checkBatchTask, type BatchChunkTask, type BatchTask, type TaskShard } from './batch-task.js';
 import { isJobTask, type EngineTask } from './engine-task.js';
-import { checkJobTask, type ChunkTask, type JobTask } from './job-task.js';
+import { checkChunkTask, finishTask, isFinishTask, type ChunkTask, type JobTask } from './job-task.js';
 
 /**
  * The one wire form of every task of the async engine, whichever queue carries it: whose it is (`owner`: a job, or a
@@ -27,7 +27,7 @@ type Fields = Record<string, unknown>;
 const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function jobEnvelope(task: JobTask): TaskEnvelope {
-  if (task.kind === 'merge') return { owner: { job: task.jobId }, kind: 'finish' };
+  if (isFinishTask(task)) return { owner: { job: task.jobId }, kind: 'finish' };
   const { jobId, chunkIndex, offset, chunkCount, model, query, documents } = task;
   const inline = { model, query, documents, ...setControls(task as unknown as Fields) } as InlineCandidates;
   const chunk = { index: chunkIndex, offset, count: documents.length, ...(chunkCount === undefined ? {} : { of: chunkCount }) };
@@ -48,16 +48,16 @@ function batchEnvelope(task: BatchTask): TaskEnvelope {
 /** A task's message body: the envelope as JSON (a job's candidates inline, a batch's references only). */
 export const encodeTask = (task: EngineTask): string => JSON.stringify(isJobTask(task) ? jobEnvelope(task) : batchEnvelope(task));
 
-/** A job's task from its envelope's fields, checked as the job's own (checkJobTask). */
+/** A job's task from its envelope's fields, checked as the job's own (finishTask, checkChunkTask). */
 function jobTaskOf(jobId: unknown, value: Fields): JobTask {
-  if (value['kind'] === 'finish') return checkJobTask({ kind: 'merge', jobId });
+  if (value['kind'] === 'finish') return finishTask(jobId);
   const chunk = isObject(value['chunk']) ? value['chunk'] : {};
   const candidates = isObject(value['candidates']) ? value['candidates'] : {};
   const inline = isObject(candidates['inline']) ? candidates['inline'] : {};
   if (value['kind'] !== 'chunk' || !Array.isArray(inline['documents']) || chunk['count'] !== inline['documents'].length)
     throw new TypeError('malformed job task message');
   const { model, query, documents } = inline;
-  return checkJobTask({
+  return checkChunkTask({
     jobId,
     chunkIndex: chunk['index'],
     offset: chunk['offset'],
@@ -90,18 +90,23 @@ function batchTaskOf(owner: Fields, value: Fields): BatchTask {
   return checkBatchTask(task) as BatchChunkTask;
 }
 
+/** A job's task in the form stacks sent before the envelope (see decodeTask), where its finish was `merge`. */
+function legacyJobTask(value: Fields): JobTask {
+  return value['kind'] === 'merge' ? finishTask(value['jobId']) : checkChunkTask(value);
+}
+
 /**
  * A task message body back into the task its lane built; anything malformed is a poison message and throws.
  *
  * Compatibility, for one release: a body without `owner` is one of the two forms stacks sent before the envelope (and
- * may still be in flight across the deploy): a job's chunk (its ChunkTask as JSON) or merge (`{"kind":"merge","jobId"}`),
- * or a batch's task (its BatchTask as JSON, named by `batchId`). They decode to the same tasks.
+ * may still be in flight across the deploy): a job's chunk (its ChunkTask as JSON) or finish (then named `merge`:
+ * `{"kind":"merge","jobId"}`), or a batch's task (its BatchTask as JSON, named by `batchId`). They decode to the same tasks.
  */
 export function decodeTask(body: string): EngineTask {
   const value: unknown = JSON.parse(body);
   if (!isObject(value)) throw new TypeError('malformed task message');
   const owner = value['owner'];
-  if (owner === undefined) return typeof value['batchId'] === 'string' ? checkBatchTask(value) : checkJobTask(value);
+  if (owner === undefined) return typeof value['batchId'] === 'string' ? checkBatchTask(value) : legacyJobTask(value);
   if (isObject(owner) && typeof owner['job'] === 'string') return jobTaskOf(owner['job'], value);
   if (isObject(owner) && typeof owner['batch'] === 'string') return batchTaskOf(owner, value);
   throw new TypeError('malformed task message');
@@ -117,7 +122,7 @@ export function decodeJobTask(body: string): JobTask {
 /** A job's chunk message (the chunk queue's contract tests read these). */
 export function decodeChunkTask(body: string): ChunkTask {
   const task = decodeJobTask(body);
-  if (task.kind === 'merge') throw new TypeError('a merge task where a chunk task was expected');
+  if (isFinishTask(task)) throw new TypeError('a finish task where a chunk task was expected');
   return task;
 }
 

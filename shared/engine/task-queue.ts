@@ -1,6 +1,6 @@
 /**
  * The queue port of the async engine: how tasks reach workers, whatever their kind. Its lanes are instances of it -
- * `ChunkQueue` (jobs' chunk and merge tasks) and `BatchTaskQueue` (batches' plan, chunk and finalize tasks) - served by
+ * `ChunkQueue` (jobs' chunk and finish tasks) and `BatchTaskQueue` (batches' plan, chunk and finalize tasks) - served by
  * one SQS adapter (SqsTaskQueue) on AWS and by in-process queues for `npm start`. Delivery is at least once: every
  * handler tolerates a task delivered twice.
  */

@@ -10,7 +10,7 @@ import { recordJobEnded } from '../observability/record-job-metrics.js';
 import { recordRerankMetrics } from '../observability/record-rerank-metrics.js';
 import { annotateJob, traced } from '../observability/tracer.js';
 import type { JobCoordinatorDeps } from './job-coordinator-deps.js';
-import { isMergeTask, type ChunkTask, type JobState, type JobTask, type StoredResult } from './job-model.js';
+import { isFinishTask, type ChunkTask, type JobState, type JobTask, type StoredResult } from './job-model.js';
 
 /** A running job as the engine's run of its chunks sees it: one request under its own ledger owner. */
 export interface JobRun extends RunRequest {
@@ -61,7 +61,7 @@ export class JobLane implements OwnerLane<JobRun> {
 
   /** One of the job's tasks: a chunk to score and record, or its finish (every chunk is in). */
   handle(task: JobTask): Promise<void> {
-    return isMergeTask(task) ? this.merge(task.jobId) : this.runChunk(task);
+    return isFinishTask(task) ? this.merge(task.jobId) : this.runChunk(task);
   }
 
   /** One chunk task: skipped once its job has ended (no CPU for results nobody reads), else the engine's run. */
@@ -91,7 +91,7 @@ export class JobLane implements OwnerLane<JobRun> {
   async finish(run: JobRun, now = false): Promise<void> {
     // The finish runs as a task of its own; a duplicate finds the job ended and does nothing.
     if (now) await this.merge(run.job.id);
-    else await this.#deps.queue.send([{ kind: 'merge', jobId: run.job.id }]);
+    else await this.#deps.queue.send([{ kind: 'finish', jobId: run.job.id }]);
   }
 
   async fail(run: JobRun, error: Error): Promise<void> {

@@ -3,7 +3,7 @@ import type { RequestControl, TokenCuts } from '../core/request-controls.js';
 import type { DialectName } from '../dialects/dialect.js';
 
 export type { ChunkScores } from '../engine/chunk-ledger.js';
-export { isMergeTask, type ChunkTask, type JobTask, type MergeTask } from '../engine/job-task.js';
+export { isFinishTask, type ChunkTask, type FinishTask, type JobTask } from '../engine/job-task.js';
 
 export type JobStatus = 'running' | 'succeeded' | 'failed';
 

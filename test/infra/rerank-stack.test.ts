@@ -419,7 +419,7 @@ describe('least-privilege IAM', () => {
     expect(byAction('logs:').every((s) => refersTo(s, logicalId('AWS::Logs::LogGroup', 'ApiLogs')))).toBe(true);
   });
 
-  it('worker: job store items, consuming the chunk queue and queueing each job merge task on it', () => {
+  it('worker: job store items, consuming the chunk queue and queueing each job finish task on it', () => {
     const worker = roleId('Worker');
     expect(allActions(worker)).toEqual(
       [
@@ -436,7 +436,7 @@ describe('least-privilege IAM', () => {
         'sqs:GetQueueAttributes',
         'sqs:GetQueueUrl',
         'sqs:ReceiveMessage',
-        // The chunk that completes a job's count queues its merge task (the IAM check of the job flow found it missing).
+        // The chunk that completes a job's count queues its finish task (the IAM check of the job flow found it missing).
         'sqs:SendMessage',
         'xray:PutTelemetryRecords',
         'xray:PutTraceSegments',

@@ -15,7 +15,7 @@ import type { JobRecord } from '../../../shared/jobs/job-model.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startSqsPoller } from '../../emulators/sqs-poller.js';
 import { decodeJobTask } from '../../../shared/engine/task-codec.js';
-import { isMergeTask } from '../../../shared/jobs/job-model.js';
+import { isFinishTask } from '../../../shared/jobs/job-model.js';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { startLocalAwsStack } from '../../emulators/local-aws-stack.js';
 
@@ -123,7 +123,7 @@ try {
       handler: async (event) => {
         for (const record of event.Records) {
           const task = decodeJobTask(record.body);
-          if (isMergeTask(task)) await runtime.jobs.merge(task.jobId);
+          if (isFinishTask(task)) await runtime.jobs.merge(task.jobId);
           else await runtime.jobs.recordChunk(task, { scores: task.documents.map(() => 0), tokens: 0 });
         }
         return { batchItemFailures: [] };

@@ -1,7 +1,7 @@
 /** What the chaos harness needs to know of a task message to inject its faults: its lane, its kind, a job chunk's query. */
 export interface TaskInfo {
   readonly lane: 'jobs' | 'batches';
-  /** chunk / finish (a job's merge) / plan / finalize. */
+  /** chunk / finish / plan / finalize. */
   readonly kind: 'chunk' | 'finish' | 'plan' | 'finalize';
   /** A job chunk's index and query (where a poisoned job names its bad chunk). */
   readonly chunkIndex?: number;
@@ -14,7 +14,7 @@ const field = (value: unknown, name: string): unknown => (isObject(value) ? valu
 
 /**
  * Reads a task message body in any wire form the engine sends or still reads: the envelope (`owner`, `kind`, `chunk`,
- * `candidates`) or the two older forms (a job's ChunkTask / `{kind: 'merge', jobId}`, a batch's BatchTask). The harness
+ * `candidates`) or the two older forms (a job's ChunkTask / its finish as `{kind: 'merge', jobId}`, a batch's BatchTask). The harness
  * reads the JSON itself, so its faults stay independent of the codec under test; undefined = not a task.
  */
 export function taskInfo(body: string): TaskInfo | undefined {

@@ -5,7 +5,7 @@ import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import { decodeJobTask } from '../../../shared/engine/task-codec.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
-import { isMergeTask, type JobRecord } from '../../../shared/jobs/job-model.js';
+import { isFinishTask, type JobRecord } from '../../../shared/jobs/job-model.js';
 import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
@@ -144,7 +144,7 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: HANG_CEILIN
     const real = recordHandler;
     recordHandler = async (record) => {
       const task = decodeJobTask(record.body);
-      if (!isMergeTask(task) && task.chunkIndex === 1 && !crashed.has(task.jobId)) {
+      if (!isFinishTask(task) && task.chunkIndex === 1 && !crashed.has(task.jobId)) {
         await runtime.scorers.get(task.model).score(task.query, task.documents); // the work is done...
         crashed.add(task.jobId);
         throw new Error('worker crashed before writing'); // ...and lost with the invocation
@@ -166,7 +166,7 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: HANG_CEILIN
     const real = recordHandler;
     recordHandler = async (record) => {
       const task = decodeJobTask(record.body);
-      if (!isMergeTask(task) && task.chunkIndex === 0) throw new Error('poison chunk');
+      if (!isFinishTask(task) && task.chunkIndex === 0) throw new Error('poison chunk');
       return real(record);
     };
     try {

@@ -45,7 +45,7 @@ const PINNED: readonly (readonly [string, EngineTask])[] = [
     '{"jobId":"3f1c2d9e-7b4a-4e61-9d0f-5a8c2b7e1f30","chunkIndex":0,"offset":0,"model":"tinybert-l2-fixture","query":"how do neural networks learn to rank","documents":["ranking with gradients","a panda eats bamboo"],"maxDocumentTokens":128,"instruction":"Judge relevance","maxQueryTokens":32,"truncationSide":"left","chunkCount":1}',
     { ...chunk, maxQueryTokens: 32, truncationSide: 'left' },
   ],
-  ['{"kind":"merge","jobId":"3f1c2d9e-7b4a-4e61-9d0f-5a8c2b7e1f30"}', { kind: 'merge', jobId: JOB }],
+  ['{"kind":"merge","jobId":"3f1c2d9e-7b4a-4e61-9d0f-5a8c2b7e1f30"}', { kind: 'finish', jobId: JOB }],
   ['{"kind":"plan","batchId":"batch_9b2e4c1a7d3f4e8a9c0b1d2e3f4a5b6c"}', { kind: 'plan', batchId: BATCH }],
   ['{"kind":"finalize","batchId":"batch_9b2e4c1a7d3f4e8a9c0b1d2e3f4a5b6c"}', { kind: 'finalize', batchId: BATCH }],
   [
@@ -78,7 +78,7 @@ describe('one task envelope and codec for both lanes', () => {
         },
       },
     });
-    expect(JSON.parse(encodeTask({ kind: 'merge', jobId: JOB }))).toStrictEqual({ owner: { job: JOB }, kind: 'finish' });
+    expect(JSON.parse(encodeTask({ kind: 'finish', jobId: JOB }))).toStrictEqual({ owner: { job: JOB }, kind: 'finish' });
     expect(JSON.parse(encodeTask({ kind: 'plan', batchId: BATCH }))).toStrictEqual({ owner: { batch: BATCH }, kind: 'plan' });
     expect(JSON.parse(encodeTask(grouped))).toStrictEqual({
       owner: { batch: BATCH, line: 3, lines: [3, 4, 9] },
@@ -130,7 +130,7 @@ describe('one task envelope and codec for both lanes', () => {
         chunkIndex: 4,
         reason: expect.stringContaining('chunk 4'),
       });
-    for (const body of ['{"kind":"merge","jobId":"job-1"}', encodeTask({ kind: 'merge', jobId: 'job-1' })])
+    for (const body of ['{"kind":"merge","jobId":"job-1"}', encodeTask({ kind: 'finish', jobId: 'job-1' })])
       expect(readDeadLetteredTask(body), body).toMatchObject({
         of: 'job',
         jobId: 'job-1',

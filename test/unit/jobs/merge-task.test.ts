@@ -42,17 +42,17 @@ async function setup() {
   return { queue, jobs, job, record };
 }
 
-const merges = (queue: RecordingQueue) => queue.sent.filter((t) => 'kind' in t && t.kind === 'merge');
+const finishes = (queue: RecordingQueue) => queue.sent.filter((t) => 'kind' in t && t.kind === 'finish');
 
-describe('the merge task', () => {
+describe("a job's finish task", () => {
   it('is queued by the chunk that completes the count, not run in its worker; the job ends when the task runs', async () => {
     const { queue, jobs, job, record } = await setup();
     await record(2);
     await record(0);
-    expect(merges(queue)).toEqual([]);
+    expect(finishes(queue)).toEqual([]);
     await record(1);
-    expect(merges(queue)).toEqual([{ kind: 'merge', jobId: job.id }]);
-    // The chunk's worker is done; the job is still running until a worker runs the merge task.
+    expect(finishes(queue)).toEqual([{ kind: 'finish', jobId: job.id }]);
+    // The chunk's worker is done; the job is still running until a worker runs the finish task.
     expect((await jobs.find(job.id, 'k'))?.status).toBe('running');
     await jobs.merge(job.id);
     const done = await jobs.find(job.id, 'k');
@@ -63,7 +63,7 @@ describe('the merge task', () => {
   it('is queued again by a redelivered last chunk, and a second merge changes nothing', async () => {
     const { queue, jobs, job, record } = await setup();
     for (const i of [0, 1, 2, 2]) await record(i);
-    expect(merges(queue)).toHaveLength(2);
+    expect(finishes(queue)).toHaveLength(2);
     await jobs.merge(job.id);
     const first = await jobs.find(job.id, 'k');
     await jobs.merge(job.id);
@@ -71,7 +71,7 @@ describe('the merge task', () => {
   });
 
   it("travels as its job's finish task; anything else is a poison message", () => {
-    expect(decodeJobTask(encodeTask({ kind: 'merge', jobId: 'j1' }))).toEqual({ kind: 'merge', jobId: 'j1' });
+    expect(decodeJobTask(encodeTask({ kind: 'finish', jobId: 'j1' }))).toEqual({ kind: 'finish', jobId: 'j1' });
     const chunk = { jobId: 'j1', chunkIndex: 0, offset: 0, model: 'm', query: 'q', documents: ['a'], chunkCount: 1 };
     expect(decodeJobTask(encodeTask(chunk))).toEqual(chunk);
     expect(() => decodeJobTask('{"kind":"merge"}')).toThrow(TypeError);

@@ -62,7 +62,7 @@ describe('job metrics, recorded once when a job ends', () => {
     const { jobs, job, tasks, advance } = await coordinator();
     advance(7);
     for (const task of tasks) await jobs.recordChunk(task, { scores: task.documents.map(() => 0.5), tokens: 1 });
-    // A duplicate delivery of the last chunk queues a second merge task: it merges nothing twice.
+    // A duplicate delivery of the last chunk queues a second finish task: it merges nothing twice.
     await jobs.recordChunk(tasks[1]!, { scores: tasks[1]!.documents.map(() => 0.5), tokens: 1 });
     await jobs.merge(job.id);
     await jobs.merge(job.id);
