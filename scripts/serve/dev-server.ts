@@ -1,18 +1,15 @@
 /**
  * `npm start`: the service on http://127.0.0.1:3000 with no AWS account. Jobs and batches use the in-process queues
- * and stores; this process starter attaches their workers (the chunk lane to the same handlers Lambda runs, the batch
- * lane to the engine's routine) and the expiry sweep, and stops them when the server stops.
+ * and stores; this process starter attaches both lanes to the handlers Lambda runs (the one task worker, the dead-letter
+ * consumer) and runs the worker's scheduled sweep on a timer, and stops them when the server stops.
  */
 // First: it sets the console's defaults before any module below builds its logger or metrics.
 import { plainRequestLines } from './local-log-defaults.js';
-import type { SQSBatchResponse } from 'aws-lambda';
-import { handler as deadLetterHandler } from '../../functions/workers/dead-letter.js';
-import { handler as taskWorker } from '../../functions/workers/task-worker.js';
-import { localLambdaContext } from '../../shared/http/node-http-adapter.js';
 import { loadServiceConfig } from '../../shared/config/service-config.js';
 import { startLocalWorkers, unfinishedWorkLine } from '../../shared/runtime/local-workers.js';
 import { configureProcessRuntime, serviceRuntime } from '../../shared/runtime/process-runtime.js';
 import { resolveHubModelsFromEnv } from '../../shared/scoring/model-pull/index.js';
+import { localLambdaHandlers } from './local-lambda-handlers.js';
 import { startLocalServer } from './local-server.js';
 import { startupFailureLine } from './startup-failure.js';
 
@@ -28,11 +25,8 @@ try {
   }
 
   const runtime = await serviceRuntime();
-  // The local backend's lanes (absent on the aws backend): the chunk lane delivers to the same handlers Lambda runs.
-  const workers = startLocalWorkers(runtime, {
-    worker: async (event) => (await taskWorker(event, localLambdaContext('rerank-task-worker-local'))) as SQSBatchResponse,
-    deadLetter: async (event) => deadLetterHandler(event, localLambdaContext('rerank-dead-letter-local')),
-  });
+  // The local backend's lanes (absent on the aws backend): both deliver to the handlers Lambda runs.
+  const workers = startLocalWorkers(runtime, localLambdaHandlers());
 
   await startLocalServer({
     ...target,

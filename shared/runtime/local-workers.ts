@@ -1,17 +1,19 @@
-import type { InProcessTaskQueue, SqsBatchHandler } from '../adapters/in-process/in-process-task-queue.js';
+import type { SqsBatchHandler } from '../adapters/in-process/in-process-task-queue.js';
 import { jobIdOf, type EngineTask } from '../engine/engine-task.js';
 import { decodeTask } from '../engine/task-codec.js';
 import { logger } from '../observability/logger.js';
-import { apiLimitsOf } from './api-limits.js';
 import { EXPIRY_SWEEP_MS } from './batch-runtime.js';
-import { engineTaskHandlers } from './engine-task-handlers.js';
-import { runtimeBatchEngine } from './runtime-batch-engine.js';
 import type { ServiceRuntime } from './service-runtime.js';
 
-/** A lane's consumers: what the event source mappings of its queue and dead-letter queue call on AWS. */
-export interface LaneHandlers {
+/**
+ * What a process starter passes in (the handlers live in functions/): what AWS calls - the one worker on every task
+ * queue, the dead-letter consumer on every dead-letter queue, and the schedule's sweep (batches past their window,
+ * files past their retention).
+ */
+export interface EngineHandlers {
   readonly worker: SqsBatchHandler;
   readonly deadLetter: SqsBatchHandler;
+  readonly sweep: () => Promise<unknown>;
 }
 
 /** What a stop left undone: work held only in this process's memory, lost with it. */
@@ -30,21 +32,15 @@ export interface LocalWorkers {
 }
 
 /**
- * On `npm start` (the local backend) the process that serves also runs the async engine: the chunk lane delivers to the
- * handlers the chunk functions run (passed in: they live in functions/), the batch lane to the engine's routine, and a
- * timer expires batches past their window and files past their retention. On AWS each is a function of its own (SQS
- * triggers, a schedule, S3's lifecycle rule). A library that builds the HTTP app starts none of this: the process
- * starter does, and keeps the handle.
+ * On `npm start` (the local backend) the process that serves also runs the async engine: both in-process lanes (a job's
+ * tasks, a batch's) deliver to the one worker handler and the one dead-letter handler Lambda runs, and a timer runs the
+ * schedule's sweep. On AWS each is a function of its own (SQS triggers, a schedule, S3's lifecycle rule). A library
+ * that builds the HTTP app starts none of this: the process starter does, and keeps the handle.
  */
-export function startLocalWorkers(runtime: ServiceRuntime, chunkLane: LaneHandlers): LocalWorkers {
-  const lanes: InProcessTaskQueue<EngineTask>[] = [];
-  if (runtime.localChunkQueue) {
-    runtime.localChunkQueue.attach(chunkLane.worker, chunkLane.deadLetter);
-    lanes.push(runtime.localChunkQueue);
-  }
-  const sweep = startBatchLane(runtime);
-  const batchLane = runtime.batches?.localQueue;
-  if (batchLane) lanes.push(batchLane);
+export function startLocalWorkers(runtime: ServiceRuntime, handlers: EngineHandlers): LocalWorkers {
+  const lanes = [runtime.localChunkQueue, runtime.batches?.localQueue].filter((lane) => lane !== undefined);
+  for (const lane of lanes) lane.attach(handlers.worker, handlers.deadLetter);
+  const sweep = startSweep(runtime, handlers.sweep);
   return {
     async stop() {
       if (sweep) clearInterval(sweep);
@@ -54,21 +50,14 @@ export function startLocalWorkers(runtime: ServiceRuntime, chunkLane: LaneHandle
   };
 }
 
-/** Attaches the engine's routine to the batch lane and starts the expiry sweep; undefined where there is no local lane. */
-function startBatchLane(runtime: ServiceRuntime): NodeJS.Timeout | undefined {
-  const local = runtime.batches?.localQueue;
-  const { limits, plan } = apiLimitsOf(runtime.config);
-  // Its own engine over the runtime's ports, as the batch worker function has its own beside the API's on AWS.
-  const engine = local ? runtimeBatchEngine(runtime, limits, plan) : undefined;
-  if (!local || !engine) return undefined;
-  const { worker, deadLetter } = engineTaskHandlers({ jobs: async () => runtime, batches: async () => engine });
-  local.attach(worker, deadLetter);
-  const sweep = setInterval(() => {
-    engine.expireDue().catch((error: unknown) => logger.error('batch expiry sweep failed', { error: error as Error }));
-    runtime.files?.deleteExpired?.().catch((error: unknown) => logger.error('file expiry sweep failed', { error: error as Error }));
+/** The schedule's sweep, where this process runs batches (they and their files are what it expires). */
+function startSweep(runtime: ServiceRuntime, sweep: () => Promise<unknown>): NodeJS.Timeout | undefined {
+  if (!runtime.batches?.localQueue || !runtime.files) return undefined;
+  const timer = setInterval(() => {
+    sweep().catch((error: unknown) => logger.error('expiry sweep failed', { error: error as Error }));
   }, EXPIRY_SWEEP_MS);
-  sweep.unref();
-  return sweep;
+  timer.unref();
+  return timer;
 }
 
 /** A stop names what it can: a body no codec reads is left out of the line rather than failing the stop. */

@@ -31,7 +31,11 @@ function watchStarts(runtime: ServiceRuntime) {
   };
 }
 
-const NO_HANDLER = async () => ({ batchItemFailures: [] });
+const handlers = () => ({
+  worker: async () => ({ batchItemFailures: [] }),
+  deadLetter: async () => ({ batchItemFailures: [] }),
+  sweep: async () => undefined,
+});
 
 describe('processes start workers, libraries do not', () => {
   it('building the HTTP app starts no timer and no worker, on either lane', async () => {
@@ -45,13 +49,15 @@ describe('processes start workers, libraries do not', () => {
     expect(starts.timeouts).not.toHaveBeenCalled();
   });
 
-  it('the process starter attaches both lanes and the expiry sweep, and stop() ends them', async () => {
+  it('the process starter attaches both lanes to the one worker handler, and the expiry sweep, and stop() ends them', async () => {
     const runtime = await localRuntime();
     const starts = watchStarts(runtime);
     const clear = vi.spyOn(globalThis, 'clearInterval');
-    const workers = startLocalWorkers(runtime, { worker: NO_HANDLER, deadLetter: NO_HANDLER });
-    expect(starts.chunkLane).toHaveBeenCalledOnce();
-    expect(starts.batchLane).toHaveBeenCalledOnce();
+    const lambda = handlers();
+    const workers = startLocalWorkers(runtime, lambda);
+    // Both lanes consume through the handler the worker function runs: npm start runs what Lambda runs.
+    expect(starts.chunkLane).toHaveBeenCalledExactlyOnceWith(lambda.worker);
+    expect(starts.batchLane).toHaveBeenCalledExactlyOnceWith(lambda.worker);
     expect(starts.intervals).toHaveBeenCalledOnce();
     expect(await workers.stop()).toEqual({ jobIds: [], batchIds: [] });
     expect(clear).toHaveBeenCalledWith(starts.intervals.mock.results[0]!.value);

@@ -5,8 +5,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { loadServiceConfig } from '../../../shared/config/service-config.js';
 import { createApiApp } from '../../../shared/http/create-api-app.js';
+import { apiLimitsOf } from '../../../shared/runtime/api-limits.js';
+import { engineTaskHandlers } from '../../../shared/runtime/engine-task-handlers.js';
 import { startLocalWorkers, type LocalWorkers } from '../../../shared/runtime/local-workers.js';
-import { createServiceRuntime } from '../../../shared/runtime/service-runtime.js';
+import { runtimeBatchEngine } from '../../../shared/runtime/runtime-batch-engine.js';
+import { createServiceRuntime, type ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { InMemoryFileStore } from '../../support/in-memory-file-store.js';
 
@@ -17,8 +20,15 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** No chunk lane handlers: these batches use bm25, which scores in the batch lane's own tasks. */
-const NO_CHUNK_LANE = { worker: async () => ({ batchItemFailures: [] }), deadLetter: async () => ({ batchItemFailures: [] }) };
+/**
+ * The engine's routine over this runtime, in the handler shape the process starter passes (npm start passes the Lambda
+ * handlers, over the process's one runtime: npm-start-lanes.slow.test.ts); this file's runtimes are its own.
+ */
+function handlersOver(runtime: ServiceRuntime) {
+  const { limits, plan } = apiLimitsOf(runtime.config);
+  const engine = runtimeBatchEngine(runtime, limits, plan)!;
+  return { ...engineTaskHandlers({ jobs: async () => runtime, batches: async () => engine }), sweep: () => engine.expireDue() };
+}
 
 /**
  * The runtime `npm start` builds (memory backend), with bm25 only: the batch store, queue and engine as wired for real,
@@ -34,7 +44,7 @@ async function runtimeWith(files: InMemoryFileStore | undefined) {
   });
   const built = await createServiceRuntime(config);
   const runtime = files ? { ...built, files } : built;
-  started.push(startLocalWorkers(runtime, NO_CHUNK_LANE));
+  started.push(startLocalWorkers(runtime, handlersOver(runtime)));
   return createApiApp(runtime);
 }
 
