@@ -198,14 +198,36 @@ function parseConfig(folder: string, raw: Record<string, unknown>): CrossEncoder
 }
 
 /**
+ * RoBERTa-style embeddings number positions from pad_token_id + 1 (transformers'
+ * create_position_ids_from_input_ids), so 514 positions hold 512 tokens. Without this, a tokenizer_config that
+ * claims more than the table (an 8,192 copied from a long-context sibling, or no real limit) lets a long pair index
+ * past the position table and the graph fails on it.
+ */
+const OFFSET_POSITION_TYPES = new Set([
+  'roberta',
+  'xlm-roberta',
+  'xlm-roberta-xl',
+  'camembert',
+  'longformer',
+  'data2vec-text',
+  'mpnet',
+  'xmod',
+]);
+
+function usablePositions(config: CrossEncoderConfig): number | undefined {
+  const positions = config.maxPositionEmbeddings;
+  if (positions === undefined || !OFFSET_POSITION_TYPES.has(config.modelType)) return positions;
+  return positions - ((config.padTokenId ?? 1) + 1);
+}
+
+/**
  * Pair length limit = tokenizer_config.model_max_length (what sentence-transformers' CrossEncoder truncates to),
- * capped by max_position_embeddings. RoBERTa-style models have 514 positions but model_max_length 512,
- * which is why the tokenizer value wins when present.
+ * capped by the positions the model can index (max_position_embeddings, less the RoBERTa offset).
  */
 function resolveMaxLength(config: CrossEncoderConfig, tokenizerConfig: Record<string, unknown>): number {
   const fromTokenizer = positiveInt(tokenizerConfig.model_max_length);
   const usable = fromTokenizer !== undefined && fromTokenizer < UNSET_MODEL_MAX_LENGTH ? fromTokenizer : undefined;
-  const limits = [usable, config.maxPositionEmbeddings].filter((n): n is number => n !== undefined);
+  const limits = [usable, usablePositions(config)].filter((n): n is number => n !== undefined);
   return limits.length > 0 ? Math.min(...limits) : FALLBACK_MAX_LENGTH;
 }
 

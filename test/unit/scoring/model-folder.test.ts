@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,5 +96,31 @@ describe('model folder', () => {
     // Assert
     expect(scorer.maxLength).toBe(128);
     expect(result.tokens).toBe(128);
+  });
+
+  it('keeps a RoBERTa-style pair inside the positions the graph can index, whatever tokenizer_config claims', async () => {
+    // Arrange: XLM-R numbers positions from pad_token_id + 1, so a 514-position table holds 512 tokens; this
+    // tokenizer_config claims 8,192 (as one copied from a long-context sibling does).
+    const dir = await tempDir();
+    const xlmr = path.join(FIXTURE_MODEL_DIR, '..', 'xlmr-fixture');
+    await cp(xlmr, dir, { recursive: true });
+    const config = JSON.parse(await readFile(path.join(xlmr, 'config.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(path.join(dir, 'config.json'), JSON.stringify({ ...config, max_position_embeddings: 514, pad_token_id: 1 }));
+    await writeFile(path.join(dir, 'tokenizer_config.json'), JSON.stringify({ model_max_length: 8192 }));
+
+    // Act
+    const folder = await readModelFolder(dir);
+    const shipped = await readModelFolder(xlmr);
+
+    // Assert: 514 - (1 + 1); the shipped fixture (8,194 positions, model_max_length 8,192) keeps its 8,192.
+    expect(folder.maxLength).toBe(512);
+    expect(shipped.maxLength).toBe(8192);
+  });
+
+  it('leaves a BERT position table whole (it has no offset)', async () => {
+    const dir = await tempDir();
+    await cp(FIXTURE_MODEL_DIR, dir, { recursive: true });
+    await writeFile(path.join(dir, 'tokenizer_config.json'), JSON.stringify({ model_max_length: 100000 }));
+    expect((await readModelFolder(dir)).maxLength).toBe(512);
   });
 });
