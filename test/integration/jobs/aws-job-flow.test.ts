@@ -1,12 +1,10 @@
-import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { rerankRequest, type RerankRequest } from '../../../shared/core/rerank-request.js';
 import { decodeJobTask } from '../../../shared/engine/task-codec.js';
 import { planChunks } from '../../../shared/jobs/plan-chunks.js';
-import { isFinishTask, type JobRecord } from '../../../shared/jobs/job-model.js';
-import { runJobTask } from '../../../shared/jobs/score-chunk-task.js';
+import { isFinishTask, type JobRecord, type JobTask } from '../../../shared/jobs/job-model.js';
 import { localLambdaContext } from '../../../shared/http/node-http-adapter.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import type { LocalAwsStack } from '../../../scripts/emulators/local-aws-stack.js';
@@ -16,13 +14,15 @@ import { runAsLambda } from '../../support/iam/aws-call-recorder.js';
 
 /**
  * The async path end to end on real protocols: DynamoDB Local for the job store, moto for SQS, the real
- * worker and dead-letter Lambda handlers fed by pollers, real ONNX scoring. Faults are injected by
- * wrapping the worker's record handler, exactly where a Lambda would crash.
+ * worker and dead-letter Lambda handlers fed by pollers, real ONNX scoring. Faults are injected ahead of
+ * the worker's handler, per record, exactly where a Lambda would crash.
  */
 let flow: AwsFlow;
 let stack: LocalAwsStack;
 let runtime: ServiceRuntime;
-let deadLetterHandler: (event: SQSEvent, context: ReturnType<typeof localLambdaContext>) => Promise<SQSBatchResponse>;
+type Handler = (event: SQSEvent, context: ReturnType<typeof localLambdaContext>) => Promise<unknown>;
+let taskWorker: Handler;
+let deadLetterHandler: Handler;
 
 const MAX_RECEIVES = 2;
 const VISIBILITY_TIMEOUT_SECONDS = 30;
@@ -40,18 +40,28 @@ const request = (documents: string[], overrides: Partial<RerankRequest> = {}): R
     overrides,
   );
 
-/** Record-level behaviour of a worker; faults wrap the real one. */
-type RecordHandler = (record: SQSRecord) => Promise<void>;
-let recordHandler: RecordHandler;
+/** A fault ahead of the worker: resolves true when it crashed this task's delivery, as a Lambda dying on it would. */
+type Fault = (task: JobTask) => Promise<boolean>;
+const NO_FAULT: Fault = async () => false;
+let fault = NO_FAULT;
+
+/** The worker function's own handler behind the faults: a crashed record is reported failed, the others run through it. */
+async function faultyWorker(event: SQSEvent): Promise<SQSBatchResponse> {
+  const crashed: SQSBatchItemFailure[] = [];
+  const records: SQSRecord[] = [];
+  for (const record of event.Records) {
+    if (await fault(decodeJobTask(record.body))) crashed.push({ itemIdentifier: record.messageId });
+    else records.push(record);
+  }
+  if (records.length === 0) return { batchItemFailures: crashed };
+  const answer = (await taskWorker({ Records: records }, localLambdaContext())) as SQSBatchResponse;
+  return { batchItemFailures: [...crashed, ...answer.batchItemFailures] };
+}
 
 function startWorkers(concurrency: number): void {
   // Each consumer stands for its function's event source mapping and runs as that function (the IAM check at the end).
-  // One processor per invocation, as the worker Lambda does: it holds one batch's failures, and these four loops run at
-  // once; a shared one let one loop's batch clear another's failure, so a crashed chunk was deleted as done.
-  const worker = (event: SQSEvent) =>
-    processPartialResponse(event, (r: SQSRecord) => recordHandler(r), new BatchProcessor(EventType.SQS), { context: localLambdaContext() });
-  flow.consume('worker', stack.queueUrl, worker, { batchSize: 5, concurrency });
-  flow.consume('deadLetter', stack.dlqUrl, (event) => deadLetterHandler(event, localLambdaContext()), {
+  flow.consume('worker', stack.queueUrl, faultyWorker, { batchSize: 5, concurrency });
+  flow.consume('deadLetter', stack.dlqUrl, async (event) => (await deadLetterHandler(event, localLambdaContext())) as SQSBatchResponse, {
     batchSize: 10,
     retryDelaySeconds: undefined,
   });
@@ -92,7 +102,7 @@ beforeAll(async () => {
   const { serviceRuntime } = await import('../../../shared/runtime/process-runtime.js');
   runtime = await serviceRuntime();
   ({ handler: deadLetterHandler } = await import('../../../functions/workers/dead-letter.js'));
-  recordHandler = (record) => runJobTask(decodeJobTask(record.body), runtime);
+  ({ handler: taskWorker } = await import('../../../functions/workers/task-worker.js'));
   startWorkers(4);
 });
 
@@ -141,15 +151,11 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: HANG_CEILIN
 
   it('loses nothing when a worker dies after scoring but before writing', async () => {
     const crashed = new Set<string>();
-    const real = recordHandler;
-    recordHandler = async (record) => {
-      const task = decodeJobTask(record.body);
-      if (!isFinishTask(task) && task.chunkIndex === 1 && !crashed.has(task.jobId)) {
-        await runtime.scorers.get(task.model).score(task.query, task.documents); // the work is done...
-        crashed.add(task.jobId);
-        throw new Error('worker crashed before writing'); // ...and lost with the invocation
-      }
-      return real(record);
+    fault = async (task) => {
+      if (isFinishTask(task) || task.chunkIndex !== 1 || crashed.has(task.jobId)) return false;
+      await runtime.scorers.get(task.model).score(task.query, task.documents); // the work is done...
+      crashed.add(task.jobId);
+      return true; // ...and lost with the invocation, before writing
     };
     try {
       const req = request(makeDocs(30));
@@ -158,23 +164,19 @@ describe('async jobs over SQS (moto) and DynamoDB Local', { timeout: HANG_CEILIN
       expect(job.status).toBe('succeeded');
       expect((await runtime.jobs.outcome(job))?.results).toEqual((await runtime.service.rerank(req)).results);
     } finally {
-      recordHandler = real;
+      fault = NO_FAULT;
     }
   });
 
   it('fails a job whose chunk keeps failing, with a reason, via the dead-letter queue', async () => {
-    const real = recordHandler;
-    recordHandler = async (record) => {
-      const task = decodeJobTask(record.body);
-      if (!isFinishTask(task) && task.chunkIndex === 0) throw new Error('poison chunk');
-      return real(record);
-    };
+    // A poison chunk: every delivery of it crashes.
+    fault = async (task) => !isFinishTask(task) && task.chunkIndex === 0;
     try {
       const { job } = await settle((await submit(request(makeDocs(20)), 10)).id);
       expect(job.status).toBe('failed');
       expect(job.error).toBe('chunk 0 could not be scored: it failed on every delivery and was moved to the dead-letter queue');
     } finally {
-      recordHandler = real;
+      fault = NO_FAULT;
     }
   });
 
