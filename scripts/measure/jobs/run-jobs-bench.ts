@@ -7,7 +7,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { RerankRequest } from '../../../shared/core/rerank-request.js';
@@ -15,7 +15,7 @@ import type { JobRecord } from '../../../shared/jobs/job-model.js';
 import type { ServiceRuntime } from '../../../shared/runtime/service-runtime.js';
 import { startSqsPoller } from '../../emulators/sqs-poller.js';
 import { decodeJobTask } from '../../../shared/engine/task-codec.js';
-import { isFinishTask } from '../../../shared/jobs/job-model.js';
+import type { Scorer } from '../../../shared/core/scorer.js';
 import { FIXTURE_MODEL_SPEC } from '../../../shared/config/service-config.js';
 import { startLocalAwsStack } from '../../emulators/local-aws-stack.js';
 
@@ -42,6 +42,13 @@ const request: RerankRequest = {
   activation: undefined,
   prompt: undefined,
 };
+
+/** The model's scorer with its scoring taken out: every document scores 0 at once. */
+const zeroScorer = (model: Scorer): Scorer => ({
+  ...model,
+  id: model.id,
+  score: async (_query, documents) => ({ scores: documents.map(() => 0), tokens: 0 }),
+});
 
 async function waitDone(runtime: ServiceRuntime, job: JobRecord): Promise<JobRecord> {
   for (;;) {
@@ -89,6 +96,13 @@ async function stopWorkers(children: ChildProcess[]): Promise<void> {
   );
 }
 
+// The machine's load (1, 5 and 15 minute averages, as uptime prints them) when the bench starts and ends: on a shared
+// machine the figures are only comparable at a named load.
+const loadNow = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
+const loadAtStart = loadNow();
 const stack = await startLocalAwsStack();
 try {
   Object.assign(process.env, stack.env, {
@@ -110,10 +124,12 @@ try {
   );
   console.log(`sync, 1 process: ${(syncMs / 1000).toFixed(2)} s for ${DOCS} documents`);
 
-  // Overhead per chunk: a consumer that records zeros instead of scoring leaves only queue + store + merge.
+  // Overhead per chunk: the job lane's own routine (the worker's reads and writes: still running?, record, finish) with a
+  // scorer that returns zeros at once leaves only queue + store + merge.
   const overheadRows: string[] = [];
   let overheadPerChunkMs = Number.NaN;
   {
+    const lane = runtime.jobs.laneWith((modelId) => zeroScorer(runtime.scorers.get(modelId)));
     const poller = startSqsPoller({
       client: stack.sqs,
       queueUrl: stack.queueUrl,
@@ -121,11 +137,7 @@ try {
       waitTimeSeconds: 1,
       concurrency: 1,
       handler: async (event) => {
-        for (const record of event.Records) {
-          const task = decodeJobTask(record.body);
-          if (isFinishTask(task)) await runtime.jobs.merge(task.jobId);
-          else await runtime.jobs.recordChunk(task, { scores: task.documents.map(() => 0), tokens: 0 });
-        }
+        for (const record of event.Records) await lane.handle(decodeJobTask(record.body));
         return { batchItemFailures: [] };
       },
     });
@@ -158,6 +170,8 @@ try {
 ${new Date().toISOString()} on ${cpus()[0]?.model ?? 'unknown CPU'}, ${availableParallelism()} vCPUs, ${Math.round(totalmem() / 2 ** 30)} GiB.
 DynamoDB Local + moto (SQS) on loopback; model: the default fixture; ${DOCS} documents of 20-200 words, batch_size ${BATCH} (${chunks} chunks);
 each worker is its own process with 1 ONNX thread polling with concurrency 1; median of ${RUNS} run(s).
+Load average (1, 5, 15 min): ${loadAtStart} at the start, ${loadNow()} at the end. The overhead row runs the job lane's own
+routine (still running?, record, finish; the finish task's merge) with a scorer that answers zeros at once.
 
 | measure | value |
 | --- | --- |
