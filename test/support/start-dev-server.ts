@@ -32,12 +32,19 @@ export function cleanServerEnv(): Record<string, string> {
 /**
  * Starts `scripts/serve/dev-server.ts` (what `npm start` runs) on a free port and resolves once it reports
  * its URL over the IPC channel (no log line parsed). `stop()` kills exactly that process by its own PID and waits for it to exit.
+ * `cores` pins it with `taskset -c` (a benchmark's 1 or 2 vCPUs); a large model on one core may need a longer `startTimeoutMs`.
  */
-export async function startDevServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startDevServer(
+  env: Record<string, string> = {},
+  options: { cores?: string; startTimeoutMs?: number } = {},
+): Promise<RunningServer> {
   // Its own key file (absent = no stored keys): the project's `.rerank/keys.json` never switches auth on in a test.
   const scratch = mkdtempSync(join(tmpdir(), 'rerank-dev-server-'));
   const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve/dev-server.ts'], {
+  const node = [process.execPath, '--import', 'tsx', 'scripts/serve/dev-server.ts'];
+  // `taskset` execs node in its own process, so the PID stays the server's.
+  const command = options.cores === undefined ? node : ['taskset', '-c', options.cores, ...node];
+  const child: ChildProcess = spawn(command[0]!, command.slice(1), {
     cwd: ROOT,
     // The fixture cross-encoder by default: fast, deterministic, and chunkable (jobs fan out); pass
     // RERANK_MODELS: '' to get the shipped default models.
@@ -56,7 +63,8 @@ export async function startDevServer(env: Record<string, string> = {}): Promise<
   child.once('exit', removeScratch);
   let output = '';
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`dev server did not start in 60 s:\n${output}`)), 60_000);
+    const timeoutMs = options.startTimeoutMs ?? 60_000;
+    const timer = setTimeout(() => reject(new Error(`dev server did not start in ${timeoutMs / 1000} s:\n${output}`)), timeoutMs);
     child.on('message', (message: Partial<LocalServerListening>) => {
       if (message.type !== 'listening' || typeof message.url !== 'string') return;
       clearTimeout(timer);

@@ -9,8 +9,6 @@
  *
  *   tsx scripts/measure/scoring/model-chooser.ts [--quick] [--shapes default,minilm-l6-int8] [--threads 1,2]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +19,7 @@ import { percentile } from './bench-stats.js';
 import { availableShapes, modelsSpec, stageShapeFolder } from '../cold-start/cold-start-shapes.js';
 import { CHOOSER_SHAPES, type ChooserRow, type ChooserRun, type ChooserShape } from './model-chooser-shapes.js';
 import { writeChooserReport } from './model-chooser-report.js';
+import { startDevServer, type RunningServer } from '../../../test/support/start-dev-server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const quick = process.argv.includes('--quick');
@@ -44,63 +43,19 @@ function processCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-interface Server {
-  readonly url: string;
-  readonly pid: number;
-  stop(): Promise<void>;
-}
-
-async function startServer(shape: ChooserShape, threads: number): Promise<Server> {
-  const scratch = mkdtempSync(path.join(tmpdir(), 'model-chooser-'));
+/** The shape served alone (RERANK_MODELS '' = the shipped default list), on `threads` pinned cores. */
+async function startServer(shape: ChooserShape, threads: number, stageRoot: string): Promise<RunningServer> {
   // A pulled variant holds one ONNX file: the folder is staged as the cold-start bench stages it.
-  const models = modelsSpec(shape, stageShapeFolder(ROOT, shape, path.join(scratch, 'models')));
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(RERANK_|AWS_|POWERTOOLS_)/.test(k)) env[k] = v;
-  const cores = `0-${threads - 1}`;
-  const child: ChildProcess = spawn('taskset', ['-c', cores, process.execPath, '--import', 'tsx', 'scripts/serve/dev-server.ts'], {
-    cwd: ROOT,
-    env: {
-      ...env,
-      PORT: '0',
-      HOST: '127.0.0.1',
+  const models = modelsSpec(shape, stageShapeFolder(ROOT, shape, stageRoot)) ?? '';
+  return startDevServer(
+    {
+      RERANK_MODELS: models,
       RERANK_THREADS: String(threads),
-      RERANK_KEYS_FILE: path.join(scratch, 'keys.json'),
-      RERANK_FILES_DIR: path.join(scratch, 'files'),
       // Every size is scored synchronously, however slow the shape: the figure is the scorer's, not the job path's.
       RERANK_SYNC_TIMEOUT_MS: '600000',
-      ...(models === undefined ? {} : { RERANK_MODELS: models }),
     },
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server for ${shape.id} did not start in 180 s:\n${stderr}`)), 180_000);
-    child.on('message', (m: { type?: string; url?: string }) => {
-      if (m.type === 'listening' && typeof m.url === 'string') {
-        clearTimeout(timer);
-        resolve(m.url);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server for ${shape.id} exited with ${code}:\n${stderr}`));
-    });
-  });
-  return {
-    url,
-    pid: child.pid as number,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = once(child, 'exit');
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(timer);
-      }
-      rmSync(scratch, { recursive: true, force: true });
-    },
-  };
+    { cores: `0-${threads - 1}`, startTimeoutMs: 180_000 },
+  );
 }
 
 async function rerank(url: string, model: string, query: string, documents: string[]): Promise<void> {
@@ -115,9 +70,11 @@ async function rerank(url: string, model: string, query: string, documents: stri
 }
 
 async function measureCell(shape: ChooserShape, threads: number, words: string[]): Promise<ChooserRow[]> {
-  const server = await startServer(shape, threads);
+  const stageRoot = mkdtempSync(path.join(tmpdir(), 'model-chooser-'));
   const rows: ChooserRow[] = [];
+  let server: RunningServer | undefined;
   try {
+    server = await startServer(shape, threads, stageRoot);
     // The first request pays the pace measurement and lazy sessions: one warm-up of each size first.
     for (const size of SIZES) {
       const warm = benchRequest(words, size, 7);
@@ -148,7 +105,8 @@ async function measureCell(shape: ChooserShape, threads: number, words: string[]
       );
     }
   } finally {
-    await server.stop();
+    await server?.stop();
+    rmSync(stageRoot, { recursive: true, force: true });
   }
   return rows;
 }
