@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import type { FileRecord } from '../files/file-store.js';
 import { logger } from '../observability/logger.js';
 import { recordBatchEnded } from '../observability/record-batch-metrics.js';
@@ -6,6 +8,7 @@ import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { ENDING_STATUSES, isTerminal } from './batch-model.js';
+import { clearAttemptFiles, recordAttemptFiles, removeAttemptFiles } from './finalize-attempt-files.js';
 import { FinalizeLease, FinalizeLeaseLostError } from './finalize-lease.js';
 import { JsonlFileWriter } from './batch-file-writer.js';
 import { releaseFiles, releaseLineHolds, releaseRunningBatch, transferToFiles } from './batch-quota.js';
@@ -74,11 +77,16 @@ interface WrittenFiles {
  */
 export async function finalizeBatch(deps: BatchEngineDeps, batchId: string, leaseOwner?: string): Promise<BatchRecord | undefined> {
   const batch = await deps.store.get(batchId);
-  // An ended batch's running hold is given back again (idempotent): the release after its end may have been lost.
-  if (batch && isTerminal(batch.status)) await releaseRunningBatch(deps.quota, batch);
+  if (batch && isTerminal(batch.status)) {
+    // An ended batch's running hold is given back again (idempotent): the release after its end may have been lost.
+    await releaseRunningBatch(deps.quota, batch);
+    // And a failed attempt's files go, should the batch have ended (a dead-letter recovery) while one was writing.
+    await clearAttemptFiles(deps, batch);
+  }
   if (!batch || !ENDING_STATUSES.includes(batch.status)) return batch;
   const lease = new FinalizeLease(deps, batchId, leaseOwner);
-  if (!(await lease.take())) {
+  const leased = await lease.take();
+  if (!leased) {
     logger.info('batch end left to the finalizer holding its lease', { batchId });
     return undefined;
   }
@@ -87,6 +95,8 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string, leas
   const written: WrittenFiles = { closed: [], completed: 0, failed: 0 };
   let ended = false;
   try {
+    // Earlier attempts' files first: none can record more now that this run holds the lease.
+    await removeAttemptFiles(deps, leased);
     await writeFiles(deps, batch, lease, written);
     const done = await endWith(deps, batch, lease, written);
     ended = done !== undefined;
@@ -103,6 +113,31 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string, leas
   }
 }
 
+/**
+ * A finalize makes tens of storage calls (reads, file writes, lease and ledger writes), so one throttled or lost call
+ * among them is common under load; the whole run is safe to repeat, and repeating it here costs a backoff instead of a
+ * queue's visibility timeout and one of the task's few deliveries. One lease owner over every try, so a try whose
+ * lease was not given back takes it again at once.
+ */
+export const FINALIZE_TRIES = 3;
+const FINALIZE_BACKOFF_MS = 200;
+
+export async function finalizeWithRetries(
+  deps: BatchEngineDeps,
+  batchId: string,
+  leaseOwner: string = randomUUID(),
+): Promise<BatchRecord | undefined> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await finalizeBatch(deps, batchId, leaseOwner);
+    } catch (error) {
+      if (attempt >= FINALIZE_TRIES) throw error;
+      logger.warn('batch finalize failed; trying again', { batchId, attempt, error: error as Error });
+      await setTimeout(Math.random() * FINALIZE_BACKOFF_MS * 2 ** attempt);
+    }
+  }
+}
+
 /** Streams the batch's lines into its output and error files, each opened under a renewed lease. */
 async function writeFiles(deps: BatchEngineDeps, batch: BatchRecord, lease: FinalizeLease, written: WrittenFiles): Promise<void> {
   const ending = endingOf(batch);
@@ -112,9 +147,13 @@ async function writeFiles(deps: BatchEngineDeps, batch: BatchRecord, lease: Fina
     purpose: 'batch_output' as const,
     expiresAt: nowSeconds(deps) + deps.limits.outputRetentionSeconds,
   };
-  const renew = () => lease.renew();
-  const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` }, renew);
-  const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` }, renew);
+  const opened: string[] = [];
+  const hooks = {
+    beforeOpen: () => lease.renew(),
+    afterOpen: (fileId: string) => recordAttemptFiles(deps, batch.id, lease, opened.concat(fileId)).then(() => void opened.push(fileId)),
+  };
+  const output = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_output.jsonl` }, hooks);
+  const errors = new JsonlFileWriter(deps.files, { ...file, filename: `${batch.id}_error.jsonl` }, hooks);
   try {
     for await (const { line, request, result } of byLine(deps.store.readRequests(batch.id), deps.store.readResults(batch.id))) {
       if (result) await (result.outcome === 'completed' ? output : errors).writeLine(result.jsonl);
@@ -159,6 +198,8 @@ async function endWith(
       ...(outputFile ? { outputFileId: outputFile.id } : {}),
       ...(errorFile ? { errorFileId: errorFile.id } : {}),
       finalCounts: { total: completed + failed, completed, failed },
+      // The files this run recorded are the ones the batch now names.
+      attemptFileIds: [],
       ...(ending === 'quota_exceeded' ? { errors: [QUOTA_EXCEEDED] } : {}),
     },
     lease.owner,

@@ -83,6 +83,11 @@ export interface BatchRecord extends BatchSpec, Partial<Record<BatchTimestampFie
   readonly endClaim?: string;
   /** Who writes the batch's output and error files now, and until when (BatchStore.leaseFinalize). */
   readonly finalizeLease?: FinalizeLease;
+  /**
+   * Files the finalize attempts since the last clean-up opened (finalize-attempt-files.ts): whichever of them the batch
+   * does not name are a failed attempt's, and are deleted by the next finalizer or recovery.
+   */
+  readonly attemptFileIds?: readonly string[];
 }
 
 /** A finalizer's claim on a batch being ended: `owner` alone writes its files until `until` (epoch seconds). */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { logger } from '../observability/logger.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
+import type { BatchRecord } from './batch-model.js';
 
 /** Another finalizer took the batch's lease while this one was writing: this one stops and leaves the end to it. */
 export class FinalizeLeaseLostError extends Error {
@@ -28,11 +29,14 @@ export class FinalizeLease {
     this.owner = owner;
   }
 
-  /** Takes or renews the lease; false when another finalizer's lease is live (or the batch is no longer ending). */
-  async take(): Promise<boolean> {
+  /**
+   * Takes or renews the lease: the batch as the lease's write left it, or undefined when another finalizer's lease is
+   * live (or the batch is no longer ending).
+   */
+  async take(): Promise<BatchRecord | undefined> {
     const now = nowSeconds(this.#deps);
     const until = now + this.#deps.limits.finalizeLeaseSeconds;
-    return (await this.#deps.store.leaseFinalize(this.#batchId, { owner: this.owner, until }, now)) !== undefined;
+    return this.#deps.store.leaseFinalize(this.#batchId, { owner: this.owner, until }, now);
   }
 
   /** Renews the lease before a file is opened; throws FinalizeLeaseLostError when another finalizer has it now. */

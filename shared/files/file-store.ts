@@ -49,6 +49,11 @@ export interface NewFile {
 
 /** A file being written in order; nothing is visible to `get` until `close` resolves. */
 export interface FileWriter {
+  /**
+   * The file's id, known from the open: a writer that must be able to find a file it may leave behind (a batch
+   * finalizer that fails between close and its record) records it before any byte is visible.
+   */
+  readonly id: string;
   write(chunk: Uint8Array): Promise<void>;
   /** Makes the file visible and returns its record. */
   close(): Promise<FileRecord>;

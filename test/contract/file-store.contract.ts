@@ -17,7 +17,10 @@ const newFile = (overrides: Partial<NewFile> = {}): NewFile => ({
 async function put(store: FileStore, text: string, file: Partial<NewFile> = {}) {
   const writer = await store.openWriter(newFile(file));
   for (let at = 0; at < text.length; at += 5) await writer.write(Buffer.from(text.slice(at, at + 5)));
-  return writer.close();
+  const record = await writer.close();
+  // The id the writer gave at its open is the file's.
+  expect(record.id).toBe(writer.id);
+  return record;
 }
 
 async function read(store: FileStore, id: string, range?: { start: number; end: number }): Promise<string> {
@@ -55,6 +58,10 @@ export function describeFileStoreContract(name: string, make: FileStoreFactory):
       const writer = await store.openWriter(newFile({ ownerKeyId: 'key-partial' }));
       await writer.write(Buffer.from('partial'));
       expect((await store.list('key-partial', { limit: 10 })).files).toEqual([]);
+      // The id is known from the open, but names nothing a get or a delete can find until the file is closed.
+      expect(writer.id).toMatch(/^file-[0-9a-f]{24}$/);
+      expect(await store.get(writer.id)).toBeUndefined();
+      expect(await store.delete(writer.id)).toBe(false);
       await writer.abort();
       expect((await store.list('key-partial', { limit: 10 })).files).toEqual([]);
       if (store.usage) expect(await store.usage('key-partial')).toEqual({ files: 0, bytes: 0 });

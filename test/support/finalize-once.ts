@@ -63,6 +63,7 @@ export class WatchedFiles {
           const writer = await target.openWriter(file);
           bump(this.opened, file.filename);
           return {
+            id: writer.id,
             write: (chunk) => writer.write(chunk),
             abort: () => writer.abort(),
             close: async () => {

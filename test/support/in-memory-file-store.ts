@@ -54,7 +54,9 @@ export class InMemoryFileStore implements FileStore {
     const parts: Buffer[] = [];
     let bytes = 0;
     let closed = false;
+    const id = `file-${randomBytes(12).toString('hex')}`;
     return {
+      id,
       write: async (chunk) => {
         bytes += chunk.length;
         if (bytes > file.maxBytes) throw new FileTooLargeError(file.maxBytes);
@@ -64,7 +66,7 @@ export class InMemoryFileStore implements FileStore {
         if (closed) throw new Error('writer already closed');
         closed = true;
         const record: FileRecord = {
-          id: `file-${randomBytes(12).toString('hex')}`,
+          id,
           ownerKeyId: file.ownerKeyId,
           filename: file.filename,
           purpose: file.purpose,

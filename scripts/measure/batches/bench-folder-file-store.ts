@@ -27,6 +27,7 @@ export class BenchFolderFileStore implements FileStore {
     const stream = createWriteStream(partial);
     let bytes = 0;
     return {
+      id,
       write: async (chunk) => {
         bytes += chunk.length;
         if (!stream.write(chunk)) await once(stream, 'drain');

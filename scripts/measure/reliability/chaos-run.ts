@@ -196,7 +196,13 @@ function startPollers(
       counts.add(`crash: ${label} task, before it ran`);
       throw new InjectedCrash(`${label} crashed before running`);
     }
-    await runEngineTaskWith(body, owners, messageId);
+    try {
+      await runEngineTaskWith(body, owners, messageId);
+    } catch (error) {
+      // What made a task fail is what a dead-lettered task is diagnosed by: counted per kind and error.
+      counts.add(`worker: ${label ?? 'unknown'} task failed (${(error as Error).name}: ${String((error as Error).message).slice(0, 80)})`);
+      throw error;
+    }
     if (faulty && random() < crash(info.kind, 'After')) {
       counts.add(`crash: ${label} task, after it ran (before the delete)`);
       throw new InjectedCrash(`${label} crashed after running`);

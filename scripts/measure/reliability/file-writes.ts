@@ -29,6 +29,7 @@ export class FileWrites {
           this.maxConcurrent = Math.max(this.maxConcurrent, open);
           const done = () => this.#open.set(key, (this.#open.get(key) ?? 1) - 1);
           return {
+            id: writer.id,
             write: (chunk) => writer.write(chunk),
             close: () => writer.close().finally(done),
             abort: () => writer.abort().finally(done),

@@ -55,6 +55,7 @@ export class LocalFolderFileStore implements FileStore {
       if (!target.closed) await once(target, 'close');
     };
     return {
+      id,
       write: async (chunk) => {
         bytes += chunk.length;
         if (bytes > file.maxBytes) throw new FileTooLargeError(file.maxBytes);

@@ -81,6 +81,7 @@ export class S3FileStore implements FileStore {
       expiresAt: file.expiresAt,
     };
     const target = {
+      id,
       client: this.#client,
       bucket: this.#bucket,
       key: contentKey(id),

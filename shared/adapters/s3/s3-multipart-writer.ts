@@ -14,6 +14,8 @@ import type { FileRecord, FileWriter } from '../../files/file-store.js';
 export const MIN_S3_PART_BYTES = 5 * 1024 * 1024;
 
 export interface S3WriteTarget {
+  /** The file's id (FileWriter.id); the object's key is derived from it. */
+  readonly id: string;
   readonly client: S3Client;
   readonly bucket: string;
   readonly key: string;
@@ -27,6 +29,7 @@ export interface S3WriteTarget {
  * a larger one a multipart upload whose parts go up as they fill. `onClose` makes the file visible (index objects).
  */
 export class S3MultipartWriter implements FileWriter {
+  readonly id: string;
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   #totalBytes = 0;
@@ -36,6 +39,7 @@ export class S3MultipartWriter implements FileWriter {
   readonly #onClose: (bytes: number, version: string) => Promise<FileRecord>;
 
   constructor(target: S3WriteTarget, onClose: (bytes: number, version: string) => Promise<FileRecord>) {
+    this.id = target.id;
     this.#target = target;
     this.#onClose = onClose;
   }

@@ -41,14 +41,35 @@ const faults = {
   stallTimeoutMs: 30_000,
 } as const;
 
+/**
+ * Where the SDK faults sit: below the SDK's retry (it absorbs most), or above it with maxAttempts 1, where the engine
+ * itself must handle every throttled, lost or doubled call (the mode that found a failed finalize attempt's orphan file).
+ */
+const FAULT_MODES = [
+  { mode: 'below the SDK retry', seed: 5, placement: {} },
+  // With no SDK retry every faulted call fails its task, so this mode takes `npm run reliability`'s rates for it (a
+  // finalize makes tens of calls: at 5% throttling per call most of its runs would fail) and its 8 deliveries.
+  {
+    mode: 'above the SDK retry (maxAttempts 1)',
+    seed: 8,
+    placement: {
+      sdk: { throttle: 0.02, transactionConflict: 0.15, lostResponse: 0.02, dropDelete: 0.1, duplicateSend: 0.1 },
+      sdkPlacement: 'outside-retry',
+      sdkMaxAttempts: 1,
+      maxReceiveCount: 8,
+    },
+  },
+] as const;
+
 describe('batches under injected faults (DynamoDB Local + moto)', () => {
-  it(
-    '0 lost or duplicated lines, every batch ends, completed lines equal the fault-free run, quotas never passed',
-    async () => {
+  it.each(FAULT_MODES)(
+    'faults $mode: 0 lost or duplicated lines, every batch ends, completed lines equal the fault-free run, quotas never passed',
+    async ({ seed, placement }) => {
       const chaos = await runChaosLanes(stack, undefined, {
         ...faults,
+        ...placement,
         lane: 'batches',
-        seed: 5,
+        seed,
         batches: { batches: 3, linesPerBatch: 8, poisonedBatches: 1 },
         pollerConcurrency: 2,
       });

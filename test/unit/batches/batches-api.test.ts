@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
+import { FINALIZE_TRIES } from '../../../shared/batches/batch-finalizer.js';
 import { BatchExistsError } from '../../../shared/batches/batch-store.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { createHybridScorer } from '../../../shared/scoring/hybrid/index.js';
@@ -567,10 +568,11 @@ describe('/v1/batches on the embedded engine', () => {
     const id = created.body['id'] as string;
     await rt.queue.run((t) => t.kind !== 'finalize');
     const update = rt.store.update.bind(rt.store);
-    let failures = 1;
-    rt.store.update = async (batchId, from, patch) => {
+    // Every try of the first delivery (the finalizer retries in-process) loses its end transition.
+    let failures = FINALIZE_TRIES;
+    rt.store.update = async (batchId, from, patch, owner) => {
       if (patch.status === 'completed' && failures-- > 0) throw new Error('the end transition was lost');
-      return update(batchId, from, patch);
+      return update(batchId, from, patch, owner);
     };
     await expect(rt.queue.run()).rejects.toThrow('the end transition was lost');
     await rt.engine.handle({ kind: 'finalize', batchId: id });
