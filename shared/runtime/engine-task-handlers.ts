@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { BatchEngine } from '../batches/batch-engine.js';
-import { deadLetterTask, runTask, type EngineLanes } from '../engine/run-task.js';
+import type { BatchTask } from '../batches/batch-model.js';
+import { deadLetterTask, runTask, type DeadLetterRunner, type EngineLanes } from '../engine/run-task.js';
 import type { ScorerRegistry } from '../core/scorer-registry.js';
 import type { JobCoordinator } from '../jobs/job-coordinator.js';
 import { logger } from '../observability/logger.js';
@@ -14,7 +15,7 @@ export interface EngineOwners {
   readonly batches: () => Promise<BatchEngine>;
 }
 
-function jobsOf(owners: EngineOwners): Promise<{ readonly scorers: ScorerRegistry; readonly jobs: JobCoordinator }> {
+function jobsOf(owners: Pick<EngineOwners, 'jobs'>): Promise<{ readonly scorers: ScorerRegistry; readonly jobs: JobCoordinator }> {
   if (!owners.jobs) throw new Error('a job task reached a consumer that runs batches only');
   return owners.jobs();
 }
@@ -35,8 +36,13 @@ function lanesOf(owners: EngineOwners): EngineLanes {
   };
 }
 
+/** Who ends dead-lettered work: the jobs' owners, and what ends a batch's (the engine, or a slice of it that loads no model). */
+export type DeadLetterOwners = Pick<EngineOwners, 'jobs' | 'deadLetterJobs'> & {
+  readonly batches: () => Promise<DeadLetterRunner<BatchTask>>;
+};
+
 /** The engine's dead-letter path (deadLetterTask) over these owners; a job ends on a coordinator that loads no model. */
-export function deadLetterEngineTaskWith(body: string, messageId: string, owners: EngineOwners): Promise<void> {
+export function deadLetterEngineTaskWith(body: string, messageId: string, owners: DeadLetterOwners): Promise<void> {
   return deadLetterTask(body, messageId, {
     jobs: async () => (owners.deadLetterJobs ? await owners.deadLetterJobs() : (await jobsOf(owners)).jobs).lane,
     batches: owners.batches,
