@@ -154,7 +154,15 @@ export function batchesLane(env: ChaosEnv, work: BatchesWork, setup: BatchesLane
         records.map((r) => (r && !isTerminal(r.status) ? truthStore.countResults(r.id) : { completed: 0, failed: 0 })),
       );
       const done = counted.reduce((a, c) => a + c.completed + c.failed, 0);
-      return { done: ended === work.batches, progress: `${ended}/${work.batches} batches ended; ${done} lines done in the others` };
+      // An ended batch whose running-hold release failed gives the hold back on its finalize task's retry or redelivery
+      // (batch-finalizer.ts), after the end is visible: the lane is done once every hold is back, and one never given
+      // back stalls the run (a violation) instead of being read while its release is still on its way.
+      const holding = ended === work.batches ? (await truth.usage(owner)).running_batches : undefined;
+      const waiting = holding ? `, ${holding} running holds not yet given back` : '';
+      return {
+        done: ended === work.batches && holding === 0,
+        progress: `${ended}/${work.batches} batches ended${waiting}; ${done} lines done in the others`,
+      };
     },
     stopped: () => {
       clearInterval(sweep);
