@@ -4,8 +4,7 @@ import { logger } from '../observability/logger.js';
 import { BatchChunkWorker } from './batch-chunk-worker.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
-import { finalizeWithRetries } from './batch-finalizer.js';
-import { clearAttemptFiles } from './finalize-attempt-files.js';
+import { finalizeWithRetries, settleEndedBatch } from './batch-finalizer.js';
 import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
 import { ENDING_STATUSES, isTerminal } from './batch-model.js';
 import { BatchPlanner } from './batch-planner.js';
@@ -230,10 +229,7 @@ export class BatchEngine {
     // delivered again and that delivery (its batch ended already) gives the hold back, instead of the key losing a
     // running batch until the hold expires (the batch's window + 1 day).
     const ended = await this.#deps.store.get(task.batchId);
-    if (!ended || !isTerminal(ended.status)) return;
-    await releaseRunningBatch(this.#deps.quota, ended);
-    // A failed finalize attempt's files (recorded before they could be seen) go too; a failed delete redelivers this.
-    await clearAttemptFiles(this.#deps, ended);
+    if (ended && isTerminal(ended.status)) await settleEndedBatch(this.#deps, ended);
   }
 
   async #plan(batchId: string): Promise<void> {

@@ -8,10 +8,10 @@ import { nowSeconds } from './batch-engine-deps.js';
 import type { BatchEnding, BatchRecord, BatchRequestPlan, BatchRequestResult, BatchStatus, BatchTimestampField } from './batch-model.js';
 import { failedLine } from './batch-output-lines.js';
 import { ENDING_STATUSES, isTerminal } from './batch-model.js';
-import { clearAttemptFiles, recordAttemptFiles, removeAttemptFiles } from './finalize-attempt-files.js';
+import { clearAttemptFiles, deleteBatchFiles, recordAttemptFiles, removeAttemptFiles } from './finalize-attempt-files.js';
 import { FinalizeLease, FinalizeLeaseLostError } from './finalize-lease.js';
 import { JsonlFileWriter } from './batch-file-writer.js';
-import { releaseFiles, releaseLineHolds, releaseRunningBatch, transferToFiles } from './batch-quota.js';
+import { releaseLineHolds, releaseRunningBatch, transferToFiles } from './batch-quota.js';
 import { updateBatch } from './update-batch.js';
 
 const FINAL: Readonly<Record<BatchEnding, { status: BatchStatus; at: BatchTimestampField; unfinished: string }>> = {
@@ -77,12 +77,7 @@ interface WrittenFiles {
  */
 export async function finalizeBatch(deps: BatchEngineDeps, batchId: string, leaseOwner?: string): Promise<BatchRecord | undefined> {
   const batch = await deps.store.get(batchId);
-  if (batch && isTerminal(batch.status)) {
-    // An ended batch's running hold is given back again (idempotent): the release after its end may have been lost.
-    await releaseRunningBatch(deps.quota, batch);
-    // And a failed attempt's files go, should the batch have ended (a dead-letter recovery) while one was writing.
-    await clearAttemptFiles(deps, batch);
-  }
+  if (batch && isTerminal(batch.status)) await settleEndedBatch(deps, batch);
   if (!batch || !ENDING_STATUSES.includes(batch.status)) return batch;
   const lease = new FinalizeLease(deps, batchId, leaseOwner);
   const leased = await lease.take();
@@ -111,6 +106,17 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string, leas
     await lease.giveUp();
     throw error;
   }
+}
+
+/**
+ * What an ended batch may still owe, given again on every later delivery of its finalize or dead-letter task (both
+ * idempotent): its running hold, whose release after the end may have failed, and the files of a failed finalize
+ * attempt, should the batch have ended (a dead-letter recovery) while one was writing. Either failing throws, so the
+ * task is delivered again.
+ */
+export async function settleEndedBatch(deps: BatchEngineDeps, batch: BatchRecord): Promise<void> {
+  await releaseRunningBatch(deps.quota, batch);
+  await clearAttemptFiles(deps, batch);
 }
 
 /**
@@ -250,6 +256,9 @@ async function discardUnnamed(deps: BatchEngineDeps, batch: BatchRecord, closed:
 
 /** Files a finalizer wrote that did not become the batch's: deleted, their quota holds given back. */
 async function discard(deps: BatchEngineDeps, batch: BatchRecord, files: readonly FileRecord[]): Promise<void> {
-  for (const file of files) await deps.files.delete(file.id);
-  await releaseFiles(deps.quota, batch, files);
+  await deleteBatchFiles(
+    deps,
+    batch,
+    files.map((f) => f.id),
+  );
 }

@@ -99,15 +99,6 @@ export async function releaseLineHolds(quota: BatchQuota, batch: Pick<BatchRecor
   return quota.ledger.releaseWhere(batch.ownerKeyId, lineHoldPrefix(batch.id));
 }
 
-/** A finalizer that lost the race gives back the file holds it took for files that are not the batch's. */
-export async function releaseFiles(
-  quota: BatchQuota,
-  batch: Pick<BatchRecord, 'ownerKeyId'>,
-  files: readonly (FileRecord | undefined)[],
-): Promise<void> {
-  for (const file of files) if (file) await quota.ledger.release(batch.ownerKeyId, fileHold(file).id);
-}
-
 /**
  * Stores a corpus shard charged to the key whose batch analysed it (stored analyses count against the key's quota),
  * expiring with the corpus file and released with it when it is deleted (`derivedHoldPrefix`). A hold is taken only for

@@ -27,14 +27,23 @@ export async function recordAttemptFiles(
  * are no-ops for a file never closed or already gone). Run by a finalizer right after it takes the lease (no earlier
  * attempt may record more then) and on an ended batch. Throws when a delete fails: the ids stay recorded for the next try.
  */
-export async function removeAttemptFiles(deps: Pick<BatchEngineDeps, 'files' | 'quota'>, batch: BatchRecord): Promise<number> {
+export async function removeAttemptFiles(deps: Pick<BatchEngineDeps, 'files' | 'quota'>, batch: BatchRecord): Promise<void> {
   const named = new Set([batch.outputFileId, batch.errorFileId]);
   const stale = (batch.attemptFileIds ?? []).filter((id) => !named.has(id));
-  for (const id of stale) {
-    if (await deps.files.delete(id)) logger.warn('file of a failed finalize attempt deleted', { batchId: batch.id, fileId: id });
+  if (stale.length > 0) logger.warn('files of failed finalize attempts removed', { batchId: batch.id, fileIds: stale });
+  await deleteBatchFiles(deps, batch, stale);
+}
+
+/** Deletes files a finalizer wrote that are not (or no longer) the batch's, and gives back their file holds. */
+export async function deleteBatchFiles(
+  deps: Pick<BatchEngineDeps, 'files' | 'quota'>,
+  batch: Pick<BatchRecord, 'ownerKeyId'>,
+  fileIds: readonly string[],
+): Promise<void> {
+  for (const id of fileIds) {
+    await deps.files.delete(id);
     await deps.quota.ledger.release(batch.ownerKeyId, fileHoldId(id));
   }
-  return stale.length;
 }
 
 /**
