@@ -1,3 +1,5 @@
+import { keyIdOf } from '../../shared/auth/api-key.js';
+import { apiGatewayEvent } from './event-factory.js';
 import type { BatchLimits } from '../../shared/batches/batch-limits.js';
 import type { Scorer } from '../../shared/core/scorer.js';
 import type { ApiApp } from '../../shared/http/api-app.js';
@@ -29,4 +31,23 @@ export function batchTestRuntime(
     batches: { limits, ...options },
   });
   return { app: runtime.app, quota: runtime.quota, ...(runtime.batches as BatchLane) };
+}
+
+/** Creates a batch of key-a's input file `fileId` through POST /v1/batches (endpoint /v1/rerank, 24h); its id. */
+export async function createBatchFromFile(rt: Pick<BatchTestRuntime, 'app'>, fileId: string): Promise<string> {
+  const created = await rt.app.handle(
+    apiGatewayEvent({
+      method: 'POST',
+      path: '/v1/batches',
+      json: { input_file_id: fileId, endpoint: '/v1/rerank', completion_window: '24h' },
+      headers: { authorization: 'Bearer key-a' },
+    }),
+  );
+  return (JSON.parse(created.body as string) as { id: string }).id;
+}
+
+/** Puts `jsonl` as key-a's input file `in.jsonl` and creates a batch of it (createBatchFromFile); its id. */
+export async function createBatchOf(rt: Pick<BatchTestRuntime, 'app' | 'files'>, jsonl: string): Promise<string> {
+  const file = await rt.files.put(keyIdOf('key-a'), 'in.jsonl', 'batch', jsonl);
+  return createBatchFromFile(rt, file.id);
 }

@@ -4,7 +4,7 @@ import { keyIdOf } from '../../../shared/auth/api-key.js';
 import type { Scorer } from '../../../shared/core/scorer.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
-import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
+import { batchTestRuntime, createBatchFromFile, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 import { openAiBatchSchemaErrors } from '../../support/openai-batch-schemas.js';
 import { prometheusSamples } from '../../support/prometheus-samples.js';
 
@@ -58,15 +58,7 @@ describe('progress inside a line', () => {
         body: { model, query: 'python http', documents_file_id: corpus.id, top_n: 3 },
       }) + '\n',
     );
-    const created = await rt.app.handle(
-      apiGatewayEvent({
-        method: 'POST',
-        path: '/v1/batches',
-        json: { input_file_id: input.id, endpoint: '/v1/rerank', completion_window: '24h' },
-        headers: { authorization: 'Bearer key-a' },
-      }),
-    );
-    const id = (JSON.parse(created.body as string) as Loose)['id'] as string;
+    const id = await createBatchFromFile(rt, input.id);
     await rt.queue.run((t) => t.kind === 'plan');
     const chunks = rt.queue.tasks.filter((t) => t.kind === 'chunk').length;
     expect(chunks).toBeGreaterThan(4);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyIdOf } from '../../../shared/auth/api-key.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
-import { apiGatewayEvent } from '../../support/event-factory.js';
-import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
+import { batchTestRuntime, createBatchOf, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 
 /**
  * A finalize attempt that fails after closing its files and then cannot delete them (the delete faults too, or the
@@ -19,16 +18,7 @@ async function finalizingBatch(rt: BatchTestRuntime): Promise<string> {
   );
   // One line the model refuses (an empty query), so the batch has an error file as well as an output.
   lines.push(JSON.stringify({ custom_id: 'bad', method: 'POST', url: '/v1/rerank', body: { query: '', documents: ['x'] } }));
-  const file = await rt.files.put(A, 'in.jsonl', 'batch', `${lines.join('\n')}\n`);
-  const created = await rt.app.handle(
-    apiGatewayEvent({
-      method: 'POST',
-      path: '/v1/batches',
-      json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
-      headers: { authorization: 'Bearer key-a' },
-    }),
-  );
-  const id = (JSON.parse(created.body as string) as { id: string }).id;
+  const id = await createBatchOf(rt, `${lines.join('\n')}\n`);
   await rt.queue.run((t) => t.kind !== 'finalize');
   expect((await rt.store.get(id))?.status).toBe('finalizing');
   return id;

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { keyIdOf } from '../../../shared/auth/api-key.js';
 import type { BatchRequestPlan, BatchTask } from '../../../shared/batches/batch-model.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
-import { batchTestRuntime } from '../../support/batch-test-runtime.js';
+import { batchTestRuntime, createBatchOf } from '../../support/batch-test-runtime.js';
 
-const A = keyIdOf('key-a');
 const LINES = 300;
 const FAIL_AT_LINE = 200;
 
@@ -19,16 +17,7 @@ async function createBatch(rt: ReturnType<typeof batchTestRuntime>, lines: numbe
       body: { query: 'python http', documents: [`document ${i} about python http`] },
     }),
   );
-  const file = await rt.files.put(A, 'in.jsonl', 'batch', `${body.join('\n')}\n`);
-  const created = await rt.app.handle(
-    apiGatewayEvent({
-      method: 'POST',
-      path: '/v1/batches',
-      json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
-      headers: { authorization: 'Bearer key-a' },
-    }),
-  );
-  return (JSON.parse(created.body as string) as { id: string }).id;
+  return createBatchOf(rt, `${body.join('\n')}\n`);
 }
 
 describe('batch planning in slices of time', () => {
@@ -99,16 +88,7 @@ describe('custom ids across plan slices', () => {
       url: '/v1/rerank',
       body: { query: 'python http', documents: ['a'] },
     });
-    const file = await rt.files.put(A, 'in.jsonl', 'batch', `${lines.join('\n')}\n`);
-    const created = await rt.app.handle(
-      apiGatewayEvent({
-        method: 'POST',
-        path: '/v1/batches',
-        json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
-        headers: { authorization: 'Bearer key-a' },
-      }),
-    );
-    const batchId = (JSON.parse(created.body as string) as { id: string }).id;
+    const batchId = await createBatchOf(rt, `${lines.join('\n')}\n`);
     expect(await rt.queue.run((t) => t.kind === 'plan')).toBeGreaterThan(1);
     await rt.queue.run();
     const batch = await rt.store.get(batchId);
@@ -145,16 +125,7 @@ describe('batch planning after a failure', () => {
         body: { query: 'python http', documents: [`document ${i} about python http`] },
       }),
     );
-    const file = await rt.files.put(A, 'in.jsonl', 'batch', `${lines.join('\n')}\n`);
-    const created = await rt.app.handle(
-      apiGatewayEvent({
-        method: 'POST',
-        path: '/v1/batches',
-        json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
-        headers: { authorization: 'Bearer key-a' },
-      }),
-    );
-    const batchId = (JSON.parse(created.body as string) as { id: string }).id;
+    const batchId = await createBatchOf(rt, `${lines.join('\n')}\n`);
 
     // The store fails once, at line 200, as DynamoDB may: the plan task throws and SQS would deliver it again.
     const planned: number[] = [];
@@ -200,18 +171,7 @@ describe('blank lines count like any line (100 MiB of them once planned for 132 
     url: '/v1/rerank',
     body: { query: 'python', documents: ['python http'] },
   });
-  const createFrom = async (rt: ReturnType<typeof batchTestRuntime>, text: string) => {
-    const file = await rt.files.put(A, 'in.jsonl', 'batch', text);
-    const created = await rt.app.handle(
-      apiGatewayEvent({
-        method: 'POST',
-        path: '/v1/batches',
-        json: { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' },
-        headers: { authorization: 'Bearer key-a' },
-      }),
-    );
-    return (JSON.parse(created.body as string) as { id: string }).id;
-  };
+  const createFrom = (rt: ReturnType<typeof batchTestRuntime>, text: string) => createBatchOf(rt, text);
 
   it('a file of more blank lines than the line limit ends too_many_lines', async () => {
     const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })], { maxLinesPerBatch: 100 });

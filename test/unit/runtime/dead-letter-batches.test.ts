@@ -6,7 +6,7 @@ import type { Scorer } from '../../../shared/core/scorer.js';
 import { deadLetterBatchesOver } from '../../../shared/runtime/dead-letter-batches.js';
 import { createHybridScorer } from '../../../shared/scoring/hybrid/index.js';
 import { createBm25Scorer } from '../../../shared/scoring/lexical/index.js';
-import { batchTestRuntime, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
+import { batchTestRuntime, createBatchOf, type BatchTestRuntime } from '../../support/batch-test-runtime.js';
 import { apiGatewayEvent } from '../../support/event-factory.js';
 import { testConfig } from '../../support/test-runtime.js';
 
@@ -45,12 +45,7 @@ function scenario(): { rt: BatchTestRuntime; loads: () => number; deadLetter: (t
 /** A one-line batch of the hybrid over five inline documents; its id. */
 async function createBatch(rt: BatchTestRuntime): Promise<string> {
   const line = { custom_id: 'a', method: 'POST', url: '/v1/rerank', body: { model: 'len+bm25', query: 'python http', documents: DOCS } };
-  const file = await rt.files.put(keyIdOf('key-a'), 'in.jsonl', 'batch', `${JSON.stringify(line)}\n`);
-  const json = { input_file_id: file.id, endpoint: '/v1/rerank', completion_window: '24h' };
-  const response = await rt.app.handle(
-    apiGatewayEvent({ method: 'POST', path: '/v1/batches', json, headers: { authorization: 'Bearer key-a' } }),
-  );
-  return (JSON.parse(response.body as string) as { id: string }).id;
+  return createBatchOf(rt, `${JSON.stringify(line)}\n`);
 }
 
 const take = (rt: BatchTestRuntime, kind: BatchTask['kind']): BatchTask => {
