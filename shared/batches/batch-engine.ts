@@ -4,7 +4,7 @@ import { logger } from '../observability/logger.js';
 import { BatchChunkWorker } from './batch-chunk-worker.js';
 import type { BatchEngineDeps } from './batch-engine-deps.js';
 import { nowSeconds } from './batch-engine-deps.js';
-import { finalizeWithRetries, settleEndedBatch } from './batch-finalizer.js';
+import { finalizeWithRetries } from './batch-finalizer.js';
 import type { BatchRecord, BatchRequestCounts, BatchTask } from './batch-model.js';
 import { ENDING_STATUSES, isTerminal } from './batch-model.js';
 import { BatchPlanner } from './batch-planner.js';
@@ -229,7 +229,11 @@ export class BatchEngine {
     // delivered again and that delivery (its batch ended already) gives the hold back, instead of the key losing a
     // running batch until the hold expires (the batch's window + 1 day).
     const ended = await this.#deps.store.get(task.batchId);
-    if (ended && isTerminal(ended.status)) await settleEndedBatch(this.#deps, ended);
+    if (!ended || !isTerminal(ended.status)) return;
+    await releaseRunningBatch(this.#deps.quota, ended);
+    // Files a failed finalize attempt left are deleted by the batch worker (the dead-letter function only reads files):
+    // a finalize task for the ended batch settles it there (settleEndedBatch).
+    if ((ended.attemptFileIds ?? []).length > 0) await this.#deps.queue.send([{ kind: 'finalize', batchId: ended.id }]);
   }
 
   async #plan(batchId: string): Promise<void> {

@@ -109,12 +109,12 @@ export async function finalizeBatch(deps: BatchEngineDeps, batchId: string, leas
 }
 
 /**
- * What an ended batch may still owe, given again on every later delivery of its finalize or dead-letter task (both
- * idempotent): its running hold, whose release after the end may have failed, and the files of a failed finalize
- * attempt, should the batch have ended (a dead-letter recovery) while one was writing. Either failing throws, so the
- * task is delivered again.
+ * What an ended batch may still owe, given again on every later delivery of its finalize task (both idempotent): its
+ * running hold, whose release after the end may have failed, and the files of a failed finalize attempt, should the
+ * batch have ended (a dead-letter recovery, which sends the task for this) while one was writing. Either failing
+ * throws, so the task is delivered again.
  */
-export async function settleEndedBatch(deps: BatchEngineDeps, batch: BatchRecord): Promise<void> {
+async function settleEndedBatch(deps: BatchEngineDeps, batch: BatchRecord): Promise<void> {
   await releaseRunningBatch(deps.quota, batch);
   await clearAttemptFiles(deps, batch);
 }

@@ -70,4 +70,23 @@ describe('files of a failed finalize attempt', () => {
       .reduce((sum, f) => sum + f.bytes, 0);
     expect(await rt.quota.usage(A)).toMatchObject({ files: 2, stored_bytes: bytes, running_batches: 0 });
   });
+
+  it('are deleted by the batch worker when the finalize is dead-lettered: the batch fails, and a finalize task settles it', async () => {
+    const rt = batchTestRuntime([createBm25Scorer({ id: 'bm25' })]);
+    const id = await finalizingBatch(rt);
+    const faults = failFinalizeAndItsCleanUp(rt);
+    const [finalize] = rt.queue.tasks.splice(0);
+    await expect(rt.engine.handle(finalize!)).rejects.toThrow('injected');
+    expect(await outputs(rt)).toHaveLength(2);
+    faults.heal();
+
+    // The dead-letter function only reads files: it ends the batch and leaves the delete to a finalize task.
+    await rt.engine.taskDeadLettered(finalize!, 'the task failed on every delivery');
+    expect((await rt.store.get(id))?.status).toBe('failed');
+    expect(rt.queue.tasks).toEqual([{ kind: 'finalize', batchId: id }]);
+    await rt.queue.run();
+    expect(await outputs(rt)).toEqual([]);
+    expect((await rt.store.get(id))?.attemptFileIds).toEqual([]);
+    expect(await rt.quota.usage(A)).toMatchObject({ files: 0, stored_bytes: 0, running_batches: 0 });
+  });
 });
